@@ -1,0 +1,73 @@
+/**
+ * JSON-RPC and MCP error codes of every revision.
+ *
+ * -32700 … -32603 come from JSON-RPC 2.0 itself. -32002 is the legacy "resource not found",
+ * -32042 is "URL elicitation required" (2025-11-25), and -32020 … -32022 were added by 2026-07-28
+ * (header mismatch, missing client capability, unsupported protocol version).
+ * -32000 and -32001 are SDK-local codes for a closed connection and a timed-out request; they never
+ * travel on the wire from a conforming peer but are what pending requests are rejected with.
+ */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  ConnectionClosed: -32000,
+  RequestTimeout: -32001,
+  ResourceNotFound: -32002,
+  UrlElicitationRequired: -32042,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * The one error type of the SDK: every failure that has a JSON-RPC meaning carries its code.
+ *
+ * @example
+ * ```ts
+ * throw new McpError(ErrorCode.InvalidParams, 'Unknown tool: frobnicate');
+ * ```
+ */
+export class McpError extends Error {
+  override readonly name: string = 'McpError';
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.data = data;
+  }
+
+  /** The wire form for a JSON-RPC error response. */
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  /** Rebuilds an error received on the wire. */
+  static fromError(error: { code: number; message: string; data?: unknown }): McpError {
+    return new McpError(error.code, error.message, error.data);
+  }
+}
+
+/** Every pending request is rejected with this when the connection closes. */
+export class ConnectionClosedError extends McpError {
+  override readonly name = 'ConnectionClosedError';
+  constructor(message = 'Connection closed', options?: { cause?: unknown }) {
+    super(ErrorCode.ConnectionClosed, message, undefined, options);
+  }
+}
+
+/** A request exceeded its timeout (or its hard maximum when progress kept resetting it). */
+export class RequestTimeoutError extends McpError {
+  override readonly name = 'RequestTimeoutError';
+  constructor(message: string, data?: { timeout: number; maxTotalTimeout?: number }) {
+    super(ErrorCode.RequestTimeout, message, data);
+  }
+}

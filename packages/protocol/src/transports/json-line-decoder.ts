@@ -1,0 +1,147 @@
+import { ErrorCode, McpError } from '../errors.js';
+import { type JSONRPCMessage, parseMessage } from '../jsonrpc.js';
+
+/** Default cap on one newline-delimited message: generous, but bounded. */
+export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/** A line grew past `maxLineBytes` before its newline arrived; it was dropped. */
+export class MessageTooLargeError extends McpError {
+  override readonly name = 'MessageTooLargeError';
+  readonly limit: number;
+  constructor(limit: number) {
+    super(ErrorCode.InvalidRequest, `Message exceeds the ${limit}-byte line limit and was dropped`, {
+      limit,
+    });
+    this.limit = limit;
+  }
+}
+
+export interface JsonLineDecoderSink {
+  onmessage(message: JSONRPCMessage): void;
+  /**
+   * A line that could not be used: `McpError(ParseError)` for invalid JSON, `McpError(InvalidRequest)` for
+   * JSON that is not JSON-RPC, `MessageTooLargeError` for an oversized line. Decoding goes on after it.
+   */
+  onerror(error: McpError): void;
+}
+
+export interface JsonLineDecoderOptions {
+  /** Bytes one line may hold before it is dropped. Default 32 MiB. */
+  maxLineBytes?: number | undefined;
+}
+
+/**
+ * Splits a byte stream into newline-delimited JSON-RPC messages (the stdio framing, reusable by any
+ * byte-stream transport). Partial lines are buffered, several messages per chunk are fine, `\r\n` is
+ * accepted, blank lines are ignored. Memory is bounded: an oversized line is reported once and skipped
+ * up to its newline without being buffered.
+ *
+ * @example
+ * ```ts
+ * const decoder = new JsonLineDecoder({ onmessage: handle, onerror: report });
+ * stream.on('data', (chunk) => decoder.push(chunk));
+ * ```
+ */
+export class JsonLineDecoder {
+  readonly #sink: JsonLineDecoderSink;
+  readonly #maxLineBytes: number;
+  readonly #text = new TextDecoder('utf-8');
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  #discarding = false;
+
+  constructor(sink: JsonLineDecoderSink, options: JsonLineDecoderOptions = {}) {
+    this.#sink = sink;
+    this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  /** Bytes currently buffered for an unfinished line. */
+  get bufferedBytes(): number {
+    return this.#pendingBytes;
+  }
+
+  push(chunk: Uint8Array | string): void {
+    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+    let start = 0;
+    while (start < bytes.length) {
+      const newline = bytes.indexOf(NEWLINE, start);
+      if (newline === -1) {
+        this.#buffer(bytes.subarray(start));
+        return;
+      }
+      if (this.#discarding) {
+        this.#discarding = false;
+      } else if (this.#pendingBytes + (newline - start) > this.#maxLineBytes) {
+        this.#reset();
+        this.#sink.onerror(new MessageTooLargeError(this.#maxLineBytes));
+      } else {
+        this.#emit(this.#takeLine(bytes.subarray(start, newline)));
+      }
+      start = newline + 1;
+    }
+  }
+
+  /** Drops any unfinished line (e.g. at end of stream). Returns whether bytes were dropped. */
+  reset(): boolean {
+    const hadData = this.#pendingBytes > 0;
+    this.#reset();
+    this.#discarding = false;
+    return hadData;
+  }
+
+  #buffer(part: Uint8Array): void {
+    if (this.#discarding || part.length === 0) return;
+    if (this.#pendingBytes + part.length > this.#maxLineBytes) {
+      this.#reset();
+      this.#discarding = true;
+      this.#sink.onerror(new MessageTooLargeError(this.#maxLineBytes));
+      return;
+    }
+    // The caller may reuse its chunk buffer; keep our own copy of the partial line.
+    this.#pending.push(part.slice());
+    this.#pendingBytes += part.length;
+  }
+
+  #takeLine(tail: Uint8Array): Uint8Array {
+    if (this.#pending.length === 0) return tail;
+    const line = new Uint8Array(this.#pendingBytes + tail.length);
+    let offset = 0;
+    for (const part of this.#pending) {
+      line.set(part, offset);
+      offset += part.length;
+    }
+    line.set(tail, offset);
+    this.#reset();
+    return line;
+  }
+
+  #reset(): void {
+    this.#pending = [];
+    this.#pendingBytes = 0;
+  }
+
+  #emit(line: Uint8Array): void {
+    let end = line.length;
+    if (end > 0 && line[end - 1] === CARRIAGE_RETURN) end -= 1;
+    const text = this.#text.decode(end === line.length ? line : line.subarray(0, end));
+    if (text.trim().length === 0) return;
+    let message: JSONRPCMessage;
+    try {
+      message = parseMessage(text);
+    } catch (error) {
+      this.#sink.onerror(
+        error instanceof McpError ? error : new McpError(ErrorCode.ParseError, String(error)),
+      );
+      return;
+    }
+    this.#sink.onmessage(message);
+  }
+}
+
+/** One message as a line: `JSON.stringify` escapes every newline, so the frame has exactly one. */
+export function encodeJsonLine(message: JSONRPCMessage): string {
+  return JSON.stringify(message) + '\n';
+}
