@@ -52,3 +52,4 @@ export {
   MessageTooLargeError,
 } from './transports/json-line-decoder.js';
 export type { JsonLineDecoderOptions, JsonLineDecoderSink } from './transports/json-line-decoder.js';
+export { InMemoryTransport } from './transports/in-memory-transport.js';
