@@ -1,0 +1,13 @@
+/**
+ * What each published package may import (DESIGN §1). `node` means `node:` built-ins are allowed.
+ * Workspace packages are named by their npm names; anything not listed here is refused.
+ */
+export const ALLOWANCES = {
+  '@x/protocol': { deps: ['zod'], node: false },
+  '@x/client': { deps: ['@x/protocol'], node: false },
+  '@x/server': { deps: ['@x/protocol'], node: false },
+  '@x/transport-stdio': { deps: ['@x/protocol'], node: true },
+  '@x/transport-sse': { deps: ['@x/protocol', 'undici', 'eventsource-parser'], node: true },
+  '@x/transport-streamable-http': { deps: ['@x/protocol', 'undici', 'eventsource-parser'], node: true },
+  '@x/transport-ws': { deps: ['@x/protocol', 'ws'], node: true },
+};

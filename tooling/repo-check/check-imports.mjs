@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Repo check (DESIGN §1): every package under packages/ imports only what its allowance names, never a
+// file inside another package (only the subpaths that package's `exports` map declares), never a file
+// outside its own folder by a relative path, and protocol/client/server import no `node:` module.
+// Runtime dependencies in package.json must be within the allowance too.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ALLOWANCES } from './allowances.mjs';
+
+const IMPORT_PATTERNS = [
+  /\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/g,
+  /\bexport\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\})\s+from\s+['"]([^'"]+)['"]/g,
+  /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+];
+const BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]]));
+
+function walk(dir, out = []) {
+  for (const entry of readdirSync(dir)) {
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) walk(full, out);
+    else if (/\.(m|c)?[jt]sx?$/.test(entry) && !/\.d\.ts$/.test(entry)) out.push(full);
+  }
+  return out;
+}
+
+function stripComments(source) {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+}
+
+export function importsOf(source) {
+  const text = stripComments(source);
+  const found = [];
+  for (const pattern of IMPORT_PATTERNS) {
+    for (const match of text.matchAll(pattern)) found.push(match[1]);
+  }
+  return found;
+}
+
+function packageNameOf(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** Checks every package folder under `packagesDir`; returns a list of human-readable violations. */
+export function checkPackages(packagesDir, allowances = ALLOWANCES) {
+  const violations = [];
+  const manifests = new Map();
+  for (const entry of readdirSync(packagesDir)) {
+    const manifestPath = join(packagesDir, entry, 'package.json');
+    try {
+      manifests.set(entry, JSON.parse(readFileSync(manifestPath, 'utf8')));
+    } catch {
+      // not a package folder
+    }
+  }
+  const exportsByName = new Map(
+    [...manifests.values()].map((m) => [m.name, new Set(Object.keys(m.exports ?? { '.': '' }))]),
+  );
+
+  for (const [folder, manifest] of manifests) {
+    const name = manifest.name;
+    const allowance = allowances[name];
+    if (!allowance) {
+      violations.push(
+        `${name}: no import allowance is defined for this package (tooling/repo-check/allowances.mjs)`,
+      );
+      continue;
+    }
+    for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) {
+      if (!allowance.deps.includes(dep)) {
+        violations.push(
+          `${name}: runtime dependency "${dep}" is outside the allowance (${allowance.deps.join(', ')})`,
+        );
+      }
+    }
+    const root = resolve(packagesDir, folder);
+    const srcDir = join(root, 'src');
+    let files = [];
+    try {
+      files = walk(srcDir);
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      const where = relative(resolve(packagesDir, '..'), file);
+      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+        if (specifier.startsWith('.')) {
+          const target = resolve(dirname(file), specifier);
+          if (target !== root && !target.startsWith(root + sep)) {
+            violations.push(`${where}: relative import "${specifier}" leaves the package`);
+          } else if (!target.startsWith(srcDir + sep)) {
+            violations.push(`${where}: relative import "${specifier}" reaches outside src/`);
+          }
+          continue;
+        }
+        if (
+          specifier.startsWith('node:') ||
+          BUILTINS.has(specifier) ||
+          BUILTINS.has(packageNameOf(specifier))
+        ) {
+          if (!allowance.node)
+            violations.push(`${where}: imports "${specifier}", but ${name} must import no node: module`);
+          else if (!specifier.startsWith('node:'))
+            violations.push(`${where}: import built-in "${specifier}" as "node:${specifier}"`);
+          continue;
+        }
+        const dep = packageNameOf(specifier);
+        if (dep === name) {
+          violations.push(`${where}: imports its own package name "${specifier}"; use a relative import`);
+          continue;
+        }
+        if (!allowance.deps.includes(dep)) {
+          violations.push(
+            `${where}: imports "${specifier}", outside the allowance of ${name} (${allowance.deps.join(', ')})`,
+          );
+          continue;
+        }
+        const declared = exportsByName.get(dep);
+        const subpath = '.' + specifier.slice(dep.length);
+        if (declared && !declared.has(subpath)) {
+          violations.push(
+            `${where}: deep import "${specifier}"; ${dep} exports only ${[...declared].join(', ')}`,
+          );
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const packagesDir = resolve(
+    process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages'),
+  );
+  const violations = checkPackages(packagesDir);
+  if (violations.length > 0) {
+    console.error(`repo check: ${violations.length} import violation(s):\n  ${violations.join('\n  ')}`);
+    process.exit(1);
+  }
+  console.log('repo check: package imports are within their allowances');
+}

@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+// @ts-expect-error plain .mjs tooling script without type declarations
+import { checkPackages, importsOf } from '../check-imports.mjs';
+
+const allowances = {
+  '@x/protocol': { deps: ['zod'], node: false },
+  '@x/transport-stdio': { deps: ['@x/protocol'], node: true },
+};
+
+let root: string;
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function pkg(folder: string, manifest: object, files: Record<string, string>): void {
+  mkdirSync(join(root, folder, 'src'), { recursive: true });
+  writeFileSync(join(root, folder, 'package.json'), JSON.stringify(manifest));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, folder, 'src', name), text);
+}
+
+function tree(
+  protocolSrc: string,
+  stdioSrc: string,
+  stdioDeps: object = { '@x/protocol': 'workspace:^' },
+): string[] {
+  root = mkdtempSync(join(tmpdir(), 'repo-check-'));
+  pkg(
+    'protocol',
+    { name: '@x/protocol', exports: { '.': './dist/index.js', './testing': './dist/t.js' } },
+    {
+      'index.ts': protocolSrc,
+    },
+  );
+  pkg('transport-stdio', { name: '@x/transport-stdio', dependencies: stdioDeps }, { 'index.ts': stdioSrc });
+  return checkPackages(root, allowances) as string[];
+}
+
+describe('repo check', () => {
+  it('passes a tree that stays within its allowances', () => {
+    expect(
+      tree(
+        "import { z } from 'zod';\nexport type { X } from './x.js';",
+        "import { spawn } from 'node:child_process';\nimport { McpError } from '@x/protocol';\nimport { runTransportContract } from '@x/protocol/testing';",
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses node: modules in runtime-neutral packages', () => {
+    const violations = tree("import { readFileSync } from 'node:fs';", '');
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toMatch(/must import no node: module/);
+  });
+
+  it('refuses bare built-in names, deep imports, foreign packages and escaping relative paths', () => {
+    const violations = tree(
+      "const m = await import('fs');",
+      [
+        "import { x } from '@x/protocol/src/engine/protocol.js';",
+        "import express from 'express';",
+        "import { y } from '../../protocol/src/index.js';",
+        "import { z } from 'os';",
+      ].join('\n'),
+    );
+    expect(violations.some((v) => /"fs".*must import no node/.test(v))).toBe(true);
+    expect(violations.some((v) => /deep import "@x\/protocol\/src/.test(v))).toBe(true);
+    expect(violations.some((v) => /"express", outside the allowance/.test(v))).toBe(true);
+    expect(violations.some((v) => /leaves the package/.test(v))).toBe(true);
+    expect(violations.some((v) => /as "node:os"/.test(v))).toBe(true);
+    expect(violations).toHaveLength(5);
+  });
+
+  it('refuses runtime dependencies outside the allowance', () => {
+    const violations = tree('', '', { '@x/protocol': 'workspace:^', lodash: '^4' });
+    expect(violations).toEqual([expect.stringMatching(/runtime dependency "lodash"/)]);
+  });
+
+  it('ignores imports inside comments and finds every import form', () => {
+    expect(importsOf("// import 'a'\n/* import 'b' */\nexport * from './c.js';\nimport d from 'd';")).toEqual(
+      ['d', './c.js'],
+    );
+  });
+});
