@@ -1,1 +1,13 @@
-export {};
+export { StdioClientTransport } from './client-transport.js';
+export type { ExitInfo, StdioClientTransportOptions } from './client-transport.js';
+export { StdioServerTransport } from './server-transport.js';
+export type { StdioServerTransportOptions } from './server-transport.js';
+export { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment } from './default-environment.js';
+export type { DefaultEnvironmentOptions } from './default-environment.js';
+export {
+  DEFAULT_SIGTERM_TIMEOUT_MS,
+  DEFAULT_STDIN_CLOSE_TIMEOUT_MS,
+} from './child-shutdown.js';
+export type { ShutdownTimeouts } from './child-shutdown.js';
+export { ProcessSpawnError } from './errors.js';
+export { DEFAULT_MAX_BUFFERED_BYTES } from './line-writer.js';

@@ -1,0 +1,74 @@
+import type { Writable } from 'node:stream';
+import { ConnectionClosedError } from '@x/protocol';
+
+/** Default bound on bytes queued in memory before `send()` starts waiting for the pipe to drain. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Writes lines to a stream with bounded buffering: a write resolves at once while the stream's queue is
+ * under the bound, otherwise when the stream drains. Order is the order of `write()` calls, since every
+ * line goes straight into the stream's own queue. Blocked writers share one promise (no per-message
+ * closure on the hot path).
+ */
+export class LineWriter {
+  readonly #stream: Writable;
+  readonly #maxBufferedBytes: number;
+  #drained: Promise<void> | undefined;
+  #resolveDrained: (() => void) | undefined;
+  #rejectDrained: ((error: Error) => void) | undefined;
+  #failure: Error | undefined;
+
+  constructor(stream: Writable, maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES) {
+    this.#stream = stream;
+    // Above the stream's high-water mark `write()` returns false, which guarantees a later 'drain'.
+    this.#maxBufferedBytes = Math.max(maxBufferedBytes, stream.writableHighWaterMark);
+    stream.on('drain', this.#onDrain);
+  }
+
+  write(line: string): Promise<void> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    const stream = this.#stream;
+    if (!stream.writable) return Promise.reject(new ConnectionClosedError('Output stream is closed'));
+    stream.write(line);
+    if (stream.writableLength <= this.#maxBufferedBytes) return Promise.resolve();
+    return this.#waitForDrain();
+  }
+
+  /** Resolves when every byte written so far has been handed to the OS (or the stream failed). */
+  flush(): Promise<void> {
+    const stream = this.#stream;
+    if (stream.writableLength === 0 || !stream.writable) return Promise.resolve();
+    // Write callbacks run in order, so the callback of an empty write runs after every earlier write.
+    return new Promise((resolve) => stream.write('', () => resolve()));
+  }
+
+  /** Stops accepting lines; pending and future writes reject with `error`. */
+  fail(error: Error): void {
+    if (this.#failure !== undefined) return;
+    this.#failure = error;
+    this.#stream.off('drain', this.#onDrain);
+    this.#rejectDrained?.(error);
+    this.#clearWaiter();
+  }
+
+  #waitForDrain(): Promise<void> {
+    if (this.#drained === undefined) {
+      this.#drained = new Promise<void>((resolve, reject) => {
+        this.#resolveDrained = resolve;
+        this.#rejectDrained = reject;
+      });
+    }
+    return this.#drained;
+  }
+
+  readonly #onDrain = (): void => {
+    this.#resolveDrained?.();
+    this.#clearWaiter();
+  };
+
+  #clearWaiter(): void {
+    this.#drained = undefined;
+    this.#resolveDrained = undefined;
+    this.#rejectDrained = undefined;
+  }
+}

@@ -1,0 +1,216 @@
+import type { Readable, Writable } from 'node:stream';
+import {
+  ConnectionClosedError,
+  encodeJsonLine,
+  ErrorCode,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+  JsonLineDecoder,
+  McpError,
+  type MessageExtraInfo,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+} from '@x/protocol';
+import { LineWriter } from './line-writer.js';
+
+export interface StdioServerTransportOptions {
+  /** Where messages come from. Default `process.stdin`. */
+  stdin?: Readable | undefined;
+  /** Where messages go. Default `process.stdout`; nothing but messages is ever written to it. */
+  stdout?: Writable | undefined;
+  /** Longest line accepted from the client; longer ones are dropped and answered with -32600. */
+  maxLineBytes?: number | undefined;
+  /** Bytes queued for the client before `send()` waits for the pipe to drain. Default 4 MiB. */
+  maxBufferedBytes?: number | undefined;
+  /**
+   * On `SIGTERM`, write out what is queued, close, then let the signal end the process as it would have
+   * (unless another `SIGTERM` listener is installed, which then decides). Default: on when `stdout` is
+   * the process's own.
+   */
+  handleSigterm?: boolean | undefined;
+  /**
+   * Call `process.exit()` once the transport has closed (stdin EOF, `SIGTERM` or `close()`) and its
+   * output is flushed. Only needed when something else (a timer, a socket) would keep the process alive.
+   * Default `false`: on EOF the transport lets go of stdin and the process ends by itself when idle.
+   */
+  exitOnClose?: boolean | undefined;
+  /**
+   * End `stdout` on close, telling the peer we are done. Default: on unless it is `process.stdout`.
+   * (After close, `process.stdin` is paused so the process can exit; any other input is drained unread.)
+   */
+  endOutputOnClose?: boolean | undefined;
+}
+
+type State = 'new' | 'open' | 'closed';
+
+/**
+ * The server side of stdio: reads newline-delimited JSON-RPC from stdin, writes it to stdout. The end of
+ * stdin (the client's shutdown signal, spec lifecycle § Shutdown) closes the transport and releases
+ * stdin, so the process can exit; a malformed line is answered with a JSON-RPC error (-32700 for bad
+ * JSON, -32600 for JSON that is not a message, with the request's id when readable) and decoding goes on.
+ *
+ * @example
+ * ```ts
+ * const transport = new StdioServerTransport();
+ * transport.onclose = () => console.error('client went away');
+ * await server.connect(transport);
+ * ```
+ */
+export class StdioServerTransport implements Transport {
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  readonly #writer: LineWriter;
+  readonly #decoder: JsonLineDecoder;
+  readonly #handleSigterm: boolean;
+  readonly #exitOnClose: boolean;
+  readonly #endOutputOnClose: boolean;
+  #state: State = 'new';
+  #closing: Promise<void> | undefined;
+
+  onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onclose?: (() => void) | undefined;
+
+  constructor(options: StdioServerTransportOptions = {}) {
+    this.#stdin = options.stdin ?? process.stdin;
+    this.#stdout = options.stdout ?? process.stdout;
+    const ownStdout = this.#stdout === process.stdout;
+    this.#handleSigterm = options.handleSigterm ?? ownStdout;
+    this.#exitOnClose = options.exitOnClose ?? false;
+    this.#endOutputOnClose = options.endOutputOnClose ?? !ownStdout;
+    this.#writer = new LineWriter(this.#stdout, options.maxBufferedBytes);
+    this.#decoder = new JsonLineDecoder(
+      {
+        onmessage: (message) => {
+          // Once closing (close() from inside onmessage, say) the rest of the chunk is not delivered.
+          if (this.#state !== 'open') return;
+          try {
+            this.onmessage?.(message);
+          } catch (error) {
+            // A throwing handler must not cut off the rest of the chunk being decoded.
+            this.#report(error);
+          }
+        },
+        onerror: (error) => this.#onBadLine(error),
+      },
+      { maxLineBytes: options.maxLineBytes },
+    );
+  }
+
+  async start(): Promise<void> {
+    if (this.#state !== 'new') throw new Error('StdioServerTransport already started');
+    this.#state = 'open';
+    this.#stdin.on('data', this.#onData);
+    this.#stdin.on('end', this.#onEnd);
+    this.#stdin.on('close', this.#onEnd);
+    this.#stdin.on('error', this.#onInputError);
+    this.#stdout.on('error', this.#onOutputError);
+    if (this.#handleSigterm) process.on('SIGTERM', this.#onSigterm);
+    if (this.#stdin.readableEnded || this.#stdin.destroyed) queueMicrotask(this.#onEnd);
+  }
+
+  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#state !== 'open') {
+      return Promise.reject(new ConnectionClosedError('StdioServerTransport is not open'));
+    }
+    let line: string;
+    try {
+      line = encodeJsonLine(message);
+    } catch (error) {
+      // Unencodable (a BigInt, a cycle): that message fails, the connection does not.
+      return Promise.reject(error);
+    }
+    return this.#writer.write(line);
+  }
+
+  /** Stops reading, writes out what is queued, then fires `onclose`. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #close(): Promise<void> {
+    const wasOpen = this.#state === 'open';
+    this.#state = 'closed';
+    const stdin = this.#stdin;
+    stdin.off('data', this.#onData);
+    stdin.off('end', this.#onEnd);
+    stdin.off('close', this.#onEnd);
+    process.off('SIGTERM', this.#onSigterm);
+    if (wasOpen) {
+      // A paused process.stdin no longer keeps the event loop alive: with nothing else to do, the process
+      // exits. Any other input keeps flowing into the void, so a peer still writing is never left blocked
+      // on a full pipe while it waits for its own writes to flush.
+      if (stdin === process.stdin) stdin.pause();
+      else stdin.resume();
+    }
+    if (this.#decoder.reset()) {
+      this.#report(new McpError(ErrorCode.ConnectionClosed, 'Input ended in the middle of a message'));
+    }
+    await this.#writer.flush();
+    this.#writer.fail(new ConnectionClosedError('StdioServerTransport is closed'));
+    if (this.#endOutputOnClose) this.#stdout.end();
+    this.onclose?.();
+    if (this.#exitOnClose) process.exit();
+  }
+
+  readonly #onData = (chunk: Buffer | string): void => {
+    this.#decoder.push(chunk);
+  };
+
+  readonly #onEnd = (): void => {
+    void this.close();
+  };
+
+  readonly #onInputError = (error: Error): void => {
+    this.#report(error);
+    void this.close();
+  };
+
+  readonly #onOutputError = (error: Error): void => {
+    // EPIPE: the client is gone, so nothing we write can arrive any more.
+    this.#writer.fail(new ConnectionClosedError('Output stream failed', { cause: error }));
+    this.#report(error);
+    void this.close();
+  };
+
+  readonly #onSigterm = (): void => {
+    void this.close().then(() => {
+      // We replaced Node's default "exit on SIGTERM"; with nobody else listening, restore it and re-raise
+      // so the process still ends, with the status a signal death reports.
+      if (process.listenerCount('SIGTERM') === 0) process.kill(process.pid, 'SIGTERM');
+    });
+  };
+
+  #onBadLine(error: McpError): void {
+    this.#report(error);
+    if (error.code !== ErrorCode.ParseError && error.code !== ErrorCode.InvalidRequest) return;
+    // JSON-RPC 2.0 § 5: an unreadable request still gets an error response, with id null when the id
+    // itself could not be read.
+    const reply: JSONRPCErrorResponse = {
+      jsonrpc: '2.0',
+      id: readId(error.data),
+      error: { code: error.code, message: error.message },
+    };
+    this.send(reply).catch((sendError: unknown) => this.#report(sendError));
+  }
+
+  #report(error: unknown): void {
+    try {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // `onerror` must never throw into the stream machinery.
+    }
+  }
+}
+
+function readId(data: unknown): RequestId | null {
+  if (typeof data !== 'object' || data === null || !('id' in data)) return null;
+  const id = data.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
