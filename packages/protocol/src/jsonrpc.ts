@@ -17,13 +17,13 @@ export interface JSONRPCRequest {
   jsonrpc: typeof JSONRPC_VERSION;
   id: RequestId;
   method: string;
-  params?: Record<string, unknown>;
+  params?: Record<string, unknown> | undefined;
 }
 
 export interface JSONRPCNotification {
   jsonrpc: typeof JSONRPC_VERSION;
   method: string;
-  params?: Record<string, unknown>;
+  params?: Record<string, unknown> | undefined;
 }
 
 export interface JSONRPCResultResponse {
@@ -41,7 +41,7 @@ export interface JSONRPCErrorObject {
 export interface JSONRPCErrorResponse {
   jsonrpc: typeof JSONRPC_VERSION;
   /** Absent (or null on the wire) only when the request id could not be read, e.g. a parse error. */
-  id?: RequestId | null;
+  id?: RequestId | null | undefined;
   error: JSONRPCErrorObject;
 }
 
