@@ -62,8 +62,12 @@ export class InMemoryTransport implements Transport {
     this.#queue = [];
     const peer = this.#peer;
     this.#peer = undefined;
-    this.onclose?.();
-    if (peer !== undefined && !peer.#closed) await peer.close();
+    try {
+      this.onclose?.();
+    } finally {
+      // A throwing onclose must not leave the other end open forever.
+      if (peer !== undefined && !peer.#closed) await peer.close();
+    }
   }
 
   #deliver(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {

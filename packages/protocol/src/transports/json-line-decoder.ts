@@ -33,11 +33,21 @@ export interface JsonLineDecoderOptions {
   maxLineBytes?: number | undefined;
 }
 
+const encoder = new TextEncoder();
+
 /**
  * Splits a byte stream into newline-delimited JSON-RPC messages (the stdio framing, reusable by any
  * byte-stream transport). Partial lines are buffered, several messages per chunk are fine, `\r\n` is
  * accepted, blank lines are ignored. Memory is bounded: an oversized line is reported once and skipped
  * up to its newline without being buffered.
+ *
+ * Lines must be UTF-8 (RFC 8259 §8.1): a line with invalid UTF-8 is reported as a parse error rather
+ * than decoded with replacement characters, so corrupted bytes never reach a handler as altered text.
+ * String chunks may split a surrogate pair; the halves are joined before encoding.
+ *
+ * A sink that throws does not lose data: the rest of the chunk is still decoded and the first exception
+ * is rethrown from `push()` afterwards. Calling `reset()` from a sink callback (e.g. when the transport
+ * closes) drops the rest of the chunk being decoded too.
  *
  * @example
  * ```ts
@@ -48,10 +58,15 @@ export interface JsonLineDecoderOptions {
 export class JsonLineDecoder {
   readonly #sink: JsonLineDecoderSink;
   readonly #maxLineBytes: number;
-  readonly #text = new TextDecoder('utf-8');
+  readonly #text = new TextDecoder('utf-8', { fatal: true });
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
   #discarding = false;
+  /** A high surrogate that ended the previous string chunk, waiting for its low half. */
+  #heldSurrogate = '';
+  /** Bumped by `reset()`, so a decode loop notices a reset made from inside a sink callback. */
+  #generation = 0;
+  #sinkFailure: { error: unknown } | undefined;
 
   constructor(sink: JsonLineDecoderSink, options: JsonLineDecoderOptions = {}) {
     this.#sink = sink;
@@ -64,32 +79,61 @@ export class JsonLineDecoder {
   }
 
   push(chunk: Uint8Array | string): void {
-    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-    let start = 0;
-    while (start < bytes.length) {
-      const newline = bytes.indexOf(NEWLINE, start);
-      if (newline === -1) {
-        this.#buffer(bytes.subarray(start));
-        return;
-      }
-      if (this.#discarding) {
-        this.#discarding = false;
-      } else if (this.#pendingBytes + (newline - start) > this.#maxLineBytes) {
-        this.#reset();
-        this.#sink.onerror(new MessageTooLargeError(this.#maxLineBytes));
-      } else {
-        this.#emit(this.#takeLine(bytes.subarray(start, newline)));
-      }
-      start = newline + 1;
+    if (typeof chunk === 'string') {
+      this.#decode(this.#encodeText(chunk));
+    } else {
+      // A lone high surrogate cannot pair with bytes; encode it as TextEncoder would (U+FFFD).
+      if (this.#heldSurrogate !== '') this.#decode(this.#encodeText('', true));
+      this.#decode(chunk);
+    }
+    const failure = this.#sinkFailure;
+    if (failure !== undefined) {
+      this.#sinkFailure = undefined;
+      throw failure.error;
     }
   }
 
   /** Drops any unfinished line (e.g. at end of stream). Returns whether bytes were dropped. */
   reset(): boolean {
-    const hadData = this.#pendingBytes > 0;
+    const hadData = this.#pendingBytes > 0 || this.#heldSurrogate !== '';
     this.#reset();
     this.#discarding = false;
+    this.#heldSurrogate = '';
+    this.#generation += 1;
     return hadData;
+  }
+
+  #encodeText(chunk: string, flush = false): Uint8Array {
+    let text = this.#heldSurrogate + chunk;
+    this.#heldSurrogate = '';
+    const last = text.charCodeAt(text.length - 1);
+    if (!flush && last >= 0xd800 && last <= 0xdbff) {
+      this.#heldSurrogate = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    return encoder.encode(text);
+  }
+
+  #decode(bytes: Uint8Array): void {
+    const generation = this.#generation;
+    let start = 0;
+    while (start < bytes.length && generation === this.#generation) {
+      const newline = bytes.indexOf(NEWLINE, start);
+      if (newline === -1) {
+        this.#buffer(bytes.subarray(start));
+        return;
+      }
+      const lineStart = start;
+      start = newline + 1;
+      if (this.#discarding) {
+        this.#discarding = false;
+      } else if (this.#pendingBytes + (newline - lineStart) > this.#maxLineBytes) {
+        this.#reset();
+        this.#report(new MessageTooLargeError(this.#maxLineBytes));
+      } else {
+        this.#emit(this.#takeLine(bytes.subarray(lineStart, newline)));
+      }
+    }
   }
 
   #buffer(part: Uint8Array): void {
@@ -97,7 +141,7 @@ export class JsonLineDecoder {
     if (this.#pendingBytes + part.length > this.#maxLineBytes) {
       this.#reset();
       this.#discarding = true;
-      this.#sink.onerror(new MessageTooLargeError(this.#maxLineBytes));
+      this.#report(new MessageTooLargeError(this.#maxLineBytes));
       return;
     }
     // The caller may reuse its chunk buffer; keep our own copy of the partial line.
@@ -126,18 +170,36 @@ export class JsonLineDecoder {
   #emit(line: Uint8Array): void {
     let end = line.length;
     if (end > 0 && line[end - 1] === CARRIAGE_RETURN) end -= 1;
-    const text = this.#text.decode(end === line.length ? line : line.subarray(0, end));
+    let text: string;
+    try {
+      text = this.#text.decode(end === line.length ? line : line.subarray(0, end));
+    } catch (cause) {
+      this.#report(
+        new McpError(ErrorCode.ParseError, 'Parse error: message is not valid UTF-8', undefined, { cause }),
+      );
+      return;
+    }
     if (text.trim().length === 0) return;
     let message: JSONRPCMessage;
     try {
       message = parseMessage(text);
     } catch (error) {
-      this.#sink.onerror(
-        error instanceof McpError ? error : new McpError(ErrorCode.ParseError, String(error)),
-      );
+      this.#report(error instanceof McpError ? error : new McpError(ErrorCode.ParseError, String(error)));
       return;
     }
-    this.#sink.onmessage(message);
+    try {
+      this.#sink.onmessage(message);
+    } catch (error) {
+      this.#sinkFailure ??= { error };
+    }
+  }
+
+  #report(error: McpError): void {
+    try {
+      this.#sink.onerror(error);
+    } catch (thrown) {
+      this.#sinkFailure ??= { error: thrown };
+    }
   }
 }
 
