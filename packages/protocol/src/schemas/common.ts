@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { CACHE_SCOPES, LOGGING_LEVELS, MetaKey } from './meta-keys.js';
+
+/**
+ * Building blocks every message shares, as superset schemas: each accepts the shape of every
+ * revision (2024-11-05 … 2026-07-28) and keeps unknown keys, because the spec's objects are open
+ * and a newer peer may send fields we do not know yet (nothing is silently stripped).
+ */
+
+/** A JSON-RPC request id. */
+export const RequestIdSchema = z.union([z.string(), z.number().int()]);
+
+/** Opaque token that opts a request into progress notifications. */
+export const ProgressTokenSchema = z.union([z.string(), z.number().int()]);
+
+/** Opaque pagination cursor. */
+export const CursorSchema = z.string();
+export type Cursor = z.infer<typeof CursorSchema>;
+
+/** Sender or recipient of a message in a conversation. */
+export const RoleSchema = z.enum(['user', 'assistant']);
+export type Role = z.infer<typeof RoleSchema>;
+
+/** Syslog severity of a log message. */
+export const LoggingLevelSchema = z.enum(LOGGING_LEVELS);
+export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
+
+/** Any JSON value. Superset: also admits `null` and non-integers, which 2026-07-28's `JSONValue` omits. */
+export const JSONValueSchema = z.json();
+export type JSONValue = z.infer<typeof JSONValueSchema>;
+
+/** A JSON object whose values are any JSON. */
+export const JSONObjectSchema = z.record(z.string(), z.unknown());
+export type JSONObject = z.infer<typeof JSONObjectSchema>;
+
+/** Free-form `_meta` object (`MetaObject`); key naming rules are in the spec, not enforced here. */
+export const MetaObjectSchema = z.looseObject({});
+
+/** An icon a client may show for an implementation, tool, prompt or resource (2025-11-25+). */
+export const IconSchema = z.looseObject({
+  src: z.string(),
+  mimeType: z.string().optional(),
+  sizes: z.array(z.string()).optional(),
+  theme: z.enum(['light', 'dark']).optional(),
+});
+export type Icon = z.infer<typeof IconSchema>;
+
+/** Mixin of objects that may carry icons (2025-11-25+). */
+export const IconsSchema = z.looseObject({ icons: z.array(IconSchema).optional() });
+export type Icons = z.infer<typeof IconsSchema>;
+
+/** Name plus optional display title (`title` since 2025-06-18). */
+export const BaseMetadataSchema = z.looseObject({ name: z.string(), title: z.string().optional() });
+export type BaseMetadata = z.infer<typeof BaseMetadataSchema>;
+
+/** Name and version of a client or server (`title` 2025-06-18+, icons/description/websiteUrl 2025-11-25+). */
+export const ImplementationSchema = z.looseObject({
+  name: z.string(),
+  version: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  icons: z.array(IconSchema).optional(),
+  websiteUrl: z.string().optional(),
+});
+export type Implementation = z.infer<typeof ImplementationSchema>;
+
+/** Hints about how a client should use an object (2024-11-05 `Annotated`; `lastModified` 2025-06-18+). */
+export const AnnotationsSchema = z.looseObject({
+  audience: z.array(RoleSchema).optional(),
+  priority: z.number().min(0).max(1).optional(),
+  lastModified: z.string().optional(),
+});
+export type Annotations = z.infer<typeof AnnotationsSchema>;
+
+/** `cacheScope` of a cacheable result (2026-07-28). */
+export const CacheScopeSchema = z.enum(CACHE_SCOPES);
+export type CacheScope = z.infer<typeof CacheScopeSchema>;
+
+/** `resultType` of a result (2026-07-28): an open string; `complete` and `input_required` are defined. */
+export const ResultTypeSchema = z.string();
+
+/** `_meta` of a result: 2026-07-28 names `io.modelcontextprotocol/serverInfo`. */
+export const ResultMetaObjectSchema = z.looseObject({
+  [MetaKey.ServerInfo]: ImplementationSchema.optional(),
+});
+export type ResultMetaObject = z.infer<typeof ResultMetaObjectSchema>;
+
+/** `_meta` of a notification: 2026-07-28 tags subscription-stream notifications with their stream id. */
+export const NotificationMetaObjectSchema = z.looseObject({
+  [MetaKey.SubscriptionId]: RequestIdSchema.optional(),
+});
+export type NotificationMetaObject = z.infer<typeof NotificationMetaObjectSchema>;
+
+/** Fields every result may carry. `resultType` is required on the wire from 2026-07-28 on only. */
+export const ResultSchema = z.looseObject({
+  _meta: ResultMetaObjectSchema.optional(),
+  resultType: ResultTypeSchema.optional(),
+});
+export type Result = z.infer<typeof ResultSchema>;
+
+/** A result with nothing in it but the common fields (e.g. the answer to `ping`). */
+export const EmptyResultSchema = ResultSchema;
+export type EmptyResult = Result;
+
+/** Caching hints of 2026-07-28 list/read results (`CacheableResult`): required there, absent before. */
+export const CacheableResultSchema = ResultSchema.extend({
+  ttlMs: z.number().int().min(0).optional(),
+  cacheScope: CacheScopeSchema.optional(),
+});
+export type CacheableResult = z.infer<typeof CacheableResultSchema>;
+
+/** Params of a notification that has no other params. */
+export const NotificationParamsSchema = z.looseObject({ _meta: NotificationMetaObjectSchema.optional() });
+export type NotificationParams = z.infer<typeof NotificationParamsSchema>;
+
+/** A result page with an optional cursor for the next one. */
+export const PaginatedResultSchema = ResultSchema.extend({ nextCursor: CursorSchema.optional() });
+export type PaginatedResult = z.infer<typeof PaginatedResultSchema>;

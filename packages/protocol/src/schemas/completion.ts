@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { ResultSchema } from './common.js';
+import { RequestParamsSchema } from './request-params.js';
+
+/** Completion for a prompt's argument. */
+export const PromptReferenceSchema = z.looseObject({
+  type: z.literal('ref/prompt'),
+  name: z.string(),
+  title: z.string().optional(),
+});
+export type PromptReference = z.infer<typeof PromptReferenceSchema>;
+
+/** Completion for a resource template's variable (`ResourceReference` in 2024-11-05 and 2025-03-26). */
+export const ResourceTemplateReferenceSchema = z.looseObject({
+  type: z.literal('ref/resource'),
+  uri: z.string(),
+});
+export type ResourceTemplateReference = z.infer<typeof ResourceTemplateReferenceSchema>;
+
+/** Params of `completion/complete`; `context` is 2025-06-18+. */
+export const CompleteRequestParamsSchema = RequestParamsSchema.extend({
+  ref: z.discriminatedUnion('type', [PromptReferenceSchema, ResourceTemplateReferenceSchema]),
+  argument: z.looseObject({ name: z.string(), value: z.string() }),
+  context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+});
+export type CompleteRequestParams = z.infer<typeof CompleteRequestParamsSchema>;
+
+/** `completion/complete`. */
+export const CompleteRequestSchema = z.looseObject({
+  method: z.literal('completion/complete'),
+  params: CompleteRequestParamsSchema,
+});
+export type CompleteRequest = z.infer<typeof CompleteRequestSchema>;
+
+/** Completion values: at most 100 per response (spec). */
+export const CompleteResultSchema = ResultSchema.extend({
+  completion: z.looseObject({
+    values: z.array(z.string()).max(100),
+    total: z.number().int().optional(),
+    hasMore: z.boolean().optional(),
+  }),
+});
+export type CompleteResult = z.infer<typeof CompleteResultSchema>;

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { NotificationMetaObjectSchema, ResultSchema } from './common.js';
+import { RequestParamsSchema } from './request-params.js';
+import { TaskMetadataSchema } from './tasks.js';
+
+/**
+ * `elicitation/create` (2025-06-18+): form mode everywhere, URL mode 2025-11-25+. A server→client
+ * request in the legacy era, an input request of an `input_required` result in 2026-07-28.
+ */
+
+const described = {
+  title: z.string().optional(),
+  description: z.string().optional(),
+};
+
+/** A free-text field. */
+export const StringSchemaSchema = z.looseObject({
+  type: z.literal('string'),
+  ...described,
+  minLength: z.number().int().optional(),
+  maxLength: z.number().int().optional(),
+  format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
+  default: z.string().optional(),
+});
+export type StringSchema = z.infer<typeof StringSchemaSchema>;
+
+/** A number field. */
+export const NumberSchemaSchema = z.looseObject({
+  type: z.enum(['number', 'integer']),
+  ...described,
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  default: z.number().optional(),
+});
+export type NumberSchema = z.infer<typeof NumberSchemaSchema>;
+
+/** A checkbox. */
+export const BooleanSchemaSchema = z.looseObject({
+  type: z.literal('boolean'),
+  ...described,
+  default: z.boolean().optional(),
+});
+export type BooleanSchema = z.infer<typeof BooleanSchemaSchema>;
+
+const TitledOption = z.looseObject({ const: z.string(), title: z.string() });
+
+/** Single choice from plain values (2025-11-25+). */
+export const UntitledSingleSelectEnumSchemaSchema = z.looseObject({
+  type: z.literal('string'),
+  ...described,
+  enum: z.array(z.string()),
+  default: z.string().optional(),
+});
+export type UntitledSingleSelectEnumSchema = z.infer<typeof UntitledSingleSelectEnumSchemaSchema>;
+
+/** Single choice from titled values (2025-11-25+). */
+export const TitledSingleSelectEnumSchemaSchema = z.looseObject({
+  type: z.literal('string'),
+  ...described,
+  oneOf: z.array(TitledOption),
+  default: z.string().optional(),
+});
+export type TitledSingleSelectEnumSchema = z.infer<typeof TitledSingleSelectEnumSchemaSchema>;
+
+/** Multiple choice from plain values (2025-11-25+). */
+export const UntitledMultiSelectEnumSchemaSchema = z.looseObject({
+  type: z.literal('array'),
+  ...described,
+  minItems: z.number().int().optional(),
+  maxItems: z.number().int().optional(),
+  items: z.looseObject({ type: z.literal('string'), enum: z.array(z.string()) }),
+  default: z.array(z.string()).optional(),
+});
+export type UntitledMultiSelectEnumSchema = z.infer<typeof UntitledMultiSelectEnumSchemaSchema>;
+
+/** Multiple choice from titled values (2025-11-25+). */
+export const TitledMultiSelectEnumSchemaSchema = z.looseObject({
+  type: z.literal('array'),
+  ...described,
+  minItems: z.number().int().optional(),
+  maxItems: z.number().int().optional(),
+  items: z.looseObject({ anyOf: z.array(TitledOption) }),
+  default: z.array(z.string()).optional(),
+});
+export type TitledMultiSelectEnumSchema = z.infer<typeof TitledMultiSelectEnumSchemaSchema>;
+
+/** The 2025-06-18 enum field with parallel `enumNames` (named `EnumSchema` there, kept for compatibility). */
+export const LegacyTitledEnumSchemaSchema = UntitledSingleSelectEnumSchemaSchema.extend({
+  enumNames: z.array(z.string()).optional(),
+});
+export type LegacyTitledEnumSchema = z.infer<typeof LegacyTitledEnumSchemaSchema>;
+
+/** Any enum field. */
+export const EnumSchemaSchema = z.union([
+  UntitledSingleSelectEnumSchemaSchema,
+  TitledSingleSelectEnumSchemaSchema,
+  UntitledMultiSelectEnumSchemaSchema,
+  TitledMultiSelectEnumSchemaSchema,
+  LegacyTitledEnumSchemaSchema,
+]);
+export type EnumSchema = z.infer<typeof EnumSchemaSchema>;
+
+/** Any field of an elicitation form: flat, primitive-valued (spec: no nesting). */
+export const PrimitiveSchemaDefinitionSchema = z.union([
+  UntitledSingleSelectEnumSchemaSchema,
+  TitledSingleSelectEnumSchemaSchema,
+  UntitledMultiSelectEnumSchemaSchema,
+  TitledMultiSelectEnumSchemaSchema,
+  LegacyTitledEnumSchemaSchema,
+  StringSchemaSchema,
+  NumberSchemaSchema,
+  BooleanSchemaSchema,
+]);
+export type PrimitiveSchemaDefinition = z.infer<typeof PrimitiveSchemaDefinitionSchema>;
+
+/** Params of a form-mode elicitation (`mode` is absent before 2025-11-25). */
+export const ElicitRequestFormParamsSchema = RequestParamsSchema.extend({
+  mode: z.literal('form').optional(),
+  message: z.string(),
+  requestedSchema: z.looseObject({
+    $schema: z.string().optional(),
+    type: z.literal('object'),
+    properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
+    required: z.array(z.string()).optional(),
+  }),
+  task: TaskMetadataSchema.optional(),
+});
+export type ElicitRequestFormParams = z.infer<typeof ElicitRequestFormParamsSchema>;
+
+/** Params of a URL-mode elicitation (2025-11-25+; `elicitationId` is gone in 2026-07-28). */
+export const ElicitRequestURLParamsSchema = RequestParamsSchema.extend({
+  mode: z.literal('url'),
+  message: z.string(),
+  url: z.string(),
+  elicitationId: z.string().optional(),
+  task: TaskMetadataSchema.optional(),
+});
+export type ElicitRequestURLParams = z.infer<typeof ElicitRequestURLParamsSchema>;
+
+/** Params of `elicitation/create`. */
+export const ElicitRequestParamsSchema = z.union([
+  ElicitRequestURLParamsSchema,
+  ElicitRequestFormParamsSchema,
+]);
+export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
+
+/** `elicitation/create` request. */
+export const ElicitRequestSchema = z.looseObject({
+  method: z.literal('elicitation/create'),
+  params: ElicitRequestParamsSchema,
+});
+export type ElicitRequest = z.infer<typeof ElicitRequestSchema>;
+
+/** The user's answer. `content` only for an accepted form. */
+export const ElicitResultSchema = ResultSchema.extend({
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+    .optional(),
+});
+export type ElicitResult = z.infer<typeof ElicitResultSchema>;
+
+/** Params of `notifications/elicitation/complete`. */
+export const ElicitationCompleteNotificationParamsSchema = z.looseObject({
+  elicitationId: z.string(),
+  _meta: NotificationMetaObjectSchema.optional(),
+});
+export type ElicitationCompleteNotificationParams = z.infer<
+  typeof ElicitationCompleteNotificationParamsSchema
+>;
+
+/** `notifications/elicitation/complete`: an out-of-band URL elicitation finished (2025-11-25 only). */
+export const ElicitationCompleteNotificationSchema = z.looseObject({
+  method: z.literal('notifications/elicitation/complete'),
+  params: ElicitationCompleteNotificationParamsSchema,
+});
+export type ElicitationCompleteNotification = z.infer<typeof ElicitationCompleteNotificationSchema>;

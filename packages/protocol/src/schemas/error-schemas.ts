@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { ErrorCode } from '../errors.js';
+import { ClientCapabilitiesSchema } from './capabilities.js';
+import { RequestIdSchema } from './common.js';
+import { ElicitRequestURLParamsSchema } from './elicitation.js';
+
+/**
+ * JSON-RPC error objects and the MCP-specific error responses. The error objects (`ParseError` …)
+ * are the `error` member; the `…Error` responses of 2025-11-25/2026-07-28 are whole messages, as in
+ * the spec's schema.
+ */
+
+/** A JSON-RPC error object (the spec's `Error`). */
+export const ErrorSchema = z.looseObject({
+  code: z.number().int(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+export type ErrorObject = z.infer<typeof ErrorSchema>;
+
+const errorWithCode = <C extends number>(code: C) => ErrorSchema.extend({ code: z.literal(code) });
+
+/** -32700. */
+export const ParseErrorSchema = errorWithCode(ErrorCode.ParseError);
+/** -32600. */
+export const InvalidRequestErrorSchema = errorWithCode(ErrorCode.InvalidRequest);
+/** -32601. */
+export const MethodNotFoundErrorSchema = errorWithCode(ErrorCode.MethodNotFound);
+/** -32602; also "resource not found" from 2026-07-28 on. */
+export const InvalidParamsErrorSchema = errorWithCode(ErrorCode.InvalidParams);
+/** -32603. */
+export const InternalErrorSchema = errorWithCode(ErrorCode.InternalError);
+
+const errorResponse = <E extends z.ZodType>(error: E) =>
+  z.looseObject({ jsonrpc: z.literal('2.0'), id: RequestIdSchema.optional(), error });
+
+/** -32020: an HTTP `Mcp-*` header disagrees with the body (2026-07-28). */
+export const HeaderMismatchErrorSchema = errorResponse(errorWithCode(ErrorCode.HeaderMismatch));
+export type HeaderMismatchError = z.infer<typeof HeaderMismatchErrorSchema>;
+
+/** -32021: the request needs a client capability that its `_meta` did not declare (2026-07-28). */
+export const MissingRequiredClientCapabilityErrorSchema = errorResponse(
+  errorWithCode(ErrorCode.MissingRequiredClientCapability).extend({
+    data: z.looseObject({ requiredCapabilities: ClientCapabilitiesSchema }),
+  }),
+);
+export type MissingRequiredClientCapabilityError = z.infer<typeof MissingRequiredClientCapabilityErrorSchema>;
+
+/** -32022: the server does not speak the request's protocol version; lists the ones it does (2026-07-28). */
+export const UnsupportedProtocolVersionErrorSchema = errorResponse(
+  errorWithCode(ErrorCode.UnsupportedProtocolVersion).extend({
+    data: z.looseObject({ requested: z.string(), supported: z.array(z.string()) }),
+  }),
+);
+export type UnsupportedProtocolVersionError = z.infer<typeof UnsupportedProtocolVersionErrorSchema>;
+
+/** -32042: the request needs URL elicitations completed first (2025-11-25). */
+export const URLElicitationRequiredErrorSchema = errorResponse(
+  errorWithCode(ErrorCode.UrlElicitationRequired).extend({
+    data: z.looseObject({ elicitations: z.array(ElicitRequestURLParamsSchema) }),
+  }),
+);
+export type URLElicitationRequiredError = z.infer<typeof URLElicitationRequiredErrorSchema>;

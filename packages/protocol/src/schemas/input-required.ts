@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { ResultSchema } from './common.js';
+import { ElicitRequestSchema, ElicitResultSchema } from './elicitation.js';
+import { RequestParamsSchema } from './request-params.js';
+import { ListRootsRequestSchema, ListRootsResultSchema } from './roots.js';
+import { CreateMessageRequestSchema, CreateMessageResultSchema } from './sampling.js';
+
+/**
+ * Multi round-trip requests (2026-07-28, `basic/patterns/mrtr`): instead of sending its own
+ * requests, a server answers `resultType: "input_required"` with `inputRequests`; the client
+ * retries the original request with `inputResponses` (same keys) and the opaque `requestState`.
+ */
+
+/** A request the server needs the client to answer: sampling, roots or elicitation. */
+export const InputRequestSchema = z.union([
+  CreateMessageRequestSchema,
+  ListRootsRequestSchema,
+  ElicitRequestSchema,
+]);
+export type InputRequest = z.infer<typeof InputRequestSchema>;
+
+/** Input requests keyed by a server-chosen id. */
+export const InputRequestsSchema = z.record(z.string(), InputRequestSchema);
+export type InputRequests = z.infer<typeof InputRequestsSchema>;
+
+/**
+ * The client's answer to one input request. Sampling first: its required `model`/`role` keep an
+ * elicitation or roots answer from matching it by accident.
+ */
+export const InputResponseSchema = z.union([
+  CreateMessageResultSchema,
+  ListRootsResultSchema,
+  ElicitResultSchema,
+]);
+export type InputResponse = z.infer<typeof InputResponseSchema>;
+
+/** Answers keyed like the `inputRequests` they answer. */
+export const InputResponsesSchema = z.record(z.string(), InputResponseSchema);
+export type InputResponses = z.infer<typeof InputResponsesSchema>;
+
+/** `resultType: "input_required"`: at least one of `inputRequests` or `requestState` is present. */
+export const InputRequiredResultSchema = ResultSchema.extend({
+  inputRequests: InputRequestsSchema.optional(),
+  requestState: z.string().optional(),
+});
+export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;
+
+/** Params fields of a request retried with answers (`tools/call`, `prompts/get`, `resources/read`). */
+export const InputResponseRequestParamsSchema = RequestParamsSchema.extend({
+  inputResponses: InputResponsesSchema.optional(),
+  requestState: z.string().optional(),
+});
+export type InputResponseRequestParams = z.infer<typeof InputResponseRequestParamsSchema>;

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from './capabilities.js';
+import { CacheScopeSchema, ImplementationSchema, NotificationParamsSchema, ResultSchema } from './common.js';
+import { RequestParamsSchema } from './request-params.js';
+
+/**
+ * Connection set-up of both eras: the legacy `initialize` handshake and `ping`, and the modern
+ * `server/discover` (2026-07-28, `server/discover`).
+ */
+
+/** Params of `initialize` (legacy era). */
+export const InitializeRequestParamsSchema = RequestParamsSchema.extend({
+  protocolVersion: z.string(),
+  capabilities: ClientCapabilitiesSchema,
+  clientInfo: ImplementationSchema,
+});
+export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSchema>;
+
+/** `initialize` (legacy era). */
+export const InitializeRequestSchema = z.looseObject({
+  method: z.literal('initialize'),
+  params: InitializeRequestParamsSchema,
+});
+export type InitializeRequest = z.infer<typeof InitializeRequestSchema>;
+
+/** The server's half of the handshake. */
+export const InitializeResultSchema = ResultSchema.extend({
+  protocolVersion: z.string(),
+  capabilities: ServerCapabilitiesSchema,
+  serverInfo: ImplementationSchema,
+  instructions: z.string().optional(),
+});
+export type InitializeResult = z.infer<typeof InitializeResultSchema>;
+
+/** `notifications/initialized` (legacy era). */
+export const InitializedNotificationSchema = z.looseObject({
+  method: z.literal('notifications/initialized'),
+  params: NotificationParamsSchema.optional(),
+});
+export type InitializedNotification = z.infer<typeof InitializedNotificationSchema>;
+
+/** `ping` (legacy era, either direction); answered with an empty result. */
+export const PingRequestSchema = z.looseObject({
+  method: z.literal('ping'),
+  params: RequestParamsSchema.optional(),
+});
+export type PingRequest = z.infer<typeof PingRequestSchema>;
+
+/** `server/discover` (2026-07-28). */
+export const DiscoverRequestSchema = z.looseObject({
+  method: z.literal('server/discover'),
+  params: RequestParamsSchema.optional(),
+});
+export type DiscoverRequest = z.infer<typeof DiscoverRequestSchema>;
+
+/** What a 2026-07-28 server supports; a cacheable result (`ttlMs`, `cacheScope`). */
+export const DiscoverResultSchema = ResultSchema.extend({
+  supportedVersions: z.array(z.string()),
+  capabilities: ServerCapabilitiesSchema,
+  instructions: z.string().optional(),
+  ttlMs: z.number().int().min(0).optional(),
+  cacheScope: CacheScopeSchema.optional(),
+});
+export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;

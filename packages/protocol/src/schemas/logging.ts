@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { LoggingLevelSchema, NotificationMetaObjectSchema } from './common.js';
+import { RequestParamsSchema } from './request-params.js';
+
+/** Params of `logging/setLevel` (legacy era; 2026-07-28 sets the level per request in `_meta`). */
+export const SetLevelRequestParamsSchema = RequestParamsSchema.extend({ level: LoggingLevelSchema });
+export type SetLevelRequestParams = z.infer<typeof SetLevelRequestParamsSchema>;
+
+/** `logging/setLevel` (legacy era only). */
+export const SetLevelRequestSchema = z.looseObject({
+  method: z.literal('logging/setLevel'),
+  params: SetLevelRequestParamsSchema,
+});
+export type SetLevelRequest = z.infer<typeof SetLevelRequestSchema>;
+
+/** Params of `notifications/message`. `data` is any JSON value and must be present. */
+export const LoggingMessageNotificationParamsSchema = z.looseObject({
+  level: LoggingLevelSchema,
+  logger: z.string().optional(),
+  data: z.unknown(),
+  _meta: NotificationMetaObjectSchema.optional(),
+});
+export type LoggingMessageNotificationParams = z.infer<typeof LoggingMessageNotificationParamsSchema>;
+
+/** `notifications/message`: a log message from the server. */
+export const LoggingMessageNotificationSchema = z.looseObject({
+  method: z.literal('notifications/message'),
+  params: LoggingMessageNotificationParamsSchema,
+});
+export type LoggingMessageNotification = z.infer<typeof LoggingMessageNotificationSchema>;

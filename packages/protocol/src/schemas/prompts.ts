@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import {
+  CacheableResultSchema,
+  CursorSchema,
+  IconSchema,
+  MetaObjectSchema,
+  NotificationParamsSchema,
+  ResultSchema,
+  RoleSchema,
+} from './common.js';
+import { ContentBlockSchema } from './content.js';
+import { InputResponsesSchema } from './input-required.js';
+import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-params.js';
+
+/** An argument a prompt accepts. */
+export const PromptArgumentSchema = z.looseObject({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+});
+export type PromptArgument = z.infer<typeof PromptArgumentSchema>;
+
+/** A prompt or prompt template the server offers. */
+export const PromptSchema = z.looseObject({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  arguments: z.array(PromptArgumentSchema).optional(),
+  icons: z.array(IconSchema).optional(),
+  _meta: MetaObjectSchema.optional(),
+});
+export type Prompt = z.infer<typeof PromptSchema>;
+
+/** One message of a prompt. */
+export const PromptMessageSchema = z.looseObject({ role: RoleSchema, content: ContentBlockSchema });
+export type PromptMessage = z.infer<typeof PromptMessageSchema>;
+
+/** `prompts/list`. */
+export const ListPromptsRequestSchema = z.looseObject({
+  method: z.literal('prompts/list'),
+  params: PaginatedRequestParamsSchema.optional(),
+});
+export type ListPromptsRequest = z.infer<typeof ListPromptsRequestSchema>;
+
+/** A page of prompts; `ttlMs`/`cacheScope` are 2026-07-28 cache hints. */
+export const ListPromptsResultSchema = CacheableResultSchema.extend({
+  nextCursor: CursorSchema.optional(),
+  prompts: z.array(PromptSchema),
+});
+export type ListPromptsResult = z.infer<typeof ListPromptsResultSchema>;
+
+/** Params of `prompts/get`; `inputResponses`/`requestState` are 2026-07-28. */
+export const GetPromptRequestParamsSchema = RequestParamsSchema.extend({
+  name: z.string(),
+  arguments: z.record(z.string(), z.string()).optional(),
+  inputResponses: InputResponsesSchema.optional(),
+  requestState: z.string().optional(),
+});
+export type GetPromptRequestParams = z.infer<typeof GetPromptRequestParamsSchema>;
+
+/** `prompts/get`. */
+export const GetPromptRequestSchema = z.looseObject({
+  method: z.literal('prompts/get'),
+  params: GetPromptRequestParamsSchema,
+});
+export type GetPromptRequest = z.infer<typeof GetPromptRequestSchema>;
+
+/** A rendered prompt. */
+export const GetPromptResultSchema = ResultSchema.extend({
+  description: z.string().optional(),
+  messages: z.array(PromptMessageSchema),
+});
+export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
+
+/** `notifications/prompts/list_changed`. */
+export const PromptListChangedNotificationSchema = z.looseObject({
+  method: z.literal('notifications/prompts/list_changed'),
+  params: NotificationParamsSchema.optional(),
+});
+export type PromptListChangedNotification = z.infer<typeof PromptListChangedNotificationSchema>;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { ClientCapabilitiesSchema } from './capabilities.js';
+import { CursorSchema, ImplementationSchema, LoggingLevelSchema, ProgressTokenSchema } from './common.js';
+import { MetaKey } from './meta-keys.js';
+
+/**
+ * The `_meta` of a request and the params every request shares. In 2026-07-28 every client request
+ * carries its protocol version and capabilities here (there is no handshake); earlier revisions
+ * only knew `progressToken`. The superset keeps all of them optional: the engine checks presence
+ * per era, not the schema.
+ */
+export const RequestMetaObjectSchema = z.looseObject({
+  [MetaKey.ProgressToken]: ProgressTokenSchema.optional(),
+  [MetaKey.ProtocolVersion]: z.string().optional(),
+  [MetaKey.ClientCapabilities]: ClientCapabilitiesSchema.optional(),
+  [MetaKey.ClientInfo]: ImplementationSchema.optional(),
+  [MetaKey.LogLevel]: LoggingLevelSchema.optional(),
+});
+export type RequestMetaObject = z.infer<typeof RequestMetaObjectSchema>;
+
+/** Params of a request that has no other params. */
+export const RequestParamsSchema = z.looseObject({ _meta: RequestMetaObjectSchema.optional() });
+export type RequestParams = z.infer<typeof RequestParamsSchema>;
+
+/** Params of a paginated list request. */
+export const PaginatedRequestParamsSchema = RequestParamsSchema.extend({ cursor: CursorSchema.optional() });
+export type PaginatedRequestParams = z.infer<typeof PaginatedRequestParamsSchema>;
+
+/** Params of a request about one resource. */
+export const ResourceRequestParamsSchema = RequestParamsSchema.extend({ uri: z.string() });
+export type ResourceRequestParams = z.infer<typeof ResourceRequestParamsSchema>;

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { MetaObjectSchema, NotificationParamsSchema, ResultSchema } from './common.js';
+import { RequestParamsSchema } from './request-params.js';
+
+/** A directory or file the client exposes to the server. */
+export const RootSchema = z.looseObject({
+  uri: z.string(),
+  name: z.string().optional(),
+  _meta: MetaObjectSchema.optional(),
+});
+export type Root = z.infer<typeof RootSchema>;
+
+/** Params of `roots/list` (server → client; an input request in 2026-07-28). */
+export const ListRootsRequestParamsSchema = RequestParamsSchema;
+export type ListRootsRequestParams = z.infer<typeof ListRootsRequestParamsSchema>;
+
+/** `roots/list` request. */
+export const ListRootsRequestSchema = z.looseObject({
+  method: z.literal('roots/list'),
+  params: ListRootsRequestParamsSchema.optional(),
+});
+export type ListRootsRequest = z.infer<typeof ListRootsRequestSchema>;
+
+/** The client's roots. */
+export const ListRootsResultSchema = ResultSchema.extend({ roots: z.array(RootSchema) });
+export type ListRootsResult = z.infer<typeof ListRootsResultSchema>;
+
+/** `notifications/roots/list_changed` (client → server; removed in 2026-07-28). */
+export const RootsListChangedNotificationSchema = z.looseObject({
+  method: z.literal('notifications/roots/list_changed'),
+  params: NotificationParamsSchema.optional(),
+});
+export type RootsListChangedNotification = z.infer<typeof RootsListChangedNotificationSchema>;

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { JSONObjectSchema, MetaObjectSchema, ResultSchema, RoleSchema } from './common.js';
+import { SamplingMessageContentBlockSchema } from './content.js';
+import { RequestParamsSchema } from './request-params.js';
+import { TaskMetadataSchema } from './tasks.js';
+import { ToolSchema } from './tool-definition.js';
+
+/**
+ * `sampling/createMessage`: a server→client request in the legacy era, an input request of an
+ * `input_required` result in 2026-07-28 (where Sampling is deprecated but still defined).
+ */
+
+/** A hint for model selection. */
+export const ModelHintSchema = z.looseObject({ name: z.string().optional() });
+export type ModelHint = z.infer<typeof ModelHintSchema>;
+
+/** The server's model preferences; the client may ignore them. */
+export const ModelPreferencesSchema = z.looseObject({
+  hints: z.array(ModelHintSchema).optional(),
+  costPriority: z.number().min(0).max(1).optional(),
+  speedPriority: z.number().min(0).max(1).optional(),
+  intelligencePriority: z.number().min(0).max(1).optional(),
+});
+export type ModelPreferences = z.infer<typeof ModelPreferencesSchema>;
+
+/** How the model may use the offered tools (2025-11-25+). */
+export const ToolChoiceSchema = z.looseObject({ mode: z.enum(['auto', 'required', 'none']).optional() });
+export type ToolChoice = z.infer<typeof ToolChoiceSchema>;
+
+/** One block, or (2025-11-25+) several blocks. */
+const SamplingContentSchema = z.union([
+  SamplingMessageContentBlockSchema,
+  z.array(SamplingMessageContentBlockSchema),
+]);
+
+/** A message sent to or received from the model. */
+export const SamplingMessageSchema = z.looseObject({
+  role: RoleSchema,
+  content: SamplingContentSchema,
+  _meta: MetaObjectSchema.optional(),
+});
+export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
+
+/** Params of `sampling/createMessage`. */
+export const CreateMessageRequestParamsSchema = RequestParamsSchema.extend({
+  messages: z.array(SamplingMessageSchema),
+  modelPreferences: ModelPreferencesSchema.optional(),
+  systemPrompt: z.string().optional(),
+  /** `thisServer`/`allServers` are deprecated since 2025-11-25. */
+  includeContext: z.enum(['none', 'thisServer', 'allServers']).optional(),
+  temperature: z.number().optional(),
+  maxTokens: z.number().int(),
+  stopSequences: z.array(z.string()).optional(),
+  metadata: JSONObjectSchema.optional(),
+  tools: z.array(ToolSchema).optional(),
+  toolChoice: ToolChoiceSchema.optional(),
+  task: TaskMetadataSchema.optional(),
+});
+export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestParamsSchema>;
+
+/** `sampling/createMessage` request. */
+export const CreateMessageRequestSchema = z.looseObject({
+  method: z.literal('sampling/createMessage'),
+  params: CreateMessageRequestParamsSchema,
+});
+export type CreateMessageRequest = z.infer<typeof CreateMessageRequestSchema>;
+
+/** The model's answer. `stopReason` is open: `endTurn`, `stopSequence`, `maxTokens`, `toolUse`, … */
+export const CreateMessageResultSchema = ResultSchema.extend({
+  role: RoleSchema,
+  content: SamplingContentSchema,
+  model: z.string(),
+  stopReason: z.string().optional(),
+});
+export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import {
+  NotificationMetaObjectSchema,
+  RequestIdSchema,
+  ResultMetaObjectSchema,
+  ResultSchema,
+} from './common.js';
+import { MetaKey } from './meta-keys.js';
+import { RequestParamsSchema } from './request-params.js';
+
+/**
+ * `subscriptions/listen` (2026-07-28, `basic/patterns/subscriptions`): one long-lived request whose
+ * response stream carries the change notifications the client opted into. Replaces the legacy GET
+ * stream and `resources/subscribe`.
+ */
+
+/** Which notifications the client wants on the stream. */
+export const SubscriptionFilterSchema = z.looseObject({
+  toolsListChanged: z.boolean().optional(),
+  promptsListChanged: z.boolean().optional(),
+  resourcesListChanged: z.boolean().optional(),
+  resourceSubscriptions: z.array(z.string()).optional(),
+});
+export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;
+
+/** Params of `subscriptions/listen`. */
+export const SubscriptionsListenRequestParamsSchema = RequestParamsSchema.extend({
+  notifications: SubscriptionFilterSchema,
+});
+export type SubscriptionsListenRequestParams = z.infer<typeof SubscriptionsListenRequestParamsSchema>;
+
+/** `subscriptions/listen`. */
+export const SubscriptionsListenRequestSchema = z.looseObject({
+  method: z.literal('subscriptions/listen'),
+  params: SubscriptionsListenRequestParamsSchema,
+});
+export type SubscriptionsListenRequest = z.infer<typeof SubscriptionsListenRequestSchema>;
+
+/** `_meta` of the final listen result: the subscription id the stream's notifications carried. */
+export const SubscriptionsListenResultMetaObjectSchema = ResultMetaObjectSchema.extend({
+  [MetaKey.SubscriptionId]: RequestIdSchema,
+});
+export type SubscriptionsListenResultMetaObject = z.infer<typeof SubscriptionsListenResultMetaObjectSchema>;
+
+/** Sent when the server ends the stream. */
+export const SubscriptionsListenResultSchema = ResultSchema.extend({
+  _meta: SubscriptionsListenResultMetaObjectSchema,
+});
+export type SubscriptionsListenResult = z.infer<typeof SubscriptionsListenResultSchema>;
+
+/** Params of `notifications/subscriptions/acknowledged`: the filter the server will honour. */
+export const SubscriptionsAcknowledgedNotificationParamsSchema = z.looseObject({
+  notifications: SubscriptionFilterSchema,
+  _meta: NotificationMetaObjectSchema.optional(),
+});
+export type SubscriptionsAcknowledgedNotificationParams = z.infer<
+  typeof SubscriptionsAcknowledgedNotificationParamsSchema
+>;
+
+/** `notifications/subscriptions/acknowledged`: first message on a listen stream. */
+export const SubscriptionsAcknowledgedNotificationSchema = z.looseObject({
+  method: z.literal('notifications/subscriptions/acknowledged'),
+  params: SubscriptionsAcknowledgedNotificationParamsSchema,
+});
+export type SubscriptionsAcknowledgedNotification = z.infer<
+  typeof SubscriptionsAcknowledgedNotificationSchema
+>;

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { NotificationMetaObjectSchema, PaginatedResultSchema, ResultSchema } from './common.js';
+import { TASK_STATUSES } from './meta-keys.js';
+import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-params.js';
+
+/**
+ * Experimental tasks of 2025-11-25 (`tasks/*`, task-augmented requests). 2026-07-28 moved them into
+ * the `io.modelcontextprotocol/tasks` extension, so they exist in the legacy era only.
+ */
+
+/** Lifecycle state of a task. */
+export const TaskStatusSchema = z.enum(TASK_STATUSES);
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+
+/** Asks the receiver to run a request as a task (`params.task`). */
+export const TaskMetadataSchema = z.looseObject({ ttl: z.number().int().optional() });
+export type TaskMetadata = z.infer<typeof TaskMetadataSchema>;
+
+/** `_meta["io.modelcontextprotocol/related-task"]`: ties a message to a task. */
+export const RelatedTaskMetadataSchema = z.looseObject({ taskId: z.string() });
+export type RelatedTaskMetadata = z.infer<typeof RelatedTaskMetadataSchema>;
+
+/** Params of a request that may be task-augmented. */
+export const TaskAugmentedRequestParamsSchema = RequestParamsSchema.extend({
+  task: TaskMetadataSchema.optional(),
+});
+export type TaskAugmentedRequestParams = z.infer<typeof TaskAugmentedRequestParamsSchema>;
+
+/** State of a task. */
+export const TaskSchema = z.looseObject({
+  taskId: z.string(),
+  status: TaskStatusSchema,
+  statusMessage: z.string().optional(),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+  ttl: z.number().int().nullable(),
+  pollInterval: z.number().int().optional(),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+/** Answer to a task-augmented request: the task handle instead of the result. */
+export const CreateTaskResultSchema = ResultSchema.extend({ task: TaskSchema });
+export type CreateTaskResult = z.infer<typeof CreateTaskResultSchema>;
+
+/** Params naming one task. */
+export const TaskIdParamsSchema = RequestParamsSchema.extend({ taskId: z.string() });
+export type TaskIdParams = z.infer<typeof TaskIdParamsSchema>;
+
+/** `tasks/get`. */
+export const GetTaskRequestSchema = z.looseObject({
+  method: z.literal('tasks/get'),
+  params: TaskIdParamsSchema,
+});
+export type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
+
+/** A task's current state. */
+export const GetTaskResultSchema = ResultSchema.extend(TaskSchema.shape);
+export type GetTaskResult = z.infer<typeof GetTaskResultSchema>;
+
+/** `tasks/result`: blocks until the task's own result is ready. */
+export const GetTaskPayloadRequestSchema = z.looseObject({
+  method: z.literal('tasks/result'),
+  params: TaskIdParamsSchema,
+});
+export type GetTaskPayloadRequest = z.infer<typeof GetTaskPayloadRequestSchema>;
+
+/** The task's underlying result, whatever its request returns. */
+export const GetTaskPayloadResultSchema = ResultSchema;
+export type GetTaskPayloadResult = z.infer<typeof GetTaskPayloadResultSchema>;
+
+/** `tasks/cancel`. */
+export const CancelTaskRequestSchema = z.looseObject({
+  method: z.literal('tasks/cancel'),
+  params: TaskIdParamsSchema,
+});
+export type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
+
+/** The cancelled task's state. */
+export const CancelTaskResultSchema = GetTaskResultSchema;
+export type CancelTaskResult = z.infer<typeof CancelTaskResultSchema>;
+
+/** `tasks/list`. */
+export const ListTasksRequestSchema = z.looseObject({
+  method: z.literal('tasks/list'),
+  params: PaginatedRequestParamsSchema.optional(),
+});
+export type ListTasksRequest = z.infer<typeof ListTasksRequestSchema>;
+
+/** A page of tasks. */
+export const ListTasksResultSchema = PaginatedResultSchema.extend({ tasks: z.array(TaskSchema) });
+export type ListTasksResult = z.infer<typeof ListTasksResultSchema>;
+
+/** Params of `notifications/tasks/status`: the task's new state. */
+export const TaskStatusNotificationParamsSchema = z.looseObject({
+  _meta: NotificationMetaObjectSchema.optional(),
+  ...TaskSchema.shape,
+});
+export type TaskStatusNotificationParams = z.infer<typeof TaskStatusNotificationParamsSchema>;
+
+/** `notifications/tasks/status` (either direction). */
+export const TaskStatusNotificationSchema = z.looseObject({
+  method: z.literal('notifications/tasks/status'),
+  params: TaskStatusNotificationParamsSchema,
+});
+export type TaskStatusNotification = z.infer<typeof TaskStatusNotificationSchema>;

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { IconSchema, MetaObjectSchema } from './common.js';
+
+/** Behaviour hints about a tool (2025-03-26+); untrusted unless the server is. */
+export const ToolAnnotationsSchema = z.looseObject({
+  title: z.string().optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
+
+/** Whether a tool supports task-augmented calls (experimental, 2025-11-25 only). */
+export const ToolExecutionSchema = z.looseObject({
+  taskSupport: z.enum(['forbidden', 'optional', 'required']).optional(),
+});
+export type ToolExecution = z.infer<typeof ToolExecutionSchema>;
+
+/**
+ * A tool's input JSON Schema. Always `type: "object"`; 2026-07-28 allows any JSON Schema 2020-12
+ * keyword besides, so everything else passes through.
+ */
+export const ToolInputSchemaSchema = z.looseObject({
+  type: z.literal('object'),
+  properties: z.record(z.string(), z.unknown()).optional(),
+  required: z.array(z.string()).optional(),
+  $schema: z.string().optional(),
+});
+
+/** A tool's output JSON Schema (2025-06-18+): `type: "object"` until 2025-11-25, any schema in 2026-07-28. */
+export const ToolOutputSchemaSchema = z.looseObject({
+  type: z.string().optional(),
+  properties: z.record(z.string(), z.unknown()).optional(),
+  required: z.array(z.string()).optional(),
+  $schema: z.string().optional(),
+});
+
+/** A tool the server offers. */
+export const ToolSchema = z.looseObject({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: ToolInputSchemaSchema,
+  outputSchema: ToolOutputSchemaSchema.optional(),
+  annotations: ToolAnnotationsSchema.optional(),
+  execution: ToolExecutionSchema.optional(),
+  icons: z.array(IconSchema).optional(),
+  _meta: MetaObjectSchema.optional(),
+});
+export type Tool = z.infer<typeof ToolSchema>;

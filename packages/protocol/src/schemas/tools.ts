@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { CacheableResultSchema, CursorSchema, NotificationParamsSchema, ResultSchema } from './common.js';
+import { ContentBlockSchema } from './content.js';
+import { InputResponsesSchema } from './input-required.js';
+import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-params.js';
+import { TaskMetadataSchema } from './tasks.js';
+import { ToolSchema } from './tool-definition.js';
+
+/** `tools/list`: params are optional before 2026-07-28 (where `_meta` makes them required). */
+export const ListToolsRequestSchema = z.looseObject({
+  method: z.literal('tools/list'),
+  params: PaginatedRequestParamsSchema.optional(),
+});
+export type ListToolsRequest = z.infer<typeof ListToolsRequestSchema>;
+
+/** A page of tools; `ttlMs`/`cacheScope` are 2026-07-28 cache hints. */
+export const ListToolsResultSchema = CacheableResultSchema.extend({
+  nextCursor: CursorSchema.optional(),
+  tools: z.array(ToolSchema),
+});
+export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
+
+/** Params of `tools/call`. `task` is 2025-11-25 only; `inputResponses`/`requestState` 2026-07-28. */
+export const CallToolRequestParamsSchema = RequestParamsSchema.extend({
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  task: TaskMetadataSchema.optional(),
+  inputResponses: InputResponsesSchema.optional(),
+  requestState: z.string().optional(),
+});
+export type CallToolRequestParams = z.infer<typeof CallToolRequestParamsSchema>;
+
+/** `tools/call` request. */
+export const CallToolRequestSchema = z.looseObject({
+  method: z.literal('tools/call'),
+  params: CallToolRequestParamsSchema,
+});
+export type CallToolRequest = z.infer<typeof CallToolRequestSchema>;
+
+/**
+ * A tool's outcome. A failing tool reports `isError: true` here rather than a JSON-RPC error, so the
+ * model can see it. `structuredContent` (2025-06-18+) is an object, any JSON value in 2026-07-28.
+ */
+export const CallToolResultSchema = ResultSchema.extend({
+  content: z.array(ContentBlockSchema),
+  structuredContent: z.unknown().optional(),
+  isError: z.boolean().optional(),
+});
+export type CallToolResult = z.infer<typeof CallToolResultSchema>;
+
+/** `notifications/tools/list_changed`. */
+export const ToolListChangedNotificationSchema = z.looseObject({
+  method: z.literal('notifications/tools/list_changed'),
+  params: NotificationParamsSchema.optional(),
+});
+export type ToolListChangedNotification = z.infer<typeof ToolListChangedNotificationSchema>;
