@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { MetaObject, RequestId } from '../jsonrpc.js';
+import type { JSONRPCNotification, JSONRPCRequest, RequestId } from '../jsonrpc.js';
+import type { MessageExtraInfo } from '../transport.js';
 import type { RequestContext } from './request-context.js';
 
 /** A request as the caller hands it to the engine: the engine adds `jsonrpc` and the id. */
@@ -26,7 +27,16 @@ export interface ProgressUpdate {
 
 export type ProgressCallback = (update: ProgressUpdate) => void;
 
-/** Per-request options of `Protocol.request()`; unset fields fall back to the engine's options. */
+/**
+ * Per-request options of `Protocol.request()`; unset fields fall back to the engine's options. The
+ * transport fields (`signal`, `relatedRequestId`, `resumptionToken`, `onresumptiontoken`, `headers`)
+ * reach `transport.send()` unchanged.
+ *
+ * @example
+ * ```ts
+ * await protocol.request(req, ResultSchema, { timeout: 5_000, maxTotalTimeout: 60_000, onprogress: console.log });
+ * ```
+ */
 export interface RequestOptions {
   /**
    * Aborting cancels the request: the engine sends `notifications/cancelled` (unless the method is
@@ -39,7 +49,10 @@ export interface RequestOptions {
   resetTimeoutOnProgress?: boolean | undefined;
   /** Hard limit in ms that progress cannot extend; `Infinity` disables it. Default: engine (600 000). */
   maxTotalTimeout?: number | undefined;
-  /** Asks the peer for progress: the engine adds `_meta.progressToken` (the request id). */
+  /**
+   * Asks the peer for progress: the engine sets `_meta.progressToken` to the request id (replacing any
+   * token in `params`, on a copy) and calls this for each matching `notifications/progress`.
+   */
   onprogress?: ProgressCallback | undefined;
   /** The incoming request this one belongs to, for multi-stream transports. */
   relatedRequestId?: RequestId | undefined;
@@ -56,6 +69,15 @@ export interface NotificationOptions {
   relatedRequestId?: RequestId | undefined;
 }
 
+/**
+ * Engine-wide defaults.
+ *
+ * @example
+ * ```ts
+ * // A modern-era server: no ping (2026-07-28 removed it), shorter requests.
+ * new Protocol({ ping: false, timeout: 30_000, maxTotalTimeout: 120_000 });
+ * ```
+ */
 export interface ProtocolOptions {
   /** Default idle timeout of outgoing requests in ms. Default 60 000 (DESIGN §3). */
   timeout?: number | undefined;
@@ -81,23 +103,26 @@ export type RequestHandler<P = Record<string, unknown>, R extends HandlerResult 
   ctx: RequestContext,
 ) => R | Promise<R>;
 
+/**
+ * Handles one notification. `extra` is what the transport attached to the message (auth, request info);
+ * `_meta` survives only if the schema keeps it (zod objects strip unknown keys).
+ */
 export type NotificationHandler<P = Record<string, unknown>> = (
   params: P,
-  notification: { method: string; _meta: MetaObject | undefined },
+  extra: MessageExtraInfo | undefined,
 ) => void | Promise<void>;
 
-/** Answers requests for methods that have no handler; `params` is unvalidated. */
+/** Answers requests for methods that have no handler; the request is unvalidated beyond its envelope. */
 export type FallbackRequestHandler = (
-  method: string,
-  params: Record<string, unknown>,
+  request: JSONRPCRequest,
   ctx: RequestContext,
 ) => HandlerResult | Promise<HandlerResult>;
 
-/** Receives notifications for methods that have no handler; `params` is unvalidated. */
+/** Receives notifications for methods that have no handler (and for no built-in either). */
 export type FallbackNotificationHandler = (
-  method: string,
-  params: Record<string, unknown>,
+  notification: JSONRPCNotification,
+  extra: MessageExtraInfo | undefined,
 ) => void | Promise<void>;
 
 /** A zod 4 schema; the engine only calls `safeParse`. */
-export type Schema = z.ZodType;
+export type ZodSchema = z.ZodType;

@@ -1,0 +1,48 @@
+import type { RequestId } from '../jsonrpc.js';
+import type { HandlerContext } from './request-context.js';
+
+/**
+ * The incoming half of the engine: the requests whose handlers are running, by id, so a
+ * `notifications/cancelled` or the connection's end can abort them (spec: basic/utilities/cancellation).
+ */
+export class ActiveRequests {
+  readonly #map = new Map<RequestId, HandlerContext>();
+
+  get size(): number {
+    return this.#map.size;
+  }
+
+  /** Registers a starting handler; false when a running request already uses that id. */
+  begin(ctx: HandlerContext): boolean {
+    if (this.#map.has(ctx.requestId)) return false;
+    this.#map.set(ctx.requestId, ctx);
+    ctx.extra?.signal?.addEventListener('abort', ctx, { once: true });
+    if (ctx.extra?.signal?.aborted) ctx.handleEvent();
+    return true;
+  }
+
+  /** Forgets a finished handler (unless a cancellation already did). */
+  end(ctx: HandlerContext): void {
+    if (this.#map.get(ctx.requestId) === ctx) this.#map.delete(ctx.requestId);
+    ctx.extra?.signal?.removeEventListener('abort', ctx);
+  }
+
+  /**
+   * Aborts the handler of `requestId` when `isCancellable(method)` agrees. Unknown or finished ids are
+   * ignored: the cancellation raced the response, which the spec allows.
+   */
+  cancel(requestId: RequestId, reason: string | undefined, isCancellable: (method: string) => boolean): void {
+    const ctx = this.#map.get(requestId);
+    if (ctx === undefined || !isCancellable(ctx.method)) return;
+    this.#map.delete(requestId);
+    // An AbortError like fetch's, so handlers can pass ctx.signal straight to web APIs.
+    ctx.abort(new DOMException(reason ?? 'Request cancelled by the peer', 'AbortError'));
+  }
+
+  /** Aborts every running handler (the connection closed). */
+  abortAll(reason: unknown): void {
+    const running = [...this.#map.values()];
+    this.#map.clear();
+    for (const ctx of running) ctx.abort(reason);
+  }
+}

@@ -1,0 +1,90 @@
+import { ErrorCode, McpError } from '../errors.js';
+import {
+  JSONRPC_VERSION,
+  type JSONRPCErrorObject,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+} from '../jsonrpc.js';
+import type { MessageExtraInfo } from '../transport.js';
+import { formatIssues } from './format-issues.js';
+import type { RequestContext } from './request-context.js';
+import type { FallbackRequestHandler, NotificationHandler, RequestHandler, ZodSchema } from './types.js';
+
+/**
+ * How registered handlers are stored and invoked. The schema is the one the caller built once at
+ * registration; nothing is compiled per message (DESIGN §3).
+ */
+
+export interface HandlerEntry<H> {
+  schema: ZodSchema | undefined;
+  handler: H;
+}
+
+export type RequestHandlerEntry = HandlerEntry<RequestHandler<unknown>>;
+export type NotificationHandlerEntry = HandlerEntry<NotificationHandler<unknown>>;
+
+/** Normalizes the `(schema, handler)` and `(handler)` registration forms. */
+export function toEntry<H>(schemaOrHandler: ZodSchema | H, handler: H | undefined): HandlerEntry<H> {
+  return typeof schemaOrHandler === 'function'
+    ? { schema: undefined, handler: schemaOrHandler as H }
+    : { schema: schemaOrHandler as ZodSchema, handler: handler as H };
+}
+
+/** A registered handler, or the fallback for methods without one. */
+export type RequestTarget = RequestHandlerEntry | FallbackRequestHandler;
+
+/**
+ * Runs a request's handler and turns whatever happens into the response to send: the result, the code of
+ * a thrown `McpError`, -32602 for params failing the schema, or -32603 for anything else.
+ */
+export async function runRequestHandler(
+  request: JSONRPCRequest,
+  ctx: RequestContext,
+  target: RequestTarget,
+): Promise<JSONRPCResponse> {
+  try {
+    const result: unknown =
+      typeof target === 'function'
+        ? await target(request, ctx)
+        : await target.handler(parseParams(target.schema, request.params, request.method), ctx);
+    if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+      throw new McpError(ErrorCode.InternalError, `Handler for ${request.method} returned no result object`);
+    }
+    return { jsonrpc: JSONRPC_VERSION, id: request.id, result: result as Record<string, unknown> };
+  } catch (error) {
+    return { jsonrpc: JSONRPC_VERSION, id: request.id, error: toErrorObject(error) };
+  }
+}
+
+/**
+ * Validates and delivers a notification. Throws `McpError(InvalidParams)` when the params fail the
+ * schema; returns whatever the handler returned (maybe a promise) for the caller to watch.
+ */
+export function runNotificationHandler(
+  entry: NotificationHandlerEntry,
+  notification: JSONRPCNotification,
+  extra: MessageExtraInfo | undefined,
+): unknown {
+  return entry.handler(parseParams(entry.schema, notification.params, notification.method), extra);
+}
+
+function parseParams(
+  schema: ZodSchema | undefined,
+  params: Record<string, unknown> | undefined,
+  method: string,
+): unknown {
+  // Absent params count as {}: most MCP methods make params optional (e.g. tools/list).
+  const value = params ?? {};
+  if (schema === undefined) return value;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(parsed.error)}`);
+}
+
+/** The wire form of a failure: an McpError as is, anything else -32603 with its message, never a stack. */
+export function toErrorObject(error: unknown): JSONRPCErrorObject {
+  if (error instanceof McpError) return error.toJSON();
+  const message = error instanceof Error && error.message !== '' ? error.message : 'Internal error';
+  return { code: ErrorCode.InternalError, message };
+}

@@ -1,0 +1,30 @@
+export {
+  CANCELLED_NOTIFICATION,
+  PROGRESS_NOTIFICATION,
+  readCancelledParams,
+  readProgressParams,
+} from './builtin-params.js';
+export type { CancelledParams, ProgressParams } from './builtin-params.js';
+export {
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_UNCANCELLABLE_METHODS,
+} from './defaults.js';
+export { formatIssues } from './format-issues.js';
+export { Protocol } from './protocol.js';
+export type { RequestContext } from './request-context.js';
+export type {
+  FallbackNotificationHandler,
+  FallbackRequestHandler,
+  HandlerResult,
+  NotificationHandler,
+  NotificationOptions,
+  OutgoingNotification,
+  OutgoingRequest,
+  ProgressCallback,
+  ProgressUpdate,
+  ProtocolOptions,
+  RequestHandler,
+  RequestOptions,
+  ZodSchema,
+} from './types.js';

@@ -1,0 +1,237 @@
+import { ErrorCode, McpError, RequestTimeoutError } from '../errors.js';
+import type { JSONRPCResponse, RequestId } from '../jsonrpc.js';
+import type { ProgressParams } from './builtin-params.js';
+import { formatIssues } from './format-issues.js';
+import type { ProgressCallback, ZodSchema } from './types.js';
+
+/** setTimeout stores delays as a signed 32-bit int; anything longer would fire at once. */
+const MAX_TIMER_DELAY = 2_147_483_647;
+
+/** What `PendingRequests.track()` needs to know about one outgoing request. */
+export interface PendingRequestInit {
+  method: string;
+  schema: ZodSchema;
+  timeout: number;
+  maxTotalTimeout: number;
+  resetTimeoutOnProgress: boolean;
+  onprogress: ProgressCallback | undefined;
+  signal: AbortSignal | undefined;
+  relatedRequestId: RequestId | undefined;
+}
+
+/**
+ * Called after an outgoing request was given up on locally (its caller aborted, or it timed out), so
+ * the engine can tell the peer with `notifications/cancelled` (spec: basic/lifecycle, "Timeouts").
+ */
+export type GiveUpListener = (request: PendingRequest, reason: string | undefined) => void;
+
+/** Outcome of a response for `PendingRequests.settle()`. */
+export type SettleOutcome = 'settled' | 'stale' | 'unknown';
+
+/** One outgoing request waiting for its response. */
+export class PendingRequest {
+  readonly id: number;
+  readonly method: string;
+  readonly relatedRequestId: RequestId | undefined;
+  readonly schema: ZodSchema;
+  readonly onprogress: ProgressCallback | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly timeout: number;
+  readonly maxTotalTimeout: number;
+  readonly resetTimeoutOnProgress: boolean;
+  readonly startedAt: number;
+  lastActivity: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (reason: unknown) => void;
+  readonly #onAbort: (request: PendingRequest) => void;
+
+  constructor(
+    id: number,
+    init: PendingRequestInit,
+    settle: { resolve: (value: unknown) => void; reject: (reason: unknown) => void },
+    onAbort: (request: PendingRequest) => void,
+  ) {
+    this.id = id;
+    this.method = init.method;
+    this.relatedRequestId = init.relatedRequestId;
+    this.schema = init.schema;
+    this.onprogress = init.onprogress;
+    this.signal = init.signal;
+    this.timeout = init.timeout;
+    this.maxTotalTimeout = init.maxTotalTimeout;
+    this.resetTimeoutOnProgress = init.resetTimeoutOnProgress;
+    this.startedAt = performance.now();
+    this.lastActivity = this.startedAt;
+    this.timer = undefined;
+    this.resolve = settle.resolve;
+    this.reject = settle.reject;
+    this.#onAbort = onAbort;
+  }
+
+  /**
+   * The entry itself is the abort listener (an EventListener object), so a request with a signal costs
+   * no extra closure.
+   */
+  handleEvent(): void {
+    this.#onAbort(this);
+  }
+}
+
+/**
+ * The outgoing half of the engine: issues ids, keeps each request until its response, timeout, abort or
+ * the connection's end, and routes progress to it.
+ *
+ * Ids are 1, 2, 3… per engine and never reused, so any id below the next one that is no longer pending
+ * is a late answer to something already settled (answered, timed out or cancelled) and can be told apart
+ * from an id this engine never issued.
+ *
+ * The idle timer is not re-armed on every progress notification: progress only records the time, and
+ * when the timer fires it re-arms for the remainder if there is one (cheap under progress floods).
+ */
+export class PendingRequests {
+  #nextId = 1;
+  readonly #map = new Map<RequestId, PendingRequest>();
+  readonly #onGiveUp: GiveUpListener;
+
+  constructor(onGiveUp: GiveUpListener) {
+    this.#onGiveUp = onGiveUp;
+  }
+
+  get size(): number {
+    return this.#map.size;
+  }
+
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  /** Whether `id` was issued by this engine (pending or not). */
+  wasIssued(id: unknown): boolean {
+    return typeof id === 'number' && Number.isInteger(id) && id >= 1 && id < this.#nextId;
+  }
+
+  /** Starts tracking request `id`; the promise settles with its validated result or an error. */
+  track(id: number, init: PendingRequestInit): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const request = new PendingRequest(id, init, { resolve, reject }, this.#abort);
+      this.#map.set(id, request);
+      init.signal?.addEventListener('abort', request, { once: true });
+      this.#arm(request, request.startedAt);
+    });
+  }
+
+  /** Rejects request `id` (e.g. its send failed) without telling the peer; false if it was not pending. */
+  fail(id: RequestId, error: unknown): boolean {
+    const request = this.#take(id);
+    request?.reject(error);
+    return request !== undefined;
+  }
+
+  /** Resolves or rejects the request a response answers. */
+  settle(response: JSONRPCResponse): SettleOutcome {
+    const id = response.id;
+    const request = id === undefined || id === null ? undefined : this.#take(id);
+    if (request === undefined) return this.wasIssued(id) ? 'stale' : 'unknown';
+    if ('error' in response) {
+      request.reject(McpError.fromError(response.error));
+      return 'settled';
+    }
+    const parsed = request.schema.safeParse(response.result);
+    if (parsed.success) {
+      request.resolve(parsed.data);
+    } else {
+      // InternalError rather than InvalidParams: the peer's answer is malformed, our params were fine.
+      request.reject(
+        new McpError(
+          ErrorCode.InternalError,
+          `Invalid result for ${request.method}: ${formatIssues(parsed.error)}`,
+          undefined,
+          { cause: parsed.error },
+        ),
+      );
+    }
+    return 'settled';
+  }
+
+  /**
+   * Routes a progress notification to its request (the token is the request id). Returns the same
+   * outcomes as `settle()`; a throwing callback propagates to the caller.
+   */
+  progress(params: ProgressParams): SettleOutcome {
+    const request = this.#map.get(params.progressToken);
+    if (request?.onprogress === undefined) {
+      return this.wasIssued(params.progressToken) ? 'stale' : 'unknown';
+    }
+    if (request.resetTimeoutOnProgress) request.lastActivity = performance.now();
+    request.onprogress(params);
+    return 'settled';
+  }
+
+  /** Rejects every pending request (connection closed) and clears every timer. */
+  rejectAll(error: unknown): void {
+    const requests = [...this.#map.values()];
+    this.#map.clear();
+    for (const request of requests) {
+      dispose(request);
+      request.reject(error);
+    }
+  }
+
+  #take(id: RequestId): PendingRequest | undefined {
+    const request = this.#map.get(id);
+    if (request === undefined) return undefined;
+    this.#map.delete(id);
+    dispose(request);
+    return request;
+  }
+
+  #arm(request: PendingRequest, now: number): void {
+    const due = Math.min(request.lastActivity + request.timeout, request.startedAt + request.maxTotalTimeout);
+    if (due === Number.POSITIVE_INFINITY || Number.isNaN(due)) return;
+    request.timer = setTimeout(this.#onTimer, Math.min(Math.max(due - now, 0), MAX_TIMER_DELAY), request);
+  }
+
+  readonly #onTimer = (request: PendingRequest): void => {
+    request.timer = undefined;
+    if (this.#map.get(request.id) !== request) return;
+    const now = performance.now();
+    const hardLimitHit = now >= request.startedAt + request.maxTotalTimeout;
+    if (!hardLimitHit && now < request.lastActivity + request.timeout) {
+      this.#arm(request, now);
+      return;
+    }
+    this.#take(request.id);
+    const limit = hardLimitHit ? request.maxTotalTimeout : request.timeout;
+    const message = hardLimitHit
+      ? `Request ${request.method} exceeded its maximum total timeout of ${limit} ms`
+      : `Request ${request.method} timed out after ${limit} ms`;
+    const data = Number.isFinite(request.maxTotalTimeout)
+      ? { timeout: request.timeout, maxTotalTimeout: request.maxTotalTimeout }
+      : { timeout: request.timeout };
+    request.reject(new RequestTimeoutError(message, data));
+    this.#onGiveUp(request, message);
+  };
+
+  readonly #abort = (request: PendingRequest): void => {
+    if (this.#map.get(request.id) !== request) return;
+    this.#take(request.id);
+    const reason: unknown = request.signal?.reason;
+    request.reject(reason);
+    this.#onGiveUp(request, reasonText(reason));
+  };
+}
+
+function dispose(request: PendingRequest): void {
+  if (request.timer !== undefined) {
+    clearTimeout(request.timer);
+    request.timer = undefined;
+  }
+  request.signal?.removeEventListener('abort', request);
+}
+
+function reasonText(reason: unknown): string | undefined {
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error) return reason.message || undefined;
+  return undefined;
+}

@@ -1,0 +1,472 @@
+import type { z } from 'zod';
+import { ConnectionClosedError, ErrorCode, McpError } from '../errors.js';
+import {
+  JSONRPC_VERSION,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type RequestId,
+} from '../jsonrpc.js';
+import type { MessageExtraInfo, Transport, TransportSendOptions } from '../transport.js';
+import {
+  CANCELLED_NOTIFICATION,
+  PROGRESS_NOTIFICATION,
+  readCancelledParams,
+  readProgressParams,
+} from './builtin-params.js';
+import {
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_UNCANCELLABLE_METHODS,
+} from './defaults.js';
+import {
+  type NotificationHandlerEntry,
+  type RequestHandlerEntry,
+  type RequestTarget,
+  runNotificationHandler,
+  runRequestHandler,
+  toEntry,
+} from './handlers.js';
+import { ActiveRequests } from './active-requests.js';
+import { type PendingRequest, PendingRequests } from './pending-requests.js';
+import { HandlerContext, type RequestContextHost } from './request-context.js';
+import { withProgressToken } from './with-progress-token.js';
+import type {
+  FallbackNotificationHandler,
+  FallbackRequestHandler,
+  HandlerResult,
+  NotificationHandler,
+  NotificationOptions,
+  OutgoingNotification,
+  OutgoingRequest,
+  ProtocolOptions,
+  RequestHandler,
+  RequestOptions,
+  ZodSchema,
+} from './types.js';
+
+/**
+ * The era-neutral JSON-RPC session: correlates ids, dispatches to handlers, enforces timeouts, routes
+ * progress and cancellation, and ends everything cleanly on close (DESIGN §3). `Client` and `Server`
+ * build on it; override the protected `assert*` hooks to enforce negotiated capabilities.
+ *
+ * @example
+ * ```ts
+ * const Echo = z.object({ text: z.string() });
+ * const server = new Protocol();
+ * server.setRequestHandler('echo', Echo, (params) => ({ text: params.text }));
+ * const client = new Protocol({ timeout: 5_000 });
+ * const [a, b] = InMemoryTransport.createLinkedPair();
+ * await server.connect(b);
+ * await client.connect(a);
+ * const { text } = await client.request({ method: 'echo', params: { text: 'hi' } }, Echo);
+ * ```
+ */
+export class Protocol implements RequestContextHost {
+  /** Non-fatal faults: transport errors, late or unknown responses, throwing notification handlers. */
+  onerror?: ((error: Error) => void) | undefined;
+  /** Fires once per connection, after pending requests were rejected and handlers aborted. */
+  onclose?: (() => void) | undefined;
+  /** Answers requests for methods without a handler; without it they get -32601. */
+  fallbackRequestHandler?: FallbackRequestHandler | undefined;
+  /** Receives notifications for methods without a handler; without it they are dropped. */
+  fallbackNotificationHandler?: FallbackNotificationHandler | undefined;
+
+  readonly #timeout: number;
+  readonly #resetTimeoutOnProgress: boolean;
+  readonly #maxTotalTimeout: number;
+  readonly #uncancellable: ReadonlySet<string>;
+  readonly #requestHandlers = new Map<string, RequestHandlerEntry>();
+  readonly #notificationHandlers = new Map<string, NotificationHandlerEntry>();
+  readonly #active = new ActiveRequests();
+  readonly #pending: PendingRequests;
+  #transport: Transport | undefined;
+
+  constructor(options: ProtocolOptions = {}) {
+    this.#timeout = options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#resetTimeoutOnProgress = options.resetTimeoutOnProgress ?? true;
+    this.#maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
+    this.#uncancellable = new Set(options.uncancellableMethods ?? DEFAULT_UNCANCELLABLE_METHODS);
+    this.#pending = new PendingRequests(this.#onGiveUp);
+    // Built in without the capability hook: subclass state does not exist yet during this constructor.
+    if (options.ping !== false) this.#requestHandlers.set('ping', { schema: undefined, handler: pong });
+  }
+
+  /** The connected transport, if any. */
+  get transport(): Transport | undefined {
+    return this.#transport;
+  }
+
+  /** Outgoing requests still waiting for a response. */
+  get pendingRequestCount(): number {
+    return this.#pending.size;
+  }
+
+  /** Incoming requests whose handler is still running (and not cancelled). */
+  get activeRequestCount(): number {
+    return this.#active.size;
+  }
+
+  /** Attaches to a transport and starts it. One transport at a time; after `close()` it may reconnect. */
+  async connect(transport: Transport): Promise<void> {
+    if (this.#transport !== undefined) throw new Error('Protocol is already connected; close() it first');
+    this.#transport = transport;
+    const previousClose = transport.onclose;
+    const previousError = transport.onerror;
+    transport.onclose = () => {
+      previousClose?.();
+      this.#handleClose(transport);
+    };
+    transport.onerror = (error) => {
+      previousError?.(error);
+      this.#report(error);
+    };
+    transport.onmessage = this.#onMessage;
+    try {
+      await transport.start();
+    } catch (error) {
+      this.#handleClose(transport);
+      throw error;
+    }
+  }
+
+  /** Closes the transport; pending requests reject with `ConnectionClosedError`, handlers are aborted. */
+  async close(): Promise<void> {
+    const transport = this.#transport;
+    if (transport === undefined) return;
+    try {
+      await transport.close();
+    } finally {
+      this.#handleClose(transport);
+    }
+  }
+
+  /**
+   * Sends a request and resolves with its result validated by `resultSchema`.
+   *
+   * Rejects with: `McpError.fromError(error)` for an error response; `McpError(InternalError)` when the
+   * result fails `resultSchema`; `RequestTimeoutError` on timeout; `signal.reason` when `signal` aborts;
+   * `ConnectionClosedError` when not connected or the connection closes; whatever a capability hook threw.
+   *
+   * @example
+   * ```ts
+   * const result = await protocol.request(
+   *   { method: 'tools/call', params: { name: 'build', arguments: {} } },
+   *   CallToolResultSchema,
+   *   { timeout: 30_000, signal: controller.signal, onprogress: ({ progress, total }) => draw(progress, total) },
+   * );
+   * ```
+   */
+  request<S extends ZodSchema>(
+    request: OutgoingRequest,
+    resultSchema: S,
+    options?: RequestOptions,
+  ): Promise<z.output<S>> {
+    const transport = this.#transport;
+    if (transport === undefined) return Promise.reject(new ConnectionClosedError('Not connected'));
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    try {
+      this.assertCapabilityForMethod(request.method);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const id = this.#pending.nextId();
+    const onprogress = options?.onprogress;
+    // The token is the id: unique among active requests, as the spec requires (basic/utilities/progress).
+    const params = onprogress === undefined ? request.params : withProgressToken(request.params, id);
+    const message: JSONRPCRequest =
+      params === undefined
+        ? { jsonrpc: JSONRPC_VERSION, id, method: request.method }
+        : { jsonrpc: JSONRPC_VERSION, id, method: request.method, params };
+    const result = this.#pending.track(id, {
+      method: request.method,
+      schema: resultSchema,
+      timeout: options?.timeout ?? this.#timeout,
+      maxTotalTimeout: options?.maxTotalTimeout ?? this.#maxTotalTimeout,
+      resetTimeoutOnProgress: options?.resetTimeoutOnProgress ?? this.#resetTimeoutOnProgress,
+      onprogress,
+      signal,
+      relatedRequestId: options?.relatedRequestId,
+    });
+    // RequestOptions carries the transport's option names, so it is handed over as is.
+    void this.#sendRequest(transport, message, options);
+    return result as Promise<z.output<S>>;
+  }
+
+  /**
+   * Sends a notification. Rejects with `ConnectionClosedError` when not connected, or with whatever
+   * `assertNotificationCapability` threw.
+   *
+   * @example
+   * ```ts
+   * await protocol.notification({ method: 'notifications/tools/list_changed' });
+   * ```
+   */
+  notification(notification: OutgoingNotification, options?: NotificationOptions): Promise<void> {
+    const transport = this.#transport;
+    if (transport === undefined) return Promise.reject(new ConnectionClosedError('Not connected'));
+    try {
+      this.assertNotificationCapability(notification.method);
+      const params = notification.params;
+      const message: JSONRPCNotification =
+        params === undefined
+          ? { jsonrpc: JSONRPC_VERSION, method: notification.method }
+          : { jsonrpc: JSONRPC_VERSION, method: notification.method, params };
+      return transport.send(message, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Registers (or replaces) the handler for a request method. With a schema, `params` (or `{}` when the
+   * request has none) is validated first and a failure is answered with -32602. A thrown `McpError`
+   * is answered with its code, message and data; any other exception with -32603 and its message.
+   *
+   * @example
+   * ```ts
+   * protocol.setRequestHandler('tools/call', z.object({ name: z.string() }), async ({ name }, ctx) => {
+   *   if (!tools.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+   *   return tools.get(name)!.run(ctx.signal);
+   * });
+   * protocol.setRequestHandler('x/raw', (params) => ({ echo: params })); // no validation
+   * ```
+   */
+  setRequestHandler<S extends ZodSchema, R extends HandlerResult>(
+    method: string,
+    schema: S,
+    handler: RequestHandler<z.output<S>, R>,
+  ): void;
+  setRequestHandler<R extends HandlerResult>(
+    method: string,
+    handler: RequestHandler<Record<string, unknown>, R>,
+  ): void;
+  setRequestHandler(
+    method: string,
+    schemaOrHandler: ZodSchema | RequestHandler<never>,
+    handler?: RequestHandler<never>,
+  ): void {
+    this.assertRequestHandlerCapability(method);
+    this.#requestHandlers.set(method, toEntry(schemaOrHandler, handler) as RequestHandlerEntry);
+  }
+
+  /** Removes a request handler (the built-in `ping` too). Returns whether one was registered. */
+  removeRequestHandler(method: string): boolean {
+    return this.#requestHandlers.delete(method);
+  }
+
+  hasRequestHandler(method: string): boolean {
+    return this.#requestHandlers.has(method);
+  }
+
+  /**
+   * Registers (or replaces) the handler for a notification method. Params failing the schema are
+   * reported to `onerror` and the handler is skipped. `notifications/cancelled` and
+   * `notifications/progress` are consumed by the engine first; a handler for them is called afterwards.
+   *
+   * @example
+   * ```ts
+   * protocol.setNotificationHandler('notifications/message', LogParams, (params) => log(params.level, params.data));
+   * ```
+   */
+  setNotificationHandler<S extends ZodSchema>(
+    method: string,
+    schema: S,
+    handler: NotificationHandler<z.output<S>>,
+  ): void;
+  setNotificationHandler(method: string, handler: NotificationHandler): void;
+  setNotificationHandler(
+    method: string,
+    schemaOrHandler: ZodSchema | NotificationHandler<never>,
+    handler?: NotificationHandler<never>,
+  ): void {
+    this.#notificationHandlers.set(method, toEntry(schemaOrHandler, handler) as NotificationHandlerEntry);
+  }
+
+  removeNotificationHandler(method: string): boolean {
+    return this.#notificationHandlers.delete(method);
+  }
+
+  /** Throw (preferably an `McpError`) to refuse sending a request for `method`. */
+  protected assertCapabilityForMethod(_method: string): void {}
+
+  /** Throw (preferably an `McpError`) to refuse sending a notification for `method`. */
+  protected assertNotificationCapability(_method: string): void {}
+
+  /** Throw to refuse registering a request handler for `method`. */
+  protected assertRequestHandlerCapability(_method: string): void {}
+
+  /**
+   * Rejects one pending outgoing request with `error`, sending nothing: for a subclass that learns by
+   * other means that the peer dropped it (e.g. a modern server tearing down `subscriptions/listen` with
+   * its own `notifications/cancelled`). Returns false when `id` was not pending.
+   */
+  protected rejectPendingRequest(id: RequestId, error: unknown): boolean {
+    return this.#pending.fail(id, error);
+  }
+
+  /**
+   * Whether requests of `method` take part in cancellation: when false, no `notifications/cancelled` is
+   * sent for them and a received one is ignored. Default: not in `uncancellableMethods`.
+   */
+  protected isCancellable(method: string): boolean {
+    return !this.#uncancellable.has(method);
+  }
+
+  readonly #onMessage = (message: JSONRPCMessage, extra?: MessageExtraInfo): void => {
+    // Never throw into the transport: every failure becomes an error response or an onerror call.
+    try {
+      if (!('method' in message)) this.#onResponse(message);
+      else if ('id' in message) this.#onRequest(message, extra);
+      else this.#onNotification(message, extra);
+    } catch (error) {
+      this.#report(error);
+    }
+  };
+
+  #onResponse(response: JSONRPCResponse): void {
+    const outcome = this.#pending.settle(response);
+    // 'stale' (answered, timed out or cancelled already) is ignored: spec, basic/utilities/cancellation.
+    if (outcome !== 'unknown') return;
+    if ('error' in response && (response.id === undefined || response.id === null)) {
+      this.#report(McpError.fromError(response.error));
+    } else {
+      this.#report(new Error(`Received a response for an unknown request id: ${String(response.id)}`));
+    }
+  }
+
+  #onRequest(request: JSONRPCRequest, extra: MessageExtraInfo | undefined): void {
+    const target: RequestTarget | undefined =
+      this.#requestHandlers.get(request.method) ?? this.fallbackRequestHandler;
+    if (target === undefined) {
+      const error = { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` };
+      void this.#sendQuietly({ jsonrpc: JSONRPC_VERSION, id: request.id, error }, request.id);
+      return;
+    }
+    const ctx = new HandlerContext(this, request, extra, this.#transport?.sessionId);
+    if (!this.#active.begin(ctx)) {
+      this.#report(new Error(`Ignored a request reusing the active id ${String(request.id)}`));
+      return;
+    }
+    void this.#runHandler(request, ctx, target);
+  }
+
+  async #runHandler(request: JSONRPCRequest, ctx: HandlerContext, target: RequestTarget): Promise<void> {
+    const response = await runRequestHandler(request, ctx, target);
+    this.#active.end(ctx);
+    // A cancelled request gets no response (spec: basic/utilities/cancellation); a closed one cannot.
+    if (ctx.aborted) return;
+    await this.#sendQuietly(response, request.id);
+  }
+
+  #onNotification(notification: JSONRPCNotification, extra: MessageExtraInfo | undefined): void {
+    const method = notification.method;
+    let builtin = true;
+    if (method === PROGRESS_NOTIFICATION) this.#onProgress(notification.params);
+    else if (method === CANCELLED_NOTIFICATION) this.#onCancelled(notification.params);
+    else builtin = false;
+    const entry = this.#notificationHandlers.get(method);
+    const fallback = entry === undefined && !builtin ? this.fallbackNotificationHandler : undefined;
+    try {
+      if (entry !== undefined) {
+        settleQuietly(runNotificationHandler(entry, notification, extra), this.#report);
+      } else if (fallback !== undefined) {
+        settleQuietly(fallback(notification, extra), this.#report);
+      }
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  #onProgress(params: Record<string, unknown> | undefined): void {
+    const progress = readProgressParams(params);
+    if (progress === undefined) return;
+    try {
+      if (this.#pending.progress(progress) === 'unknown') {
+        this.#report(new Error(`Received progress for an unknown token: ${String(progress.progressToken)}`));
+      }
+    } catch (error) {
+      this.#report(error); // the caller's onprogress threw
+    }
+  }
+
+  #onCancelled(params: Record<string, unknown> | undefined): void {
+    const cancelled = readCancelledParams(params);
+    if (cancelled === undefined) return;
+    this.#active.cancel(cancelled.requestId, cancelled.reason, this.#isCancellable);
+  }
+
+  async #sendRequest(
+    transport: Transport,
+    message: JSONRPCRequest,
+    options: TransportSendOptions | undefined,
+  ): Promise<void> {
+    try {
+      await transport.send(message, options);
+    } catch (error) {
+      this.#pending.fail(message.id, error);
+    }
+  }
+
+  /** Sends a message nobody awaits (responses, cancellations); failures go to onerror. */
+  async #sendQuietly(message: JSONRPCMessage, relatedRequestId: RequestId | undefined): Promise<void> {
+    const transport = this.#transport;
+    if (transport === undefined) return;
+    try {
+      await transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  /** A request was abandoned locally: tell the peer (spec: basic/lifecycle, "Timeouts"). */
+  readonly #onGiveUp = (request: PendingRequest, reason: string | undefined): void => {
+    // Runs from a timer or an abort event: nothing may escape to the host's uncaught-error handler.
+    try {
+      if (!this.isCancellable(request.method)) return;
+      const params = reason === undefined ? { requestId: request.id } : { requestId: request.id, reason };
+      void this.#sendQuietly(
+        { jsonrpc: JSONRPC_VERSION, method: CANCELLED_NOTIFICATION, params },
+        request.relatedRequestId,
+      );
+    } catch (error) {
+      this.#report(error);
+    }
+  };
+
+  #handleClose(transport: Transport): void {
+    if (this.#transport !== transport) return;
+    this.#transport = undefined;
+    if (transport.onmessage === this.#onMessage) transport.onmessage = undefined;
+    const error = new ConnectionClosedError();
+    this.#pending.rejectAll(error);
+    this.#active.abortAll(error);
+    try {
+      this.onclose?.();
+    } catch (failure) {
+      this.#report(failure);
+    }
+  }
+
+  readonly #isCancellable = (method: string): boolean => this.isCancellable(method);
+
+  readonly #report = (error: unknown): void => {
+    try {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // An onerror that throws has nowhere left to report to.
+    }
+  };
+}
+
+function pong(): HandlerResult {
+  return {};
+}
+
+function settleQuietly(result: unknown, report: (error: unknown) => void): void {
+  if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
+    (result as PromiseLike<unknown>).then(undefined, report);
+  }
+}

@@ -1,0 +1,49 @@
+/** The JSON Schema dialects this validator implements (MCP 2025-11-25 §"JSON Schema Usage"). */
+export type JsonSchemaDialect = '2020-12' | 'draft-07';
+
+/**
+ * A JSON Schema object. Loosely typed on purpose: schemas arrive as raw JSON from users and
+ * peers, and every keyword's shape is checked when the schema is compiled.
+ */
+export interface JsonSchema {
+  $schema?: string;
+  $id?: string;
+  $ref?: string;
+  type?: string | readonly string[];
+  [keyword: string]: unknown;
+}
+
+/** One validation failure. `path` is a JSON Pointer (RFC 6901) into the validated value; `''` is the root. */
+export interface JsonSchemaValidationError {
+  readonly path: string;
+  readonly message: string;
+  readonly keyword: string;
+}
+
+export type JsonSchemaValidationResult =
+  | { readonly valid: true }
+  | { readonly valid: false; readonly errors: JsonSchemaValidationError[] };
+
+/** A schema compiled once by `compileJsonSchema`, ready to validate many values. */
+export interface JsonSchemaValidator {
+  /** The dialect the schema was compiled as (from `$schema`, else 2020-12). */
+  readonly dialect: JsonSchemaDialect;
+  /** Validates `value`. Safe to detach from the validator object (`const { validate } = v`). */
+  readonly validate: (value: unknown) => JsonSchemaValidationResult;
+}
+
+export interface CompileJsonSchemaOptions {
+  /**
+   * Whether `format` asserts (date-time, date, time, email, uri, uuid, ipv4, ipv6). JSON Schema
+   * 2020-12 makes `format` an annotation by default, so the default is `false`. Unknown formats
+   * are always annotations.
+   */
+  readonly assertFormats?: boolean;
+  /** Stop collecting after this many errors (default 20). `1` means fail-fast. */
+  readonly maxErrors?: number;
+  /**
+   * Maximum nesting of `$ref` evaluations while validating one value (default 256). Recursive
+   * schemas only recurse through refs, so this bounds the work a deeply nested value can cause.
+   */
+  readonly maxDepth?: number;
+}

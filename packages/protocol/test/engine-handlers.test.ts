@@ -1,0 +1,294 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { ErrorCode, McpError } from '../src/errors.js';
+import type { JSONRPCErrorResponse } from '../src/jsonrpc.js';
+import { Protocol } from '../src/engine/index.js';
+import { enginePair, engineWithRawPeer, flush } from './engine-helpers.js';
+
+const Greet = z.object({ name: z.string(), times: z.number().int().default(1) });
+
+describe('engine: request handlers', () => {
+  it('passes schema-validated (parsed) params to a typed handler and answers with its result', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.setRequestHandler('greet', Greet, (params) => ({
+      text: `hi ${params.name}`.repeat(params.times),
+    }));
+    await inject({ jsonrpc: '2.0', id: 'a', method: 'greet', params: { name: 'x' } });
+    expect(wire).toEqual([{ jsonrpc: '2.0', id: 'a', result: { text: 'hi x' } }]);
+  });
+
+  it('answers params that fail the schema with -32602 and a short readable message, without running the handler', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    const handler = vi.fn(() => ({}));
+    engine.setRequestHandler('greet', Greet, handler);
+    await inject({ jsonrpc: '2.0', id: 1, method: 'greet', params: { name: 5, times: 'x' } });
+    expect(handler).not.toHaveBeenCalled();
+    const error = (wire[0] as JSONRPCErrorResponse).error;
+    expect(error).toEqual({
+      code: ErrorCode.InvalidParams,
+      message:
+        'Invalid params for greet: name: Invalid input: expected string, received number; ' +
+        'times: Invalid input: expected number, received string',
+    });
+  });
+
+  it('caps the invalid-params message at three issues', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.setRequestHandler(
+      'many',
+      z.object({ a: z.string(), b: z.string(), c: z.string(), d: z.string(), e: z.string() }),
+      () => ({}),
+    );
+    await inject({ jsonrpc: '2.0', id: 1, method: 'many', params: {} });
+    const { message } = (wire[0] as JSONRPCErrorResponse).error;
+    expect(message).toMatch(/^Invalid params for many: a: .*; b: .*; c: .* \(\+2 more\)$/);
+    expect(message.length).toBeLessThan(250);
+  });
+
+  it('treats absent params as {} so optional-params methods validate', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.setRequestHandler('list', z.object({ cursor: z.string().optional() }), (params) => ({
+      got: params,
+    }));
+    await inject({ jsonrpc: '2.0', id: 1, method: 'list' });
+    expect(wire).toEqual([{ jsonrpc: '2.0', id: 1, result: { got: {} } }]);
+  });
+
+  it('answers an unknown method with -32601', async () => {
+    const { wire, inject } = await engineWithRawPeer();
+    await inject({ jsonrpc: '2.0', id: 3, method: 'nope' });
+    expect(wire).toEqual([
+      { jsonrpc: '2.0', id: 3, error: { code: ErrorCode.MethodNotFound, message: 'Method not found: nope' } },
+    ]);
+  });
+
+  it('sends an McpError thrown by a handler as is (code, message, data)', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.setRequestHandler('fail', () => {
+      throw new McpError(ErrorCode.ResourceNotFound, 'Resource not found', { uri: 'file:///x' });
+    });
+    await inject({ jsonrpc: '2.0', id: 1, method: 'fail' });
+    expect(wire).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32002, message: 'Resource not found', data: { uri: 'file:///x' } },
+      },
+    ]);
+  });
+
+  it('maps any other exception to -32603 with its message and never a stack', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.setRequestHandler('boom', async () => {
+      throw new TypeError('cannot read x of undefined');
+    });
+    engine.setRequestHandler('throw-string', () => {
+      throw 'just a string';
+    });
+    await inject({ jsonrpc: '2.0', id: 1, method: 'boom' });
+    await inject({ jsonrpc: '2.0', id: 2, method: 'throw-string' });
+    expect(wire).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: ErrorCode.InternalError, message: 'cannot read x of undefined' },
+      },
+      { jsonrpc: '2.0', id: 2, error: { code: ErrorCode.InternalError, message: 'Internal error' } },
+    ]);
+    expect(JSON.stringify(wire)).not.toContain('at ');
+  });
+
+  it('answers -32603 when a handler resolves to something that is not a result object', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.setRequestHandler('bad', () => [1, 2] as unknown as object);
+    await inject({ jsonrpc: '2.0', id: 1, method: 'bad' });
+    expect((wire[0] as JSONRPCErrorResponse).error).toEqual({
+      code: ErrorCode.InternalError,
+      message: 'Handler for bad returned no result object',
+    });
+  });
+
+  it('replaces and removes handlers', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.setRequestHandler('m', () => ({ v: 1 }));
+    engine.setRequestHandler('m', () => ({ v: 2 }));
+    await inject({ jsonrpc: '2.0', id: 1, method: 'm' });
+    expect(engine.removeRequestHandler('m')).toBe(true);
+    expect(engine.hasRequestHandler('m')).toBe(false);
+    await inject({ jsonrpc: '2.0', id: 2, method: 'm' });
+    expect(wire).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { v: 2 } },
+      { jsonrpc: '2.0', id: 2, error: { code: ErrorCode.MethodNotFound, message: 'Method not found: m' } },
+    ]);
+  });
+
+  it('routes unregistered methods to the fallback request handler with the raw request', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.fallbackRequestHandler = (request, ctx) => ({
+      echoed: request.method,
+      params: request.params ?? null,
+      id: ctx.requestId,
+    });
+    engine.setRequestHandler('known', () => ({ known: true }));
+    await inject({ jsonrpc: '2.0', id: 1, method: 'x/custom', params: { a: 1 } });
+    await inject({ jsonrpc: '2.0', id: 2, method: 'known' });
+    expect(wire).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { echoed: 'x/custom', params: { a: 1 }, id: 1 } },
+      { jsonrpc: '2.0', id: 2, result: { known: true } },
+    ]);
+  });
+
+  it('runs a custom method end to end with its own params and result schemas', async () => {
+    const { client, server } = await enginePair();
+    const AddParams = z.object({ a: z.number(), b: z.number() });
+    const AddResult = z.object({ sum: z.number() });
+    server.setRequestHandler('math/add', AddParams, ({ a, b }) => ({ sum: a + b }));
+    const result: { sum: number } = await client.request(
+      { method: 'math/add', params: { a: 2, b: 3 } },
+      AddResult,
+    );
+    expect(result).toEqual({ sum: 5 });
+  });
+});
+
+describe('engine: duplicate ids', () => {
+  it('reports a request reusing the id of a running one and leaves the first undisturbed', async () => {
+    const { engine, wire, errors, inject } = await engineWithRawPeer();
+    let calls = 0;
+    let finish: () => void = () => {};
+    engine.setRequestHandler('slow', () => {
+      calls++;
+      return new Promise((resolve) => (finish = () => resolve({ first: true })));
+    });
+    await inject({ jsonrpc: '2.0', id: 5, method: 'slow' });
+    await inject({ jsonrpc: '2.0', id: 5, method: 'slow' });
+    finish();
+    await flush();
+    expect(calls).toBe(1);
+    expect(errors.map((e) => e.message)).toEqual(['Ignored a request reusing the active id 5']);
+    expect(wire).toEqual([{ jsonrpc: '2.0', id: 5, result: { first: true } }]);
+  });
+});
+
+describe('engine: ping', () => {
+  it('answers ping with {} by default', async () => {
+    const { wire, inject } = await engineWithRawPeer();
+    await inject({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(wire).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+  });
+
+  it('does not answer ping when turned off (modern era), or when removed', async () => {
+    const off = await engineWithRawPeer(new Protocol({ ping: false }));
+    await off.inject({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect((off.wire[0] as JSONRPCErrorResponse).error.code).toBe(ErrorCode.MethodNotFound);
+    const removed = await engineWithRawPeer();
+    removed.engine.removeRequestHandler('ping');
+    await removed.inject({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect((removed.wire[0] as JSONRPCErrorResponse).error.code).toBe(ErrorCode.MethodNotFound);
+  });
+
+  it('can be overridden', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.setRequestHandler('ping', () => ({ pong: true }));
+    await inject({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(wire).toEqual([{ jsonrpc: '2.0', id: 1, result: { pong: true } }]);
+  });
+});
+
+describe('engine: notification handlers', () => {
+  it('validates params and calls the handler with parsed params and the transport extra', async () => {
+    const { engine, transport, inject } = await engineWithRawPeer();
+    transport.extra = { authInfo: { token: 't', clientId: 'c', scopes: [] } };
+    const seen: unknown[] = [];
+    engine.setNotificationHandler(
+      'notifications/message',
+      z.object({ level: z.enum(['info', 'error']) }),
+      (params, extra) => {
+        seen.push(params.level, extra?.authInfo?.clientId);
+      },
+    );
+    await inject({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', other: 1 } });
+    expect(seen).toEqual(['info', 'c']);
+  });
+
+  it('reports invalid notification params to onerror without calling the handler', async () => {
+    const { engine, errors, inject, wire } = await engineWithRawPeer();
+    const handler = vi.fn();
+    engine.setNotificationHandler('n', z.object({ x: z.string() }), handler);
+    await inject({ jsonrpc: '2.0', method: 'n', params: { x: 1 } });
+    expect(handler).not.toHaveBeenCalled();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: 'Invalid params for n: x: Invalid input: expected string, received number',
+    });
+    expect(wire).toEqual([]);
+  });
+
+  it('reports handlers that throw or reject to onerror', async () => {
+    const { engine, errors, inject } = await engineWithRawPeer();
+    engine.setNotificationHandler('sync', () => {
+      throw new Error('sync boom');
+    });
+    engine.setNotificationHandler('async', async () => {
+      throw new Error('async boom');
+    });
+    await inject({ jsonrpc: '2.0', method: 'sync' });
+    await inject({ jsonrpc: '2.0', method: 'async' });
+    expect(errors.map((e) => e.message)).toEqual(['sync boom', 'async boom']);
+  });
+
+  it('routes unknown notifications to the fallback, and drops them silently without one', async () => {
+    const { engine, errors, inject } = await engineWithRawPeer();
+    await inject({ jsonrpc: '2.0', method: 'unheard/of' });
+    expect(errors).toEqual([]);
+    const fallback = vi.fn();
+    engine.fallbackNotificationHandler = fallback;
+    await inject({ jsonrpc: '2.0', method: 'unheard/of', params: { a: 1 } });
+    expect(fallback).toHaveBeenCalledWith(
+      { jsonrpc: '2.0', method: 'unheard/of', params: { a: 1 } },
+      undefined,
+    );
+  });
+
+  it('replaces and removes notification handlers', async () => {
+    const { engine, inject } = await engineWithRawPeer();
+    const first = vi.fn();
+    const second = vi.fn();
+    engine.setNotificationHandler('n', first);
+    engine.setNotificationHandler('n', second);
+    await inject({ jsonrpc: '2.0', method: 'n' });
+    expect(engine.removeNotificationHandler('n')).toBe(true);
+    await inject({ jsonrpc: '2.0', method: 'n' });
+    expect(first).not.toHaveBeenCalled();
+    expect(second).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends notifications with params as given', async () => {
+    const { engine, wire } = await engineWithRawPeer();
+    await engine.notification({ method: 'notifications/initialized' });
+    await engine.notification({ method: 'notifications/message', params: { level: 'info', data: 'x' } });
+    await flush();
+    expect(wire).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } },
+    ]);
+  });
+});
+
+describe('engine: onmessage never throws', () => {
+  it('turns a throwing onerror, fallback or handler into nothing worse than a report', async () => {
+    const { engine, transport } = await engineWithRawPeer();
+    engine.onerror = () => {
+      throw new Error('onerror itself throws');
+    };
+    engine.fallbackNotificationHandler = () => {
+      throw new Error('fallback throws');
+    };
+    expect(() => transport.onmessage?.({ jsonrpc: '2.0', method: 'x' })).not.toThrow();
+    expect(() => transport.onmessage?.({ jsonrpc: '2.0', id: 42, result: {} })).not.toThrow();
+    expect(() =>
+      transport.onmessage?.({ jsonrpc: '2.0', id: null, error: { code: 1, message: 'm' } }),
+    ).not.toThrow();
+  });
+});

@@ -1,0 +1,177 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { ConnectionClosedError, RequestTimeoutError } from '../src/errors.js';
+import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, Protocol } from '../src/engine/index.js';
+import { engineWithRawPeer, flush } from './engine-helpers.js';
+
+const Empty = z.object({});
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function progress(token: number, value: number) {
+  return {
+    jsonrpc: '2.0' as const,
+    method: 'notifications/progress',
+    params: { progressToken: token, progress: value },
+  };
+}
+
+describe('engine: timeouts', () => {
+  it('defaults to 60 s, then rejects with RequestTimeoutError and sends notifications/cancelled', async () => {
+    expect(DEFAULT_REQUEST_TIMEOUT_MS).toBe(60_000);
+    const { engine, wire } = await engineWithRawPeer();
+    const pending = engine.request({ method: 'slow' }, Empty);
+    const outcome = pending.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(engine.pendingRequestCount).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error).toMatchObject({
+      message: 'Request slow timed out after 60000 ms',
+      data: { timeout: 60_000 },
+    });
+    await flush();
+    expect(wire).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'slow' },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 1, reason: 'Request slow timed out after 60000 ms' },
+      },
+    ]);
+    expect(engine.pendingRequestCount).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('lets the engine options and then the request options override the default', async () => {
+    const { engine } = await engineWithRawPeer(new Protocol({ timeout: 1_000 }));
+    const engineDefault = engine.request({ method: 'a' }, Empty).catch((e: unknown) => e);
+    const perRequest = engine.request({ method: 'b' }, Empty, { timeout: 5_000 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await engineDefault).toBeInstanceOf(RequestTimeoutError);
+    expect(engine.pendingRequestCount).toBe(1);
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(await perRequest).toBeInstanceOf(RequestTimeoutError);
+  });
+
+  it('clears the timer as soon as the response arrives', async () => {
+    const { engine, inject } = await engineWithRawPeer();
+    const pending = engine.request({ method: 'fast' }, Empty);
+    expect(vi.getTimerCount()).toBe(1);
+    await inject({ jsonrpc: '2.0', id: 1, result: {} });
+    await expect(pending).resolves.toEqual({});
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('restarts the idle timeout on each progress notification by default', async () => {
+    const { engine, inject } = await engineWithRawPeer();
+    let settled = false;
+    const pending = engine
+      .request({ method: 'long' }, Empty, { timeout: 1_000, onprogress: () => {} })
+      .finally(() => {
+        settled = true;
+      })
+      .catch((e: unknown) => e);
+    for (let i = 1; i <= 5; i++) {
+      await vi.advanceTimersByTimeAsync(900);
+      await inject(progress(1, i));
+    }
+    expect(settled).toBe(false); // 4.5 s total, well past the 1 s idle timeout
+    await vi.advanceTimersByTimeAsync(999);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await pending).toBeInstanceOf(RequestTimeoutError);
+  });
+
+  it('does not restart the timeout when resetTimeoutOnProgress is false', async () => {
+    const { engine, inject } = await engineWithRawPeer();
+    const pending = engine
+      .request({ method: 'long' }, Empty, {
+        timeout: 1_000,
+        resetTimeoutOnProgress: false,
+        onprogress: () => {},
+      })
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(900);
+    await inject(progress(1, 1));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await pending).toBeInstanceOf(RequestTimeoutError);
+  });
+
+  it('enforces maxTotalTimeout even while progress keeps arriving', async () => {
+    const { engine, inject, wire } = await engineWithRawPeer();
+    const pending = engine
+      .request({ method: 'endless' }, Empty, { timeout: 1_000, maxTotalTimeout: 3_000, onprogress: () => {} })
+      .catch((e: unknown) => e);
+    for (let i = 1; i <= 5; i++) {
+      await vi.advanceTimersByTimeAsync(500);
+      await inject(progress(1, i));
+    }
+    // 2.5 s in: idle timer keeps being pushed back, the hard limit is not.
+    expect(engine.pendingRequestCount).toBe(1);
+    await vi.advanceTimersByTimeAsync(500);
+    const error = await pending;
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error).toMatchObject({
+      message: 'Request endless exceeded its maximum total timeout of 3000 ms',
+      data: { timeout: 1_000, maxTotalTimeout: 3_000 },
+    });
+    await flush();
+    expect(wire.at(-1)).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 1 } });
+  });
+
+  it('has a 10 minute hard maximum by default, configurable per engine', async () => {
+    expect(DEFAULT_MAX_TOTAL_TIMEOUT_MS).toBe(600_000);
+    const { engine, inject } = await engineWithRawPeer();
+    const pending = engine.request({ method: 'x' }, Empty, { onprogress: () => {} }).catch((e: unknown) => e);
+    for (let t = 0; t < 600_000; t += 30_000) {
+      await inject(progress(1, t));
+      await vi.advanceTimersByTimeAsync(30_000);
+    }
+    expect(await pending).toMatchObject({
+      message: 'Request x exceeded its maximum total timeout of 600000 ms',
+    });
+
+    const short = await engineWithRawPeer(new Protocol({ maxTotalTimeout: 2_000, timeout: 10_000 }));
+    const capped = short.engine.request({ method: 'y' }, Empty).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await capped).toBeInstanceOf(RequestTimeoutError);
+  });
+
+  it('never times out with Infinity for both limits', async () => {
+    const { engine } = await engineWithRawPeer();
+    const pending = engine
+      .request({ method: 'x' }, Empty, { timeout: Infinity, maxTotalTimeout: Infinity })
+      .catch((e: unknown) => e);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(engine.pendingRequestCount).toBe(1);
+    await engine.close();
+    expect(await pending).toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it('does not send notifications/cancelled when initialize times out', async () => {
+    const { engine, wire } = await engineWithRawPeer();
+    const pending = engine.request({ method: 'initialize' }, Empty, { timeout: 10 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(await pending).toBeInstanceOf(RequestTimeoutError);
+    await flush();
+    expect(wire.map((m) => ('method' in m ? m.method : 'response'))).toEqual(['initialize']);
+  });
+
+  it('ignores a response arriving after the timeout without reporting it', async () => {
+    const { engine, errors, inject } = await engineWithRawPeer();
+    const pending = engine.request({ method: 'x' }, Empty, { timeout: 10 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(10);
+    await pending;
+    await inject({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(errors).toEqual([]);
+  });
+});
