@@ -93,7 +93,11 @@ function parseExpression(body: string): Expression {
 }
 
 function encode(value: string, allowReserved: boolean): string {
-  if (!allowReserved) return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  if (!allowReserved)
+    return encodeURIComponent(value).replace(
+      /[!'()*]/g,
+      (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+    );
   // Reserved expansion keeps reserved characters and existing pct-encodings (RFC 6570 §3.2.3).
   return value.replace(/%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]/g, (match) =>
     match.length === 3 && match.startsWith('%') ? match : encodeURIComponent(match),
@@ -111,7 +115,9 @@ function expandExpression({ operator, vars }: Expression, values: Record<string,
       const encoded = list.map((item) => encode(item, operator.allowReserved));
       if (spec.explode) {
         pieces.push(
-          operator.named ? encoded.map((item) => `${spec.name}=${item}`).join(operator.sep) : encoded.join(operator.sep),
+          operator.named
+            ? encoded.map((item) => `${spec.name}=${item}`).join(operator.sep)
+            : encoded.join(operator.sep),
         );
       } else {
         pieces.push((operator.named ? `${spec.name}=` : '') + encoded.join(','));
@@ -121,7 +127,8 @@ function expandExpression({ operator, vars }: Expression, values: Record<string,
     let text = String(raw);
     if (spec.prefix !== undefined) text = Array.from(text).slice(0, spec.prefix).join('');
     const encoded = encode(text, operator.allowReserved);
-    if (operator.named) pieces.push(encoded === '' ? spec.name + operator.ifEmpty : `${spec.name}=${encoded}`);
+    if (operator.named)
+      pieces.push(encoded === '' ? spec.name + operator.ifEmpty : `${spec.name}=${encoded}`);
     else pieces.push(encoded);
   }
   return pieces.length === 0 ? '' : operator.first + pieces.join(operator.sep);
@@ -160,7 +167,9 @@ export class UriTemplate {
   }
 
   expand(values: Record<string, UriTemplateValue>): string {
-    return this.#parts.map((part) => (typeof part === 'string' ? part : expandExpression(part, values))).join('');
+    return this.#parts
+      .map((part) => (typeof part === 'string' ? part : expandExpression(part, values)))
+      .join('');
   }
 
   /**
@@ -221,7 +230,15 @@ function matchExpression(
     if (uri.charAt(pos) !== operator.first) return pos; // every variable undefined: expands to nothing
     pos += 1;
   }
-  let end = runEnd(uri, pos, stopsAt(operator, vars.some((v) => v.explode), vars.length > 1));
+  let end = runEnd(
+    uri,
+    pos,
+    stopsAt(
+      operator,
+      vars.some((v) => v.explode),
+      vars.length > 1,
+    ),
+  );
   if (nextLiteral !== undefined && !uri.startsWith(nextLiteral, end)) {
     // Give back characters until the literal that follows can match (within this one expression only).
     const found = uri.lastIndexOf(nextLiteral, end);
@@ -234,10 +251,19 @@ function matchExpression(
   return end;
 }
 
-function assignPositional(operator: Operator, vars: VarSpec[], text: string, result: UriTemplateVariables): void {
+function assignPositional(
+  operator: Operator,
+  vars: VarSpec[],
+  text: string,
+  result: UriTemplateVariables,
+): void {
   if (vars.length === 1) {
     const spec = vars[0]!;
-    if (spec.explode) result[spec.name] = text.split(operator.sep).filter((s) => s !== '').map(safeDecode);
+    if (spec.explode)
+      result[spec.name] = text
+        .split(operator.sep)
+        .filter((s) => s !== '')
+        .map(safeDecode);
     else if (operator.allowReserved) result[spec.name] = safeDecode(text);
     else result[spec.name] = text.includes(',') ? text.split(',').map(safeDecode) : safeDecode(text);
     return;

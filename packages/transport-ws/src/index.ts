@@ -1,1 +1,17 @@
-export {};
+export type { ReconnectOptions } from './backoff.js';
+export { WebSocketClientTransport } from './client-transport.js';
+export type { WebSocketClientTransportOptions } from './client-transport.js';
+export type { WebSocketClientCommonOptions } from './client-transport-base.js';
+export {
+  CloseCode,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_PAYLOAD,
+  MCP_SUBPROTOCOL,
+} from './constants.js';
+export { SendBufferFullError, WebSocketHandshakeError } from './errors.js';
+export { isOriginAllowed } from './origin-policy.js';
+export { WebSocketServerTransport } from './server-transport.js';
+export type { WebSocketServerTransportOptions } from './server-transport.js';
+export { WebSocketListener } from './websocket-listener.js';
+export type { WebSocketListenerOptions, WebSocketListenOptions } from './websocket-listener.js';

@@ -1,0 +1,13 @@
+// The `browser` export condition: the client only, on the global WebSocket, nothing from Node.
+export type { ReconnectOptions } from './backoff.js';
+export { WebSocketClientTransport } from './browser-client-transport.js';
+export type { WebSocketClientTransportOptions } from './browser-client-transport.js';
+export type { WebSocketClientCommonOptions } from './client-transport-base.js';
+export {
+  CloseCode,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_PAYLOAD,
+  MCP_SUBPROTOCOL,
+} from './constants.js';
+export { SendBufferFullError, WebSocketHandshakeError } from './errors.js';

@@ -1,0 +1,288 @@
+import {
+  ConnectionClosedError,
+  ErrorCode,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+} from '@x/protocol';
+import {
+  backoffDelay,
+  type ReconnectOptions,
+  type ResolvedReconnectOptions,
+  resolveReconnectOptions,
+} from './backoff.js';
+import { CloseCode } from './constants.js';
+import { WebSocketHandshakeError } from './errors.js';
+import { decodeText, InvalidText } from './incoming-text.js';
+import { sendMessage } from './outgoing-text.js';
+import type { WireSocket, WireSocketEvents } from './wire-socket.js';
+
+/** Options both client builds (Node and browser) understand. */
+export interface WebSocketClientCommonOptions {
+  /** Largest incoming message in bytes; a bigger one closes the connection with 1009. Default 4 MiB. */
+  maxPayload?: number | undefined;
+  /** Unsent bytes beyond which `send()` rejects with `SendBufferFullError`. Default 8 MiB. */
+  maxBufferedBytes?: number | undefined;
+  /** How long `close()` waits for the server's close frame. Default 2 s. */
+  closeTimeoutMs?: number | undefined;
+  /**
+   * Reconnect after an unexpected drop (`true` for the defaults). While reconnecting the transport stays
+   * the same object, `onclose` does not fire and `send()` rejects with `ConnectionClosedError`; requests
+   * that were in flight are answered with a synthesized `ConnectionClosed` (-32000) error response; once
+   * connected again `onreconnect` fires. `onclose` fires only when the attempts run out. Off by default.
+   */
+  reconnect?: boolean | ReconnectOptions | undefined;
+}
+
+/** Opens one socket; resolves once it is open and speaks `mcp`; gives up when `signal` aborts. */
+export type OpenSocket = (events: WireSocketEvents, signal: AbortSignal) => Promise<WireSocket>;
+
+type State = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+/**
+ * A server that closes on purpose, or for a reason a new connection would hit again, is not reconnected
+ * to: normal closure, protocol error, unsupported data, invalid payload, policy violation, too big.
+ */
+const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
+  CloseCode.Normal,
+  CloseCode.ProtocolError,
+  CloseCode.UnsupportedData,
+  CloseCode.InvalidPayload,
+  CloseCode.PolicyViolation,
+  CloseCode.MessageTooBig,
+]);
+
+/**
+ * The client transport's behaviour, shared by the Node and browser builds; each build only says how to
+ * open a socket.
+ */
+export class WebSocketClientTransportBase implements Transport {
+  readonly #open: OpenSocket;
+  readonly #reconnect: ResolvedReconnectOptions | undefined;
+  /** Ids of our requests still awaiting a response; tracked only when reconnecting is on. */
+  readonly #inFlight: Set<RequestId> | undefined;
+  #state: State = 'idle';
+  #socket: WireSocket | undefined;
+  #generation = 0;
+  #attempt = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #connecting: AbortController | undefined;
+
+  onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onclose?: (() => void) | undefined;
+  /**
+   * Fires after the connection was re-established. The server sees a brand-new connection, so the client
+   * layer re-runs whatever its era needs (legacy: `initialize`; modern: nothing).
+   */
+  onreconnect?: (() => void | Promise<void>) | undefined;
+  sessionId?: string | undefined;
+
+  protected constructor(open: OpenSocket, options: WebSocketClientCommonOptions) {
+    this.#open = open;
+    this.#reconnect = resolveReconnectOptions(options.reconnect);
+    this.#inFlight = this.#reconnect === undefined ? undefined : new Set();
+  }
+
+  /** Whether a socket is open right now (false while reconnecting). */
+  get connected(): boolean {
+    return this.#state === 'open';
+  }
+
+  async start(): Promise<void> {
+    if (this.#state === 'closed') throw new ConnectionClosedError('WebSocketClientTransport is closed');
+    if (this.#state !== 'idle') throw new Error('WebSocketClientTransport already started');
+    this.#state = 'connecting';
+    try {
+      await this.#connect();
+    } catch (error) {
+      this.#state = 'closed';
+      throw error;
+    }
+  }
+
+  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    const socket = this.#socket;
+    if (this.#state !== 'open' || socket === undefined) {
+      const why = this.#state === 'reconnecting' ? 'WebSocket is reconnecting' : 'WebSocket is not open';
+      return Promise.reject(new ConnectionClosedError(why));
+    }
+    const sent = sendMessage(socket, message);
+    const inFlight = this.#inFlight;
+    if (inFlight === undefined || !isJSONRPCRequest(message)) return sent;
+    const id = message.id;
+    inFlight.add(id);
+    return sent.catch((error: unknown) => {
+      inFlight.delete(id);
+      throw error;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#generation++;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#connecting?.abort();
+    this.#inFlight?.clear();
+    const socket = this.#socket;
+    this.#socket = undefined;
+    this.onclose?.();
+    await socket?.close(CloseCode.Normal, 'Closed');
+  }
+
+  /** Protocol versions do not change the framing; kept for the `Transport` shape. */
+  setProtocolVersion(_version: string): void {}
+
+  async #connect(): Promise<void> {
+    const generation = ++this.#generation;
+    // Events can fire between the socket opening and this method resuming (Node runs nextTick before
+    // promise continuations); a drop in that gap must fail this attempt, not strand a dead socket.
+    let adopted = false;
+    let droppedEarly = false;
+    const events: WireSocketEvents = {
+      ontext: (text) => {
+        if (generation === this.#generation) this.#ontext(text);
+      },
+      onerror: (error) => {
+        if (generation === this.#generation) this.onerror?.(error);
+      },
+      onclose: (code) => {
+        if (!adopted) droppedEarly = true;
+        else if (generation === this.#generation) this.#ondrop(code);
+      },
+    };
+    const connecting = new AbortController();
+    this.#connecting = connecting;
+    let socket: WireSocket;
+    try {
+      socket = await this.#open(events, connecting.signal);
+    } finally {
+      if (this.#connecting === connecting) this.#connecting = undefined;
+    }
+    if (this.#state === 'closed' || generation !== this.#generation) {
+      await socket.close(CloseCode.Normal, 'Closed');
+      throw new ConnectionClosedError('Transport closed while connecting');
+    }
+    if (droppedEarly) throw new ConnectionClosedError('WebSocket closed right after opening');
+    adopted = true;
+    this.#socket = socket;
+    this.#state = 'open';
+  }
+
+  #ontext(text: string): void {
+    const decoded = decodeText(text);
+    if (!(decoded instanceof InvalidText)) {
+      const message = decoded;
+      if (this.#inFlight !== undefined && isJSONRPCResponse(message) && message.id != null) {
+        this.#inFlight.delete(message.id);
+      }
+      try {
+        this.onmessage?.(message);
+      } catch (error) {
+        // A throwing handler must not unwind into the socket's data event and crash the process.
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
+      return;
+    }
+    this.onerror?.(decoded.error);
+    if (this.#socket !== undefined) sendMessage(this.#socket, decoded.reply).catch(() => {});
+  }
+
+  #ondrop(code: number): void {
+    this.#socket = undefined;
+    if (this.#state === 'closed') return;
+    if (this.#reconnect === undefined || FINAL_CLOSE_CODES.has(code)) {
+      this.#state = 'closed';
+      this.onclose?.();
+      return;
+    }
+    this.#state = 'reconnecting';
+    this.#failInFlight();
+    this.#attempt = 0;
+    this.#schedule(undefined);
+  }
+
+  /**
+   * Responses to requests sent on the dropped connection can never arrive (the server's side of it is
+   * gone), so each one is answered now instead of waiting for the request timeout. The request may or
+   * may not have run on the server; the error says so.
+   */
+  #failInFlight(): void {
+    const inFlight = this.#inFlight;
+    if (inFlight === undefined || inFlight.size === 0) return;
+    const ids = [...inFlight];
+    inFlight.clear();
+    for (const id of ids) {
+      if (this.#state !== 'reconnecting') return;
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: ErrorCode.ConnectionClosed,
+          message: 'WebSocket connection lost before the response arrived; the request may have run',
+          data: { reconnecting: true },
+        },
+      });
+    }
+  }
+
+  #schedule(lastError: unknown): void {
+    const options = this.#reconnect;
+    if (options === undefined || this.#state !== 'reconnecting') return;
+    this.#attempt++;
+    if (this.#attempt > options.maxAttempts) {
+      this.#giveUp(lastError);
+      return;
+    }
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#reconnectNow();
+      },
+      backoffDelay(this.#attempt, options),
+    );
+  }
+
+  async #reconnectNow(): Promise<void> {
+    try {
+      await this.#connect();
+    } catch (error) {
+      if (this.#state !== 'reconnecting') return;
+      if (isFinalHandshakeError(error)) this.#giveUp(error);
+      else this.#schedule(error);
+      return;
+    }
+    this.#attempt = 0;
+    try {
+      await this.onreconnect?.();
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #giveUp(lastError: unknown): void {
+    this.#state = 'closed';
+    this.onerror?.(
+      new ConnectionClosedError('WebSocket reconnect gave up; see cause for the last failure', {
+        cause: lastError,
+      }),
+    );
+    this.onclose?.();
+  }
+}
+
+/** A 4xx answer to the upgrade (other than timeout/rate limit) will not change on retry. */
+function isFinalHandshakeError(error: unknown): boolean {
+  return (
+    error instanceof WebSocketHandshakeError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 408 &&
+    error.status !== 429
+  );
+}

@@ -1,0 +1,91 @@
+import { ConnectionClosedError } from '@x/protocol';
+import { type ClientOptions, WebSocket } from 'ws';
+import { type WebSocketClientCommonOptions, WebSocketClientTransportBase } from './client-transport-base.js';
+import {
+  CloseCode,
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_PAYLOAD,
+  MCP_SUBPROTOCOL,
+} from './constants.js';
+import { WebSocketHandshakeError } from './errors.js';
+import { NodeWireSocket } from './node-wire-socket.js';
+import type { WireSocket, WireSocketEvents } from './wire-socket.js';
+
+export interface WebSocketClientTransportOptions extends WebSocketClientCommonOptions {
+  /** Extra headers on the upgrade request, e.g. `Authorization`. */
+  headers?: Record<string, string> | undefined;
+  /** Ping period; a server silent for a whole period after a ping is dropped. 0 disables. Default 30 s. */
+  heartbeatIntervalMs?: number | undefined;
+  /** How long the opening handshake may take. Default 30 s. */
+  handshakeTimeoutMs?: number | undefined;
+  /** Further `ws` client options (TLS, agent/proxy); the options above take precedence. */
+  ws?: ClientOptions | undefined;
+}
+
+/**
+ * MCP client transport over WebSocket (subprotocol `mcp`). On Node it runs on `ws`; the `browser` export
+ * condition swaps in a same-named class built on the global `WebSocket`.
+ *
+ * @example
+ * ```ts
+ * const transport = new WebSocketClientTransport(new URL('ws://127.0.0.1:8080/mcp'), {
+ *   headers: { authorization: `Bearer ${token}` },
+ *   reconnect: true,
+ * });
+ * transport.onreconnect = () => client.initialize();
+ * await client.connect(transport);
+ * ```
+ */
+export class WebSocketClientTransport extends WebSocketClientTransportBase {
+  constructor(url: string | URL, options: WebSocketClientTransportOptions = {}) {
+    super((events, signal) => openNodeSocket(url, options, events, signal), options);
+  }
+}
+
+function openNodeSocket(
+  url: string | URL,
+  options: WebSocketClientTransportOptions,
+  events: WireSocketEvents,
+  signal: AbortSignal,
+): Promise<WireSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, [MCP_SUBPROTOCOL], {
+      ...options.ws,
+      headers: { ...options.ws?.headers, ...options.headers },
+      maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+      handshakeTimeout: options.handshakeTimeoutMs ?? 30_000,
+      perMessageDeflate: false,
+    });
+    // Stays attached: `ws` may report more errors after the attempt failed, and unheard ones would throw.
+    socket.on('error', reject);
+    const abort = (): void => {
+      reject(new ConnectionClosedError('Transport closed while connecting'));
+      socket.terminate();
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    socket.once('close', () => signal.removeEventListener('abort', abort));
+    socket.once('unexpected-response', (_request, response) => {
+      response.resume();
+      reject(new WebSocketHandshakeError(response.statusCode ?? 0));
+      socket.terminate();
+    });
+    socket.once('open', () => {
+      if (socket.protocol !== MCP_SUBPROTOCOL) {
+        reject(new WebSocketHandshakeError(101, 'Server did not select the "mcp" WebSocket subprotocol'));
+        socket.close(CloseCode.ProtocolError, 'The mcp subprotocol is required');
+        return;
+      }
+      socket.off('error', reject);
+      signal.removeEventListener('abort', abort);
+      resolve(
+        new NodeWireSocket(socket, events, {
+          heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+          maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+          closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
+        }),
+      );
+    });
+  });
+}

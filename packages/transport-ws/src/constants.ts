@@ -1,0 +1,34 @@
+/** The WebSocket subprotocol MCP speaks (SEP-1288; also what the official SDK's client offers). */
+export const MCP_SUBPROTOCOL = 'mcp';
+
+/**
+ * Largest message either side accepts by default: 4 MiB, the same cap the official SDK puts on a
+ * Streamable HTTP body. Comfortably above 1 MiB messages, yet small enough that a hostile peer cannot
+ * make the server buffer much per connection. A bigger frame closes the connection with 1009.
+ */
+export const DEFAULT_MAX_PAYLOAD = 4 * 1024 * 1024;
+
+/**
+ * Unsent bytes a connection may hold before `send()` rejects with `SendBufferFullError`: two maximal
+ * messages, so a slow peer costs bounded memory instead of growing the buffer without end.
+ */
+export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/** How often a silent peer is pinged. A peer that misses one whole interval is dropped. */
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
+
+/** How long `close()` waits for the peer's close frame before dropping the socket. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
+
+/** The close codes this package sends or acts on (RFC 6455 §7.4.1). */
+export const CloseCode = {
+  Normal: 1000,
+  GoingAway: 1001,
+  ProtocolError: 1002,
+  UnsupportedData: 1003,
+  Abnormal: 1006,
+  InvalidPayload: 1007,
+  PolicyViolation: 1008,
+  MessageTooBig: 1009,
+  InternalError: 1011,
+} as const;

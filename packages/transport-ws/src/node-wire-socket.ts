@@ -1,0 +1,84 @@
+import { ConnectionClosedError } from '@x/protocol';
+import type { RawData, WebSocket } from 'ws';
+import { CloseCode } from './constants.js';
+import { Heartbeat } from './heartbeat.js';
+import { SendQueue } from './send-queue.js';
+import type { WireSocket, WireSocketEvents } from './wire-socket.js';
+
+export interface NodeWireSocketOptions {
+  /** 0 disables pings. */
+  heartbeatIntervalMs: number;
+  maxBufferedBytes: number;
+  closeTimeoutMs: number;
+}
+
+/** A `ws` socket (either side) under the MCP framing rules, with heartbeat and a bounded send buffer. */
+export class NodeWireSocket implements WireSocket {
+  readonly #socket: WebSocket;
+  readonly #events: WireSocketEvents;
+  readonly #queue: SendQueue;
+  readonly #heartbeat: Heartbeat | undefined;
+  readonly #closeTimeoutMs: number;
+  readonly #closed: Promise<void>;
+  #closeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(socket: WebSocket, events: WireSocketEvents, options: NodeWireSocketOptions) {
+    this.#socket = socket;
+    this.#events = events;
+    this.#closeTimeoutMs = options.closeTimeoutMs;
+    this.#queue = new SendQueue(socket, options.maxBufferedBytes);
+    this.#heartbeat =
+      options.heartbeatIntervalMs > 0
+        ? new Heartbeat({
+            intervalMs: options.heartbeatIntervalMs,
+            ping: () => {
+              if (socket.readyState === socket.OPEN) socket.ping();
+            },
+            // No close handshake with a peer that cannot answer: drop the TCP connection.
+            ontimeout: () => socket.terminate(),
+          })
+        : undefined;
+
+    socket.on('message', (data, isBinary) => {
+      this.#heartbeat?.markAlive();
+      if (isBinary) {
+        // SEP-1288: binary frames are not part of MCP and end the connection.
+        this.close(CloseCode.UnsupportedData, 'Binary frames are not supported').catch(() => {});
+        return;
+      }
+      this.#events.ontext(textOf(data));
+    });
+    socket.on('pong', () => this.#heartbeat?.markAlive());
+    socket.on('error', (error) => this.#events.onerror(error));
+    this.#closed = new Promise((resolve) => {
+      socket.once('close', (code, reason) => {
+        this.#heartbeat?.stop();
+        if (this.#closeTimer !== undefined) clearTimeout(this.#closeTimer);
+        this.#queue.fail(new ConnectionClosedError(`WebSocket closed (${code})`));
+        this.#events.onclose(code, reason.toString());
+        resolve();
+      });
+    });
+  }
+
+  send(text: string): Promise<void> {
+    return this.#queue.send(text);
+  }
+
+  close(code: number, reason: string): Promise<void> {
+    if (this.#closeTimer === undefined && this.#socket.readyState !== this.#socket.CLOSED) {
+      this.#socket.close(code, reason);
+      // `ws` waits 30 s for the peer's close frame; a vanished peer should not hold close() that long.
+      this.#closeTimer = setTimeout(() => this.#socket.terminate(), this.#closeTimeoutMs);
+      this.#closeTimer.unref();
+    }
+    return this.#closed;
+  }
+}
+
+/** `ws` hands text frames over as one Buffer; the other shapes only appear if a caller changed binaryType. */
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}

@@ -1,0 +1,149 @@
+import type { IncomingMessage } from 'node:http';
+import {
+  ConnectionClosedError,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type Transport,
+  type TransportSendOptions,
+} from '@x/protocol';
+import type { WebSocket } from 'ws';
+import {
+  CloseCode,
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  DEFAULT_MAX_BUFFERED_BYTES,
+} from './constants.js';
+import { decodeText, InvalidText } from './incoming-text.js';
+import { NodeWireSocket } from './node-wire-socket.js';
+import { sendMessage } from './outgoing-text.js';
+
+export interface WebSocketServerTransportOptions {
+  /** An accepted `ws` socket that negotiated the `mcp` subprotocol. */
+  socket: WebSocket;
+  /** The upgrade request; its URL and headers reach handlers as `extra.requestInfo`. */
+  request?: IncomingMessage | undefined;
+  /** Ping period; a peer silent for a whole period after a ping is dropped. 0 disables. Default 30 s. */
+  heartbeatIntervalMs?: number | undefined;
+  /** Unsent bytes beyond which `send()` rejects with `SendBufferFullError`. Default 8 MiB. */
+  maxBufferedBytes?: number | undefined;
+  /** How long `close()` waits for the peer's close frame. Default 2 s. */
+  closeTimeoutMs?: number | undefined;
+}
+
+/**
+ * The server end of one WebSocket connection. `WebSocketListener` creates one per accepted connection;
+ * build one yourself only when you run your own `ws` server.
+ *
+ * Incoming frames wait (the socket is paused) until `start()`, so nothing is lost between the upgrade and
+ * `connect()`. A connection that is never started stops answering pings and is dropped by the heartbeat.
+ *
+ * @example
+ * ```ts
+ * wss.on('connection', (socket, request) => {
+ *   void mcpServer.connect(new WebSocketServerTransport({ socket, request }));
+ * });
+ * ```
+ */
+export class WebSocketServerTransport implements Transport {
+  readonly #wire: NodeWireSocket;
+  readonly #socket: WebSocket;
+  readonly #extra: MessageExtraInfo | undefined;
+  #early: string[] | undefined = [];
+  #started = false;
+  #closed = false;
+
+  onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onclose?: (() => void) | undefined;
+  /** One WebSocket connection is one session; the id is random and only names it (logs, `extra`). */
+  sessionId: string | undefined = globalThis.crypto.randomUUID();
+
+  constructor(options: WebSocketServerTransportOptions) {
+    this.#socket = options.socket;
+    this.#extra = options.request === undefined ? undefined : { requestInfo: requestInfoOf(options.request) };
+    this.#wire = new NodeWireSocket(
+      options.socket,
+      {
+        ontext: (text) => this.#ontext(text),
+        onerror: (error) => this.onerror?.(error),
+        onclose: () => this.#onclosed(),
+      },
+      {
+        heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+        maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+        closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
+      },
+    );
+    options.socket.pause();
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('WebSocketServerTransport already started');
+    if (this.#closed) throw new ConnectionClosedError('WebSocket closed before start()');
+    this.#started = true;
+    const early = this.#early ?? [];
+    this.#early = undefined;
+    for (const text of early) this.#ontext(text);
+    this.#socket.resume();
+  }
+
+  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#closed) return Promise.reject(new ConnectionClosedError());
+    return sendMessage(this.#wire, message);
+  }
+
+  async close(): Promise<void> {
+    await this.closeWith(CloseCode.Normal, 'Closed');
+  }
+
+  /** Closes with a specific close code, e.g. 1001 when the server shuts down. */
+  async closeWith(code: number, reason: string): Promise<void> {
+    if (this.#closed) return;
+    const closing = this.#wire.close(code, reason);
+    this.#onclosed();
+    // A never-started socket is paused; it must read the peer's close frame to finish the handshake.
+    this.#socket.resume();
+    await closing;
+  }
+
+  /** Protocol versions do not change the framing; kept for the `Transport` shape. */
+  setProtocolVersion(_version: string): void {}
+
+  #ontext(text: string): void {
+    if (this.#early !== undefined) {
+      // `pause()` stops reading, yet frames already parsed may still arrive.
+      this.#early.push(text);
+      return;
+    }
+    if (this.#closed) return;
+    const decoded = decodeText(text);
+    if (!(decoded instanceof InvalidText)) {
+      try {
+        this.onmessage?.(decoded, this.#extra);
+      } catch (error) {
+        // A throwing handler must not unwind into the socket's data event and crash the process.
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
+      return;
+    }
+    this.onerror?.(decoded.error);
+    sendMessage(this.#wire, decoded.reply).catch(() => {});
+  }
+
+  #onclosed(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#early = undefined;
+    this.onclose?.();
+  }
+}
+
+function requestInfoOf(request: IncomingMessage): NonNullable<MessageExtraInfo['requestInfo']> {
+  let url: URL | undefined;
+  try {
+    url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+  } catch {
+    // A malformed Host header only costs handlers the URL, not the connection.
+  }
+  return { method: request.method, url, headers: request.headers };
+}

@@ -1,0 +1,18 @@
+/**
+ * One open WebSocket as the transports see it, whatever implements it (`ws` on Node, the global
+ * `WebSocket` in browsers). Framing rules shared by both live behind it: text frames in, binary → 1003.
+ */
+export interface WireSocket {
+  /** Writes one text frame; rejects with `SendBufferFullError` or `ConnectionClosedError`. */
+  send(text: string): Promise<void>;
+  /** Starts the close handshake; resolves once the socket is gone (bounded by the close timeout). */
+  close(code: number, reason: string): Promise<void>;
+}
+
+export interface WireSocketEvents {
+  ontext(text: string): void;
+  /** A fault worth reporting; the socket may close right after it. */
+  onerror(error: Error): void;
+  /** Fires once, whoever closed. 1006 when the socket vanished without a close frame. */
+  onclose(code: number, reason: string): void;
+}

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketClientTransport } from '../src/browser.js';
+import { defer, request, startServer, waitFor } from './helpers.js';
+
+const srcDir = join(dirname(fileURLToPath(import.meta.url)), '../src');
+
+/** Every module specifier reachable from `entry` through relative imports. */
+function importGraph(entry: string): { files: string[]; external: string[] } {
+  const files = new Set<string>();
+  const external = new Set<string>();
+  const visit = (file: string): void => {
+    if (files.has(file)) return;
+    files.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const match of source.matchAll(
+      /(?:import|export)[^'"]*?from\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/g,
+    )) {
+      const specifier = match[1] ?? match[2] ?? '';
+      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
+      else external.add(specifier);
+    }
+  };
+  visit(join(srcDir, entry));
+  return { files: [...files], external: [...external] };
+}
+
+describe('browser build', () => {
+  it('reaches nothing but @x/protocol: no ws, no node: modules', () => {
+    const { files, external } = importGraph('browser.ts');
+    expect(external).toEqual(['@x/protocol']);
+    expect(files.map((file) => file.slice(srcDir.length + 1)).sort()).not.toContain('client-transport.ts');
+  });
+
+  it('is what the browser export condition resolves to, with @x/source first', () => {
+    const manifest = JSON.parse(readFileSync(join(srcDir, '../package.json'), 'utf8'));
+    const root = manifest.exports['.'];
+    expect(Object.keys(root)[0]).toBe('@x/source');
+    expect(root['@x/source'].browser).toBe('./src/browser.ts');
+    expect(root.browser).toEqual({ types: './dist/browser.d.ts', default: './dist/browser.js' });
+  });
+
+  describe('on a global WebSocket', () => {
+    beforeEach(() => {
+      // Node 20 has no global WebSocket; `ws` implements the browser API the build relies on.
+      vi.stubGlobal('WebSocket', WebSocket);
+    });
+    afterEach(() => {
+      vi.unstubAllGlobals();
+    });
+
+    it('exchanges messages with our server', async () => {
+      const server = await startServer();
+      const client = new WebSocketClientTransport(server.url);
+      defer(() => client.close());
+      const received: unknown[] = [];
+      client.onmessage = (message) => received.push(message);
+      await client.start();
+      await Promise.all(Array.from({ length: 100 }, (_, i) => client.send(request(i))));
+      await waitFor(() => received.length === 100);
+      expect(received[99]).toEqual({ jsonrpc: '2.0', id: 99, result: { echo: {} } });
+    });
+
+    it('closes on binary (1003) and oversized (1009) frames', async () => {
+      const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', handleProtocols: () => 'mcp' });
+      defer(() => new Promise((done) => wss.close(done)));
+      await new Promise((done) => wss.once('listening', done));
+      const codes: number[] = [];
+      let mode: 'binary' | 'big' = 'binary';
+      wss.on('connection', (socket) => {
+        socket.on('close', (code) => codes.push(code));
+        if (mode === 'binary') socket.send(Buffer.from([1]), { binary: true });
+        else socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { pad: 'é'.repeat(600) } }));
+      });
+      const address = wss.address();
+      if (typeof address !== 'object' || address === null) throw new Error('no address');
+      const url = `ws://127.0.0.1:${address.port}`;
+
+      const first = new WebSocketClientTransport(url);
+      defer(() => first.close());
+      await first.start();
+      await waitFor(() => codes.length === 1);
+
+      mode = 'big';
+      const second = new WebSocketClientTransport(url, { maxPayload: 1000 });
+      defer(() => second.close());
+      await second.start();
+      await waitFor(() => codes.length === 2);
+      expect(codes).toEqual([1003, 1009]);
+    });
+
+    it('reconnects after a drop and fires onreconnect', async () => {
+      const server = await startServer();
+      const client = new WebSocketClientTransport(server.url, { reconnect: { initialDelayMs: 10 } });
+      defer(() => client.close());
+      let reconnects = 0;
+      let closes = 0;
+      client.onreconnect = () => {
+        reconnects++;
+      };
+      client.onclose = () => closes++;
+      await client.start();
+      const serverSide = await server.next();
+      await serverSide.closeWith(1001, 'restart');
+      await waitFor(() => reconnects === 1);
+      expect(closes).toBe(0);
+      expect(server.listener.connections.size).toBe(1);
+    });
+  });
+});

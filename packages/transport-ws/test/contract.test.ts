@@ -1,0 +1,27 @@
+import { runTransportContract } from '@x/protocol/testing';
+import { describe, expect, it } from 'vitest';
+import { WebSocketClientTransport, WebSocketListener, type WebSocketServerTransport } from '../src/index.js';
+import { waitFor } from './helpers.js';
+
+describe('transport contract kit over real sockets', () => {
+  it('passes every scenario', async () => {
+    const result = await runTransportContract(async () => {
+      const accepted: WebSocketServerTransport[] = [];
+      const listener = await WebSocketListener.listen({
+        port: 0,
+        heartbeatIntervalMs: 0,
+        onconnection: (transport) => {
+          accepted.push(transport);
+        },
+      });
+      // The server end exists only once the client connected, so the pair comes back started.
+      const client = new WebSocketClientTransport(listener.url!, { heartbeatIntervalMs: 0 });
+      await client.start();
+      await waitFor(() => accepted.length === 1, 5_000, 'the server end');
+      const server = accepted[0]!;
+      await server.start();
+      return { client, server, started: true, dispose: () => listener.close() };
+    });
+    expect(result.skipped).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isOriginAllowed,
+  WebSocketClientTransport,
+  WebSocketHandshakeError,
+  WebSocketListener,
+} from '../src/index.js';
+import { defer, startHttpServer, startServer, upgradeStatus, waitFor } from './helpers.js';
+
+describe('upgrade checks', () => {
+  it('refuses an upgrade that does not offer the mcp subprotocol (HTTP 400)', async () => {
+    const server = await startServer();
+    expect(await upgradeStatus(server.url, { protocols: [] })).toBe(400);
+    expect(await upgradeStatus(server.url, { protocols: ['graphql-ws'] })).toBe(400);
+    expect(await upgradeStatus(server.url, { protocols: ['graphql-ws', 'mcp'] })).toBe('open');
+    await waitFor(() => server.transports.length === 1);
+  });
+
+  it('refuses a cross-origin browser on loopback with HTTP 403, by default', async () => {
+    const server = await startServer();
+    expect(await upgradeStatus(server.url, { origin: 'http://evil.example' })).toBe(403);
+    expect(await upgradeStatus(server.url, { origin: 'null' })).toBe(403);
+    expect(await upgradeStatus(server.url, { origin: 'http://localhost:5173' })).toBe('open');
+    expect(await upgradeStatus(server.url, { origin: 'http://127.0.0.1:3000' })).toBe('open');
+    expect(await upgradeStatus(server.url)).toBe('open');
+  });
+
+  it('applies an allowedOrigins list exactly', async () => {
+    const server = await startServer({ allowedOrigins: ['https://app.example.com'] });
+    expect(await upgradeStatus(server.url, { origin: 'https://APP.example.com' })).toBe('open');
+    expect(await upgradeStatus(server.url, { origin: 'http://localhost:5173' })).toBe(403);
+    expect(await upgradeStatus(server.url, { origin: 'https://app.example.com:8443' })).toBe(403);
+  });
+
+  it('surfaces a refused upgrade to our client as WebSocketHandshakeError with the status', async () => {
+    const server = await startServer({ allowedOrigins: [] });
+    const client = new WebSocketClientTransport(server.url, {
+      heartbeatIntervalMs: 0,
+      ws: { origin: 'http://x.example' },
+    });
+    defer(() => client.close());
+    const error = await client.start().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WebSocketHandshakeError);
+    expect(error).toMatchObject({ status: 403 });
+  });
+
+  it('attaches to an existing HTTP server on a path, leaving other paths and plain HTTP alone', async () => {
+    const http = await startHttpServer();
+    const accepted: string[] = [];
+    const listener = new WebSocketListener({
+      server: http,
+      path: '/mcp',
+      heartbeatIntervalMs: 0,
+      onconnection: async (transport, request) => {
+        accepted.push(request.url ?? '');
+        await transport.start();
+      },
+    });
+    defer(() => listener.close());
+    const url = listener.url;
+    if (url === undefined) throw new Error('no url');
+    expect(url.pathname).toBe('/mcp');
+
+    expect(await upgradeStatus(new URL('/other', url))).toBe(404);
+    expect(await upgradeStatus(new URL('/mcp?x=1', url))).toBe('open');
+    const response = await fetch(`http://127.0.0.1:${url.port}/mcp`);
+    expect(await response.text()).toBe('plain http');
+    await waitFor(() => accepted.length === 1);
+    expect(accepted).toEqual(['/mcp?x=1']);
+  });
+
+  it('closes every connection with 1001 on listener.close() and refuses new ones', async () => {
+    const server = await startServer();
+    const client = new WebSocketClientTransport(server.url, { heartbeatIntervalMs: 0 });
+    defer(() => client.close());
+    let closed = false;
+    client.onclose = () => {
+      closed = true;
+    };
+    await client.start();
+    await server.next();
+    await server.listener.close();
+    await waitFor(() => closed);
+    expect(server.listener.connections.size).toBe(0);
+  });
+
+  it('closes a connection whose onconnection handler fails (1011) and reports it', async () => {
+    const errors: Error[] = [];
+    const listener = await WebSocketListener.listen({
+      port: 0,
+      heartbeatIntervalMs: 0,
+      onerror: (error) => errors.push(error),
+      onconnection: async () => {
+        throw new Error('boom');
+      },
+    });
+    defer(() => listener.close());
+    const client = new WebSocketClientTransport(listener.url!, { heartbeatIntervalMs: 0 });
+    defer(() => client.close());
+    let closed = false;
+    client.onclose = () => {
+      closed = true;
+    };
+    await client.start();
+    await waitFor(() => closed && errors.length === 1);
+    expect(errors[0]?.message).toBe('boom');
+  });
+});
+
+describe('isOriginAllowed', () => {
+  it.each([
+    [undefined, '127.0.0.1', undefined, true],
+    ['http://evil.example', '127.0.0.1', undefined, false],
+    ['http://evil.example', '::1', undefined, false],
+    ['http://evil.example', '::ffff:127.0.0.1', undefined, false],
+    ['http://evil.example', '10.0.0.5', undefined, true],
+    ['http://app.localhost:3000', '127.0.0.1', undefined, true],
+    ['http://[::1]:8080', '::1', undefined, true],
+    ['http://127.1.2.3', '127.0.0.1', undefined, true],
+    ['null', '127.0.0.1', undefined, false],
+    ['http://evil.example', '10.0.0.5', ['https://good.example'], false],
+    ['https://good.example', '127.0.0.1', ['https://good.example/'], true],
+    ['http://anything.example', '127.0.0.1', ['*'], true],
+  ] as const)('origin %s on %s with %j → %s', (origin, local, allowed, expected) => {
+    expect(isOriginAllowed(origin, local, allowed)).toBe(expected);
+  });
+});

@@ -1,0 +1,191 @@
+import type { Socket } from 'node:net';
+import type { JSONRPCMessage } from '@x/protocol';
+import { describe, expect, it } from 'vitest';
+import {
+  type ReconnectOptions,
+  WebSocketClientTransport,
+  WebSocketListener,
+  type WebSocketServerTransport,
+} from '../src/index.js';
+import { defer, request, startHttpServer, waitFor } from './helpers.js';
+
+const fast = { initialDelayMs: 10, maxDelayMs: 50, maxAttempts: 100 };
+
+/** A listener on an HTTP server whose upgraded sockets the test can destroy abruptly. */
+async function droppableServer(options: { echo: boolean }) {
+  const http = await startHttpServer();
+  const sockets: Socket[] = [];
+  const transports: WebSocketServerTransport[] = [];
+  const received: JSONRPCMessage[] = [];
+  http.on('upgrade', (_request, socket) => sockets.push(socket as Socket));
+  const listener = new WebSocketListener({
+    server: http,
+    heartbeatIntervalMs: 0,
+    onconnection: async (transport) => {
+      transports.push(transport);
+      transport.onmessage = (message) => {
+        received.push(message);
+        if (options.echo && 'id' in message && 'method' in message) {
+          transport.send({ jsonrpc: '2.0', id: message.id, result: {} }).catch(() => {});
+        }
+      };
+      await transport.start();
+    },
+  });
+  defer(() => listener.close());
+  return { listener, sockets, transports, received, url: listener.url! };
+}
+
+function trackedClient(url: URL, reconnect: ReconnectOptions | boolean) {
+  const client = new WebSocketClientTransport(url, { heartbeatIntervalMs: 0, reconnect });
+  defer(() => client.close());
+  const events = { closes: 0, reconnects: 0, errors: [] as Error[], messages: [] as JSONRPCMessage[] };
+  client.onclose = () => events.closes++;
+  client.onreconnect = () => {
+    events.reconnects++;
+  };
+  client.onerror = (error) => events.errors.push(error);
+  client.onmessage = (message) => events.messages.push(message);
+  return { client, events };
+}
+
+describe('client auto-reconnect', () => {
+  it('keeps the same transport across a drop: no onclose, in-flight requests failed, onreconnect, then works', async () => {
+    const server = await droppableServer({ echo: false });
+    const { client, events } = trackedClient(server.url, fast);
+    await client.start();
+    await client.send(request('in-flight'));
+    await waitFor(() => server.received.length === 1);
+
+    server.sockets[0]?.destroy();
+    await waitFor(() => events.messages.length === 1, 2_000, 'synthesized error');
+    expect(events.messages[0]).toEqual({
+      jsonrpc: '2.0',
+      id: 'in-flight',
+      error: {
+        code: -32000,
+        message: 'WebSocket connection lost before the response arrived; the request may have run',
+        data: { reconnecting: true },
+      },
+    });
+    if (!client.connected) {
+      await expect(client.send(request('during'))).rejects.toMatchObject({
+        message: 'WebSocket is reconnecting',
+      });
+    }
+
+    await waitFor(() => events.reconnects === 1, 5_000, 'onreconnect');
+    expect(events.closes).toBe(0);
+    expect(client.connected).toBe(true);
+    await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await waitFor(() => server.transports.length === 2 && server.received.length === 2);
+    expect(server.received[1]).toEqual({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  });
+
+  it('survives a server restart on the same port (close 1001) and answers requests again', async () => {
+    const first = await WebSocketListener.listen({
+      port: 0,
+      heartbeatIntervalMs: 0,
+      onconnection: (t) => t.start(),
+    });
+    defer(() => first.close());
+    const port = first.address!.port;
+    const { client, events } = trackedClient(first.url!, fast);
+    await client.start();
+    await first.close();
+
+    const restarted = await WebSocketListener.listen({
+      port,
+      heartbeatIntervalMs: 0,
+      onconnection: async (transport) => {
+        transport.onmessage = (message) => {
+          if ('method' in message && 'id' in message) {
+            transport.send({ jsonrpc: '2.0', id: message.id, result: { again: true } }).catch(() => {});
+          }
+        };
+        await transport.start();
+      },
+    });
+    defer(() => restarted.close());
+    await waitFor(() => events.reconnects === 1, 5_000, 'onreconnect');
+    await client.send(request(2));
+    await waitFor(() => events.messages.length === 1);
+    expect(events.messages[0]).toEqual({ jsonrpc: '2.0', id: 2, result: { again: true } });
+    expect(events.closes).toBe(0);
+  });
+
+  it('gives up after maxAttempts: onerror then onclose, exactly once', async () => {
+    const listener = await WebSocketListener.listen({
+      port: 0,
+      heartbeatIntervalMs: 0,
+      onconnection: (t) => t.start(),
+    });
+    defer(() => listener.close());
+    const { client, events } = trackedClient(listener.url!, {
+      initialDelayMs: 5,
+      maxDelayMs: 10,
+      maxAttempts: 2,
+    });
+    await client.start();
+    // The listener owns its HTTP server: after close() nothing listens on the port.
+    await listener.close();
+    await waitFor(() => events.closes === 1, 5_000, 'onclose after giving up');
+    expect(events.reconnects).toBe(0);
+    expect(events.errors.at(-1)).toMatchObject({ name: 'ConnectionClosedError' });
+    expect(client.connected).toBe(false);
+  });
+
+  it('refuses to retry a 4xx upgrade refusal and gives up at once', async () => {
+    let refuse = false;
+    const listener = await WebSocketListener.listen({
+      port: 0,
+      heartbeatIntervalMs: 0,
+      allowedOrigins: ['http://ok.example'],
+      onconnection: (t) => t.start(),
+    });
+    defer(() => listener.close());
+    const client = new WebSocketClientTransport(listener.url!, {
+      heartbeatIntervalMs: 0,
+      reconnect: fast,
+      ws: {
+        get origin() {
+          return refuse ? 'http://evil.example' : 'http://ok.example';
+        },
+      },
+    });
+    defer(() => client.close());
+    const errors: Error[] = [];
+    let closes = 0;
+    client.onerror = (error) => errors.push(error);
+    client.onclose = () => closes++;
+    await client.start();
+    refuse = true;
+    await waitFor(() => listener.connections.size === 1);
+    for (const transport of listener.connections) await transport.closeWith(1001, 'restart');
+    await waitFor(() => closes === 1, 5_000, 'onclose');
+    expect((errors.at(-1) as Error & { cause?: unknown }).cause).toMatchObject({ status: 403 });
+  });
+
+  it('does not reconnect after a deliberate normal closure (1000) by the server', async () => {
+    const server = await droppableServer({ echo: true });
+    const { client, events } = trackedClient(server.url, fast);
+    await client.start();
+    await waitFor(() => server.transports.length === 1);
+    await server.transports[0]?.close();
+    await waitFor(() => events.closes === 1);
+    expect(client.connected).toBe(false);
+    expect(server.transports).toHaveLength(1);
+  });
+
+  it('close() while reconnecting stops the attempts and fires onclose once', async () => {
+    const server = await droppableServer({ echo: true });
+    const { client, events } = trackedClient(server.url, { initialDelayMs: 10_000, maxAttempts: 5 });
+    await client.start();
+    server.sockets[0]?.destroy();
+    await waitFor(() => !client.connected);
+    await client.close();
+    expect(events.closes).toBe(1);
+    expect(events.reconnects).toBe(0);
+    expect(server.transports).toHaveLength(1);
+  });
+});
