@@ -1,1 +1,16 @@
-export {};
+export { SseServer, DEFAULT_KEEP_ALIVE_INTERVAL_MS } from './server/sse-server.js';
+export type { SseAuthenticate, SseServerOptions, SseSessionContext } from './server/sse-server.js';
+export { SseServerTransport } from './server/sse-server-transport.js';
+export { SseClientTransport } from './client/sse-client-transport.js';
+export { SseEndpointError } from './client/sse-endpoint-error.js';
+export type { SseClientTransportOptions } from './client/sse-client-options.js';
+export type { FetchLike } from './client/fetch-like.js';
+export { HttpStatusError } from './http/http-status-error.js';
+export { createDnsRebindingGuard, LOOPBACK_HOSTS } from './http/dns-rebinding-guard.js';
+export type { DnsRebindingGuard, DnsRebindingGuardOptions } from './http/dns-rebinding-guard.js';
+export { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError, readBoundedText } from './http/read-bounded-body.js';
+export type { ReadBoundedTextOptions } from './http/read-bounded-body.js';
+export { encodeSseComment, encodeSseEvent } from './http/sse-encoding.js';
+export type { SseEvent } from './http/sse-encoding.js';
+export { isJsonContentType } from './http/media-type.js';
+export { jsonRpcErrorResponse } from './http/json-rpc-error-response.js';

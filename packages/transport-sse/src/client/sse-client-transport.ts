@@ -1,0 +1,286 @@
+import { ConnectionClosedError, parseMessage, serializeMessage } from '@x/protocol';
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol';
+import { createParser } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { httpStatusErrorFrom } from '../http/http-status-error.js';
+import { parseMediaType } from '../http/media-type.js';
+import { loadDefaultFetchers } from './default-fetch.js';
+import type { Fetchers } from './default-fetch.js';
+import { linkedSignal } from './linked-signal.js';
+import { SendLimiter } from './send-limiter.js';
+import type { SseClientTransportOptions } from './sse-client-options.js';
+import { SseEndpointError } from './sse-endpoint-error.js';
+
+type State = 'new' | 'connecting' | 'open' | 'closed';
+
+/**
+ * The client side of the legacy HTTP+SSE transport (2024-11-05): receives on a GET event stream, sends
+ * each message as a POST to the endpoint the server announces.
+ *
+ * @example
+ * ```ts
+ * const transport = new SseClientTransport({
+ *   url: 'http://127.0.0.1:3000/sse',
+ *   getHeaders: async () => ({ authorization: `Bearer ${await tokens.current()}` }),
+ * });
+ * await client.connect(transport);
+ * ```
+ */
+export class SseClientTransport implements Transport {
+  onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onclose?: (() => void) | undefined;
+  sessionId?: string | undefined;
+
+  #url: URL;
+  #options: SseClientTransportOptions;
+  #state: State = 'new';
+  #endpoint: URL | undefined;
+  #protocolVersion: string | undefined;
+  #abort = new AbortController();
+  #limiter: SendLimiter;
+  #fetchers: Fetchers | undefined;
+  #endpointWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
+
+  constructor(options: SseClientTransportOptions) {
+    this.#url = new URL(options.url);
+    this.#options = options;
+    this.#limiter = new SendLimiter(options.maxConcurrentSends ?? 1);
+  }
+
+  /** The POST endpoint, once `start()` has resolved. */
+  get endpoint(): URL | undefined {
+    return this.#endpoint;
+  }
+
+  setProtocolVersion = (version: string): void => {
+    this.#protocolVersion = version;
+  };
+
+  /** Opens the stream and resolves once the server has announced where to POST. */
+  async start(): Promise<void> {
+    if (this.#state !== 'new') throw new Error('SseClientTransport already started');
+    this.#state = 'connecting';
+    try {
+      const fetch = this.#options.fetch;
+      this.#fetchers = fetch === undefined ? await loadDefaultFetchers() : { stream: fetch, post: fetch };
+      const endpointReady = new Promise<void>((resolve, reject) => {
+        this.#endpointWaiter = { resolve, reject };
+      });
+      // close() during the GET rejects it before anyone awaits it; the await below still sees that.
+      endpointReady.catch(() => {});
+      const response = await this.#fetchWithAuth(
+        this.#url,
+        { method: 'GET', headers: { accept: 'text/event-stream' } },
+        'Opening the SSE stream',
+      );
+      const type = parseMediaType(response.headers.get('content-type'))?.type;
+      if (type !== 'text/event-stream' || response.body === null) {
+        await response.body?.cancel().catch(() => {});
+        throw new Error(
+          `Expected an event stream from ${this.#url.href}, got content-type ${type ?? 'none'}`,
+        );
+      }
+      void this.#pump(response.body);
+      await this.#withTimeout(endpointReady);
+    } catch (error) {
+      this.#endpointWaiter = undefined;
+      await this.close();
+      throw error;
+    }
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const endpoint = this.#endpoint;
+    if (this.#state !== 'open' || endpoint === undefined) {
+      throw new ConnectionClosedError(
+        this.#state === 'closed' ? 'Transport closed' : 'Transport not started',
+      );
+    }
+    const body = serializeMessage(message);
+    await this.#limiter.run(async () => {
+      if (this.#state !== 'open') throw new ConnectionClosedError('Transport closed');
+      const headers: Record<string, string> = { ...options?.headers, 'content-type': 'application/json' };
+      const link = linkedSignal([this.#abort.signal, options?.signal]);
+      try {
+        const response = await this.#fetchWithAuth(
+          endpoint,
+          { method: 'POST', headers, body, signal: link.signal },
+          'POST to the message endpoint',
+        );
+        // Reading the (tiny) body to its end lets the connection be reused for the next POST.
+        await response.arrayBuffer();
+      } finally {
+        link.dispose();
+      }
+    });
+  }
+
+  /** Ends the stream and aborts POSTs in flight. Idempotent; `onclose` fires once. */
+  async close(): Promise<void> {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#endpointWaiter?.reject(new ConnectionClosedError('Transport closed before the endpoint arrived'));
+    this.#endpointWaiter = undefined;
+    this.#abort.abort();
+    this.onclose?.();
+  }
+
+  async #headers(extra: Record<string, string>): Promise<Record<string, string>> {
+    const dynamic = this.#options.getHeaders === undefined ? undefined : await this.#options.getHeaders();
+    const headers: Record<string, string> = { ...this.#options.headers, ...dynamic, ...extra };
+    if (this.#protocolVersion !== undefined) headers['mcp-protocol-version'] = this.#protocolVersion;
+    return headers;
+  }
+
+  async #fetchWithAuth(
+    url: URL,
+    init: {
+      method: string;
+      headers: Record<string, string>;
+      body?: string;
+      signal?: AbortSignal | undefined;
+    },
+    context: string,
+  ): Promise<Response> {
+    const fetchers = this.#fetchers;
+    if (fetchers === undefined) throw new ConnectionClosedError('Transport not started');
+    const fetch = init.method === 'GET' ? fetchers.stream : fetchers.post;
+    const signal = init.signal ?? this.#abort.signal;
+    for (let attempt = 0; ; attempt++) {
+      const requestInit: RequestInit = {
+        method: init.method,
+        headers: await this.#headers(init.headers),
+        signal,
+      };
+      if (init.body !== undefined) requestInit.body = init.body;
+      let response: Response;
+      try {
+        response = await fetch(url, requestInit);
+      } catch (cause) {
+        if (this.#abort.signal.aborted) throw new ConnectionClosedError('Transport closed', { cause });
+        throw cause;
+      }
+      if (response.ok) return response;
+      const onUnauthorized = this.#options.onUnauthorized;
+      if (response.status === 401 && onUnauthorized !== undefined && attempt === 0) {
+        try {
+          await onUnauthorized(response);
+        } finally {
+          await response.body?.cancel().catch(() => {});
+        }
+        continue;
+      }
+      throw await httpStatusErrorFrom(response, context);
+    }
+  }
+
+  async #withTimeout(ready: Promise<void>): Promise<void> {
+    const ms = this.#options.endpointTimeoutMs ?? 30_000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new SseEndpointError(`No endpoint event from ${this.#url.href} within ${ms} ms`)),
+        ms,
+      );
+    });
+    try {
+      await Promise.race([ready, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #pump(body: ReadableStream<Uint8Array>): Promise<void> {
+    const parser = createParser({
+      onEvent: (event) => this.#onEvent(event),
+      // Unknown fields and bad `retry` values are ignored by the SSE spec; only an oversized event (which
+      // the parser drops) loses a message and deserves a report.
+      onError: (error) => {
+        if (error.type === 'max-buffer-size-exceeded') this.onerror?.(error);
+      },
+      maxBufferSize: this.#options.maxEventBytes ?? 64 * 1024 * 1024,
+    });
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let cause: unknown;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        // `stream: true` keeps a multi-byte character split across chunks intact.
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+    } catch (error) {
+      cause = error;
+    }
+    this.#streamEnded(cause);
+  }
+
+  #onEvent(event: EventSourceMessage): void {
+    // close() may run inside onmessage while the rest of the same chunk is still being parsed.
+    if (this.#state === 'closed') return;
+    if (this.#endpoint === undefined) {
+      if (event.event === 'endpoint') this.#acceptEndpoint(event.data);
+      return;
+    }
+    // Unnamed events dispatch as `message` (WHATWG SSE); anything else (a repeated endpoint) is ignored.
+    if (event.event !== undefined && event.event !== 'message') return;
+    let message: JSONRPCMessage;
+    try {
+      message = parseMessage(event.data);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      // A throwing handler must not look like a broken stream (it would end the session).
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #acceptEndpoint(data: string): void {
+    const waiter = this.#endpointWaiter;
+    // Only the first endpoint event counts, even when a refused one is followed by another.
+    if (waiter === undefined) return;
+    this.#endpointWaiter = undefined;
+    let endpoint: URL;
+    try {
+      endpoint = new URL(data.trim(), this.#url);
+    } catch (cause) {
+      waiter.reject(new SseEndpointError(`Malformed endpoint event: ${data}`, { endpoint: data, cause }));
+      return;
+    }
+    // Posting to another origin would hand our messages (and auth headers) to a host we never chose.
+    if (endpoint.origin !== this.#url.origin) {
+      waiter.reject(
+        new SseEndpointError(
+          `Endpoint origin ${endpoint.origin} does not match the SSE origin ${this.#url.origin}`,
+          { endpoint: data },
+        ),
+      );
+      return;
+    }
+    this.#endpoint = endpoint;
+    // Open before start() resolves: a message right behind the endpoint event may be answered at once.
+    this.#state = 'open';
+    this.sessionId = endpoint.searchParams.get('sessionId') ?? undefined;
+    waiter.resolve();
+  }
+
+  #streamEnded(cause: unknown): void {
+    if (this.#state === 'closed') return;
+    const waiter = this.#endpointWaiter;
+    if (waiter !== undefined) {
+      this.#endpointWaiter = undefined;
+      waiter.reject(new SseEndpointError('The SSE stream ended before the endpoint event', { cause }));
+      return;
+    }
+    // Legacy SSE has no resumption: a new GET would be a new session the server knows nothing of. A
+    // clean end is the server closing the session; only a broken stream is a fault worth onerror.
+    if (cause !== undefined) this.onerror?.(new ConnectionClosedError('SSE stream lost', { cause }));
+    void this.close();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Server-Sent Events wire encoding (WHATWG HTML, "Server-sent events", §9.2.5 "Event stream
+ * interpretation"). Runtime-neutral: strings in, strings out.
+ */
+
+/** One event as it goes on the wire. */
+export interface SseEvent {
+  /** The `event:` field; omitted means the client dispatches a `message` event. */
+  event?: string | undefined;
+  data: string;
+  id?: string | undefined;
+}
+
+// CR, LF and CRLF all end a line in an event stream, so every one of them must become a new `data:` line.
+const LINE_BREAK = /\r\n|\r|\n/;
+
+function assertSingleLine(field: string, value: string): void {
+  if (LINE_BREAK.test(value)) throw new TypeError(`SSE ${field} must not contain a line break`);
+}
+
+/**
+ * Encodes one event. Multi-line data is split over several `data:` fields, which the receiver joins
+ * back with `\n`.
+ *
+ * @example
+ * ```ts
+ * encodeSseEvent({ event: 'endpoint', data: '/messages?sessionId=abc' });
+ * // 'event: endpoint\ndata: /messages?sessionId=abc\n\n'
+ * ```
+ */
+export function encodeSseEvent(event: SseEvent): string {
+  let out = '';
+  if (event.event !== undefined) {
+    assertSingleLine('event', event.event);
+    out += `event: ${event.event}\n`;
+  }
+  if (event.id !== undefined) {
+    assertSingleLine('id', event.id);
+    out += `id: ${event.id}\n`;
+  }
+  // JSON.stringify output never holds a raw line break, so the common case is one line and no split.
+  if (LINE_BREAK.test(event.data)) {
+    for (const line of event.data.split(LINE_BREAK)) out += `data: ${line}\n`;
+  } else {
+    out += `data: ${event.data}\n`;
+  }
+  return out + '\n';
+}
+
+/**
+ * Encodes a comment line. Clients ignore comments; servers send them to keep idle connections (and the
+ * proxies in between) from timing out.
+ *
+ * @example
+ * ```ts
+ * encodeSseComment('keep-alive'); // ': keep-alive\n\n'
+ * ```
+ */
+export function encodeSseComment(text = ''): string {
+  assertSingleLine('comment', text);
+  return `: ${text}\n\n`;
+}

@@ -1,0 +1,130 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Buffer } from 'node:buffer';
+import { Readable } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
+
+/** Anything with the Web-standard handler shape, e.g. `SseServer`. */
+export interface WebHandler {
+  handle: (request: Request) => Promise<Response>;
+}
+
+/**
+ * A `node:http` request handler. `parsedBody` is for frameworks whose body parser already consumed the
+ * request stream (Express `req.body`, Fastify `request.body`): it is re-serialized as the body.
+ */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
+
+function isEventStream(response: Response): boolean {
+  return response.headers.get('content-type')?.toLowerCase().startsWith('text/event-stream') === true;
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    // HTTP/2 pseudo-headers (`:authority`, …) are not valid Fetch header names.
+    if (value === undefined || name.startsWith(':')) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return headers;
+}
+
+function toBody(req: IncomingMessage, parsedBody: unknown): BodyInit | null {
+  if (req.method === 'GET' || req.method === 'HEAD') return null;
+  if (parsedBody === undefined) return Readable.toWeb(req) as ReadableStream<Uint8Array>;
+  if (typeof parsedBody === 'string') return parsedBody;
+  // A raw body parser's Buffer: decoded here so the core still sees (and size-checks) the same text.
+  if (parsedBody instanceof Uint8Array) return new TextDecoder().decode(parsedBody);
+  return JSON.stringify(parsedBody);
+}
+
+async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  // A client that disconnects cancels the body, which ends the SSE session behind it.
+  const cancel = (): void => void reader.cancel().catch(() => {});
+  res.once('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const settle = (): void => {
+            res.off('drain', settle);
+            res.off('close', settle);
+            resolve();
+          };
+          res.on('drain', settle);
+          res.on('close', settle);
+        });
+      }
+    }
+  } catch {
+    // The stream was cancelled because the response closed; nothing left to write to.
+  } finally {
+    res.off('close', cancel);
+    if (!res.destroyed) res.end();
+  }
+}
+
+/**
+ * Adapts a Web-standard handler to `node:http`, Express and Fastify (`reply.raw`).
+ *
+ * @example
+ * ```ts
+ * const sse = new SseServer({ onsession: (transport) => mcpServer.connect(transport) });
+ * const handler = createNodeHandler(sse);
+ * http.createServer((req, res) => void handler(req, res)).listen(3000, '127.0.0.1');
+ * // Express, after express.json(): app.all('/sse', (req, res) => handler(req, res, req.body));
+ * ```
+ */
+export function createNodeHandler(server: WebHandler): NodeHandler {
+  return async (req, res, parsedBody) => {
+    const aborted = new AbortController();
+    res.once('close', () => aborted.abort());
+    let request: Request;
+    try {
+      const protocol = (req.socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http';
+      const url = new URL(req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`);
+      const body = toBody(req, parsedBody);
+      // `duplex: 'half'` is required by Node's fetch for a streamed request body; not in the DOM typings.
+      const init: RequestInit & { duplex: 'half' } = {
+        method: req.method ?? 'GET',
+        headers: toHeaders(req),
+        body,
+        signal: aborted.signal,
+        duplex: 'half',
+      };
+      request = new Request(url, init);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
+      return;
+    }
+
+    let response: Response;
+    try {
+      response = await server.handle(request);
+    } catch {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal server error');
+      return;
+    }
+
+    const headers: Record<string, string | string[]> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) headers['set-cookie'] = cookies;
+    if (response.body === null || !isEventStream(response)) {
+      // Ordinary answers (202, errors) are small: one write with a Content-Length beats chunked output.
+      const body = response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
+      if (body !== undefined) headers['content-length'] = String(body.byteLength);
+      res.writeHead(response.status, response.statusText, headers).end(body);
+      return;
+    }
+    res.writeHead(response.status, response.statusText, headers);
+    // Send the headers now: an SSE client waits for them before it reads any event.
+    res.flushHeaders();
+    await writeBody(response.body, res);
+  };
+}

@@ -1,0 +1,181 @@
+import { ConnectionClosedError } from '@x/protocol';
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol';
+import { encodeSseComment, encodeSseEvent } from '../http/sse-encoding.js';
+
+/** How much encoded output may wait for a slow client before `send()` starts waiting for it to read. */
+const STREAM_HIGH_WATER_BYTES = 64 * 1024;
+
+const encoder = new TextEncoder();
+const KEEP_ALIVE = encoder.encode(encodeSseComment('keep-alive'));
+
+/** What the server needs to create a session; not public API. */
+export interface SseSessionInit {
+  sessionId: string;
+  /** The URL clients POST to, as it goes into the `endpoint` event. */
+  endpoint: string;
+  /** 0 disables keep-alive comments. */
+  keepAliveIntervalMs: number;
+  /** Called once when the session ends, whatever ended it. */
+  onDispose: (sessionId: string) => void;
+}
+
+/** The server's handle on a session: the transport for the user, plus what only the server may do. */
+export interface SseSessionHandle {
+  transport: SseServerTransport;
+  stream: ReadableStream<Uint8Array>;
+  deliver: (message: JSONRPCMessage, extra: MessageExtraInfo) => void;
+  /** The client went away (e.g. the GET request was aborted). */
+  disconnect: () => void;
+}
+
+/**
+ * One legacy HTTP+SSE session on the server: messages to the client go out as `message` events on the
+ * GET stream; messages from the client arrive in POSTs that `SseServer` routes here by session id.
+ *
+ * Created by `SseServer` (one per GET) and handed to `onsession`; connect an MCP server to it.
+ *
+ * @example
+ * ```ts
+ * const sse = new SseServer({ onsession: (transport) => mcpServer.connect(transport) });
+ * ```
+ */
+export class SseServerTransport implements Transport {
+  readonly sessionId: string;
+  onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onclose?: (() => void) | undefined;
+
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #started = false;
+  #closed = false;
+  // POSTs that arrive before the MCP server called start() (onsession may connect asynchronously).
+  #early: Array<{ message: JSONRPCMessage; extra: MessageExtraInfo }> = [];
+  #drainWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  #keepAlive: ReturnType<typeof setInterval> | undefined;
+  #onDispose: (sessionId: string) => void;
+
+  private constructor(init: SseSessionInit) {
+    this.sessionId = init.sessionId;
+    this.#onDispose = init.onDispose;
+  }
+
+  /** @internal Used by `SseServer`; the stream is the GET response body. */
+  static open(init: SseSessionInit): SseSessionHandle {
+    const transport = new SseServerTransport(init);
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          transport.#controller = controller;
+          // 2024-11-05 transports: the server MUST send the endpoint event first.
+          controller.enqueue(encoder.encode(encodeSseEvent({ event: 'endpoint', data: init.endpoint })));
+        },
+        pull: () => transport.#releaseWaiters(),
+        cancel: () => transport.#dispose(false),
+      },
+      new ByteLengthQueuingStrategy({ highWaterMark: STREAM_HIGH_WATER_BYTES }),
+    );
+    if (init.keepAliveIntervalMs > 0) {
+      transport.#keepAlive = setInterval(() => transport.#write(KEEP_ALIVE), init.keepAliveIntervalMs);
+      // Node and Deno timers can be unref'd so an idle stream does not keep the process alive; browsers'
+      // and Workers' numeric timer ids have no unref.
+      (transport.#keepAlive as { unref?: () => void }).unref?.();
+    }
+    return {
+      transport,
+      stream,
+      deliver: (message, extra) => transport.#deliver(message, extra),
+      disconnect: () => transport.#dispose(false),
+    };
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('SseServerTransport already started');
+    this.#started = true;
+    const early = this.#early;
+    this.#early = [];
+    for (const { message, extra } of early) this.#dispatch(message, extra);
+  }
+
+  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#closed) throw new ConnectionClosedError('SSE session closed');
+    const chunk = encoder.encode(encodeSseEvent({ event: 'message', data: JSON.stringify(message) }));
+    if (!this.#write(chunk)) throw new ConnectionClosedError('SSE session closed');
+    const controller = this.#controller;
+    if (controller !== undefined && (controller.desiredSize ?? 1) <= 0) {
+      // Backpressure: the event is queued, but the caller waits until the client reads, so a slow client
+      // cannot make the server buffer without bound.
+      await new Promise<void>((resolve, reject) => this.#drainWaiters.push({ resolve, reject }));
+    }
+  }
+
+  /** Ends the SSE stream (the client sees the connection close) and forgets the session. */
+  async close(): Promise<void> {
+    this.#dispose(true);
+  }
+
+  #write(chunk: Uint8Array): boolean {
+    if (this.#closed || this.#controller === undefined) return false;
+    try {
+      this.#controller.enqueue(chunk);
+      return true;
+    } catch (cause) {
+      // The stream was errored or cancelled under us: the client is gone.
+      this.#dispose(false);
+      this.onerror?.(new ConnectionClosedError('SSE stream is no longer writable', { cause }));
+      return false;
+    }
+  }
+
+  #deliver(message: JSONRPCMessage, extra: MessageExtraInfo): void {
+    if (this.#closed) return;
+    if (!this.#started) {
+      this.#early.push({ message, extra });
+      return;
+    }
+    this.#dispatch(message, extra);
+  }
+
+  #dispatch(message: JSONRPCMessage, extra: MessageExtraInfo): void {
+    try {
+      this.onmessage?.(message, extra);
+    } catch (error) {
+      // The POST was accepted; a throwing handler is the application's fault, not the client's.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #releaseWaiters(): void {
+    const waiters = this.#drainWaiters;
+    if (waiters.length === 0) return;
+    this.#drainWaiters = [];
+    for (const waiter of waiters) waiter.resolve();
+  }
+
+  /**
+   * `graceful`: we end the stream, so queued events still reach the client. Otherwise the client went
+   * away and events waiting to be read never will be.
+   */
+  #dispose(graceful: boolean): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
+    this.#keepAlive = undefined;
+    this.#early = [];
+    const waiters = this.#drainWaiters;
+    this.#drainWaiters = [];
+    for (const waiter of waiters) {
+      if (graceful) waiter.resolve();
+      else waiter.reject(new ConnectionClosedError('SSE client disconnected'));
+    }
+    try {
+      // Graceful: queued events still reach the client before the end. Otherwise nobody will read them,
+      // and erroring the stream drops them at once.
+      if (graceful) this.#controller?.close();
+      else this.#controller?.error(new ConnectionClosedError('SSE client disconnected'));
+    } catch {
+      // Already closed or cancelled by the runtime: nothing left to end.
+    }
+    this.#onDispose(this.sessionId);
+    this.onclose?.();
+  }
+}

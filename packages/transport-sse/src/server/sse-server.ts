@@ -1,0 +1,236 @@
+import { ErrorCode, McpError, parseMessage } from '@x/protocol';
+import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
+import { createDnsRebindingGuard } from '../http/dns-rebinding-guard.js';
+import type { DnsRebindingGuard } from '../http/dns-rebinding-guard.js';
+import { jsonRpcErrorResponse } from '../http/json-rpc-error-response.js';
+import { isJsonContentType } from '../http/media-type.js';
+import { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError, readBoundedText } from '../http/read-bounded-body.js';
+import { SseServerTransport } from './sse-server-transport.js';
+import type { SseSessionHandle } from './sse-server-transport.js';
+
+/** Default interval of keep-alive comments: under the 30–60 s idle timeouts common in proxies. */
+export const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
+
+/** What `onsession` learns about the GET that opened the session. */
+export interface SseSessionContext {
+  request: Request;
+  authInfo: AuthInfo | undefined;
+}
+
+/**
+ * Authenticates one request (the GET that opens a stream and every POST). Return the caller's
+ * `AuthInfo` (passed to the MCP server as `extra.authInfo`), undefined for an anonymous caller, or a
+ * `Response` (e.g. 401 with `WWW-Authenticate`) to refuse the request with it.
+ */
+export type SseAuthenticate = (
+  request: Request,
+) => AuthInfo | Response | undefined | Promise<AuthInfo | Response | undefined>;
+
+export interface SseServerOptions {
+  /**
+   * Called with a new transport for every client that opens a stream; connect an MCP server to it.
+   * The GET response is held until this settles, and a rejection answers the GET with 500.
+   */
+  onsession: (transport: SseServerTransport, context: SseSessionContext) => void | Promise<void>;
+  /**
+   * Where clients POST messages, resolved against the GET URL (e.g. `'/messages'`). Default: the GET
+   * URL's own path, so one route can serve both methods.
+   */
+  endpoint?: string | undefined;
+  /**
+   * DNS rebinding protection: on by default with loopback host names, for a server bound to
+   * 127.0.0.1 (spec: servers MUST validate Origin). A server reached under other names lists them in
+   * `allowedHosts`/`allowedOrigins`, or sets this to false and checks them itself.
+   */
+  dnsRebindingProtection?: boolean | undefined;
+  /** `Host` values accepted; see `createDnsRebindingGuard`. Default: localhost, 127.0.0.1, [::1]. */
+  allowedHosts?: readonly string[] | undefined;
+  /** `Origin` values accepted; default: origins whose host is an allowed host. */
+  allowedOrigins?: readonly string[] | undefined;
+  /** Largest POST body, in bytes (413 above it). Default 4 MiB. */
+  maxBodyBytes?: number | undefined;
+  /** Interval of keep-alive comments on each stream; 0 disables them. Default 15 s. */
+  keepAliveIntervalMs?: number | undefined;
+  /**
+   * Runs for every request. When the GET that opened a session was authenticated, POSTs to that
+   * session must carry the same `clientId` (403 otherwise).
+   */
+  authenticate?: SseAuthenticate | undefined;
+  /**
+   * Faults that belong to no session: `onsession` or `authenticate` threw. The client only gets a
+   * generic 500; the cause is here.
+   */
+  onerror?: ((error: Error) => void) | undefined;
+}
+
+/** A session as the server tracks it: who opened it, so nobody else can post into it. */
+interface Session extends SseSessionHandle {
+  owner: string | undefined;
+}
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  // Stops nginx from buffering the stream, which would delay every event until the buffer fills.
+  'x-accel-buffering': 'no',
+};
+
+/**
+ * The server side of the legacy HTTP+SSE transport (2024-11-05) as a Web-standard handler: a GET opens
+ * a session's event stream, POSTs to the announced endpoint carry the client's messages. Runs wherever
+ * `Request`/`Response` do (Node via `createNodeHandler`, Bun, Deno, Workers).
+ *
+ * @example
+ * ```ts
+ * const sse = new SseServer({
+ *   onsession: async (transport) => {
+ *     const server = new McpServer({ name: 'demo', version: '1.0.0' });
+ *     await server.connect(transport);
+ *   },
+ * });
+ * Deno.serve((request) => sse.handle(request));
+ * ```
+ */
+export class SseServer {
+  #options: SseServerOptions;
+  #guard: DnsRebindingGuard | undefined;
+  #maxBodyBytes: number;
+  #keepAliveIntervalMs: number;
+  #sessions = new Map<string, Session>();
+  #closed = false;
+
+  constructor(options: SseServerOptions) {
+    this.#options = options;
+    this.#guard =
+      options.dnsRebindingProtection === false
+        ? undefined
+        : createDnsRebindingGuard({
+            allowedHosts: options.allowedHosts,
+            allowedOrigins: options.allowedOrigins,
+          });
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#keepAliveIntervalMs = options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS;
+  }
+
+  /** Number of open sessions (streams). */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /** The transport of an open session, e.g. to route messages that arrive by other means. */
+  getSession(sessionId: string): SseServerTransport | undefined {
+    return this.#sessions.get(sessionId)?.transport;
+  }
+
+  /** Handles one HTTP request; bound, so it can be passed around as `sse.handle`. */
+  readonly handle = async (request: Request): Promise<Response> => {
+    if (this.#closed) return jsonRpcErrorResponse(503, ErrorCode.ConnectionClosed, 'Server is shutting down');
+    const rejection = this.#guard?.(request);
+    if (rejection !== undefined) return jsonRpcErrorResponse(403, ErrorCode.InvalidRequest, rejection);
+    if (request.method !== 'GET' && request.method !== 'POST') {
+      return jsonRpcErrorResponse(405, ErrorCode.InvalidRequest, 'Method not allowed', {
+        headers: { allow: 'GET, POST' },
+      });
+    }
+
+    let authInfo: AuthInfo | undefined;
+    if (this.#options.authenticate !== undefined) {
+      let result: AuthInfo | Response | undefined;
+      try {
+        result = await this.#options.authenticate(request);
+      } catch (cause) {
+        // The hook's own failure (e.g. the token service is down) is for the operator, not the client.
+        this.#report('authenticate failed', cause);
+        return jsonRpcErrorResponse(500, ErrorCode.InternalError, 'Authentication failed');
+      }
+      if (result instanceof Response) return result;
+      authInfo = result;
+    }
+    return request.method === 'GET' ? this.#openStream(request, authInfo) : this.#receive(request, authInfo);
+  };
+
+  /** Ends every stream (clients see their connection close) and refuses new requests with 503. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const sessions = [...this.#sessions.values()];
+    await Promise.all(sessions.map((session) => session.transport.close()));
+  }
+
+  async #openStream(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
+    const sessionId = globalThis.crypto.randomUUID();
+    const base = new URL(request.url);
+    const target = new URL(this.#options.endpoint ?? base.pathname, base);
+    target.searchParams.set('sessionId', sessionId);
+    // Relative when same-origin, so the endpoint stays right behind proxies that rewrite the host.
+    const endpoint = target.origin === base.origin ? target.pathname + target.search : target.href;
+
+    const session: Session = {
+      ...SseServerTransport.open({
+        sessionId,
+        endpoint,
+        keepAliveIntervalMs: this.#keepAliveIntervalMs,
+        onDispose: (id) => this.#sessions.delete(id),
+      }),
+      owner: authInfo?.clientId,
+    };
+    this.#sessions.set(sessionId, session);
+    // Runtimes abort the request signal when the client disconnects; some only cancel the body, which
+    // the stream's cancel() handles.
+    if (request.signal.aborted) session.disconnect();
+    else request.signal.addEventListener('abort', session.disconnect, { once: true });
+
+    try {
+      await this.#options.onsession(session.transport, { request, authInfo });
+    } catch (cause) {
+      session.disconnect();
+      this.#report('onsession failed', cause);
+      return jsonRpcErrorResponse(500, ErrorCode.InternalError, 'Session setup failed');
+    }
+    return new Response(session.stream, { status: 200, headers: SSE_HEADERS });
+  }
+
+  async #receive(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
+    const url = new URL(request.url);
+    const sessionId = url.searchParams.get('sessionId');
+    if (sessionId === null) return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, 'Missing sessionId');
+    const session = this.#sessions.get(sessionId);
+    if (session === undefined) {
+      return jsonRpcErrorResponse(404, ErrorCode.InvalidRequest, 'Session not found');
+    }
+    // A session opened by an authenticated client takes messages from that client only: knowing the
+    // session id (it appears in URLs and logs) must not be enough to speak in someone else's session.
+    if (session.owner !== undefined && authInfo?.clientId !== session.owner) {
+      return jsonRpcErrorResponse(403, ErrorCode.InvalidRequest, 'Session belongs to another client');
+    }
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      return jsonRpcErrorResponse(415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
+    }
+
+    let message: JSONRPCMessage;
+    try {
+      message = parseMessage(await readBoundedText(request, { maxBytes: this.#maxBodyBytes }));
+    } catch (error) {
+      return this.#rejectBody(error);
+    }
+    const extra: MessageExtraInfo = {
+      requestInfo: { method: request.method, url, headers: Object.fromEntries(request.headers) },
+      authInfo,
+    };
+    session.deliver(message, extra);
+    return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
+  }
+
+  #report(context: string, cause: unknown): void {
+    this.#options.onerror?.(new Error(`SseServer: ${context}`, { cause }));
+  }
+
+  #rejectBody(error: unknown): Response {
+    if (error instanceof PayloadTooLargeError)
+      return jsonRpcErrorResponse(413, ErrorCode.InvalidRequest, error.message);
+    if (error instanceof McpError) return jsonRpcErrorResponse(400, error.code, error.message);
+    // TextDecoder's fatal mode throws TypeError for bytes that are not UTF-8: not parseable JSON either.
+    if (error instanceof TypeError)
+      return jsonRpcErrorResponse(400, ErrorCode.ParseError, 'Body is not UTF-8');
+    return jsonRpcErrorResponse(400, ErrorCode.ParseError, 'Could not read the request body');
+  }
+}

@@ -1,0 +1,172 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
+import { SseServer } from '../src/index.js';
+import type { SseServerOptions, SseServerTransport } from '../src/index.js';
+import { createNodeHandler } from '../src/node.js';
+
+type Cleanup = () => Promise<void> | void;
+
+/** Registers an afterEach that runs every cleanup added during the test, newest first. */
+export function useCleanup(): (cleanup: Cleanup) => void {
+  const cleanups: Cleanup[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return (cleanup) => void cleanups.push(cleanup);
+}
+
+/** Polls until `predicate` holds; fails after `timeoutMs` instead of sleeping a fixed time. */
+export async function waitFor(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`Condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export interface HttpServerHandle {
+  server: Server;
+  port: number;
+  origin: string;
+  close: () => Promise<void>;
+}
+
+/** A node:http server on 127.0.0.1 and a free port; `close` also drops open streams. */
+export async function startHttpServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<HttpServerHandle> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface SseHarness extends HttpServerHandle {
+  sse: SseServer;
+  /** Every session transport handed to onsession, already started. */
+  sessions: SseServerTransport[];
+  url: string;
+}
+
+/**
+ * Our SseServer behind the node adapter, mounted on `/sse`. Each session is passed to `attach` (to set
+ * its handlers) and then started.
+ */
+export async function startSseServer(
+  addCleanup: (cleanup: Cleanup) => void,
+  options: Partial<SseServerOptions> = {},
+  attach: (transport: SseServerTransport) => void = () => {},
+): Promise<SseHarness> {
+  const sessions: SseServerTransport[] = [];
+  const sse = new SseServer({
+    onsession: async (transport) => {
+      sessions.push(transport);
+      attach(transport);
+      await transport.start();
+    },
+    ...options,
+  });
+  const handler = createNodeHandler(sse);
+  const http = await startHttpServer((req, res) => void handler(req, res));
+  addCleanup(async () => {
+    await sse.close();
+    await http.close();
+  });
+  return { ...http, sse, sessions, url: `${http.origin}/sse` };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A plain node:http request, for headers fetch will not let us set (Host) and for raw bodies. */
+export function rawRequest(options: {
+  port: number;
+  method: string;
+  path: string;
+  headers?: OutgoingHttpHeaders;
+  body?: string | string[];
+}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: options.port,
+        method: options.method,
+        path: options.path,
+        headers: options.headers,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    const chunks = typeof options.body === 'string' ? [options.body] : (options.body ?? []);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+export interface RawStream {
+  status: number;
+  headers: IncomingMessage['headers'];
+  /** Everything received so far. */
+  text: () => string;
+  /** The POST endpoint from the first event, once it has arrived. */
+  endpoint: () => Promise<string>;
+  destroy: () => void;
+}
+
+/** Opens a GET event stream with node:http and keeps its raw text. */
+export function openRawStream(options: {
+  port: number;
+  path: string;
+  headers?: OutgoingHttpHeaders;
+}): Promise<RawStream> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port: options.port, method: 'GET', path: options.path, headers: options.headers },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('error', () => {});
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: () => text,
+          endpoint: async () => {
+            await waitFor(() => /^event: endpoint\ndata: .*\n\n/.test(text));
+            return /^event: endpoint\ndata: (.*)\n/.exec(text)?.[1] ?? '';
+          },
+          destroy: () => req.destroy(),
+        });
+      },
+    );
+    req.on('error', (error) => {
+      if (!req.destroyed) reject(error);
+    });
+    req.end();
+  });
+}
