@@ -438,3 +438,19 @@ export type {
   UntitledSingleSelectEnumSchema,
   URLElicitationRequiredError,
 } from './schemas/index.js';
+
+// JSON Schema validation (tool input/output schemas) and the Standard Schema interface
+export {
+  compileJsonSchema,
+  JsonSchemaCompileError,
+  toStandardSchema,
+} from './validation/json-schema/index.js';
+export type {
+  CompileJsonSchemaOptions,
+  JsonSchema,
+  JsonSchemaDialect,
+  JsonSchemaValidationError,
+  JsonSchemaValidationResult,
+  JsonSchemaValidator,
+} from './validation/json-schema/index.js';
+export type { StandardSchemaV1 } from './validation/standard-schema.js';

@@ -138,6 +138,12 @@ function schemaArb(shape: Shape): fc.Arbitrary<Schema> {
     // accepts `[]`. Keep the two apart so the reference is right.
     if ('contains' in schema && ('prefixItems' in schema || Array.isArray(schema['items'])))
       delete schema['contains'];
+    // ajv 8.20 also keeps a stale `contains` verdict for an empty array inside a loop:
+    // `{ items: { contains: { type: 'null' } } }` accepts `[[null], []]`. Empty arrays are
+    // kept out of `contains` (minItems ≥ 1); targeted tests cover `contains` on `[]`.
+    if ('contains' in schema && !(typeof schema['minItems'] === 'number' && schema['minItems'] >= 1)) {
+      schema['minItems'] = 1;
+    }
     return schema;
   });
   return fc.oneof({ weight: 1, arbitrary: fc.boolean() }, { weight: 8, arbitrary: object });
@@ -145,6 +151,12 @@ function schemaArb(shape: Shape): fc.Arbitrary<Schema> {
 
 function documentArb(dialect: JsonSchemaDialect): fc.Arbitrary<JsonSchema> {
   const defShape: Shape = { dialect, depth: 1, underChild: false, defRefs: false };
+  // ajv ignores `contains` annotations in `unevaluatedItems`, which 2020-12 Core §11.2 counts
+  // (`{ contains: {}, unevaluatedItems: false }` accepts `['x']`); a targeted test covers ours.
+  const ajvAgnostic = (doc: JsonSchema) => {
+    const text = JSON.stringify(doc);
+    return !(text.includes('"unevaluatedItems"') && text.includes('"contains"'));
+  };
   return fc
     .tuple(
       schemaArb({ dialect, depth: 3, underChild: false, defRefs: true }),
@@ -156,7 +168,8 @@ function documentArb(dialect: JsonSchemaDialect): fc.Arbitrary<JsonSchema> {
       root[dialect === '2020-12' ? '$defs' : 'definitions'] = { d0, d1 };
       if (dialect === 'draft-07') root.$schema = 'http://json-schema.org/draft-07/schema#';
       return root;
-    });
+    })
+    .filter(ajvAgnostic);
 }
 
 /** A deterministic PRNG (mulberry32), so fast-check can replay and shrink derived values. */

@@ -148,6 +148,9 @@ describe('json-schema: arrays', () => {
     expect(isValid({ contains: { type: 'string' }, minContains: 2 }, ['a', 1, 'b'])).toBe(true);
     expect(isValid({ contains: { type: 'string' }, maxContains: 1 }, ['a', 1, 'b'])).toBe(false);
     expect(isValid({ maxContains: 0 }, ['a'])).toBe(true);
+    // Regression guards for cases where ajv 8.20 (the differential reference) is wrong.
+    expect(isValid({ items: { contains: { type: 'null' } } }, [[null], []])).toBe(false);
+    expect(isValid({ prefixItems: [{ type: 'string' }], contains: {} }, [])).toBe(false);
   });
 
   it('checks minItems, maxItems and deep uniqueItems', () => {
@@ -362,6 +365,12 @@ describe('json-schema: errors and limits', () => {
     expect(compileJsonSchema({ uniqueItems: true }).validate([nested, nested]).valid).toBe(false);
   });
 
+  it('reports an absurdly deep schema as a compile error, not a crash', () => {
+    let schema: JsonSchema = {};
+    for (let i = 0; i < 100_000; i++) schema = { not: schema };
+    expect(() => compileJsonSchema(schema)).toThrow(JsonSchemaCompileError);
+  });
+
   it('rejects malformed keyword values at compile time', () => {
     expect(() => compileJsonSchema({ type: 'strin' })).toThrow(/unknown type/);
     expect(() => compileJsonSchema({ required: 'a' })).toThrow(/required/);
@@ -379,6 +388,31 @@ describe('json-schema: errors and limits', () => {
     );
     expect(compileJsonSchema({ $schema: 'http://json-schema.org/draft-07/schema' }).dialect).toBe('draft-07');
     expect(compileJsonSchema({}).dialect).toBe('2020-12');
+  });
+
+  it('keeps results independent across calls that reuse internal state', () => {
+    const list = {
+      $defs: { l: { properties: { next: { $ref: '#/$defs/l' } }, required: ['v'] } },
+      $ref: '#/$defs/l',
+    };
+    const { validate } = compileJsonSchema(list, { maxDepth: 8 });
+    let deep: unknown = { v: 1 };
+    for (let i = 0; i < 20; i++) deep = { v: 1, next: deep };
+    expect(validate({ v: 1 })).toEqual({ valid: true });
+    const invalid = validate({ next: { v: 1 } });
+    expect(validate(deep).valid).toBe(false);
+    expect(validate({ v: 1, next: { v: 2 } })).toEqual({ valid: true });
+    expect(invalid).toEqual({
+      valid: false,
+      errors: [{ path: '/v', keyword: 'required', message: "must have required property 'v'" }],
+    });
+    expect(validate({ next: {} })).toEqual({
+      valid: false,
+      errors: [
+        { path: '/v', keyword: 'required', message: "must have required property 'v'" },
+        { path: '/next/v', keyword: 'required', message: "must have required property 'v'" },
+      ],
+    });
   });
 
   it('lets validate be detached from its validator', () => {

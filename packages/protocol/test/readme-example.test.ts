@@ -5,7 +5,9 @@ import { InMemoryTransport, ListToolsResultSchema, Protocol } from '@x/protocol'
 it('README example: two engines over the in-memory pair', async () => {
   const [a, b] = InMemoryTransport.createLinkedPair();
   const server = new Protocol();
-  server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
+  server.setRequestHandler('tools/list', () => ({
+    tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
+  }));
   const client = new Protocol();
   await server.connect(b);
   await client.connect(a);

@@ -1,3 +1,4 @@
+import { JsonSchemaCompileError } from './compile-error.js';
 import { Compiler } from './compiler.js';
 import { detectDialect } from './dialect.js';
 import { isJsonObject, ValueDepthError } from './json-value.js';
@@ -36,6 +37,18 @@ export function compileJsonSchema(
   schema: JsonSchema | boolean,
   options: CompileJsonSchemaOptions = {},
 ): JsonSchemaValidator {
+  try {
+    return compile(schema, options);
+  } catch (error) {
+    // Compilation recurses with the schema's nesting; a hostile schema must not crash the caller.
+    if (error instanceof RangeError) {
+      throw new JsonSchemaCompileError('#', 'schema is nested too deeply', { cause: error });
+    }
+    throw error;
+  }
+}
+
+function compile(schema: JsonSchema | boolean, options: CompileJsonSchemaOptions): JsonSchemaValidator {
   const dialect = detectDialect(schema);
   const index = new SchemaIndex(schema, dialect);
   const compiler = new Compiler({
@@ -51,12 +64,20 @@ export function compileJsonSchema(
   }
   const maxErrors = Math.max(1, options.maxErrors ?? 20);
   const maxDepth = options.maxDepth ?? 256;
+  // A successful run leaves its state exactly as it found it (empty errors, balanced path stack
+  // and counters), so the hot path reuses it instead of allocating one per call. Taking it out of
+  // `spare` while in use keeps a re-entrant call (a getter on the value calling validate) safe.
+  let spare: ValidationState | undefined;
   return {
     dialect,
     validate: (value) => {
-      const state = new ValidationState(maxErrors, maxDepth);
+      const state = spare ?? new ValidationState(maxErrors, maxDepth);
+      spare = undefined;
       try {
-        if (root(value, state, undefined)) return VALID;
+        if (root(value, state, undefined)) {
+          spare = state;
+          return VALID;
+        }
       } catch (error) {
         if (error instanceof DepthLimitError) {
           return {
