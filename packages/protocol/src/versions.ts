@@ -39,7 +39,8 @@ export function isModernProtocolVersion(version: unknown): version is ModernProt
 export function eraOf(version: string): Era {
   if (isModernProtocolVersion(version)) return 'modern';
   if (isLegacyProtocolVersion(version)) return 'legacy';
-  return version > LATEST_PROTOCOL_VERSION ? 'modern' : 'legacy';
+  // Only a well-formed revision date later than ours is a future (stateless) revision.
+  return /^\d{4}-\d{2}-\d{2}$/.test(version) && version > LATEST_PROTOCOL_VERSION ? 'modern' : 'legacy';
 }
 
 /**

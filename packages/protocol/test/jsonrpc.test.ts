@@ -48,3 +48,14 @@ describe('envelope validation', () => {
     }
   });
 });
+
+describe('eras', () => {
+  it('classifies known, future and malformed revision strings', async () => {
+    const { eraOf } = await import('@x/protocol');
+    expect(eraOf('2026-07-28')).toBe('modern');
+    expect(eraOf('2025-11-25')).toBe('legacy');
+    expect(eraOf('2027-01-01')).toBe('modern');
+    expect(eraOf('foo')).toBe('legacy');
+    expect(eraOf('2024-01-01')).toBe('legacy');
+  });
+});

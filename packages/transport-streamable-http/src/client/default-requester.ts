@@ -1,0 +1,24 @@
+import { fetchRequester, type HttpRequester } from './requester.js';
+
+/** The requester used when no `fetch` is given, with a way to release its connections. */
+export interface DefaultRequester {
+  requester: HttpRequester;
+  close(): Promise<void>;
+}
+
+function isNode(): boolean {
+  const process = (globalThis as { process?: { versions?: { node?: string } } }).process;
+  return typeof process?.versions?.node === 'string' && !('Deno' in globalThis) && !('Bun' in globalThis);
+}
+
+/**
+ * Node gets undici's `request` (loaded by dynamic import, so bundles for browsers and Workers never
+ * contain undici or `node:` modules); every other runtime gets its global `fetch`.
+ */
+export async function defaultRequester(): Promise<DefaultRequester> {
+  if (isNode()) {
+    const { createUndiciRequester } = await import('./undici-requester.js');
+    return createUndiciRequester();
+  }
+  return { requester: fetchRequester((url, init) => fetch(url, init)), close: async () => {} };
+}

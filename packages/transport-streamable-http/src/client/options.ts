@@ -1,0 +1,36 @@
+import type { ReconnectionOptions } from './reconnect.js';
+import type { FetchLike } from './requester.js';
+
+/** Options of `StreamableHttpClientTransport`. */
+export interface StreamableHttpClientTransportOptions {
+  /**
+   * The `fetch` to use (browsers, Workers, Deno, Bun, tests). Default on Node: undici's `request` with a
+   * keep-alive pool of its own (no WHATWG streams per chunk: about 3× faster than `fetch` on loopback);
+   * elsewhere the global `fetch`.
+   */
+  fetch?: FetchLike | undefined;
+  /** Headers sent with every request (e.g. a static API key). */
+  headers?: Record<string, string> | undefined;
+  /** Headers computed per request (e.g. a fresh bearer token); merged over `headers`. */
+  getHeaders?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined;
+  /**
+   * Called on 401 with the response; return true (e.g. after refreshing the token `getHeaders`
+   * returns) to retry the request once.
+   */
+  onUnauthorized?: ((response: Response) => boolean | Promise<boolean>) | undefined;
+  /** Resume an existing legacy session. */
+  sessionId?: string | undefined;
+  /** Initial `MCP-Protocol-Version` for legacy requests (normally set by the client after initialize). */
+  protocolVersion?: string | undefined;
+  /** Backoff for re-opening dropped SSE streams. */
+  reconnection?: ReconnectionOptions | undefined;
+  /**
+   * On 404 for its session, start a new one by re-sending the remembered `initialize` and
+   * `notifications/initialized`, then retry the request; the client layer never notices. Default true.
+   */
+  reinitializeOnSessionLoss?: boolean | undefined;
+  /** Open the GET stream after `notifications/initialized` (405 is tolerated). Default true. */
+  standaloneStream?: boolean | undefined;
+  /** Send DELETE for the session on `close()` (2025-11-25 "Session Management" 5). Default true. */
+  terminateSessionOnClose?: boolean | undefined;
+}

@@ -1,0 +1,205 @@
+import { isJSONRPCResponse, type JSONRPCMessage, type RequestId, validateMessage } from '@x/protocol';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { HEADER } from '../shared/headers.js';
+import { parseMediaType } from '../shared/media-type.js';
+import type { Exchanges } from './exchanges.js';
+import { StreamableHttpError } from './http-error.js';
+import { reconnectDelay, type ResolvedReconnection } from './reconnect.js';
+import type { HttpReply, HttpRequester } from './requester.js';
+import { readSse } from './sse-reader.js';
+
+/** State of one SSE stream being read, kept across reconnects. */
+export interface StreamContext {
+  /** The request whose response this stream carries; undefined for the GET stream. */
+  requestId: RequestId | undefined;
+  modern: boolean;
+  lastEventId: string | undefined;
+  /** Failed reconnects in a row; any event resets it. */
+  attempt: number;
+  onresumptiontoken: ((token: string) => void) | undefined;
+}
+
+/** What the streams need from their transport. */
+export interface StreamHost {
+  readonly closed: boolean;
+  requester(): Promise<HttpRequester>;
+  /** Headers of a GET: auth, session, protocol version. */
+  getHeaders(): Promise<Record<string, string>>;
+  hasSession(): boolean;
+  receive(message: JSONRPCMessage): void;
+  fault(error: unknown): void;
+  /** The server answered 404 for the session on a GET. */
+  sessionLost(standalone: boolean): void;
+  /** True when the caller cancelled this request (its stream was closed on purpose). */
+  cancelled(requestId: RequestId): boolean;
+  /** The request can no longer be answered. */
+  lose(requestId: RequestId, reason: string): void;
+}
+
+/**
+ * Reads SSE replies and keeps them going (2025-11-25 "Resumability and Redelivery"): a POST stream that
+ * ends before its response is resumed with GET + `Last-Event-ID`; the standalone GET stream is reopened
+ * whenever the server ends it (405 means the server offers none). Delays honour the server's `retry`
+ * field ("The client MUST respect the retry field") and grow, capped, with failures.
+ */
+export class SseStreams {
+  #host: StreamHost;
+  #url: URL;
+  #exchanges: Exchanges;
+  #reconnection: ResolvedReconnection;
+  #serverRetryMs: number | undefined;
+  #standalone: AbortController | undefined;
+
+  constructor(options: {
+    host: StreamHost;
+    url: URL;
+    exchanges: Exchanges;
+    reconnection: ResolvedReconnection;
+  }) {
+    this.#host = options.host;
+    this.#url = options.url;
+    this.#exchanges = options.exchanges;
+    this.#reconnection = options.reconnection;
+  }
+
+  /** Opens the GET stream unless one is open (or being reopened). */
+  openStandalone(): void {
+    if (this.#standalone !== undefined || this.#host.closed) return;
+    void this.open({
+      requestId: undefined,
+      modern: false,
+      lastEventId: undefined,
+      attempt: 0,
+      onresumptiontoken: undefined,
+    });
+  }
+
+  /** Drops the GET stream (e.g. before re-initializing: it belongs to the old session). */
+  abortStandalone(): void {
+    this.#standalone?.abort();
+    this.#standalone = undefined;
+  }
+
+  /** GET the endpoint: a fresh standalone stream, or a resume when `context.lastEventId` is set. */
+  async open(context: StreamContext): Promise<void> {
+    if (this.#host.closed) return;
+    const controller = this.#exchanges.open();
+    if (context.requestId === undefined) {
+      this.#standalone?.abort();
+      this.#standalone = controller;
+    }
+    try {
+      await this.#get(context, controller);
+    } finally {
+      this.#exchanges.release(controller);
+    }
+  }
+
+  /** Reads one SSE reply to its end, then resumes or reopens it as needed. */
+  async consume(reply: HttpReply, context: StreamContext, controller: AbortController): Promise<void> {
+    let answered = false;
+    const onEvent = (event: EventSourceMessage): void => {
+      if (event.id !== undefined && event.id !== '') {
+        context.lastEventId = event.id;
+        context.onresumptiontoken?.(event.id);
+      }
+      context.attempt = 0;
+      // Priming events carry an id and empty data (2025-11-25 "Sending Messages to the Server" 6).
+      if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+      let message: JSONRPCMessage;
+      try {
+        message = validateMessage(JSON.parse(event.data));
+      } catch (error) {
+        this.#host.fault(error);
+        return;
+      }
+      if (isJSONRPCResponse(message) && message.id === context.requestId) answered = true;
+      this.#host.receive(message);
+    };
+    const onRetry = (ms: number): void => {
+      this.#serverRetryMs = ms;
+    };
+    try {
+      await readSse(reply.chunks(), { onEvent, onRetry });
+    } catch (error) {
+      if (this.#ended(context, controller)) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#host.fault(new Error(`SSE stream disconnected: ${reason}`));
+    }
+    if (this.#ended(context, controller)) return;
+    if (context.requestId === undefined) {
+      // "The server MAY close the SSE stream at any time": reopen it, resuming when it gave us an id.
+      this.#retry(context, controller);
+    } else if (answered) {
+      return;
+    } else if (context.modern) {
+      // Modern streams are not resumable: "A broken response stream loses the in-flight request".
+      this.#host.lose(context.requestId, 'The response stream ended before the response arrived');
+    } else if (context.lastEventId !== undefined) {
+      this.#retry(context, controller);
+    }
+  }
+
+  #ended(context: StreamContext, controller: AbortController): boolean {
+    if (this.#host.closed || controller.signal.aborted) return true;
+    return context.requestId !== undefined && this.#host.cancelled(context.requestId);
+  }
+
+  async #get(context: StreamContext, controller: AbortController): Promise<void> {
+    const standalone = context.requestId === undefined;
+    let reply: HttpReply;
+    try {
+      const requester = await this.#host.requester();
+      const headers = await this.#host.getHeaders();
+      headers[HEADER.accept] = 'text/event-stream';
+      if (context.lastEventId !== undefined) headers[HEADER.lastEventId] = context.lastEventId;
+      reply = await requester({ method: 'GET', url: this.#url, headers, signal: controller.signal });
+    } catch (error) {
+      if (this.#host.closed || controller.signal.aborted) return;
+      this.#host.fault(error);
+      return this.#retry(context, controller);
+    }
+    if (reply.status === 405 && standalone) {
+      // "or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE
+      // stream at this endpoint".
+      await reply.discard();
+      this.#forget(controller);
+      return;
+    }
+    if (reply.status === 404 && this.#host.hasSession()) {
+      await reply.discard();
+      this.#forget(controller);
+      this.#host.sessionLost(standalone);
+      return;
+    }
+    const type = parseMediaType(reply.header(HEADER.contentType))?.type;
+    if (reply.status !== 200 || type !== 'text/event-stream') {
+      const body = (await reply.text().catch(() => '')).slice(0, 1_024);
+      const message = `GET ${this.#url} failed with HTTP ${reply.status}`;
+      this.#host.fault(new StreamableHttpError({ status: reply.status, body, message }));
+      // A refused resume (e.g. an expired event id) will not succeed by trying again.
+      if (reply.status >= 400 && reply.status < 500) this.#forget(controller);
+      else this.#retry(context, controller);
+      return;
+    }
+    await this.consume(reply, context, controller);
+  }
+
+  #forget(controller: AbortController): void {
+    if (this.#standalone === controller) this.#standalone = undefined;
+  }
+
+  #retry(context: StreamContext, controller: AbortController): void {
+    if (this.#host.closed || controller.signal.aborted) return;
+    if (context.attempt >= this.#reconnection.maxRetries) {
+      this.#forget(controller);
+      this.#host.fault(new Error(`Gave up re-opening the SSE stream after ${context.attempt} attempts`));
+      return;
+    }
+    const delay = reconnectDelay(this.#reconnection, context.attempt, this.#serverRetryMs);
+    context.attempt++;
+    this.#exchanges.later(delay, () => {
+      if (!controller.signal.aborted) void this.open(context);
+    });
+  }
+}

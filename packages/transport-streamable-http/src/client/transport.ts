@@ -1,0 +1,383 @@
+import {
+  ConnectionClosedError,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  type JSONRPCMessage,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+  validateMessage,
+} from '@x/protocol';
+import { HEADER } from '../shared/headers.js';
+import { parseMediaType } from '../shared/media-type.js';
+import { type DefaultRequester, defaultRequester } from './default-requester.js';
+import { Exchanges } from './exchanges.js';
+import { StreamableHttpError } from './http-error.js';
+import type { StreamableHttpClientTransportOptions } from './options.js';
+import { resolveReconnection } from './reconnect.js';
+import { ModernRequests } from './modern-requests.js';
+import { modernVersionOf } from './request-headers.js';
+import { fetchRequester, type HttpReply, type HttpRequester } from './requester.js';
+import { SessionRecovery } from './session-recovery.js';
+import { SseStreams, type StreamHost } from './sse-streams.js';
+
+interface RetryState {
+  auth?: boolean;
+  session?: boolean;
+}
+
+/** One POST on its way: what `#post` worked out before sending. */
+interface Post {
+  message: JSONRPCMessage;
+  options: TransportSendOptions | undefined;
+  retry: RetryState;
+  headers: Record<string, string>;
+  modernVersion: string | undefined;
+  requestId: RequestId | undefined;
+  exchange: AbortController;
+}
+
+const ACCEPT_BOTH = 'application/json, text/event-stream';
+
+function lowerKeys(headers: Record<string, string> | undefined, into: Record<string, string>): void {
+  if (headers === undefined) return;
+  for (const [name, value] of Object.entries(headers)) into[name.toLowerCase()] = value;
+}
+
+function isInitialized(message: JSONRPCMessage): boolean {
+  return isJSONRPCNotification(message) && message.method === 'notifications/initialized';
+}
+
+/**
+ * The client end of Streamable HTTP, for both eras. Legacy (≤ 2025-11-25): sessions, the GET stream,
+ * resumption with `Last-Event-ID`, and transparent re-initialization when the server forgets the session.
+ * Modern (2026-07-28, chosen per request by its `_meta` protocol version): stateless POSTs with
+ * `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` headers; cancelling a request closes its response stream.
+ *
+ * @example
+ * ```ts
+ * const transport = new StreamableHttpClientTransport('http://127.0.0.1:3000/mcp', {
+ *   getHeaders: async () => ({ authorization: `Bearer ${await tokens.current()}` }),
+ * });
+ * await client.connect(transport);
+ * ```
+ */
+export class StreamableHttpClientTransport implements Transport {
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onclose?: (() => void) | undefined;
+
+  readonly #url: URL;
+  readonly #options: StreamableHttpClientTransportOptions;
+  #requester: Promise<DefaultRequester> | undefined;
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+  #started = false;
+  #closed = false;
+  #exchanges = new Exchanges();
+  #streams: SseStreams;
+  #recovery = new SessionRecovery();
+  #modern = new ModernRequests();
+  #notifications: Promise<void> = Promise.resolve();
+
+  constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
+    this.#url = new URL(url);
+    this.#options = options;
+    this.#sessionId = options.sessionId;
+    this.#protocolVersion = options.protocolVersion;
+    this.#streams = new SseStreams({
+      host: this.#streamHost(),
+      url: this.#url,
+      exchanges: this.#exchanges,
+      reconnection: resolveReconnection(options.reconnection),
+    });
+  }
+
+  /** The legacy session id the server assigned, if any. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /** The version sent in `MCP-Protocol-Version` on legacy requests. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  setProtocolVersion = (version: string): void => {
+    this.#protocolVersion = version;
+  };
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('StreamableHttpClientTransport already started');
+    this.#started = true;
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.#closed) throw new ConnectionClosedError('Transport is closed');
+    if (options?.resumptionToken !== undefined) {
+      // Resume a stream interrupted earlier (e.g. in another process): GET with Last-Event-ID.
+      const requestId = isJSONRPCRequest(message) ? message.id : undefined;
+      void this.#streams.open({
+        requestId,
+        modern: false,
+        lastEventId: options.resumptionToken,
+        attempt: 0,
+        onresumptiontoken: options.onresumptiontoken,
+      });
+      return;
+    }
+    this.#recovery.remember(message);
+    if (isJSONRPCRequest(message)) {
+      // A new InitializeRequest is sent "without a session ID attached" (2025-11-25 sessions, 4).
+      if (message.method === 'initialize') this.#sessionId = undefined;
+      else this.#modern.sending(message);
+    } else if (isJSONRPCNotification(message)) {
+      if (message.method === 'notifications/cancelled' && this.#modern.cancel(message)) return;
+      // Notifications keep their order: each POST starts once the previous one was accepted (202), since
+      // parallel POSTs may reach the server in any order.
+      const sent = this.#notifications.then(() => this.#post(message, options, {}));
+      this.#notifications = sent.catch(() => {});
+      return sent;
+    }
+    // Requests and responses go out concurrently, but never ahead of a notification sent before them
+    // (a request must not overtake, e.g., `notifications/initialized`). Nothing pending: one microtask.
+    await this.#notifications;
+    try {
+      await this.#post(message, options, {});
+    } catch (error) {
+      if (isJSONRPCRequest(message)) this.#modern.failed(message.id);
+      throw error;
+    }
+  }
+
+  /** Ends the session with DELETE (404/405 tolerated) and forgets it. */
+  async terminateSession(): Promise<void> {
+    const sessionId = this.#sessionId;
+    if (sessionId === undefined) return;
+    const requester = await this.#getRequester();
+    const headers = await this.#legacyHeaders();
+    const signal = AbortSignal.timeout(5_000);
+    const reply = await requester({ method: 'DELETE', url: this.#url, headers, signal });
+    await reply.discard();
+    const ok = (reply.status >= 200 && reply.status < 300) || reply.status === 404 || reply.status === 405;
+    if (!ok) {
+      const message = `DELETE ${this.#url} failed with HTTP ${reply.status}`;
+      throw new StreamableHttpError({ status: reply.status, message });
+    }
+    this.#sessionId = undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#exchanges.closeAll();
+    this.#recovery.abort(new ConnectionClosedError('Transport is closed'));
+    if (this.#sessionId !== undefined && this.#options.terminateSessionOnClose !== false) {
+      await this.terminateSession().catch((error: unknown) => this.#fault(error));
+    }
+    if (this.#requester !== undefined) await (await this.#requester).close().catch(() => {});
+    this.onclose?.();
+  }
+
+  #streamHost(): StreamHost {
+    const transport = this;
+    return {
+      get closed() {
+        return transport.#closed;
+      },
+      requester: () => this.#getRequester(),
+      getHeaders: () => this.#legacyHeaders(),
+      hasSession: () => this.#sessionId !== undefined,
+      receive: (message) => this.#receive(message),
+      fault: (error) => this.#fault(error),
+      sessionLost: (standalone) => {
+        if (standalone && this.#mayRecover({ jsonrpc: '2.0', method: 'ping' }, {})) {
+          this.#recover().catch((error: unknown) => this.#fault(error));
+        } else {
+          this.#fault(
+            new StreamableHttpError({ status: 404, message: 'Session not found while resuming a stream' }),
+          );
+        }
+      },
+      cancelled: (requestId) => this.#modern.cancelled(requestId),
+      lose: (requestId, reason) => {
+        this.#modern.settle(requestId);
+        this.#receive({ jsonrpc: '2.0', id: requestId, error: { code: -32000, message: reason } });
+      },
+    };
+  }
+
+  async #getRequester(): Promise<HttpRequester> {
+    if (this.#requester === undefined) {
+      const custom = this.#options.fetch;
+      this.#requester =
+        custom === undefined
+          ? defaultRequester()
+          : Promise.resolve({ requester: fetchRequester(custom), close: async () => {} });
+    }
+    return (await this.#requester).requester;
+  }
+
+  async #baseHeaders(): Promise<Record<string, string>> {
+    const headers: Record<string, string> = {};
+    lowerKeys(this.#options.headers, headers);
+    if (this.#options.getHeaders !== undefined) lowerKeys(await this.#options.getHeaders(), headers);
+    return headers;
+  }
+
+  async #legacyHeaders(): Promise<Record<string, string>> {
+    const headers = await this.#baseHeaders();
+    if (this.#sessionId !== undefined) headers[HEADER.sessionId] = this.#sessionId;
+    if (this.#protocolVersion !== undefined) headers[HEADER.protocolVersion] = this.#protocolVersion;
+    return headers;
+  }
+
+  async #post(
+    message: JSONRPCMessage,
+    options: TransportSendOptions | undefined,
+    retry: RetryState,
+  ): Promise<void> {
+    const requester = await this.#getRequester();
+    const modernVersion = 'method' in message ? modernVersionOf(message) : undefined;
+    let headers: Record<string, string>;
+    if (modernVersion !== undefined && 'method' in message) {
+      // Modern requests carry no session (2026-07-28 removed them) and mirror their body into headers.
+      headers = await this.#baseHeaders();
+      this.#modern.addHeaders(headers, message, modernVersion);
+    } else {
+      headers = await this.#legacyHeaders();
+    }
+    headers[HEADER.accept] = ACCEPT_BOTH;
+    headers[HEADER.contentType] = 'application/json';
+    lowerKeys(options?.headers, headers);
+    const requestId = isJSONRPCRequest(message) ? message.id : undefined;
+    const exchange = this.#exchanges.open(options?.signal);
+    if (requestId !== undefined && modernVersion !== undefined) this.#modern.track(requestId, exchange);
+    let streaming = false;
+    try {
+      streaming = await this.#send(requester, {
+        message,
+        options,
+        retry,
+        headers,
+        modernVersion,
+        requestId,
+        exchange,
+      });
+    } finally {
+      if (!streaming) this.#exchanges.release(exchange);
+    }
+  }
+
+  /** The POST itself; resolves true when an SSE reply keeps the exchange open. */
+  async #send(requester: HttpRequester, post: Post): Promise<boolean> {
+    const { message, options, retry, headers, modernVersion, requestId, exchange } = post;
+    let reply: HttpReply;
+    try {
+      const body = JSON.stringify(message);
+      reply = await requester({ method: 'POST', url: this.#url, headers, body, signal: exchange.signal });
+    } catch (error) {
+      if (requestId !== undefined) this.#modern.settle(requestId);
+      if (this.#closed) throw new ConnectionClosedError('Transport is closed', { cause: error });
+      throw error;
+    }
+    const sessionId = reply.header(HEADER.sessionId);
+    if (sessionId !== null && modernVersion === undefined) this.#sessionId = sessionId;
+
+    if (reply.status === 401 && this.#options.onUnauthorized !== undefined && retry.auth !== true) {
+      if (await this.#options.onUnauthorized(reply.toResponse())) {
+        await this.#post(message, options, { ...retry, auth: true });
+        return false;
+      }
+    }
+    if (reply.status === 404 && headers[HEADER.sessionId] !== undefined && this.#mayRecover(message, retry)) {
+      await reply.discard();
+      await this.#recover();
+      // Recovery itself re-sent `notifications/initialized`.
+      if (!isInitialized(message)) await this.#post(message, options, { ...retry, session: true });
+      return false;
+    }
+    if (reply.status < 200 || reply.status >= 300) {
+      if (requestId !== undefined) this.#modern.settle(requestId);
+      const body = (await reply.text().catch(() => '')).slice(0, 4_096);
+      const text = `POST ${this.#url} failed with HTTP ${reply.status}${body === '' ? '' : `: ${body}`}`;
+      throw new StreamableHttpError({ status: reply.status, body, message: text });
+    }
+    if (requestId === undefined) {
+      await reply.discard();
+      if (isInitialized(message) && this.#options.standaloneStream !== false) this.#streams.openStandalone();
+      return false;
+    }
+    const type = parseMediaType(reply.header(HEADER.contentType))?.type;
+    if (type === 'text/event-stream') {
+      const context = {
+        requestId,
+        modern: modernVersion !== undefined,
+        lastEventId: undefined,
+        attempt: 0,
+        onresumptiontoken: options?.onresumptiontoken,
+      };
+      void this.#streams.consume(reply, context, exchange).finally(() => this.#exchanges.release(exchange));
+      return true;
+    }
+    this.#modern.settle(requestId);
+    if (type === 'application/json') {
+      await this.#receiveJson(await reply.text());
+      return false;
+    }
+    await reply.discard();
+    if (reply.status === 202) return false;
+    throw new StreamableHttpError({
+      status: -1,
+      message: `Unexpected content type in reply: ${String(type)}`,
+    });
+  }
+
+  async #receiveJson(text: string): Promise<void> {
+    const value: unknown = JSON.parse(text);
+    const messages = Array.isArray(value) ? value : [value];
+    for (let i = 0; i < messages.length; i++) {
+      // One microtask apart, as on a stream (see sse-reader.ts).
+      if (i > 0) await Promise.resolve();
+      this.#receive(validateMessage(messages[i]));
+    }
+  }
+
+  #mayRecover(message: JSONRPCMessage, retry: RetryState): boolean {
+    if (this.#options.reinitializeOnSessionLoss === false || retry.session === true) return false;
+    return this.#recovery.canRecover(message);
+  }
+
+  #recover(): Promise<void> {
+    return this.#recovery.recover(async (message) => {
+      if (isJSONRPCRequest(message)) {
+        // The old session's GET stream is useless now; `notifications/initialized` opens a new one.
+        this.#sessionId = undefined;
+        this.#streams.abortStandalone();
+      }
+      await this.#post(message, undefined, { session: true });
+    });
+  }
+
+  #receive(message: JSONRPCMessage): void {
+    if (this.#closed || this.#recovery.claim(message)) return;
+    if (isJSONRPCResponse(message) && message.id !== undefined && message.id !== null) {
+      const rejected = this.#modern.received(message.id, message);
+      if (rejected.length > 0) {
+        this.#fault(
+          new Error(`Excluded tools with invalid x-mcp-header annotations: ${rejected.join(', ')}`),
+        );
+      }
+    }
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.#fault(error);
+    }
+  }
+
+  #fault(error: unknown): void {
+    this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  }
+}

@@ -1,0 +1,28 @@
+import type { AuthInfo, MessageExtraInfo } from '@x/protocol';
+import type { SessionStore } from './legacy/session-store.js';
+import type { SessionSettings } from './legacy/session-transport.js';
+import type { StreamableHttpHandlerOptions, StreamableHttpServerTransport } from './options.js';
+import type { ParamHeader } from '../shared/param-headers.js';
+
+/** What the era handlers share: resolved options and the live transports. */
+export interface EndpointState {
+  options: StreamableHttpHandlerOptions;
+  settings: SessionSettings;
+  sessionsEnabled: boolean;
+  sessions: SessionStore;
+  /** Per-request transports still answering (closed on shutdown). */
+  live: Set<{ close(): Promise<void> }>;
+  supported: readonly string[];
+  paramHeaders: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined;
+  newSessionId: () => string;
+  /** Hands a new transport to the user; a throwing `onsession` closes it and yields a 500. */
+  connect(transport: StreamableHttpServerTransport): Promise<Response | undefined>;
+  onerror(error: unknown): void;
+}
+
+/** One POST/GET/DELETE after the common checks. */
+export interface IncomingRequest {
+  request: Request;
+  extra: MessageExtraInfo;
+  authInfo: AuthInfo | undefined;
+}

@@ -1,0 +1,127 @@
+import type { JSONRPCMessage } from '@x/protocol';
+
+/**
+ * Storage for resumable SSE streams (2025-11-25 transports, "Resumability and Redelivery"). The server
+ * stores every message it sends on a stream of a legacy session and, when a client reconnects with
+ * `Last-Event-ID`, replays what followed that event on the same stream only.
+ *
+ * The shape follows the official SDK's `EventStore`, so a store written for it ports with one change:
+ * the priming event (an id with no message) is stored as `message: undefined` and never replayed.
+ *
+ * @example
+ * ```ts
+ * const handler = createStreamableHttpHandler({ onsession, eventStore: new InMemoryEventStore() });
+ * ```
+ */
+export interface EventStore {
+  /** Stores one event of `streamId`; resolves with its id, unique across every stream of the store. */
+  storeEvent(streamId: string, message: JSONRPCMessage | undefined): Promise<string>;
+  /** The stream an event id belongs to, when the store can tell without replaying (optional). */
+  getStreamIdForEventId?(eventId: string): Promise<string | undefined>;
+  /**
+   * Sends, in order, every stored message of the stream that `lastEventId` belongs to that came after
+   * it. Resolves with that stream's id, or undefined when the event id is unknown (or was evicted).
+   */
+  replayEventsAfter(
+    lastEventId: string,
+    sink: { send(eventId: string, message: JSONRPCMessage): Promise<void> | void },
+  ): Promise<string | undefined>;
+}
+
+/** Options for {@link InMemoryEventStore}. */
+export interface InMemoryEventStoreOptions {
+  /** Events kept per stream; older ones are dropped first. Default 1 000. */
+  maxEventsPerStream?: number | undefined;
+  /** Events kept in total; the least recently written streams are dropped whole. Default 100 000. */
+  maxEvents?: number | undefined;
+}
+
+interface StoredStream {
+  /** Sequence number of `events[0]`. */
+  first: number;
+  next: number;
+  events: Array<JSONRPCMessage | undefined>;
+}
+
+/**
+ * A bounded, process-local {@link EventStore}: per-stream and total caps, so a server whose clients
+ * vanish mid-stream holds a fixed amount of memory. Event ids are `<streamId>#<sequence>`.
+ *
+ * @example
+ * ```ts
+ * const eventStore = new InMemoryEventStore({ maxEventsPerStream: 500, maxEvents: 50_000 });
+ * ```
+ */
+export class InMemoryEventStore implements EventStore {
+  #streams = new Map<string, StoredStream>();
+  #total = 0;
+  #maxPerStream: number;
+  #maxTotal: number;
+
+  constructor(options: InMemoryEventStoreOptions = {}) {
+    this.#maxPerStream = options.maxEventsPerStream ?? 1_000;
+    this.#maxTotal = options.maxEvents ?? 100_000;
+  }
+
+  /** Events currently held, over all streams. */
+  get size(): number {
+    return this.#total;
+  }
+
+  async storeEvent(streamId: string, message: JSONRPCMessage | undefined): Promise<string> {
+    let stream = this.#streams.get(streamId);
+    if (stream === undefined) {
+      stream = { first: 0, next: 0, events: [] };
+    } else {
+      // Re-inserting keeps the map in least-recently-written order for eviction.
+      this.#streams.delete(streamId);
+    }
+    this.#streams.set(streamId, stream);
+    const seq = stream.next++;
+    stream.events.push(message);
+    this.#total++;
+    if (stream.events.length > this.#maxPerStream) {
+      stream.events.shift();
+      stream.first++;
+      this.#total--;
+    }
+    while (this.#total > this.#maxTotal) {
+      const [oldestId, oldest] = this.#streams.entries().next().value as [string, StoredStream];
+      if (oldestId === streamId) {
+        oldest.events.shift();
+        oldest.first++;
+        this.#total--;
+      } else {
+        this.#streams.delete(oldestId);
+        this.#total -= oldest.events.length;
+      }
+    }
+    return `${streamId}#${seq}`;
+  }
+
+  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
+    const hash = eventId.lastIndexOf('#');
+    return hash > 0 && this.#streams.has(eventId.slice(0, hash)) ? eventId.slice(0, hash) : undefined;
+  }
+
+  async replayEventsAfter(
+    lastEventId: string,
+    sink: { send(eventId: string, message: JSONRPCMessage): Promise<void> | void },
+  ): Promise<string | undefined> {
+    const hash = lastEventId.lastIndexOf('#');
+    if (hash <= 0) return undefined;
+    const streamId = lastEventId.slice(0, hash);
+    const seq = Number(lastEventId.slice(hash + 1));
+    const stream = this.#streams.get(streamId);
+    if (stream === undefined || !Number.isSafeInteger(seq) || seq >= stream.next) return undefined;
+    // The cursor itself must still be held; otherwise events after it were evicted and lost.
+    if (seq < stream.first - 1) return undefined;
+    const snapshot = stream.events.slice(Math.max(0, seq + 1 - stream.first));
+    let at = Math.max(seq + 1, stream.first);
+    for (const message of snapshot) {
+      const id = `${streamId}#${at++}`;
+      if (message !== undefined) await sink.send(id, message);
+    }
+    return streamId;
+  }
+}

@@ -1,0 +1,241 @@
+import {
+  type AuthInfo,
+  ErrorCode,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  validateMessage,
+} from '@x/protocol';
+import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
+import { acceptsAll, isJsonContentType } from '../shared/media-type.js';
+import { classifyBodiless, classifyPost } from './classify-era.js';
+import { Cors } from './cors.js';
+import { createDnsRebindingGuard, type DnsRebindingGuard, isLoopbackAddress } from './dns-rebinding.js';
+import type { EndpointState } from './endpoint-state.js';
+import { jsonRpcErrorResponse, methodNotAllowed } from './http-responses.js';
+import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy/legacy-handler.js';
+import { SessionStore } from './legacy/session-store.js';
+import { handleModernPost } from './modern/modern-handler.js';
+import type {
+  HandlerContext,
+  StreamableHttpHandlerOptions,
+  StreamableHttpServerTransport,
+} from './options.js';
+import { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError, readBoundedText } from './read-body.js';
+
+/**
+ * A Web-standard MCP endpoint: `(request) => Promise<Response>` for Node (through `toNodeHandler`),
+ * Bun, Deno and Workers, plus `close()` for graceful shutdown.
+ */
+export interface StreamableHttpHandler {
+  (request: Request, context?: HandlerContext): Promise<Response>;
+  /** Ends every stream and session and refuses further requests (503). */
+  close(): Promise<void>;
+  /** Live legacy sessions. */
+  readonly sessionCount: number;
+}
+
+// Session ids: "MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E)".
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+const ALLOW = 'GET, POST, DELETE, OPTIONS';
+
+function defaultSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function plainHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
+}
+
+/**
+ * Creates the MCP endpoint for both eras (legacy 2025-03-26 … 2025-11-25 with sessions, and modern
+ * 2026-07-28, stateless). Every new transport goes to `onsession`; connect it to your server there.
+ *
+ * @example
+ * ```ts
+ * const handler = createStreamableHttpHandler({
+ *   onsession: (transport) => server.connect(transport),
+ * });
+ * Bun.serve({ port: 3000, fetch: (request) => handler(request) });
+ * // node:http: http.createServer(toNodeHandler(handler)).listen(3000, '127.0.0.1');
+ * ```
+ */
+export function createStreamableHttpHandler(options: StreamableHttpHandlerOptions): StreamableHttpHandler {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const cors =
+    options.cors === undefined || options.cors === false
+      ? undefined
+      : new Cors(options.cors === true ? {} : options.cors);
+  const protection = options.dnsRebindingProtection;
+  const explicitGuard: DnsRebindingGuard | undefined =
+    protection === false
+      ? undefined
+      : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
+  const generate = options.sessionIdGenerator ?? defaultSessionId;
+  let closed = false;
+
+  const state: EndpointState = {
+    options,
+    settings: {
+      json: options.enableJsonResponse === true,
+      eventStore: options.eventStore,
+      retryMs: options.retryIntervalMs ?? 1_000,
+      keepAliveMs: options.keepAliveMs ?? 15_000,
+      maxQueued: options.maxQueuedMessages ?? 1_000,
+    },
+    sessionsEnabled: options.sessions !== false,
+    sessions: new SessionStore({
+      idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
+      maxSessions: options.maxSessions ?? 10_000,
+    }),
+    live: new Set(),
+    supported: options.supportedProtocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS,
+    paramHeaders: options.paramHeaders,
+    newSessionId: () => {
+      const id = generate();
+      if (!VISIBLE_ASCII.test(id)) throw new TypeError('Session ids must be visible ASCII (0x21-0x7E)');
+      return id;
+    },
+    connect: async (transport: StreamableHttpServerTransport) => {
+      try {
+        await options.onsession(transport);
+        return undefined;
+      } catch (error) {
+        state.onerror(error);
+        await transport.close();
+        return jsonRpcErrorResponse(
+          500,
+          ErrorCode.InternalError,
+          'Internal error: could not connect the session',
+        );
+      }
+    },
+    onerror: (error: unknown) => options.onerror?.(error instanceof Error ? error : new Error(String(error))),
+  };
+
+  function guardFor(context: HandlerContext | undefined): DnsRebindingGuard | undefined {
+    if (protection !== undefined) return explicitGuard;
+    // Default: on, unless the adapter tells us the socket is not on loopback (then the Host a client
+    // uses is the server's real name, which we cannot guess; pass allow-lists to check it).
+    const local = context?.localAddress;
+    return local !== undefined && !isLoopbackAddress(local) ? undefined : explicitGuard;
+  }
+
+  async function authenticate(request: Request): Promise<AuthInfo | Response | undefined> {
+    return options.authenticate === undefined ? undefined : options.authenticate(request);
+  }
+
+  async function readMessages(request: Request): Promise<JSONRPCMessage | JSONRPCMessage[] | Response> {
+    let text: string;
+    try {
+      text = await readBoundedText(request, maxBodyBytes);
+    } catch (error) {
+      if (error instanceof PayloadTooLargeError) {
+        return jsonRpcErrorResponse(413, ErrorCode.InvalidRequest, `Content Too Large: ${error.message}`);
+      }
+      return jsonRpcErrorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not UTF-8');
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return jsonRpcErrorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not JSON');
+    }
+    try {
+      if (!Array.isArray(value)) return validateMessage(value);
+      if (value.length === 0) throw new Error('An empty batch is not a JSON-RPC message');
+      return value.map((item) => validateMessage(item));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: ${message}`);
+    }
+  }
+
+  async function post(request: Request, extra: MessageExtraInfo): Promise<Response> {
+    // "The client MUST include an Accept header, listing both application/json and text/event-stream".
+    if (!acceptsAll(request.headers.get(HEADER.accept), [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE])) {
+      return jsonRpcErrorResponse(
+        406,
+        ErrorCode.InvalidRequest,
+        'Not Acceptable: the client must accept both application/json and text/event-stream',
+      );
+    }
+    if (!isJsonContentType(request.headers.get(HEADER.contentType))) {
+      return jsonRpcErrorResponse(
+        415,
+        ErrorCode.InvalidRequest,
+        'Unsupported Media Type: send application/json',
+      );
+    }
+    const body = await readMessages(request);
+    if (body instanceof Response) return body;
+    return classifyPost(request.headers, body) === 'modern'
+      ? handleModernPost(state, request, body as JSONRPCMessage, extra)
+      : handleLegacyPost(state, request, body, extra);
+  }
+
+  async function route(request: Request, context: HandlerContext | undefined): Promise<Response> {
+    if (closed)
+      return jsonRpcErrorResponse(503, ErrorCode.InternalError, 'Service Unavailable: shutting down');
+    if (request.method === 'OPTIONS') return cors?.preflight(request) ?? methodNotAllowed(ALLOW);
+    const refused = guardFor(context)?.(request);
+    // "If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden."
+    if (refused !== undefined)
+      return jsonRpcErrorResponse(403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
+    const auth = await authenticate(request);
+    if (auth instanceof Response) return auth;
+    const extra: MessageExtraInfo = {
+      requestInfo: {
+        method: request.method,
+        url: new URL(request.url),
+        headers: plainHeaders(request.headers),
+      },
+      authInfo: auth,
+    };
+    switch (request.method) {
+      case 'POST':
+        return post(request, extra);
+      case 'GET':
+        // 2026-07-28 "Earlier Streamable HTTP Revisions": "HTTP GET or DELETE ...: respond with 405".
+        return classifyBodiless(request.headers) === 'modern'
+          ? methodNotAllowed('POST')
+          : handleLegacyGet(state, request, extra);
+      case 'DELETE':
+        return classifyBodiless(request.headers) === 'modern'
+          ? methodNotAllowed('POST')
+          : handleLegacyDelete(state, request);
+      default:
+        return methodNotAllowed(ALLOW);
+    }
+  }
+
+  const handler = async (request: Request, context?: HandlerContext): Promise<Response> => {
+    let response: Response;
+    try {
+      response = await route(request, context);
+    } catch (error) {
+      state.onerror(error);
+      response = jsonRpcErrorResponse(500, ErrorCode.InternalError, 'Internal error');
+    }
+    return cors === undefined ? response : cors.apply(request, response);
+  };
+
+  return Object.defineProperties(handler, {
+    close: {
+      value: async () => {
+        closed = true;
+        const live = [...state.live];
+        state.live.clear();
+        await Promise.all([state.sessions.closeAll(), ...live.map((t) => t.close())]);
+      },
+    },
+    sessionCount: { get: () => state.sessions.size },
+  }) as StreamableHttpHandler;
+}

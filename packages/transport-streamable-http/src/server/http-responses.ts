@@ -1,0 +1,58 @@
+import { ErrorCode, type JSONRPCErrorResponse, type RequestId } from '@x/protocol';
+
+/** Options for {@link jsonRpcErrorResponse}. */
+export interface JsonRpcErrorResponseInit {
+  /** The request the error answers; omitted for transport-level rejections (the spec allows "no id"). */
+  id?: RequestId | undefined;
+  data?: unknown;
+  headers?: Record<string, string> | undefined;
+}
+
+/**
+ * An HTTP response whose body is a JSON-RPC error. Transport-level rejections carry no id
+ * (2025-11-25 transports: "The HTTP response body MAY comprise a JSON-RPC error response that has no
+ * id"); header-validation failures of 2026-07-28 answer the request's id.
+ */
+export function jsonRpcErrorResponse(
+  status: number,
+  code: number,
+  message: string,
+  init: JsonRpcErrorResponseInit = {},
+): Response {
+  const error = init.data === undefined ? { code, message } : { code, message, data: init.data };
+  const body: JSONRPCErrorResponse = { jsonrpc: '2.0', id: init.id ?? null, error };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...init.headers, 'content-type': 'application/json' },
+  });
+}
+
+/** 400 with the generic "invalid request" code, for malformed transport usage. */
+export function badRequest(message: string, headers?: Record<string, string>): Response {
+  return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, `Bad Request: ${message}`, { headers });
+}
+
+const SESSION_NOT_FOUND_CODE = -32001;
+
+/** 404 for a session the server does not (or no longer) know (2025-11-25 "Session Management" 3). */
+export function sessionNotFound(): Response {
+  // -32001 is what the official SDK answers here; clients in the wild key on the 404, not the code.
+  return jsonRpcErrorResponse(404, SESSION_NOT_FOUND_CODE, 'Session not found');
+}
+
+/** 405 with the `Allow` header RFC 9110 §15.5.6 requires. */
+export function methodNotAllowed(allow: string): Response {
+  return jsonRpcErrorResponse(405, ErrorCode.InvalidRequest, 'Method Not Allowed', { headers: { allow } });
+}
+
+/** 202 Accepted with no body: the answer to notifications and responses. */
+export function accepted(headers?: Record<string, string>): Response {
+  return new Response(null, headers === undefined ? { status: 202 } : { status: 202, headers });
+}
+
+/** Headers every SSE response carries (2026-07-28 streamable-http: `X-Accel-Buffering: no` for proxies). */
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+};

@@ -1,0 +1,95 @@
+import type { LegacySessionTransport } from './session-transport.js';
+
+/** Options for {@link SessionStore}. */
+export interface SessionStoreOptions {
+  idleTimeoutMs: number;
+  maxSessions: number;
+}
+
+/**
+ * The live legacy sessions of one handler, bounded two ways so clients that vanish without DELETE cannot
+ * leak memory: an idle timeout (a sweep closes sessions unused for that long, unless a GET stream is
+ * open on them) and a maximum count (a new session evicts the least recently used one). The map is kept
+ * in least-recently-used order by re-inserting on every use, so eviction is O(1).
+ * Closed sessions answer 404 (2025-11-25 "Session Management" 3).
+ */
+export class SessionStore {
+  #sessions = new Map<string, LegacySessionTransport>();
+  #options: SessionStoreOptions;
+  #sweep: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: SessionStoreOptions) {
+    this.#options = options;
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** The session, marked as just used; undefined when unknown, expired or closed. */
+  get(id: string): LegacySessionTransport | undefined {
+    const session = this.#sessions.get(id);
+    if (session === undefined) return undefined;
+    if (session.closed || this.#expired(session, Date.now())) {
+      this.#sessions.delete(id);
+      if (!session.closed) void session.close();
+      return undefined;
+    }
+    this.#sessions.delete(id);
+    this.#sessions.set(id, session);
+    session.lastActivity = Date.now();
+    return session;
+  }
+
+  add(session: LegacySessionTransport): void {
+    while (this.#sessions.size >= this.#options.maxSessions) {
+      const oldest = this.#sessions.values().next().value;
+      if (oldest === undefined) break;
+      this.#sessions.delete(oldest.sessionId);
+      void oldest.close();
+    }
+    this.#sessions.set(session.sessionId, session);
+    this.#startSweep();
+  }
+
+  delete(id: string): void {
+    this.#sessions.delete(id);
+    if (this.#sessions.size === 0) this.#stopSweep();
+  }
+
+  /** Closes every session (graceful shutdown). */
+  async closeAll(): Promise<void> {
+    this.#stopSweep();
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(sessions.map((s) => s.close()));
+  }
+
+  #expired(session: LegacySessionTransport, now: number): boolean {
+    return !session.hasOpenStream && now - session.lastActivity > this.#options.idleTimeoutMs;
+  }
+
+  #startSweep(): void {
+    if (this.#sweep !== undefined) return;
+    const every = Math.max(10, Math.min(this.#options.idleTimeoutMs / 2, 60_000));
+    this.#sweep = setInterval(() => {
+      const now = Date.now();
+      for (const session of [...this.#sessions.values()]) {
+        // LRU order: once one session is fresh, every later one is too.
+        if (now - session.lastActivity <= this.#options.idleTimeoutMs) break;
+        if (this.#expired(session, now)) {
+          this.#sessions.delete(session.sessionId);
+          void session.close();
+        }
+      }
+      if (this.#sessions.size === 0) this.#stopSweep();
+    }, every);
+    // The sweep must never keep a process alive by itself.
+    (this.#sweep as { unref?: () => void }).unref?.();
+  }
+
+  #stopSweep(): void {
+    if (this.#sweep !== undefined) clearInterval(this.#sweep);
+    this.#sweep = undefined;
+  }
+}

@@ -1,0 +1,293 @@
+import {
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+  type TransportSendOptions,
+} from '@x/protocol';
+import { accepted, badRequest, jsonRpcErrorResponse } from '../http-responses.js';
+import type { StreamableHttpServerTransport } from '../options.js';
+import { ResponseChannel } from '../response-channel.js';
+import { ServerTransportBase } from '../server-transport-base.js';
+import { SseWriter } from '../sse-writer.js';
+import type { EventStore } from '../event-store.js';
+
+/** Settings a session shares with its handler. */
+export interface SessionSettings {
+  json: boolean;
+  eventStore: EventStore | undefined;
+  retryMs: number;
+  keepAliveMs: number;
+  maxQueued: number;
+}
+
+/** The per-POST context the handler passes in. */
+export interface PostContext {
+  extra: MessageExtraInfo;
+  batch: boolean;
+}
+
+// Empty `data:` lines (priming events) broke clients before 2025-11-25, which made them legal.
+const PRIMING_SINCE = '2025-11-25';
+
+/**
+ * The server end of one legacy session (2025-03-26 … 2025-11-25 Streamable HTTP). Routes every outgoing
+ * message to exactly one stream ("MUST NOT broadcast the same message across multiple streams"):
+ * a response goes to the POST that carried its request; a message with `relatedRequestId` goes to that
+ * request's POST stream while it is open; everything else goes to the GET stream, queued (bounded)
+ * while none is open. Client answers to server-initiated requests may arrive on any POST of the
+ * session: they are all delivered to this one transport, so the engine matches them by id.
+ */
+export class LegacySessionTransport extends ServerTransportBase implements StreamableHttpServerTransport {
+  readonly era = 'legacy' as const;
+  readonly sessionId: string;
+  /** Negotiated version: from `setProtocolVersion` or the `InitializeResult` this transport carried. */
+  protocolVersion: string | undefined;
+  /** Last time the client used the session (ms since epoch); the session store expires on it. */
+  lastActivity = Date.now();
+  #settings: SessionSettings;
+  #tag: string;
+  #nextStream = 0;
+  #byRequest = new Map<RequestId, ResponseChannel>();
+  #resumable = new Map<string, ResponseChannel>();
+  #standalone: ResponseChannel;
+  #initializeId: RequestId | undefined;
+
+  #onFinished: () => void;
+
+  constructor(options: {
+    sessionId: string;
+    tag: string;
+    settings: SessionSettings;
+    onFinished: () => void;
+  }) {
+    super();
+    const { sessionId, tag, settings } = options;
+    this.#onFinished = options.onFinished;
+    this.sessionId = sessionId;
+    this.#tag = tag;
+    this.#settings = settings;
+    this.#standalone = new ResponseChannel({
+      streamId: `${tag}.g`,
+      requestIds: [],
+      json: false,
+      batch: false,
+      headers: {},
+      maxQueued: settings.maxQueued,
+    });
+  }
+
+  setProtocolVersion = (version: string): void => {
+    this.protocolVersion = version;
+  };
+
+  /** True while a GET stream is attached (an idle session with one open is not idle). */
+  get hasOpenStream(): boolean {
+    return this.#standalone.connected;
+  }
+
+  /** Answers one POST of the session: 202 for notifications/responses, JSON or SSE for requests. */
+  async handlePost(messages: readonly JSONRPCMessage[], context: PostContext): Promise<Response> {
+    this.lastActivity = Date.now();
+    const requestIds: RequestId[] = [];
+    for (const message of messages) if (isJSONRPCRequest(message)) requestIds.push(message.id);
+    const headers = { 'mcp-session-id': this.sessionId };
+    const extra = this.#extraFor(context.extra, undefined);
+    if (requestIds.length === 0) {
+      for (const message of messages) this.deliver(message, extra);
+      return accepted(headers);
+    }
+    for (const message of messages) {
+      if (isJSONRPCRequest(message) && message.method === 'initialize') this.#initializeId = message.id;
+    }
+    const channel = new ResponseChannel({
+      streamId: `${this.#tag}.${this.#nextStream++}`,
+      requestIds,
+      json: this.#settings.json,
+      batch: context.batch,
+      headers,
+      maxQueued: 0,
+    });
+    for (const id of requestIds) this.#byRequest.set(id, channel);
+    const requestExtra = this.#extraFor(context.extra, channel);
+    if (channel.json) {
+      for (const message of messages) this.deliver(message, requestExtra);
+      return channel.jsonResponse();
+    }
+    const writer = this.#writerFor(channel, 0);
+    channel.attach(writer);
+    const store = this.#settings.eventStore;
+    if (store !== undefined && this.#primes(context.extra)) {
+      this.#resumable.set(channel.streamId, channel);
+      try {
+        writer.prime(await store.storeEvent(channel.streamId, undefined), this.#settings.retryMs);
+      } catch (error) {
+        this.reportError(error);
+      }
+    }
+    for (const message of messages) this.deliver(message, requestExtra);
+    return writer.response(headers);
+  }
+
+  /** Opens (or, with `Last-Event-ID`, resumes) a GET stream (2025-11-25 "Listening for Messages"). */
+  async handleGet(lastEventId: string | null, extra: MessageExtraInfo): Promise<Response> {
+    this.lastActivity = Date.now();
+    const headers = { 'mcp-session-id': this.sessionId };
+    const store = this.#settings.eventStore;
+    if (lastEventId !== null && store !== undefined) return this.#resume(store, lastEventId, headers);
+    if (this.#standalone.connected) {
+      const message = 'Conflict: only one GET stream is allowed per session';
+      return jsonRpcErrorResponse(409, ErrorCode.InvalidRequest, message, { headers });
+    }
+    const writer = this.#writerFor(this.#standalone, this.#settings.keepAliveMs);
+    if (store !== undefined && this.#primes(extra)) {
+      try {
+        writer.prime(await store.storeEvent(this.#standalone.streamId, undefined), this.#settings.retryMs);
+      } catch (error) {
+        this.reportError(error);
+      }
+    }
+    this.#standalone.attach(writer);
+    return writer.response(headers);
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.assertOpen();
+    if (isJSONRPCResponse(message)) {
+      const id = message.id;
+      const channel = id === undefined || id === null ? undefined : this.#byRequest.get(id);
+      if (channel === undefined || id === undefined || id === null) {
+        // The GET stream may not carry responses (2025-11-25 "Listening for Messages" 4), so a
+        // response to a request this session never saw has nowhere to go.
+        this.reportError(new Error(`No open request with id ${String(id)} for this response`));
+        return;
+      }
+      this.#byRequest.delete(id);
+      if (id === this.#initializeId) this.#sniffVersion(message);
+      return this.#emit(channel, message, id);
+    }
+    const related = options?.relatedRequestId;
+    const channel = related === undefined ? undefined : this.#byRequest.get(related);
+    if (channel?.json === true) {
+      // A JSON reply carries only the response. A related request (elicitation, sampling) must still
+      // reach the client, so it takes the GET stream; a related notification (progress, log) would
+      // arrive there after the response it belongs to, so it is dropped, as the official SDK does.
+      if (!isJSONRPCRequest(message)) return;
+      return this.#emit(this.#standalone, message, undefined);
+    }
+    return this.#emit(channel ?? this.#standalone, message, undefined);
+  }
+
+  protected teardown(): void {
+    for (const channel of new Set(this.#byRequest.values())) channel.finish();
+    for (const channel of this.#resumable.values()) channel.finish();
+    this.#standalone.finish();
+    this.#standalone.writer?.close();
+    this.#byRequest.clear();
+    this.#resumable.clear();
+    this.#onFinished();
+  }
+
+  #emit(channel: ResponseChannel, message: JSONRPCMessage, settles: RequestId | undefined): Promise<void> {
+    const store = this.#settings.eventStore;
+    if (store === undefined || channel.json) {
+      channel.write(message);
+      if (settles !== undefined) channel.settle(settles);
+      return Promise.resolve();
+    }
+    const next = channel.tail.then(async () => {
+      const eventId = await store.storeEvent(channel.streamId, message);
+      channel.write(message, eventId);
+      if (settles !== undefined && channel.settle(settles)) this.#resumable.delete(channel.streamId);
+    });
+    channel.tail = next.catch((error: unknown) => this.reportError(error));
+    return next;
+  }
+
+  async #resume(store: EventStore, lastEventId: string, headers: Record<string, string>): Promise<Response> {
+    let target: ResponseChannel | undefined;
+    const writer: SseWriter = new SseWriter({
+      keepAliveMs: this.#settings.keepAliveMs,
+      onDisconnect: () => target?.detach(writer),
+    });
+    const replayed = new Set<string>();
+    // Live frames of the resumed stream are held back during the replay (see ResponseChannel); when the
+    // store cannot tell the stream up front, every stream of the session holds its frames meanwhile.
+    const known =
+      store.getStreamIdForEventId === undefined ? undefined : await store.getStreamIdForEventId(lastEventId);
+    const candidates =
+      known === undefined ? [this.#standalone, ...this.#resumable.values()] : [this.#channel(known)];
+    for (const channel of candidates) channel?.beginReplay();
+    let streamId: string | undefined;
+    try {
+      streamId = await store.replayEventsAfter(lastEventId, {
+        send: (eventId, message) => {
+          replayed.add(eventId);
+          writer.event(JSON.stringify(message), eventId);
+        },
+      });
+    } catch (error) {
+      this.reportError(error);
+    }
+    // Never replay another session's stream ("MUST NOT replay messages that would have been delivered
+    // on a different stream"): a stream id outside this session's prefix is refused.
+    const ours = streamId?.startsWith(`${this.#tag}.`) === true;
+    target = ours && streamId !== undefined ? this.#channel(streamId) : undefined;
+    for (const channel of candidates) if (channel !== undefined && channel !== target) channel.abortReplay();
+    if (!ours) {
+      writer.close();
+      return badRequest('unknown or expired Last-Event-ID', headers);
+    }
+    if (target === undefined) {
+      // That POST stream already carried all its responses: the replay was everything left.
+      writer.close();
+      return writer.response(headers);
+    }
+    target.endReplay(writer, replayed);
+    return writer.response(headers);
+  }
+
+  #channel(streamId: string): ResponseChannel | undefined {
+    return streamId === this.#standalone.streamId ? this.#standalone : this.#resumable.get(streamId);
+  }
+
+  #writerFor(channel: ResponseChannel, keepAliveMs: number): SseWriter {
+    const writer: SseWriter = new SseWriter({ keepAliveMs, onDisconnect: () => channel.detach(writer) });
+    return writer;
+  }
+
+  #primes(extra: MessageExtraInfo): boolean {
+    const header = extra.requestInfo?.headers['mcp-protocol-version'];
+    const version = (typeof header === 'string' ? header : undefined) ?? this.protocolVersion ?? '2025-03-26';
+    return version >= PRIMING_SINCE;
+  }
+
+  #extraFor(base: MessageExtraInfo, channel: ResponseChannel | undefined): MessageExtraInfo {
+    const extra: MessageExtraInfo = { ...base };
+    if (this.#settings.eventStore !== undefined) {
+      // SEP-1699 polling: the server may end a connection and let the client resume with Last-Event-ID.
+      if (channel !== undefined && !channel.json) extra.closeSSEStream = () => this.#closeConnection(channel);
+      extra.closeStandaloneSSEStream = () => this.#closeConnection(this.#standalone);
+    }
+    return extra;
+  }
+
+  #closeConnection(channel: ResponseChannel): void {
+    const writer = channel.writer;
+    if (writer === undefined) return;
+    // "it SHOULD send an SSE event with a standard retry field before closing the connection".
+    writer.retry(this.#settings.retryMs);
+    channel.detach(writer);
+    writer.close();
+  }
+
+  #sniffVersion(message: JSONRPCMessage): void {
+    if (!isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) return;
+    const version = message.result['protocolVersion'];
+    if (typeof version === 'string' && this.protocolVersion === undefined) this.protocolVersion = version;
+  }
+}

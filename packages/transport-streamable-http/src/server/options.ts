@@ -1,0 +1,80 @@
+import type { AuthInfo, Era, Transport } from '@x/protocol';
+import type { CorsOptions } from './cors.js';
+import type { DnsRebindingOptions } from './dns-rebinding.js';
+import type { EventStore } from './event-store.js';
+import type { ParamHeader } from '../shared/param-headers.js';
+
+/**
+ * The server end the handler hands to `onsession`: one per legacy session, or one per POST in stateless
+ * mode and in the modern era. Connect it to a server (`server.connect(transport)`); it closes itself
+ * (firing `onclose`) when its session ends or, per request, once the response is sent.
+ */
+export interface StreamableHttpServerTransport extends Transport {
+  /** Which revision family the client speaks on this transport (DESIGN §4). */
+  readonly era: Era;
+  /** The legacy session id; undefined for per-request transports. */
+  readonly sessionId: string | undefined;
+}
+
+/** What the handler knows about the connection beyond the `Request` (adapters fill it in). */
+export interface HandlerContext {
+  /** Local socket address the request arrived on; decides the DNS-rebinding default. */
+  localAddress?: string | undefined;
+}
+
+/**
+ * Result of the `authenticate` hook: the caller's `AuthInfo` (attached to every message of the request
+ * as `extra.authInfo`), `undefined` for an anonymous caller, or a `Response` (e.g. 401 with
+ * `WWW-Authenticate`) that the handler returns as-is.
+ */
+export type AuthenticateResult = AuthInfo | Response | undefined;
+
+/** Options of `createStreamableHttpHandler`. */
+export interface StreamableHttpHandlerOptions {
+  /**
+   * Receives every new server transport; connect it to your MCP server here. Messages that arrive before
+   * the transport is started are held, so an un-awaited `server.connect(transport)` is fine.
+   */
+  onsession: (transport: StreamableHttpServerTransport) => void | Promise<void>;
+  /**
+   * Legacy sessions (`Mcp-Session-Id`, GET stream, DELETE). `false` is stateless mode: a fresh transport
+   * per POST, no GET stream. Default `true`. The modern era is always stateless.
+   */
+  sessions?: boolean | undefined;
+  /** Session id factory; ids must be visible ASCII (0x21–0x7E). Default: 128 random bits, base64url. */
+  sessionIdGenerator?: (() => string) | undefined;
+  /** A session without any request for this long is closed (later requests get 404). Default 30 min. */
+  sessionIdleTimeoutMs?: number | undefined;
+  /** Live sessions at most; a new one evicts the least recently used. Default 10 000. */
+  maxSessions?: number | undefined;
+  /** Answer requests with one `application/json` body instead of an SSE stream. Default `false`. */
+  enableJsonResponse?: boolean | undefined;
+  /** Makes legacy SSE streams resumable with `Last-Event-ID`. Default: none (not resumable). */
+  eventStore?: EventStore | undefined;
+  /** `retry` (ms) sent with priming events and before a server-side stream close. Default 1 000. */
+  retryIntervalMs?: number | undefined;
+  /** Largest POST body in bytes (413 beyond). Default 4 MiB. */
+  maxBodyBytes?: number | undefined;
+  /**
+   * Host/Origin checks against DNS rebinding (403). Default: on (loopback names only) unless the adapter
+   * reports a non-loopback local address; pass allow-lists to serve other names, or `false` to disable.
+   */
+  dnsRebindingProtection?: DnsRebindingOptions | boolean | undefined;
+  /** CORS for browser clients; `true` allows any origin. Default off. */
+  cors?: CorsOptions | boolean | undefined;
+  /** Authenticates each request before its body is read. */
+  authenticate?: ((request: Request) => AuthenticateResult | Promise<AuthenticateResult>) | undefined;
+  /** Keep-alive comment interval on long-lived streams (GET, `subscriptions/listen`). Default 15 s; 0 off. */
+  keepAliveMs?: number | undefined;
+  /**
+   * The `x-mcp-header` mirrors of a tool (see `paramHeadersOf`), used to validate `Mcp-Param-*` headers
+   * of modern `tools/call` requests. Without it only the standard headers are validated.
+   */
+  paramHeaders?: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined;
+  /** Protocol versions accepted in `MCP-Protocol-Version`. Default: every version `@x/protocol` speaks. */
+  supportedProtocolVersions?: readonly string[] | undefined;
+  /** Server-initiated messages held per session while no GET stream is open. Default 1 000. */
+  maxQueuedMessages?: number | undefined;
+  /** Faults that have no HTTP response to go to (a failed event-store write, a throwing `onsession`). */
+  onerror?: ((error: Error) => void) | undefined;
+}

@@ -1,0 +1,186 @@
+import {
+  type Era,
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  McpError,
+  type RequestId,
+  type TransportSendOptions,
+} from '@x/protocol';
+import { accepted } from './http-responses.js';
+import type { StreamableHttpServerTransport } from './options.js';
+import { ResponseChannel } from './response-channel.js';
+import { ServerTransportBase } from './server-transport-base.js';
+import { SseWriter } from './sse-writer.js';
+
+function jsonReply(message: JSONRPCMessage): Response {
+  const status =
+    isJSONRPCErrorResponse(message) && message.error.code === ErrorCode.MethodNotFound ? 404 : 200;
+  return new Response(JSON.stringify(message), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** Options for {@link RequestTransport}. */
+export interface RequestTransportOptions {
+  era: Era;
+  json: boolean;
+  /** Keep-alive interval for long-lived streams (`subscriptions/listen`). */
+  keepAliveMs: number;
+  /** Called once when the transport closes, so the handler can forget it. */
+  onFinished: () => void;
+}
+
+/** What one POST brings to its transport. */
+export interface RequestExchange {
+  messages: readonly JSONRPCMessage[];
+  extra: MessageExtraInfo;
+  batch: boolean;
+  /** Reply with SSE and keep-alives regardless of `json` (a `subscriptions/listen` stream). */
+  longLived: boolean;
+  /** Aborted when the HTTP request goes away (client disconnect). */
+  signal: AbortSignal;
+}
+
+/**
+ * The server end for exactly one POST: every modern request (2026-07-28 is stateless) and every POST in
+ * legacy stateless mode. It closes itself once the response is out.
+ *
+ * Modern cancellation (2026-07-28 streamable-http, "Cancellation": "Closing the SSE response stream MUST
+ * be treated by the server as cancellation of that request"): when the client goes away before the
+ * response, the transport aborts `extra.signal` and delivers a synthesized `notifications/cancelled`
+ * for the request to `onmessage` (so any engine that implements cancellation by notification, like the
+ * official SDK's, stops the handler), then closes. Anything sent after that is refused.
+ * In legacy stateless mode a disconnect is not a cancellation ("Disconnection SHOULD NOT be interpreted
+ * as the client cancelling its request"), so nothing is synthesized there.
+ */
+export class RequestTransport extends ServerTransportBase implements StreamableHttpServerTransport {
+  readonly era: Era;
+  readonly sessionId = undefined;
+  #options: RequestTransportOptions;
+  #channel: ResponseChannel | undefined;
+  #pending: RequestId[] = [];
+  #abort = new AbortController();
+  #closeOnStart = false;
+  #reply: ((response: Response) => void) | undefined;
+  #started = false;
+
+  constructor(options: RequestTransportOptions) {
+    super();
+    this.era = options.era;
+    this.#options = options;
+  }
+
+  override async start(): Promise<void> {
+    await super.start();
+    this.#started = true;
+    if (this.#closeOnStart) queueMicrotask(() => void this.close());
+  }
+
+  /** Delivers the POST's messages and produces its HTTP reply. */
+  async handle(exchange: RequestExchange): Promise<Response> {
+    const { messages, batch, longLived } = exchange;
+    for (const message of messages) if (isJSONRPCRequest(message)) this.#pending.push(message.id);
+    if (this.#pending.length === 0) {
+      for (const message of messages) this.deliver(message, exchange.extra);
+      this.#closeWhenDelivered();
+      return accepted();
+    }
+    const deferred = this.era === 'modern' && !longLived;
+    const channel = new ResponseChannel({
+      streamId: 'r',
+      requestIds: this.#pending,
+      json: this.#options.json && !longLived && !deferred,
+      batch,
+      headers: {},
+      maxQueued: 0,
+    });
+    this.#channel = channel;
+    if (exchange.signal.aborted) return accepted();
+    exchange.signal.addEventListener('abort', () => this.#disconnected(), { once: true });
+    const extra: MessageExtraInfo =
+      this.era === 'modern' ? { ...exchange.extra, signal: this.#abort.signal } : exchange.extra;
+    if (deferred) {
+      // A modern reply is chosen by its first message: the final response alone goes out as JSON (with
+      // 404 for an unknown method, 2026-07-28 "Protocol Version Header"); a notification first opens SSE.
+      const reply = new Promise<Response>((resolve) => (this.#reply = resolve));
+      for (const message of messages) this.deliver(message, extra);
+      return reply;
+    }
+    if (channel.json) {
+      for (const message of messages) this.deliver(message, extra);
+      return channel.jsonResponse();
+    }
+    channel.attach(this.#writer(longLived));
+    for (const message of messages) this.deliver(message, extra);
+    return channel.writer?.response() ?? accepted();
+  }
+
+  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    this.assertOpen();
+    if (this.era === 'modern' && isJSONRPCRequest(message)) {
+      // 2026-07-28 streamable-http, "Receiving Messages": "The server MUST NOT send independent JSON-RPC
+      // requests on this stream" — server-to-client input goes through InputRequiredResult (MRTR).
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        'Server-to-client requests are not part of modern Streamable HTTP; return an input_required result',
+      );
+    }
+    const channel = this.#channel;
+    if (channel === undefined) return;
+    const reply = this.#reply;
+    const isResponse = isJSONRPCResponse(message);
+    if (reply !== undefined) {
+      if (isResponse) {
+        this.#reply = undefined;
+        reply(jsonReply(message));
+        channel.finish();
+        await this.close();
+        return;
+      }
+      if (this.#options.json) return;
+      this.#reply = undefined;
+      channel.attach(this.#writer(false));
+      reply(channel.writer?.response() ?? accepted());
+    }
+    channel.write(message);
+    if (isResponse && message.id !== undefined && message.id !== null && channel.settle(message.id)) {
+      await this.close();
+    }
+  }
+
+  #writer(longLived: boolean): SseWriter {
+    return new SseWriter({
+      keepAliveMs: longLived ? this.#options.keepAliveMs : 0,
+      onDisconnect: () => this.#disconnected(),
+    });
+  }
+
+  protected teardown(): void {
+    this.#reply?.(accepted());
+    this.#reply = undefined;
+    this.#channel?.finish();
+    this.#options.onFinished();
+  }
+
+  #closeWhenDelivered(): void {
+    if (this.#started) queueMicrotask(() => void this.close());
+    else this.#closeOnStart = true;
+  }
+
+  #disconnected(): void {
+    const channel = this.#channel;
+    if (this.closed || channel === undefined || channel.finished) return;
+    if (this.era !== 'modern') return;
+    this.#abort.abort(new Error('The client closed the response stream'));
+    for (const requestId of this.#pending) {
+      this.deliver({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId, reason: 'The client closed the response stream' },
+      });
+    }
+    this.#closeWhenDelivered();
+  }
+}

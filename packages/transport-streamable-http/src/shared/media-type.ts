@@ -1,0 +1,50 @@
+/**
+ * The essence of a media type (`type/subtype`, lower-cased, parameters dropped) and its `charset`
+ * parameter (RFC 9110 §8.3.1). Returns undefined for a missing or malformed header.
+ */
+export function parseMediaType(
+  header: string | null | undefined,
+): { type: string; charset?: string } | undefined {
+  if (header === null || header === undefined) return undefined;
+  const [essence = '', ...params] = header.split(';');
+  const type = essence.trim().toLowerCase();
+  if (!/^[^\s/]+\/[^\s/]+$/.test(type)) return undefined;
+  for (const param of params) {
+    const eq = param.indexOf('=');
+    if (eq === -1 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    const charset = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    return { type, charset };
+  }
+  return { type };
+}
+
+/** True for `application/json` in UTF-8, the only encoding JSON may use between systems (RFC 8259 §8.1). */
+export function isJsonContentType(header: string | null | undefined): boolean {
+  const media = parseMediaType(header);
+  if (media === undefined || media.type !== 'application/json') return false;
+  return media.charset === undefined || media.charset === 'utf-8' || media.charset === 'utf8';
+}
+
+/**
+ * True when an `Accept` header admits every one of `types` (RFC 9110 §12.5.1): a media range matches
+ * exactly, by `type/*` or by `*\/*`, and `q=0` excludes. A missing header accepts nothing here, because
+ * the spec makes the header mandatory ("The client MUST include an Accept header").
+ */
+export function acceptsAll(header: string | null, types: readonly string[]): boolean {
+  if (header === null) return false;
+  const ranges: string[] = [];
+  for (const part of header.split(',')) {
+    const [range = '', ...params] = part.split(';');
+    const excluded = params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(p));
+    if (!excluded) ranges.push(range.trim().toLowerCase());
+  }
+  return types.every((type) => {
+    const slash = type.indexOf('/');
+    const major = type.slice(0, slash);
+    return ranges.some((r) => r === type || r === '*/*' || r === `${major}/*`);
+  });
+}

@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { initializeRequest, POST_HEADERS, raw, startServer } from './helpers.js';
+
+describe('request checks', () => {
+  it('refuses a rebinding Host or a foreign Origin with 403 on loopback by default', async () => {
+    await using server = await startServer();
+    const host = await raw(server.url, {
+      headers: { ...POST_HEADERS, host: `evil.example:${server.port}` },
+      body: initializeRequest(),
+    });
+    expect(host.status).toBe(403);
+    expect(host.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    const origin = await raw(server.url, {
+      headers: { ...POST_HEADERS, origin: 'http://evil.example' },
+      body: initializeRequest(),
+    });
+    expect(origin.status).toBe(403);
+    const sameHost = await raw(server.url, {
+      headers: { ...POST_HEADERS, origin: `http://localhost:${server.port}` },
+      body: initializeRequest(),
+    });
+    expect(sameHost.status).toBe(200);
+  });
+
+  it('takes allow-lists for other host names and origins', async () => {
+    await using server = await startServer({
+      dnsRebindingProtection: {
+        allowedHosts: ['mcp.example.com'],
+        allowedOrigins: ['https://app.example.com'],
+      },
+    });
+    const ok = await raw(server.url, {
+      headers: { ...POST_HEADERS, host: 'mcp.example.com', origin: 'https://app.example.com' },
+      body: initializeRequest(),
+    });
+    expect(ok.status).toBe(200);
+    const loopback = await raw(server.url, { headers: POST_HEADERS, body: initializeRequest() });
+    expect(loopback.status).toBe(403);
+  });
+
+  it('can be disabled', async () => {
+    await using server = await startServer({ dnsRebindingProtection: false });
+    const reply = await raw(server.url, {
+      headers: { ...POST_HEADERS, host: 'anything.example' },
+      body: initializeRequest(),
+    });
+    expect(reply.status).toBe(200);
+  });
+
+  it('refuses a body over the limit with 413, declared or streamed', async () => {
+    await using server = await startServer({ maxBodyBytes: 1024 });
+    const big = { ...initializeRequest(), params: { pad: 'x'.repeat(2048) } };
+    const declared = await raw(server.url, { headers: POST_HEADERS, body: big });
+    expect(declared.status).toBe(413);
+    const chunked = await fetch(server.url, {
+      method: 'POST',
+      headers: POST_HEADERS,
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(JSON.stringify(big)));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+  });
+
+  it('answers 406 for a wrong Accept and 415 for a wrong Content-Type', async () => {
+    await using server = await startServer();
+    const accept = await raw(server.url, {
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: initializeRequest(),
+    });
+    expect(accept.status).toBe(406);
+    const type = await raw(server.url, {
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'text/plain' },
+      body: initializeRequest(),
+    });
+    expect(type.status).toBe(415);
+  });
+
+  it('answers 400 with -32700 for a body that is not JSON and -32600 for one that is not JSON-RPC', async () => {
+    await using server = await startServer();
+    const parse = await raw(server.url, { headers: POST_HEADERS, body: '{not json' });
+    expect(parse.status).toBe(400);
+    expect(parse.json()).toMatchObject({ error: { code: -32700 } });
+    const invalid = await raw(server.url, { headers: POST_HEADERS, body: { hello: 'world' } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.json()).toMatchObject({ error: { code: -32600 } });
+  });
+
+  it('answers 405 with Allow for other methods', async () => {
+    await using server = await startServer();
+    const reply = await raw(server.url, { method: 'PUT', body: '{}' });
+    expect(reply.status).toBe(405);
+    expect(reply.headers['allow']).toContain('POST');
+  });
+});
+
+describe('CORS and auth', () => {
+  it('answers preflights and exposes Mcp-Session-Id', async () => {
+    await using server = await startServer({
+      cors: { origin: ['http://localhost:5173'] },
+      dnsRebindingProtection: { allowedOrigins: ['http://localhost:5173'] },
+    });
+    const preflight = await raw(server.url, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-session-id, mcp-param-region',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(preflight.headers['access-control-allow-headers']).toContain('mcp-param-region');
+    const reply = await raw(server.url, {
+      headers: { ...POST_HEADERS, origin: 'http://localhost:5173' },
+      body: initializeRequest(),
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['access-control-expose-headers']).toContain('Mcp-Session-Id');
+  });
+
+  it('runs the authenticate hook before the body: a Response is returned as-is, AuthInfo reaches every message', async () => {
+    let seen: unknown;
+    await using server = await startServer({
+      authenticate: (request) =>
+        request.headers.get('authorization') === 'Bearer good'
+          ? { token: 'good', clientId: 'c1', scopes: ['mcp'] }
+          : new Response('no', { status: 401, headers: { 'www-authenticate': 'Bearer' } }),
+      handlers: {
+        initialize: (_p, ctx) => {
+          seen = ctx.extra;
+          return { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } };
+        },
+      },
+    });
+    const denied = await raw(server.url, { headers: POST_HEADERS, body: initializeRequest() });
+    expect(denied.status).toBe(401);
+    expect(denied.headers['www-authenticate']).toBe('Bearer');
+    const ok = await raw(server.url, {
+      headers: { ...POST_HEADERS, authorization: 'Bearer good' },
+      body: initializeRequest(),
+    });
+    expect(ok.status).toBe(200);
+    expect(seen).toMatchObject({
+      authInfo: { clientId: 'c1' },
+      requestInfo: { method: 'POST', headers: { authorization: 'Bearer good' } },
+    });
+  });
+});
+
+describe('node adapter', () => {
+  it('accepts a body a framework parser already consumed (req.body), as Express mounts it', async () => {
+    const { createServer } = await import('node:http');
+    const { createStreamableHttpHandler, toNodeHandler } = await import('../src/index.js');
+    const { attachResponder, closeServer } = await import('./helpers.js');
+    const handler = createStreamableHttpHandler({
+      onsession: async (transport) => {
+        attachResponder(transport);
+        await transport.start();
+      },
+    });
+    const node = toNodeHandler(handler);
+    const http = createServer((req, res) => {
+      let text = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      req.on('end', () => {
+        (req as unknown as { body: unknown }).body = JSON.parse(text);
+        node(req, res);
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (http.address() as { port: number }).port;
+      const reply = await raw(`http://127.0.0.1:${port}/mcp`, {
+        headers: POST_HEADERS,
+        body: initializeRequest(),
+      });
+      expect(reply.status).toBe(200);
+      expect(reply.headers['mcp-session-id']).toBeTruthy();
+    } finally {
+      await handler.close();
+      await closeServer(http);
+    }
+  });
+});
