@@ -1,0 +1,40 @@
+import { Protocol, type ProtocolOptions, type ProtocolVersion, type RequestId } from '@x/protocol';
+import { assertNotificationAvailable, assertRequestAvailable } from './method-availability.js';
+
+/**
+ * The client's JSON-RPC engine: the shared `Protocol` plus the one client rule that depends on the
+ * negotiated revision, refusing methods that revision lacks (e.g. `ping` on 2026-07-28) before they reach
+ * the wire. Internal: `Client` exposes a curated API on top.
+ */
+export class ClientEngine extends Protocol {
+  /** The negotiated revision; undefined during the handshake and while disconnected. */
+  version: ProtocolVersion | undefined;
+  #issued = 0;
+
+  constructor(options: ProtocolOptions) {
+    super(options);
+  }
+
+  /**
+   * The id of the last request handed to the engine. The engine issues ids 1, 2, 3… and calls
+   * `assertCapabilityForMethod` right before taking the next one, so counting successful checks tracks
+   * it; `subscriptions/listen` needs its own id to match `io.modelcontextprotocol/subscriptionId`.
+   */
+  get lastRequestId(): RequestId {
+    return this.#issued;
+  }
+
+  /** Rejects an outgoing request the server ended on its own (e.g. a cancelled `subscriptions/listen`). */
+  endPendingRequest(id: RequestId, error: unknown): boolean {
+    return this.rejectPendingRequest(id, error);
+  }
+
+  protected override assertCapabilityForMethod(method: string): void {
+    assertRequestAvailable(this.version, method);
+    this.#issued++;
+  }
+
+  protected override assertNotificationCapability(method: string): void {
+    assertNotificationAvailable(this.version, method);
+  }
+}

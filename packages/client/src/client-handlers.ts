@@ -1,0 +1,131 @@
+import {
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type Era,
+  ErrorCode,
+  type ListRootsRequestParams,
+  type ListRootsResult,
+  McpError,
+} from '@x/protocol';
+import { fillElicitationDefaults } from './elicitation-defaults.js';
+
+/** What a sampling, elicitation or roots handler knows about the request it answers. */
+export interface InputContext {
+  /** Aborted when the server cancels the request (legacy) or the originating request is abandoned. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Answers `sampling/createMessage`.
+ *
+ * @example
+ * ```ts
+ * const sample: SamplingHandler = async (params, { signal }) => ({
+ *   role: 'assistant',
+ *   content: { type: 'text', text: await llm.complete(params.messages, { signal }) },
+ *   model: 'my-model',
+ * });
+ * client.setSamplingHandler(sample);
+ * ```
+ */
+export type SamplingHandler = (
+  params: CreateMessageRequestParams,
+  ctx: InputContext,
+) => CreateMessageResult | Promise<CreateMessageResult>;
+
+/** Answers `elicitation/create` (form or URL mode). */
+export type ElicitationHandler = (
+  params: ElicitRequestParams,
+  ctx: InputContext,
+) => ElicitResult | Promise<ElicitResult>;
+
+/** Answers `roots/list`. */
+export type RootsHandler = (
+  params: ListRootsRequestParams,
+  ctx: InputContext,
+) => ListRootsResult | Promise<ListRootsResult>;
+
+/** Elicitation modes the handler supports (2025-11-25 client/elicitation, "Capabilities"). */
+export interface ElicitationModes {
+  /** Default true. */
+  form?: boolean | undefined;
+  /** Default false. */
+  url?: boolean | undefined;
+}
+
+/** The methods a server may ask a client for, in either era. */
+export type InputMethod = 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
+
+/**
+ * The user's sampling/elicitation/roots handlers, shared by both eras: the legacy engine calls them for
+ * server→client requests, the modern session for the input requests of an `input_required` result.
+ * Declared capabilities follow what is registered (plus explicit ones).
+ */
+export class ClientHandlers {
+  sampling: SamplingHandler | undefined;
+  elicitation: ElicitationHandler | undefined;
+  roots: RootsHandler | undefined;
+  #modes: { form: boolean; url: boolean } = { form: true, url: false };
+  readonly #explicit: ClientCapabilities | undefined;
+
+  constructor(explicit: ClientCapabilities | undefined) {
+    this.#explicit = explicit;
+  }
+
+  setElicitation(handler: ElicitationHandler | undefined, modes: ElicitationModes | undefined): void {
+    this.elicitation = handler;
+    this.#modes = { form: modes?.form ?? true, url: modes?.url ?? false };
+  }
+
+  /**
+   * The capabilities to declare. Legacy `roots` announces `listChanged` (the client may send
+   * `notifications/roots/list_changed`); 2026-07-28 removed that notification, so modern says `roots: {}`.
+   */
+  capabilities(era: Era): ClientCapabilities {
+    const caps: ClientCapabilities = { ...this.#explicit };
+    if (this.sampling !== undefined) caps.sampling ??= {};
+    if (this.elicitation !== undefined && caps.elicitation === undefined) {
+      const elicitation: NonNullable<ClientCapabilities['elicitation']> = {};
+      if (this.#modes.form) elicitation.form = {};
+      if (this.#modes.url) elicitation.url = {};
+      caps.elicitation = elicitation;
+    }
+    if (this.roots !== undefined) caps.roots ??= era === 'legacy' ? { listChanged: true } : {};
+    return caps;
+  }
+
+  /** Runs the handler for one server request; throws -32601 when none is registered. */
+  async answer(method: InputMethod, params: unknown, ctx: InputContext): Promise<object> {
+    switch (method) {
+      case 'sampling/createMessage':
+        return this.#require(this.sampling, method)(params as CreateMessageRequestParams, ctx);
+      case 'elicitation/create':
+        return this.answerElicitation(params as ElicitRequestParams, ctx);
+      case 'roots/list':
+        return this.#require(this.roots, method)(params as ListRootsRequestParams, ctx);
+    }
+  }
+
+  async answerElicitation(params: ElicitRequestParams, ctx: InputContext): Promise<ElicitResult> {
+    const handler = this.#require(this.elicitation, 'elicitation/create');
+    const mode = params.mode ?? 'form';
+    // Servers MUST NOT use a mode the client did not declare (2025-11-25 client/elicitation).
+    if (!this.#modes[mode]) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Elicitation mode "${mode}" is not supported by this client`,
+      );
+    }
+    return fillElicitationDefaults(params, await handler(params, ctx));
+  }
+
+  #require<H>(handler: H | undefined, method: InputMethod): H {
+    if (handler === undefined) {
+      throw new McpError(ErrorCode.MethodNotFound, `No handler for ${method} is registered on this client`);
+    }
+    return handler;
+  }
+}

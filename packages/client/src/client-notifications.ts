@@ -1,0 +1,74 @@
+import {
+  CancelledNotificationParamsSchema,
+  ElicitationCompleteNotificationParamsSchema,
+  LoggingMessageNotificationParamsSchema,
+  NotificationParamsSchema,
+  type ProgressNotificationParams,
+  ResourceUpdatedNotificationParamsSchema,
+  SubscriptionsAcknowledgedNotificationParamsSchema,
+} from '@x/protocol';
+import type { ClientEngine } from './client-engine.js';
+import type { ClientEvents } from './client-events.js';
+import type { ListKind, ListRefresher } from './list-refresher.js';
+import type { SubscriptionRegistry } from './modern/subscription-registry.js';
+import type { ResultCache } from './result-cache.js';
+
+export interface NotificationTargets {
+  events: ClientEvents;
+  cache: ResultCache;
+  refresher: ListRefresher;
+  subscriptions: SubscriptionRegistry;
+}
+
+/** Which cached results a list_changed notification makes stale (server/utilities/caching). */
+const LIST_CHANGED: ReadonlyArray<readonly [string, ListKind, readonly string[]]> = [
+  ['notifications/tools/list_changed', 'tools', ['tools/list']],
+  ['notifications/prompts/list_changed', 'prompts', ['prompts/list']],
+  ['notifications/resources/list_changed', 'resources', ['resources/list', 'resources/templates/list']],
+];
+
+/**
+ * Registers the client's handlers for server notifications, the same in both eras: a legacy server sends
+ * them on the connection, a modern one on a `subscriptions/listen` stream (tagged with its id) or on the
+ * stream of the request they concern (progress, logs).
+ */
+export function wireNotifications(engine: ClientEngine, targets: NotificationTargets): void {
+  const { events, cache, refresher, subscriptions } = targets;
+  for (const [method, kind, cached] of LIST_CHANGED) {
+    engine.setNotificationHandler(method, NotificationParamsSchema, (params) => {
+      for (const entry of cached) cache.invalidate(entry);
+      subscriptions.route(method, params);
+      refresher.changed(kind);
+    });
+  }
+  engine.setNotificationHandler(
+    'notifications/resources/updated',
+    ResourceUpdatedNotificationParamsSchema,
+    (params) => {
+      cache.invalidate('resources/read', params.uri);
+      subscriptions.route('notifications/resources/updated', params);
+      events.emit('resourceUpdated', params);
+    },
+  );
+  engine.setNotificationHandler(
+    'notifications/subscriptions/acknowledged',
+    SubscriptionsAcknowledgedNotificationParamsSchema,
+    (params) => subscriptions.route('notifications/subscriptions/acknowledged', params),
+  );
+  engine.setNotificationHandler('notifications/message', LoggingMessageNotificationParamsSchema, (params) =>
+    events.emit('log', params),
+  );
+  // The engine already read these params to route progress to its request; no second parse here.
+  engine.setNotificationHandler('notifications/progress', (params) => {
+    if (events.has('progress')) events.emit('progress', params as ProgressNotificationParams);
+  });
+  engine.setNotificationHandler(
+    'notifications/elicitation/complete',
+    ElicitationCompleteNotificationParamsSchema,
+    (params) => events.emit('elicitationComplete', params),
+  );
+  // A server may end a listen stream by cancelling it (basic/patterns/cancellation).
+  engine.setNotificationHandler('notifications/cancelled', CancelledNotificationParamsSchema, (params) => {
+    if (params.requestId !== undefined) subscriptions.cancelledByServer(engine, params.requestId);
+  });
+}

@@ -1,0 +1,79 @@
+import type { ClientCapabilities, LoggingLevel, RequestOptions, Transport } from '@x/protocol';
+import type { EraCache } from './connect/era-cache.js';
+import type { VersionSelection } from './connect/negotiate.js';
+import type { JsonSchemaCompiler } from './tool-registry.js';
+
+/**
+ * Options of `new Client(info, options)`.
+ *
+ * @example
+ * ```ts
+ * const client = new Client(
+ *   { name: 'my-app', version: '1.0.0' },
+ *   { protocolVersion: 'auto', timeout: 30_000, autoRefresh: { tools: true }, onwarning: log.warn },
+ * );
+ * ```
+ */
+export interface ClientOptions {
+  /** Declared on top of what the registered handlers imply (e.g. `experimental`, `extensions`). */
+  capabilities?: ClientCapabilities | undefined;
+  /**
+   * `'auto'` (default): probe `server/discover`, fall back to `initialize`. `'legacy'`/`'modern'`: one
+   * era only. A version string pins that exact version.
+   */
+  protocolVersion?: VersionSelection | undefined;
+  /** Remembers each target's era across connects (keyed by `ConnectOptions.cacheKey`). Default: in memory. */
+  eraCache?: EraCache | undefined;
+  /** How long the auto-mode `server/discover` probe waits before the server counts as legacy. Default 10 000 ms. */
+  probeTimeout?: number | undefined;
+  /** Default idle timeout of requests in ms. Default 60 000. */
+  timeout?: number | undefined;
+  /** Whether progress restarts the idle timeout. Default true. */
+  resetTimeoutOnProgress?: boolean | undefined;
+  /** Hard maximum of a request in ms, progress or not. Default 600 000. */
+  maxTotalTimeout?: number | undefined;
+  /** Page cap of the `iterate…()` walkers. Default 100. */
+  maxPages?: number | undefined;
+  /** Retries a 2026-07-28 request may take to satisfy `input_required` answers. Default 8. */
+  maxInputRounds?: number | undefined;
+  /**
+   * Re-fetch the full list when the server says it changed, and hand it to the `…ListChanged` listeners
+   * (and `cachedTools`/`cachedPrompts`/`cachedResources`). Default false.
+   */
+  autoRefresh?: boolean | { tools?: boolean; prompts?: boolean; resources?: boolean } | undefined;
+  /** Serve fresh cacheable 2026-07-28 results (`ttlMs`) from memory. Default true. */
+  cache?: boolean | undefined;
+  /** Minimum server log level on 2026-07-28 (`_meta` `io.modelcontextprotocol/logLevel`). Default: none. */
+  logLevel?: LoggingLevel | undefined;
+  /** Compiles tool output schemas. Default: `compileJsonSchema` from `@x/protocol`. */
+  jsonSchemaCompiler?: JsonSchemaCompiler | undefined;
+  /** Non-fatal oddities (e.g. a tool dropped for an invalid `x-mcp-header`). Default: `console.warn`. */
+  onwarning?: ((message: string) => void) | undefined;
+}
+
+/**
+ * Options of `client.connect(transport, options)`.
+ *
+ * @example
+ * ```ts
+ * await client.connect(new StreamableHttpClientTransport(url), {
+ *   fallback: () => new SseClientTransport(url),
+ *   cacheKey: url,
+ * });
+ * ```
+ */
+export interface ConnectOptions {
+  /**
+   * Builds a second transport, used when the first fails the handshake at the transport level (an error
+   * with an HTTP `status` such as 400, 404 or 405): e.g. Streamable HTTP → legacy HTTP+SSE.
+   */
+  fallback?: (() => Transport | Promise<Transport>) | undefined;
+  /** Identifies the server (its URL, its command line) for the era cache. Without it nothing is cached. */
+  cacheKey?: string | undefined;
+}
+
+/** Per-request options: the engine's (timeout, progress, signal…) plus the result cache switch. */
+export interface ClientRequestOptions extends RequestOptions {
+  /** Skip a cached result and fetch anew (the answer is cached again). */
+  fresh?: boolean | undefined;
+}

@@ -1,0 +1,414 @@
+import {
+  type CallToolRequestParams,
+  type CallToolResult,
+  type ClientRequestMap,
+  type ClientRequestMethod,
+  type CompleteRequestParams,
+  type CompleteResult,
+  ConnectionClosedError,
+  type DiscoverResult,
+  type EmptyResult,
+  type Era,
+  type GetPromptRequestParams,
+  type GetPromptResult,
+  type Implementation,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListToolsResult,
+  type LoggingLevel,
+  type PaginatedRequestParams,
+  type Prompt,
+  type ProtocolVersion,
+  type ReadResourceRequestParams,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type ServerCapabilities,
+  type SubscriptionFilter,
+  type Tool,
+  type Transport,
+} from '@x/protocol';
+import { ClientEngine } from './client-engine.js';
+import { type ClientEventListener, type ClientEventName, ClientEvents } from './client-events.js';
+import {
+  ClientHandlers,
+  type ElicitationHandler,
+  type ElicitationModes,
+  type RootsHandler,
+  type SamplingHandler,
+} from './client-handlers.js';
+import { wireNotifications } from './client-notifications.js';
+import type { ClientOptions, ClientRequestOptions, ConnectOptions } from './client-options.js';
+import { Connector } from './connect/connector.js';
+import { InMemoryEraCache } from './connect/era-cache.js';
+import { defaultJsonSchemaCompiler } from './default-json-schema-compiler.js';
+import type { EraSession } from './era-session.js';
+import { registerServerRequests } from './legacy/server-requests.js';
+import { ListAccess } from './list-access.js';
+import { ListRefresher } from './list-refresher.js';
+import { RequestEnvelope } from './modern/request-envelope.js';
+import type { Subscription } from './modern/subscription.js';
+import { SubscriptionRegistry } from './modern/subscription-registry.js';
+import { ResultCache } from './result-cache.js';
+import { ToolRegistry } from './tool-registry.js';
+
+/**
+ * An MCP client for every revision: it negotiates the era on `connect()` (2026-07-28 per-request `_meta`,
+ * or the `initialize` handshake of 2024-11-05 … 2025-11-25) and then offers the same typed API on both.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ name: 'my-app', version: '1.0.0' });
+ * client.setElicitationHandler(async (params) => ({ action: 'accept', content: { name: 'Ada' } }));
+ * await client.connect(transport);
+ * const { tools } = await client.listTools();
+ * const result = await client.callTool({ name: tools[0]!.name, arguments: {} });
+ * await client.close();
+ * ```
+ */
+export class Client {
+  /** Non-fatal faults: transport errors, throwing listeners, failed auto-refreshes. */
+  onerror?: ((error: Error) => void) | undefined;
+  /** The negotiated connection ended. */
+  onclose?: (() => void) | undefined;
+
+  readonly #engine: ClientEngine;
+  readonly #handlers: ClientHandlers;
+  readonly #envelope: RequestEnvelope;
+  readonly #events: ClientEvents;
+  readonly #tools: ToolRegistry;
+  readonly #cache = new ResultCache();
+  readonly #lists: ListAccess;
+  readonly #subscriptions = new SubscriptionRegistry();
+  readonly #refresher: ListRefresher;
+  readonly #connector: Connector;
+  #session: EraSession | undefined;
+
+  constructor(clientInfo: Implementation, options: ClientOptions = {}) {
+    this.#engine = new ClientEngine({
+      timeout: options.timeout,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+      maxTotalTimeout: options.maxTotalTimeout,
+    });
+    this.#handlers = new ClientHandlers(options.capabilities);
+    this.#envelope = new RequestEnvelope(clientInfo, () => this.#handlers.capabilities('modern'));
+    this.#envelope.logLevel = options.logLevel;
+    this.#events = new ClientEvents(this.#report);
+    this.#tools = new ToolRegistry(options.jsonSchemaCompiler ?? defaultJsonSchemaCompiler);
+    this.#lists = new ListAccess({
+      session: () => this.#live(),
+      cache: this.#cache,
+      caching: options.cache ?? true,
+      tools: this.#tools,
+      maxPages: options.maxPages ?? 100,
+      warn: options.onwarning ?? ((message) => console.warn(`[@x/client] ${message}`)),
+    });
+    const refresh = options.autoRefresh;
+    const refreshes = (kind: 'tools' | 'prompts' | 'resources') =>
+      refresh === true || (typeof refresh === 'object' && refresh[kind] === true);
+    this.#refresher = new ListRefresher({
+      enabled: {
+        tools: refreshes('tools'),
+        prompts: refreshes('prompts'),
+        resources: refreshes('resources'),
+      },
+      fetchAll: (kind) => this.#lists.all(`${kind}/list`) as never,
+      publish: (kind, list) => this.#events.emit(`${kind}ListChanged`, list as never),
+      report: this.#report,
+    });
+    this.#connector = new Connector({
+      negotiation: {
+        engine: this.#engine,
+        envelope: this.#envelope,
+        handlers: this.#handlers,
+        clientInfo,
+        selection: options.protocolVersion ?? 'auto',
+        maxInputRounds: options.maxInputRounds ?? 8,
+        probeTimeout: options.probeTimeout ?? 10_000,
+      },
+      eraCache: options.eraCache ?? new InMemoryEraCache(),
+      reset: () => {
+        this.#tools.clear();
+        this.#cache.clear();
+        this.#refresher.clear();
+      },
+    });
+    this.#engine.onerror = this.#report;
+    this.#engine.onclose = this.#onEngineClose;
+    registerServerRequests(this.#engine, this.#handlers);
+    wireNotifications(this.#engine, {
+      events: this.#events,
+      cache: this.#cache,
+      refresher: this.#refresher,
+      subscriptions: this.#subscriptions,
+    });
+  }
+
+  /** The negotiated era, while connected. */
+  get era(): Era | undefined {
+    return this.#session?.era;
+  }
+
+  get protocolVersion(): ProtocolVersion | undefined {
+    return this.#session?.protocolVersion;
+  }
+
+  /** From `initialize` (legacy) or `server/discover` (modern). */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.#session?.serverCapabilities;
+  }
+
+  get serverInfo(): Implementation | undefined {
+    return this.#session?.serverInfo;
+  }
+
+  get instructions(): string | undefined {
+    return this.#session?.instructions;
+  }
+
+  get transport(): Transport | undefined {
+    return this.#engine.transport;
+  }
+
+  /**
+   * Minimum level of server logs on 2026-07-28, sent with every request as `_meta`
+   * `io.modelcontextprotocol/logLevel` (without it servers send none). Legacy: use `setLoggingLevel()`.
+   */
+  get logLevel(): LoggingLevel | undefined {
+    return this.#envelope.logLevel;
+  }
+
+  set logLevel(level: LoggingLevel | undefined) {
+    this.#envelope.logLevel = level;
+  }
+
+  /** The last full lists fetched by `autoRefresh`. */
+  get cachedTools(): readonly Tool[] | undefined {
+    return this.#refresher.snapshot('tools');
+  }
+
+  get cachedPrompts(): readonly Prompt[] | undefined {
+    return this.#refresher.snapshot('prompts');
+  }
+
+  get cachedResources(): readonly Resource[] | undefined {
+    return this.#refresher.snapshot('resources');
+  }
+
+  /**
+   * Connects and negotiates (see `ClientOptions.protocolVersion`). Rejects, with the transport closed,
+   * when the server speaks no version this client supports (`NegotiationError`) or the handshake fails.
+   */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<void> {
+    this.#session = await this.#connector.connect(transport, options);
+  }
+
+  /** Closes the transport; pending requests reject with `ConnectionClosedError`. */
+  async close(): Promise<void> {
+    await this.#engine.close();
+  }
+
+  /** Subscribes to server notifications; returns the unsubscribe function. */
+  on<E extends ClientEventName>(event: E, listener: ClientEventListener<E>): () => void {
+    return this.#events.on(event, listener);
+  }
+
+  /** Answers `sampling/createMessage` (legacy request or modern input request). */
+  setSamplingHandler(handler: SamplingHandler | undefined): void {
+    this.#handlers.sampling = handler;
+    this.#envelope.invalidate();
+  }
+
+  /**
+   * Answers `elicitation/create`. Omitted fields of an accepted form get the schema's defaults (SEP-1034).
+   *
+   * @example
+   * ```ts
+   * client.setElicitationHandler(async (params) => ({ action: 'accept', content: await askUser(params) }), {
+   *   form: true,
+   *   url: true,
+   * });
+   * ```
+   */
+  setElicitationHandler(handler: ElicitationHandler | undefined, modes?: ElicitationModes): void {
+    this.#handlers.setElicitation(handler, modes);
+    this.#envelope.invalidate();
+  }
+
+  /** Answers `roots/list`; on legacy, call `sendRootsListChanged()` when the roots change. */
+  setRootsHandler(handler: RootsHandler | undefined): void {
+    this.#handlers.roots = handler;
+    this.#envelope.invalidate();
+  }
+
+  /** `notifications/roots/list_changed` (legacy only; 2026-07-28 removed it). */
+  sendRootsListChanged(): Promise<void> {
+    return this.#engine.notification({ method: 'notifications/roots/list_changed' });
+  }
+
+  /**
+   * Any client request by method, typed by the method map (no caches, no output validation).
+   *
+   * @example
+   * ```ts
+   * const { completion } = await client.request({
+   *   method: 'completion/complete',
+   *   params: { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'A' } },
+   * });
+   * ```
+   */
+  request<M extends ClientRequestMethod>(
+    request: { method: M; params?: ClientRequestMap[M]['params'] },
+    options?: ClientRequestOptions,
+  ): Promise<ClientRequestMap[M]['result']> {
+    try {
+      return this.#live().request(
+        request.method,
+        request.params as Record<string, unknown> | undefined,
+        options,
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** `ping` (legacy only). */
+  async ping(options?: ClientRequestOptions): Promise<EmptyResult> {
+    return this.#live().request('ping', undefined, options);
+  }
+
+  /** `server/discover` (modern only; `connect()` already ran it once). */
+  async discover(options?: ClientRequestOptions): Promise<DiscoverResult> {
+    return this.#live().request('server/discover', undefined, options);
+  }
+
+  async complete(params: CompleteRequestParams, options?: ClientRequestOptions): Promise<CompleteResult> {
+    return this.#live().request('completion/complete', params, options);
+  }
+
+  /** `logging/setLevel` (legacy only; on 2026-07-28 set `client.logLevel`). */
+  async setLoggingLevel(level: LoggingLevel, options?: ClientRequestOptions): Promise<EmptyResult> {
+    return this.#live().request('logging/setLevel', { level }, options);
+  }
+
+  async listPrompts(
+    params?: PaginatedRequestParams,
+    options?: ClientRequestOptions,
+  ): Promise<ListPromptsResult> {
+    return this.#lists.fetch('prompts/list', params?.cursor, params, options);
+  }
+
+  async getPrompt(params: GetPromptRequestParams, options?: ClientRequestOptions): Promise<GetPromptResult> {
+    return this.#live().request('prompts/get', params, options);
+  }
+
+  async listResources(
+    params?: PaginatedRequestParams,
+    options?: ClientRequestOptions,
+  ): Promise<ListResourcesResult> {
+    return this.#lists.fetch('resources/list', params?.cursor, params, options);
+  }
+
+  async listResourceTemplates(
+    params?: PaginatedRequestParams,
+    options?: ClientRequestOptions,
+  ): Promise<ListResourceTemplatesResult> {
+    return this.#lists.fetch('resources/templates/list', params?.cursor, params, options);
+  }
+
+  async readResource(
+    params: ReadResourceRequestParams,
+    options?: ClientRequestOptions,
+  ): Promise<ReadResourceResult> {
+    return this.#lists.fetch('resources/read', params.uri, params, options);
+  }
+
+  /** `resources/subscribe` (legacy only; on 2026-07-28 use `listen({ resourceSubscriptions })`). */
+  async subscribeResource(params: { uri: string }, options?: ClientRequestOptions): Promise<EmptyResult> {
+    return this.#live().request('resources/subscribe', params, options);
+  }
+
+  async unsubscribeResource(params: { uri: string }, options?: ClientRequestOptions): Promise<EmptyResult> {
+    return this.#live().request('resources/unsubscribe', params, options);
+  }
+
+  /**
+   * One page of tools. Remembers their output schemas for `callTool` and drops tools whose `x-mcp-header`
+   * annotations are invalid (2026-07-28 server/tools), with a warning.
+   */
+  async listTools(params?: PaginatedRequestParams, options?: ClientRequestOptions): Promise<ListToolsResult> {
+    return this.#lists.fetch('tools/list', params?.cursor, params, options);
+  }
+
+  /**
+   * Calls a tool. A successful result is checked against the tool's `outputSchema` from the last
+   * `listTools` (an `McpError` when `structuredContent` does not match); `isError` results are not.
+   */
+  async callTool(params: CallToolRequestParams, options?: ClientRequestOptions): Promise<CallToolResult> {
+    const result = await this.#live().request('tools/call', params, options);
+    this.#tools.check(params.name, result);
+    return result;
+  }
+
+  /**
+   * Every tool, page by page (at most `maxPages` pages).
+   *
+   * @example
+   * ```ts
+   * for await (const tool of client.iterateTools()) console.log(tool.name);
+   * ```
+   */
+  iterateTools(options?: ClientRequestOptions): AsyncGenerator<Tool, void, undefined> {
+    return this.#lists.iterate('tools/list', options);
+  }
+
+  iteratePrompts(options?: ClientRequestOptions): AsyncGenerator<Prompt, void, undefined> {
+    return this.#lists.iterate('prompts/list', options);
+  }
+
+  iterateResources(options?: ClientRequestOptions): AsyncGenerator<Resource, void, undefined> {
+    return this.#lists.iterate('resources/list', options);
+  }
+
+  iterateResourceTemplates(
+    options?: ClientRequestOptions,
+  ): AsyncGenerator<ResourceTemplate, void, undefined> {
+    return this.#lists.iterate('resources/templates/list', options);
+  }
+
+  /**
+   * `subscriptions/listen` (2026-07-28): a stream of the change notifications in `filter`. Stop iterating
+   * (or abort `signal`) to cancel it. On a legacy connection the iteration fails with
+   * `MethodNotSupportedError`; use `subscribeResource()` and `on(…)` there.
+   */
+  listen(filter: SubscriptionFilter, options: { signal?: AbortSignal } = {}): Subscription {
+    return this.#subscriptions.open(this.#engine, this.#envelope, filter, options.signal);
+  }
+
+  #live(): EraSession {
+    const session = this.#session;
+    if (session === undefined) throw new ConnectionClosedError('Not connected');
+    return session;
+  }
+
+  readonly #onEngineClose = (): void => {
+    const wasConnected = this.#session !== undefined;
+    this.#session = undefined;
+    this.#engine.version = undefined;
+    if (!wasConnected) return;
+    try {
+      this.onclose?.();
+    } catch (error) {
+      this.#report(error);
+    }
+  };
+
+  readonly #report = (error: unknown): void => {
+    try {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // An onerror that throws has nowhere left to report to.
+    }
+  };
+}

@@ -1,0 +1,150 @@
+import {
+  type DiscoverResult,
+  type Implementation,
+  isLegacyProtocolVersion,
+  isModernProtocolVersion,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  type LegacyProtocolVersion,
+  type ModernProtocolVersion,
+  type ProtocolVersion,
+  type Transport,
+} from '@x/protocol';
+import type { ClientEngine } from '../client-engine.js';
+import type { ClientHandlers } from '../client-handlers.js';
+import { type EraSession, NegotiationError } from '../era-session.js';
+import { initialize } from '../legacy/initialize.js';
+import { LegacySession } from '../legacy/legacy-session.js';
+import { discover } from '../modern/discover.js';
+import { ModernSession } from '../modern/modern-session.js';
+import type { RequestEnvelope } from '../modern/request-envelope.js';
+import { isModernServerError, isTransportLevelFailure } from '../transport-failure.js';
+import type { EraRecord } from './era-cache.js';
+
+/**
+ * Which protocol the client speaks: `'auto'` probes the modern era and falls back to `initialize`,
+ * `'legacy'` and `'modern'` stay in one era (newest version first), a version string pins that version.
+ */
+export type VersionSelection = 'auto' | 'legacy' | 'modern' | ProtocolVersion;
+
+export interface NegotiateContext {
+  engine: ClientEngine;
+  envelope: RequestEnvelope;
+  handlers: ClientHandlers;
+  clientInfo: Implementation;
+  selection: VersionSelection;
+  maxInputRounds: number;
+  /** How long the `server/discover` probe may stay unanswered before the server counts as legacy. */
+  probeTimeout: number;
+}
+
+export interface NegotiatePlan {
+  /** A remembered era for this target (auto mode only). */
+  cached: EraRecord | undefined;
+  /** False on a fallback transport: it is the legacy HTTP+SSE path, so auto goes straight to initialize. */
+  probe: boolean;
+}
+
+/**
+ * Settles the era on a connected transport (2026-07-28 basic/versioning, "Backward Compatibility";
+ * transports/stdio and streamable-http, "Backward Compatibility"). In auto mode: probe `server/discover`
+ * with the modern envelope; a `DiscoverResult` or a recognised modern error (-32022 → retry with a
+ * version from `supported`) means modern; anything else — -32601, -32602, a result that is not a
+ * `DiscoverResult`, no answer within `probeTimeout`, an HTTP 4xx without a modern error body — means
+ * legacy: `initialize`. A cached legacy record skips the probe; if `initialize` then fails, the cached
+ * assumption is stale and the probe runs after all.
+ */
+export async function negotiate(
+  ctx: NegotiateContext,
+  transport: Transport,
+  plan: NegotiatePlan,
+): Promise<EraSession> {
+  const selection = ctx.selection;
+  if (selection === 'legacy' || isLegacyProtocolVersion(selection)) {
+    const pinned = selection === 'legacy' ? undefined : selection;
+    return legacy(
+      ctx,
+      transport,
+      pinned ?? LATEST_LEGACY_PROTOCOL_VERSION,
+      pinned === undefined ? LEGACY_PROTOCOL_VERSIONS : [pinned],
+    );
+  }
+  if (selection === 'modern' || isModernProtocolVersion(selection)) {
+    const version = selection === 'modern' ? LATEST_PROTOCOL_VERSION : selection;
+    const outcome = await discover({
+      engine: ctx.engine,
+      envelope: ctx.envelope,
+      version,
+      timeout: undefined,
+    });
+    if (outcome.kind === 'legacy') {
+      throw new NegotiationError(
+        `Server offers only initialize-era versions (${outcome.supported.join(', ')}); the client is set to modern`,
+        outcome.supported,
+      );
+    }
+    return modern(ctx, transport, outcome.version, outcome.result);
+  }
+  if (!plan.probe || plan.cached?.era === 'legacy') {
+    try {
+      return await legacy(ctx, transport, LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS);
+    } catch (error) {
+      // A transport-level failure goes to the caller's fallback transport, not to the probe.
+      if (!plan.probe || error instanceof NegotiationError || isTransportLevelFailure(error)) throw error;
+    }
+  }
+  return probe(ctx, transport);
+}
+
+async function probe(ctx: NegotiateContext, transport: Transport): Promise<EraSession> {
+  try {
+    const outcome = await discover({
+      engine: ctx.engine,
+      envelope: ctx.envelope,
+      version: LATEST_PROTOCOL_VERSION,
+      timeout: ctx.probeTimeout,
+    });
+    if (outcome.kind === 'modern') return modern(ctx, transport, outcome.version, outcome.result);
+    const requested = LEGACY_PROTOCOL_VERSIONS.find((v) => outcome.supported.includes(v));
+    return legacy(ctx, transport, requested ?? LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS);
+  } catch (error) {
+    // A modern server that refused us for another reason (-32020/-32021): falling back would be wrong.
+    if (error instanceof NegotiationError || isModernServerError(error)) throw error;
+  }
+  return legacy(ctx, transport, LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS);
+}
+
+async function legacy(
+  ctx: NegotiateContext,
+  transport: Transport,
+  requested: LegacyProtocolVersion,
+  accepted: readonly ProtocolVersion[],
+): Promise<EraSession> {
+  const init = await initialize(ctx.engine, transport, {
+    clientInfo: ctx.clientInfo,
+    capabilities: ctx.handlers.capabilities('legacy'),
+    requested,
+    accepted,
+  });
+  return new LegacySession(ctx.engine, init);
+}
+
+function modern(
+  ctx: NegotiateContext,
+  transport: Transport,
+  version: ModernProtocolVersion,
+  result: DiscoverResult,
+): EraSession {
+  return new ModernSession({
+    ctx: {
+      engine: ctx.engine,
+      envelope: ctx.envelope,
+      handlers: ctx.handlers,
+      maxInputRounds: ctx.maxInputRounds,
+    },
+    transport,
+    version,
+    discover: result,
+  });
+}

@@ -1,0 +1,21 @@
+export { Client } from './client.js';
+export type { ClientEventListener, ClientEventMap, ClientEventName } from './client-events.js';
+export type {
+  ElicitationHandler,
+  ElicitationModes,
+  InputContext,
+  RootsHandler,
+  SamplingHandler,
+} from './client-handlers.js';
+export type { ClientOptions, ClientRequestOptions, ConnectOptions } from './client-options.js';
+export { InMemoryEraCache } from './connect/era-cache.js';
+export type { EraCache, EraRecord } from './connect/era-cache.js';
+export type { VersionSelection } from './connect/negotiate.js';
+export { fillElicitationDefaults } from './elicitation-defaults.js';
+export { NegotiationError } from './era-session.js';
+export { MethodNotSupportedError } from './method-availability.js';
+export { InputRoundsExceededError } from './modern/input-round-trips.js';
+export { Subscription } from './modern/subscription.js';
+export type { ListenNotification } from './modern/subscription.js';
+export { xMcpHeaderProblem } from './modern/x-mcp-header.js';
+export type { JsonSchemaCheck, JsonSchemaCompiler } from './tool-registry.js';

@@ -1,0 +1,134 @@
+import {
+  CallToolResultSchema,
+  type ClientRequestMethod,
+  clientRequestSchemas,
+  ErrorCode,
+  GetPromptResultSchema,
+  type InputRequests,
+  type InputRequiredResult,
+  InputRequiredResultSchema,
+  type InputResponses,
+  McpError,
+  ReadResourceResultSchema,
+  type RequestOptions,
+  type Result,
+  ResultType,
+  type ZodSchema,
+} from '@x/protocol';
+import type { ClientEngine } from '../client-engine.js';
+import type { ClientHandlers, InputMethod } from '../client-handlers.js';
+import type { RequestEnvelope } from './request-envelope.js';
+
+/**
+ * Multi round-trip requests (2026-07-28 basic/patterns/mrtr). Only these methods may answer
+ * `input_required` ("Supported Requests"); their result schema accepts both outcomes, built once here.
+ */
+const INPUT_CAPABLE: ReadonlyMap<string, ZodSchema> = new Map<string, ZodSchema>([
+  ['tools/call', CallToolResultSchema.or(InputRequiredResultSchema)],
+  ['prompts/get', GetPromptResultSchema.or(InputRequiredResultSchema)],
+  ['resources/read', ReadResourceResultSchema.or(InputRequiredResultSchema)],
+]);
+
+/** Final results reached through a retry: they depend on inputs outside the cache key (caching, "Cache Key"). */
+const retried = new WeakSet<object>();
+
+/** Whether `result` answered a retry carrying `inputResponses`/`requestState` (so it MUST NOT be cached). */
+export function isRetriedResult(result: object): boolean {
+  return retried.has(result);
+}
+
+/**
+ * Thrown when a request still asks for input after `maxInputRounds` retries.
+ *
+ * @example
+ * ```ts
+ * const client = new Client(info, { maxInputRounds: 3 });
+ * await client.callTool({ name: 'wizard' }).catch((e) => e instanceof InputRoundsExceededError && giveUp());
+ * ```
+ */
+export class InputRoundsExceededError extends McpError {
+  override readonly name = 'InputRoundsExceededError';
+  constructor(method: string, rounds: number) {
+    super(
+      ErrorCode.InternalError,
+      `${method} still requires input after ${rounds} round trips (maxInputRounds); giving up`,
+    );
+  }
+}
+
+export interface RoundTripContext {
+  engine: ClientEngine;
+  envelope: RequestEnvelope;
+  handlers: ClientHandlers;
+  maxInputRounds: number;
+}
+
+/**
+ * Sends `method` and, while the server answers `input_required`, fulfils its input requests through the
+ * registered handlers and retries with a fresh JSON-RPC id (the engine issues one per request), the
+ * collected `inputResponses` and the byte-exact `requestState` ("Client Requirements").
+ */
+export async function requestWithInput(
+  ctx: RoundTripContext,
+  method: ClientRequestMethod,
+  params: Record<string, unknown> | undefined,
+  options: RequestOptions | undefined,
+): Promise<Result> {
+  const inputSchema = INPUT_CAPABLE.get(method);
+  const schema = inputSchema ?? clientRequestSchemas[method].result;
+  let current = params;
+  for (let round = 0; ; round++) {
+    const result = (await ctx.engine.request(
+      { method, params: ctx.envelope.apply(current) },
+      schema,
+      options,
+    )) as Result;
+    const type = result.resultType;
+    if (type === undefined || type === ResultType.Complete) {
+      if (round > 0) retried.add(result);
+      return result;
+    }
+    // Unknown result types MUST be treated as invalid (basic/index, "ResultType").
+    if (type !== ResultType.InputRequired || inputSchema === undefined) {
+      throw new McpError(ErrorCode.InternalError, `Invalid resultType "${type}" in the ${method} result`);
+    }
+    if (round >= ctx.maxInputRounds) throw new InputRoundsExceededError(method, ctx.maxInputRounds);
+    const required = InputRequiredResultSchema.parse(result);
+    const responses = await fulfil(ctx.handlers, required.inputRequests, options?.signal);
+    current = retryParams(params, responses, required);
+  }
+}
+
+async function fulfil(
+  handlers: ClientHandlers,
+  requests: InputRequests | undefined,
+  signal: AbortSignal | undefined,
+): Promise<InputResponses | undefined> {
+  if (requests === undefined) return undefined;
+  const keys = Object.keys(requests);
+  if (keys.length === 0) return undefined;
+  const inputCtx = { signal: signal ?? new AbortController().signal };
+  const answers = await Promise.all(
+    keys.map((key) => {
+      const request = requests[key]!;
+      return handlers.answer(request.method as InputMethod, request.params ?? {}, inputCtx);
+    }),
+  );
+  const responses: Record<string, object> = {};
+  for (let i = 0; i < keys.length; i++) responses[keys[i]!] = answers[i]!;
+  return responses as InputResponses;
+}
+
+function retryParams(
+  original: Record<string, unknown> | undefined,
+  responses: InputResponses | undefined,
+  required: InputRequiredResult,
+): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...original };
+  delete next['inputResponses'];
+  delete next['requestState'];
+  if (responses !== undefined) next['inputResponses'] = responses;
+  // Echo exactly what came; without one the retry MUST NOT carry any.
+  if (required.requestState !== undefined) next['requestState'] = required.requestState;
+  return next;
+}

@@ -1,0 +1,94 @@
+import { type CallToolResult, ErrorCode, McpError, type Tool } from '@x/protocol';
+import { xMcpHeaderProblem } from './modern/x-mcp-header.js';
+
+/** Outcome of validating one value, as `compileJsonSchema` from `@x/protocol` reports it. */
+export type JsonSchemaCheck =
+  | { readonly valid: true }
+  | {
+      readonly valid: false;
+      readonly errors: readonly { readonly path: string; readonly message: string }[];
+    };
+
+/** Compiles a JSON Schema once into a reusable validator (throws for schemas it cannot handle). */
+export type JsonSchemaCompiler = (schema: Record<string, unknown>) => {
+  readonly validate: (value: unknown) => JsonSchemaCheck;
+};
+
+interface ToolEntry {
+  readonly outputSchema: Record<string, unknown> | undefined;
+  validate: ((value: unknown) => JsonSchemaCheck) | undefined;
+}
+
+/**
+ * What the client remembers about the server's tools from `tools/list`: output schemas, compiled on a
+ * tool's first call and reused until the next listing (no per-call compilation), to check
+ * `structuredContent` (2025-06-18+ server/tools, "Output Schema": clients SHOULD validate).
+ */
+export class ToolRegistry {
+  readonly #entries = new Map<string, ToolEntry>();
+  readonly #compile: JsonSchemaCompiler;
+
+  constructor(compile: JsonSchemaCompiler) {
+    this.#compile = compile;
+  }
+
+  /**
+   * Records one page of `tools/list` (the first page starts over) and returns the tools worth keeping:
+   * those with an invalid `x-mcp-header` are dropped, each with a warning.
+   */
+  record(tools: Tool[], firstPage: boolean, warn: (message: string) => void): Tool[] {
+    if (firstPage) this.#entries.clear();
+    let kept: Tool[] | undefined;
+    for (let i = 0; i < tools.length; i++) {
+      const tool = tools[i]!;
+      const problem = xMcpHeaderProblem(tool.inputSchema);
+      if (problem !== undefined) {
+        warn(`Ignoring tool "${tool.name}": ${problem}`);
+        kept ??= tools.slice(0, i);
+        continue;
+      }
+      kept?.push(tool);
+      this.#entries.set(tool.name, { outputSchema: tool.outputSchema, validate: undefined });
+    }
+    return kept ?? tools;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  /** Throws an `McpError` when a successful result does not match the tool's cached `outputSchema`. */
+  check(name: string, result: CallToolResult): void {
+    const entry = this.#entries.get(name);
+    if (entry?.outputSchema === undefined || result.isError === true) return;
+    if (result.structuredContent === undefined) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Tool "${name}" has an output schema but returned no structuredContent`,
+      );
+    }
+    entry.validate ??= this.#compileFor(name, entry.outputSchema);
+    const check = entry.validate(result.structuredContent);
+    if (!check.valid) {
+      const details = check.errors.map((e) => `${e.path || '/'}: ${e.message}`).join('; ');
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Tool "${name}" returned structuredContent that does not match its output schema: ${details}`,
+        { tool: name, errors: check.errors },
+      );
+    }
+  }
+
+  #compileFor(name: string, schema: Record<string, unknown>): (value: unknown) => JsonSchemaCheck {
+    try {
+      return this.#compile(schema).validate;
+    } catch (error) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Tool "${name}" has an output schema this client cannot compile: ${String(error)}`,
+        undefined,
+        { cause: error },
+      );
+    }
+  }
+}
