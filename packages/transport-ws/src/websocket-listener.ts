@@ -11,7 +11,7 @@ export interface WebSocketListenerOptions {
    * Called once per accepted connection with its own transport, not yet started: connect your MCP server
    * to it. A throw or rejection closes that connection (1011) and reaches `onerror`.
    */
-  onconnection: (transport: WebSocketServerTransport, request: IncomingMessage) => void | Promise<void>;
+  onconnection: (transport: WebSocketServerTransport, request: IncomingMessage) => unknown;
   /** An existing `node:http`/`node:https` server to attach to. Omit it to use `WebSocketListener.listen()`. */
   server?: Server | undefined;
   /**

@@ -31,7 +31,7 @@ export interface SseServerOptions {
    * Called with a new transport for every client that opens a stream; connect an MCP server to it.
    * The GET response is held until this settles, and a rejection answers the GET with 500.
    */
-  onsession: (transport: SseServerTransport, context: SseSessionContext) => void | Promise<void>;
+  onsession: (transport: SseServerTransport, context: SseSessionContext) => unknown;
   /**
    * Where clients POST messages, resolved against the GET URL (e.g. `'/messages'`). Default: the GET
    * URL's own path, so one route can serve both methods.

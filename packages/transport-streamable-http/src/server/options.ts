@@ -35,7 +35,7 @@ export interface StreamableHttpHandlerOptions {
    * Receives every new server transport; connect it to your MCP server here. Messages that arrive before
    * the transport is started are held, so an un-awaited `server.connect(transport)` is fine.
    */
-  onsession: (transport: StreamableHttpServerTransport) => void | Promise<void>;
+  onsession: (transport: StreamableHttpServerTransport) => unknown;
   /**
    * Legacy sessions (`Mcp-Session-Id`, GET stream, DELETE). `false` is stateless mode: a fresh transport
    * per POST, no GET stream. Default `true`. The modern era is always stateless.
