@@ -1,0 +1,80 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Transport } from '@x/protocol';
+import { SseServer } from '@x/transport-sse';
+import { createNodeHandler } from '@x/transport-sse/node';
+import { createStreamableHttpHandler, toNodeHandler } from '@x/transport-streamable-http';
+import { WebSocketListener } from '@x/transport-ws';
+
+/** Anything with `connect(transport)`: an `McpServer`, a low-level `Server`. */
+export interface Connectable {
+  connect(transport: Transport): Promise<unknown>;
+}
+
+/** A running endpoint on 127.0.0.1; `await using` closes it. */
+export interface Hosted {
+  readonly url: URL;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+async function listen(http: HttpServer, path: string): Promise<URL> {
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = http.address() as AddressInfo;
+  return new URL(`http://127.0.0.1:${port}${path}`);
+}
+
+function hosted(url: URL, close: () => Promise<void>): Hosted {
+  return { url, close, [Symbol.asyncDispose]: close };
+}
+
+function closeHttp(http: HttpServer): Promise<void> {
+  http.closeAllConnections();
+  return new Promise((resolve) => http.close(() => resolve()));
+}
+
+/** Serves `server` over Streamable HTTP (both eras on one endpoint) at `/mcp`. */
+export async function hostStreamableHttp(
+  server: Connectable,
+  options: { enableJsonResponse?: boolean } = {},
+): Promise<Hosted> {
+  const handler = createStreamableHttpHandler({
+    onsession: (transport) => server.connect(transport),
+    enableJsonResponse: options.enableJsonResponse ?? false,
+  });
+  const handle = toNodeHandler(handler);
+  const http = createServer((req, res) => void handle(req, res));
+  const url = await listen(http, '/mcp');
+  return hosted(url, async () => {
+    await handler.close();
+    await closeHttp(http);
+  });
+}
+
+/** Serves `server` over the legacy HTTP+SSE transport (GET `/sse`, then POST to the announced URL). */
+export async function hostSse(server: Connectable): Promise<Hosted> {
+  const sse = new SseServer({
+    onsession: (transport) => server.connect(transport),
+  });
+  const handle = createNodeHandler(sse);
+  const http = createServer((req, res) => void handle(req, res));
+  const url = await listen(http, '/sse');
+  return hosted(url, async () => {
+    await sse.close();
+    await closeHttp(http);
+  });
+}
+
+/** Serves `server` over WebSocket (subprotocol `mcp`). */
+export async function hostWebSocket(server: Connectable): Promise<Hosted> {
+  const listener = await WebSocketListener.listen({
+    port: 0,
+    onconnection: (transport) => server.connect(transport),
+  });
+  const url = listener.url;
+  if (url === undefined) throw new Error('WebSocket listener has no address');
+  return hosted(url, () => listener.close());
+}

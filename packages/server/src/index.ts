@@ -1,0 +1,28 @@
+export { Server } from './server.js';
+export type { ConnectOptions } from './server.js';
+export type { ParamsSchema, ServerNotificationHandler, ServerRequestHandler } from './server-core.js';
+export type { CacheHint, ServedEras, ServerInfo, ServerOptions } from './server-options.js';
+export { ServerContext } from './server-context.js';
+export type { LogEntry } from './server-context.js';
+export type { InputOptions } from './input-requests.js';
+export { ServerSession } from './session/server-session.js';
+export { SubscriptionHub } from './modern/subscription-hub.js';
+export { RequestStateCodec } from './modern/request-state.js';
+export type { RequestBinding, RequestStateOptions } from './modern/request-state.js';
+export { UriTemplate, UriTemplateError, isUriTemplate } from './uri-template.js';
+export type { UriTemplateValue, UriTemplateVariables } from './uri-template.js';
+export { McpServer } from './mcp-server.js';
+export type { McpServerOptions } from './mcp-server.js';
+export { ResourceTemplate } from './mcp/resource-template.js';
+export type { CompleteCallback, ListResourcesCallback } from './mcp/resource-template.js';
+export type {
+  ReadResourceCallback,
+  ReadTemplateCallback,
+  RegisteredResource,
+  ResourceMetadata,
+} from './mcp/resource-registry.js';
+export type { RegisteredTool, ToolConfig, ToolHandler, ToolResult, ToolUpdate } from './mcp/tool-config.js';
+export type { PromptConfig, PromptHandler, RegisteredPrompt } from './mcp/prompt-registry.js';
+export type { InferSchema, JsonSchemaObject, SchemaInput, StandardSchemaLike } from './mcp/schema-adapter.js';
+export type { LegacySessionState } from './legacy/legacy-session-state.js';
+export type { EraBinding } from './server-context.js';

@@ -1,0 +1,78 @@
+import {
+  type ClientCapabilities,
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  ListRootsResultSchema,
+  type ZodSchema,
+} from '@x/protocol';
+
+/**
+ * The three things a server may ask the client for while handling a request — elicitation, sampling
+ * and roots — described once for both eras: a server→client request on legacy, an entry of
+ * `inputRequests` on 2026-07-28 (spec: basic/patterns/mrtr, "InputRequests").
+ */
+export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+export interface InputRequestSpec {
+  readonly method: InputMethod;
+  readonly params: Record<string, unknown>;
+  readonly resultSchema: ZodSchema;
+  /** The client capabilities this request needs, as a `ClientCapabilities` fragment (for -32021). */
+  readonly required: ClientCapabilities;
+}
+
+/** Per-call options of `ctx.elicit`/`ctx.sample`/`ctx.listRoots`. */
+export interface InputOptions {
+  /**
+   * The `inputRequests` key on 2026-07-28 (unique within the request). Default: derived from the method
+   * and the call's position, e.g. `elicitation_0`. Ignored on legacy.
+   */
+  key?: string | undefined;
+  /** Legacy only: timeout of the server→client request in ms. */
+  timeout?: number | undefined;
+}
+
+export function elicitationSpec(params: Record<string, unknown>): InputRequestSpec {
+  const url = params['mode'] === 'url';
+  return {
+    method: 'elicitation/create',
+    params,
+    resultSchema: ElicitResultSchema,
+    required: url ? { elicitation: { url: {} } } : { elicitation: {} },
+  };
+}
+
+export function samplingSpec(params: Record<string, unknown>): InputRequestSpec {
+  const tools = params['tools'] !== undefined || params['toolChoice'] !== undefined;
+  return {
+    method: 'sampling/createMessage',
+    params,
+    resultSchema: CreateMessageResultSchema,
+    required: tools ? { sampling: { tools: {} } } : { sampling: {} },
+  };
+}
+
+export function rootsSpec(): InputRequestSpec {
+  return {
+    method: 'roots/list',
+    params: {},
+    resultSchema: ListRootsResultSchema,
+    required: { roots: {} },
+  };
+}
+
+/**
+ * Whether `capabilities` covers `required` (one or two levels deep, which is all the fragments above
+ * use). Elicitation declared as `{}` means form mode (spec 2025-11-25: client/elicitation,
+ * "Capabilities": an empty object is equivalent to `{ form: {} }`).
+ */
+export function hasCapabilities(capabilities: ClientCapabilities, required: ClientCapabilities): boolean {
+  for (const [name, sub] of Object.entries(required)) {
+    const declared = (capabilities as Record<string, unknown>)[name];
+    if (typeof declared !== 'object' || declared === null) return false;
+    for (const key of Object.keys(sub as object)) {
+      if ((declared as Record<string, unknown>)[key] === undefined) return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,34 @@
+import type { ChangeEvent, ServerCore } from '../server-core.js';
+import type { ServerSession } from '../session/server-session.js';
+import type { LegacySessionState } from './legacy-session-state.js';
+
+/**
+ * Change notifications on a legacy session: list_changed for a list whose capability declares
+ * `listChanged`, `notifications/resources/updated` for a URI the client subscribed to (spec ≤
+ * 2025-11-25: server/tools, server/prompts, server/resources "Subscriptions"). Nothing before
+ * `notifications/initialized` (basic/lifecycle).
+ */
+export function deliverLegacy(
+  core: ServerCore,
+  session: ServerSession,
+  state: LegacySessionState,
+  event: ChangeEvent,
+): void {
+  if (!state.initialized) return;
+  if (event.kind === 'resource') {
+    if (!state.subscriptions.has(event.uri)) return;
+    send(core, session, 'notifications/resources/updated', { uri: event.uri });
+    return;
+  }
+  if (core.capabilities[event.kind]?.listChanged !== true) return;
+  send(core, session, `notifications/${event.kind}/list_changed`, undefined);
+}
+
+function send(
+  core: ServerCore,
+  session: ServerSession,
+  method: string,
+  params: Record<string, unknown> | undefined,
+): void {
+  session.notification(params === undefined ? { method } : { method, params }).catch((e) => core.report(e));
+}

@@ -1,0 +1,83 @@
+import {
+  type ClientCapabilities,
+  ErrorCode,
+  type Implementation,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  McpError,
+} from '@x/protocol';
+import { hasCapabilities, type InputOptions, type InputRequestSpec } from '../input-requests.js';
+import type { ServerCore } from '../server-core.js';
+import type { EraBinding, LogEntry, ServerContext } from '../server-context.js';
+
+/**
+ * What a legacy session (2024-11-05 … 2025-11-25) learned from `initialize` and later requests:
+ * the negotiated version, the client's capabilities, its log level and resource subscriptions. It is
+ * also the era binding of every legacy request on the session, so a request costs no extra object.
+ */
+export class LegacySessionState implements EraBinding {
+  readonly era = 'legacy' as const;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** True once `notifications/initialized` arrived. */
+  initialized = false;
+  /** Index into LOGGING_LEVELS of the lowest level the client wants; 0 (debug) until `logging/setLevel`. */
+  #minLevel = 0;
+  readonly subscriptions = new Set<string>();
+  readonly #core: ServerCore;
+
+  constructor(
+    core: ServerCore,
+    protocolVersion: string,
+    capabilities: ClientCapabilities,
+    clientInfo: Implementation | undefined,
+  ) {
+    this.#core = core;
+    this.protocolVersion = protocolVersion;
+    this.clientCapabilities = capabilities;
+    this.clientInfo = clientInfo;
+  }
+
+  setLevel(level: LoggingLevel): void {
+    this.#minLevel = LOGGING_LEVELS.indexOf(level);
+  }
+
+  wantsLevel(level: LoggingLevel): boolean {
+    return LOGGING_LEVELS.indexOf(level) >= this.#minLevel;
+  }
+
+  /** A real server→client request (spec ≤ 2025-11-25: client/sampling, client/elicitation, client/roots). */
+  input(ctx: ServerContext, spec: InputRequestSpec, options: InputOptions | undefined): Promise<unknown> {
+    if (!hasCapabilities(this.clientCapabilities, spec.required)) {
+      return Promise.reject(missingCapability(spec));
+    }
+    const request = { method: spec.method, params: spec.params };
+    const timeout = options?.timeout;
+    return ctx.request.sendRequest(
+      request,
+      spec.resultSchema,
+      timeout === undefined ? undefined : { timeout },
+    );
+  }
+
+  log(ctx: ServerContext, entry: LogEntry): Promise<void> {
+    if (this.#core.capabilities.logging === undefined || !this.wantsLevel(entry.level)) {
+      return Promise.resolve();
+    }
+    const params: Record<string, unknown> = { level: entry.level, data: entry.data };
+    if (entry.logger !== undefined) params['logger'] = entry.logger;
+    return ctx.request.sendNotification({ method: 'notifications/message', params });
+  }
+}
+
+function missingCapability(spec: InputRequestSpec): McpError {
+  const names = Object.entries(spec.required)
+    .map(([name, sub]) => [name, ...Object.keys(sub as object)].join('.'))
+    .join(', ');
+  return new McpError(
+    ErrorCode.InvalidRequest,
+    `Cannot send ${spec.method}: the client did not declare the ${names} capability`,
+    { requiredCapabilities: spec.required },
+  );
+}

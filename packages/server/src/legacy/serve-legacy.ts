@@ -1,0 +1,127 @@
+import {
+  ErrorCode,
+  InitializeRequestParamsSchema,
+  type InitializeResult,
+  formatIssues,
+  type JSONRPCRequest,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  McpError,
+  methodsOf,
+  negotiateLegacyVersion,
+  type ProtocolVersion,
+  type RequestContext,
+} from '@x/protocol';
+import type { ServerCore } from '../server-core.js';
+import { ServerContext } from '../server-context.js';
+import type { ServerSession } from '../session/server-session.js';
+import { STANDARD_CLIENT_METHODS } from '../standard-methods.js';
+import { LegacySessionState } from './legacy-session-state.js';
+
+/**
+ * The `initialize` handshake (spec ≤ 2025-11-25: basic/lifecycle). The server answers with the
+ * client's version when it supports it, else with its newest legacy version ("Version Negotiation"),
+ * and tells the transport, which needs it for headers and the 2025-03-26 batch rule.
+ */
+export function initializeLegacy(
+  core: ServerCore,
+  session: ServerSession,
+  request: JSONRPCRequest,
+): InitializeResult {
+  if (session.legacy !== undefined) {
+    throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized');
+  }
+  const parsed = InitializeRequestParamsSchema.safeParse(request.params ?? {});
+  if (!parsed.success) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid params for initialize: ${formatIssues(parsed.error)}`,
+    );
+  }
+  const params = parsed.data;
+  const version = negotiateLegacyVersion(params.protocolVersion, core.legacyVersions);
+  session.beginLegacy(new LegacySessionState(core, version, params.capabilities, params.clientInfo));
+  session.transport?.setProtocolVersion?.(version);
+  const result: InitializeResult = {
+    protocolVersion: version,
+    capabilities: core.capabilities,
+    serverInfo: core.info,
+  };
+  if (core.instructions !== undefined) result.instructions = core.instructions;
+  return result;
+}
+
+/**
+ * A request on a legacy session. Until `notifications/initialized` only `ping` is answered
+ * (basic/lifecycle "Initialization": the client SHOULD NOT send other requests before it). Transports
+ * keep that order: stdio is one stream, and a Streamable HTTP client awaits the notification's 202
+ * before its next POST.
+ */
+export function serveLegacy(
+  core: ServerCore,
+  session: ServerSession,
+  request: JSONRPCRequest,
+  engineCtx: RequestContext,
+): object | Promise<object> {
+  const method = request.method;
+  const state = session.legacy;
+  if (state === undefined) {
+    if (method === 'ping' && core.servesLegacy) return {};
+    throw notInitialized(core, method);
+  }
+  if (!state.initialized && method !== 'ping') {
+    throw new McpError(ErrorCode.InvalidRequest, `Received ${method} before notifications/initialized`);
+  }
+  if (STANDARD_CLIENT_METHODS.has(method)) {
+    if (!methodsOf(state.protocolVersion as ProtocolVersion).clientRequests.has(method)) {
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method} (${state.protocolVersion})`);
+    }
+    if (method === 'ping') return {};
+  }
+  const params = request.params ?? {};
+  if (method === 'logging/setLevel') return setLevel(core, state, params);
+  if (method === 'resources/subscribe' || method === 'resources/unsubscribe') {
+    return subscribe(core, state, method, params);
+  }
+  return core.handle(method, params, new ServerContext(session, engineCtx, state));
+}
+
+function notInitialized(core: ServerCore, method: string): McpError {
+  if (!core.servesModern) {
+    return new McpError(ErrorCode.InvalidRequest, `Received ${method} before initialize`);
+  }
+  // A dual-era server cannot tell a modern request without _meta from a legacy one sent too early;
+  // the modern rule (basic/index "_meta": missing fields are -32602) serves both readers.
+  return new McpError(
+    ErrorCode.InvalidParams,
+    `Missing _meta "io.modelcontextprotocol/protocolVersion" (or send initialize first)`,
+  );
+}
+
+function setLevel(core: ServerCore, state: LegacySessionState, params: Record<string, unknown>): object {
+  if (core.capabilities.logging === undefined) {
+    throw new McpError(ErrorCode.MethodNotFound, 'Method not found: logging/setLevel');
+  }
+  const level = params['level'];
+  if (!(LOGGING_LEVELS as readonly unknown[]).includes(level)) {
+    throw new McpError(ErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
+  }
+  state.setLevel(level as LoggingLevel);
+  return {};
+}
+
+function subscribe(
+  core: ServerCore,
+  state: LegacySessionState,
+  method: string,
+  params: Record<string, unknown>,
+): object {
+  if (core.capabilities.resources?.subscribe !== true) {
+    throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+  const uri = params['uri'];
+  if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, `${method} needs a string uri`);
+  if (method === 'resources/subscribe') state.subscriptions.add(uri);
+  else state.subscriptions.delete(uri);
+  return {};
+}

@@ -1,0 +1,289 @@
+import {
+  type Annotations,
+  ErrorCode,
+  type Era,
+  type Icon,
+  McpError,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate as ResourceTemplateDefinition,
+} from '@x/protocol';
+import type { ServerContext } from '../server-context.js';
+import type { CacheHint } from '../server-options.js';
+import type { UriTemplateVariables } from '../uri-template.js';
+import { ListPages } from './list-pages.js';
+import type { ResourceTemplate } from './resource-template.js';
+
+/** How a resource (or template) is described in `resources/list` / `resources/templates/list`. */
+export interface ResourceMetadata {
+  title?: string | undefined;
+  description?: string | undefined;
+  mimeType?: string | undefined;
+  annotations?: Annotations | undefined;
+  icons?: Icon[] | undefined;
+  size?: number | undefined;
+  _meta?: Record<string, unknown> | undefined;
+  /** 2026-07-28 cache hint of `resources/read` for this resource. Default `{ ttlMs: 0, cacheScope: 'private' }`. */
+  cache?: CacheHint | undefined;
+}
+
+export type ReadResourceCallback = (
+  uri: string,
+  ctx: ServerContext,
+) => ReadResourceResult | Promise<ReadResourceResult>;
+export type ReadTemplateCallback = (
+  uri: string,
+  variables: UriTemplateVariables,
+  ctx: ServerContext,
+) => ReadResourceResult | Promise<ReadResourceResult>;
+
+/**
+ * The handle `registerResource` returns.
+ *
+ * @example
+ * ```ts
+ * const log = server.registerResource('log', 'file:///var/log/app.log', { mimeType: 'text/plain' }, read);
+ * watcher.on('change', () => log.notifyUpdated()); // notifications/resources/updated to subscribers
+ * ```
+ */
+export interface RegisteredResource {
+  readonly name: string;
+  readonly enabled: boolean;
+  enable(): void;
+  disable(): void;
+  update(changes: ResourceMetadata & { name?: string | undefined }): void;
+  remove(): void;
+  /** Tells subscribed clients that the content changed (fixed resources: its URI; templates: pass one). */
+  notifyUpdated(uri?: string): void;
+}
+
+interface Entry {
+  name: string;
+  uri: string | undefined;
+  template: ResourceTemplate | undefined;
+  metadata: ResourceMetadata;
+  read: ReadResourceCallback | ReadTemplateCallback;
+  enabled: boolean;
+}
+
+const DEFAULT_READ_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
+
+/** Fixed resources and URI templates of one `McpServer`. */
+export class ResourceRegistry {
+  readonly #entries = new Map<string, Entry>();
+  readonly #byUri = new Map<string, Entry>();
+  readonly resourcePages: ListPages<Resource>;
+  readonly templatePages: ListPages<ResourceTemplateDefinition>;
+  readonly #changed: () => void;
+  readonly #updated: (uri: string) => void;
+
+  constructor(options: {
+    pageSize: number | undefined;
+    hints: { resources: CacheHint; templates: CacheHint };
+    changed: () => void;
+    updated: (uri: string) => void;
+  }) {
+    this.#changed = options.changed;
+    this.#updated = options.updated;
+    this.resourcePages = new ListPages<Resource>({
+      key: 'resources',
+      pageSize: options.pageSize,
+      hint: options.hints.resources,
+      items: () =>
+        this.#enabled()
+          .filter((e) => e.uri !== undefined)
+          .map(describeResource),
+    });
+    this.templatePages = new ListPages<ResourceTemplateDefinition>({
+      key: 'resourceTemplates',
+      pageSize: options.pageSize,
+      hint: options.hints.templates,
+      items: () =>
+        this.#enabled()
+          .filter((e) => e.template !== undefined)
+          .map(describeTemplate),
+    });
+  }
+
+  get hasTemplateLists(): boolean {
+    return this.#enabled().some((e) => e.template?.list !== undefined);
+  }
+
+  register(entry: Omit<Entry, 'enabled'>): RegisteredResource {
+    if (this.#entries.has(entry.name)) throw new Error(`Resource "${entry.name}" is already registered`);
+    if (entry.uri !== undefined && this.#byUri.has(entry.uri)) {
+      throw new Error(`Resource URI "${entry.uri}" is already registered`);
+    }
+    const full: Entry = { ...entry, enabled: true };
+    this.#entries.set(entry.name, full);
+    if (full.uri !== undefined) this.#byUri.set(full.uri, full);
+    this.#touch();
+    return new ResourceHandle(this, full);
+  }
+
+  template(name: string): ResourceTemplate | undefined {
+    const entry = this.#entries.get(name);
+    return entry?.enabled === true ? entry.template : undefined;
+  }
+
+  /** The template whose URI template text is `uriTemplate` (completion refs name templates by it). */
+  templateByUri(uriTemplate: string): ResourceTemplate | undefined {
+    for (const entry of this.#entries.values()) {
+      if (entry.enabled && entry.template?.uriTemplate.template === uriTemplate) return entry.template;
+    }
+    return undefined;
+  }
+
+  /** `resources/list`: the cached fixed part, plus the template `list` callbacks when there are any. */
+  async list(cursor: unknown, ctx: ServerContext): Promise<Record<string, unknown>> {
+    const page = this.resourcePages.page(cursor, ctx.era);
+    if (cursor !== undefined || !this.hasTemplateLists) return page;
+    const listed: Resource[] = [...(page['resources'] as Resource[])];
+    for (const entry of this.#enabled()) {
+      if (entry.template?.list === undefined) continue;
+      const { resources } = await entry.template.list(ctx);
+      for (const resource of resources) listed.push({ ...describeMetadata(entry.metadata), ...resource });
+    }
+    return { ...page, resources: listed };
+  }
+
+  /**
+   * `resources/read`: an exact URI first, then the templates in registration order. Unknown URI:
+   * -32002 on legacy, -32602 on 2026-07-28 (spec 2026-07-28 server/resources "Error Handling"), both
+   * with `data.uri`.
+   */
+  async read(params: Record<string, unknown>, ctx: ServerContext): Promise<object> {
+    const uri = params['uri'];
+    if (typeof uri !== 'string')
+      throw new McpError(ErrorCode.InvalidParams, 'resources/read needs a string uri');
+    const fixed = this.#byUri.get(uri);
+    if (fixed?.enabled) {
+      return withHint(await (fixed.read as ReadResourceCallback)(uri, ctx), fixed.metadata, ctx.era);
+    }
+    for (const entry of this.#entries.values()) {
+      if (!entry.enabled || entry.template === undefined) continue;
+      const variables = entry.template.uriTemplate.match(uri);
+      if (variables !== undefined) {
+        return withHint(
+          await (entry.read as ReadTemplateCallback)(uri, variables, ctx),
+          entry.metadata,
+          ctx.era,
+        );
+      }
+    }
+    throw resourceNotFound(ctx.era, uri);
+  }
+
+  update(entry: Entry, changes: ResourceMetadata & { name?: string | undefined }): void {
+    const { name, ...metadata } = changes;
+    if (name !== undefined && name !== entry.name) {
+      if (this.#entries.has(name)) throw new Error(`Resource "${name}" is already registered`);
+      this.#entries.delete(entry.name);
+      entry.name = name;
+      this.#entries.set(name, entry);
+    }
+    entry.metadata = { ...entry.metadata, ...metadata };
+    this.#touch();
+  }
+
+  setEnabled(entry: Entry, enabled: boolean): void {
+    if (entry.enabled === enabled) return;
+    entry.enabled = enabled;
+    this.#touch();
+  }
+
+  remove(entry: Entry): void {
+    if (this.#entries.get(entry.name) !== entry) return;
+    this.#entries.delete(entry.name);
+    if (entry.uri !== undefined) this.#byUri.delete(entry.uri);
+    this.#touch();
+  }
+
+  updated(uri: string): void {
+    this.#updated(uri);
+  }
+
+  #enabled(): Entry[] {
+    return [...this.#entries.values()].filter((e) => e.enabled);
+  }
+
+  #touch(): void {
+    this.resourcePages.invalidate();
+    this.templatePages.invalidate();
+    this.#changed();
+  }
+}
+
+/** The not-found error of each era. */
+function resourceNotFound(era: Era, uri: string): McpError {
+  const code = era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
+  return new McpError(code, `Resource not found: ${uri}`, { uri });
+}
+
+function withHint(result: ReadResourceResult, metadata: ResourceMetadata, era: Era): ReadResourceResult {
+  if (era !== 'modern' || result.ttlMs !== undefined) return result;
+  const hint = metadata.cache ?? DEFAULT_READ_HINT;
+  return { ...result, ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
+}
+
+function describeMetadata(metadata: ResourceMetadata): Partial<Resource> {
+  const out: Record<string, unknown> = {};
+  for (const key of ['title', 'description', 'mimeType', 'annotations', 'icons', 'size', '_meta'] as const) {
+    if (metadata[key] !== undefined) out[key] = metadata[key];
+  }
+  return out as Partial<Resource>;
+}
+
+function describeResource(entry: Entry): Resource {
+  return { uri: entry.uri!, name: entry.name, ...describeMetadata(entry.metadata) } as Resource;
+}
+
+function describeTemplate(entry: Entry): ResourceTemplateDefinition {
+  const { size: _size, ...metadata } = describeMetadata(entry.metadata);
+  return {
+    uriTemplate: entry.template!.uriTemplate.template,
+    name: entry.name,
+    ...metadata,
+  } as ResourceTemplateDefinition;
+}
+
+class ResourceHandle implements RegisteredResource {
+  readonly #registry: ResourceRegistry;
+  readonly #entry: Entry;
+
+  constructor(registry: ResourceRegistry, entry: Entry) {
+    this.#registry = registry;
+    this.#entry = entry;
+  }
+
+  get name(): string {
+    return this.#entry.name;
+  }
+
+  get enabled(): boolean {
+    return this.#entry.enabled;
+  }
+
+  enable(): void {
+    this.#registry.setEnabled(this.#entry, true);
+  }
+
+  disable(): void {
+    this.#registry.setEnabled(this.#entry, false);
+  }
+
+  update(changes: ResourceMetadata & { name?: string | undefined }): void {
+    this.#registry.update(this.#entry, changes);
+  }
+
+  remove(): void {
+    this.#registry.remove(this.#entry);
+  }
+
+  notifyUpdated(uri?: string): void {
+    const target = uri ?? this.#entry.uri;
+    if (target === undefined)
+      throw new Error(`Resource "${this.#entry.name}" is a template: pass the URI that changed`);
+    this.#registry.updated(target);
+  }
+}

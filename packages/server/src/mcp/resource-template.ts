@@ -1,0 +1,45 @@
+import type { ListResourcesResult } from '@x/protocol';
+import type { ServerContext } from '../server-context.js';
+import { UriTemplate } from '../uri-template.js';
+
+/** Suggests values for one argument (spec: server/utilities/completion). */
+export type CompleteCallback = (
+  value: string,
+  context: { arguments?: Record<string, string> | undefined },
+) => string[] | Promise<string[]>;
+
+/** Lists the concrete resources a template currently stands for (they join `resources/list`). */
+export type ListResourcesCallback = (
+  ctx: ServerContext,
+) => Pick<ListResourcesResult, 'resources'> | Promise<Pick<ListResourcesResult, 'resources'>>;
+
+/**
+ * An RFC 6570 URI template for `registerResource`, with an optional `list` of its concrete resources
+ * and per-variable completion.
+ *
+ * @example
+ * ```ts
+ * const users = new ResourceTemplate('users://{id}/profile', {
+ *   list: async () => ({ resources: (await db.users()).map((u) => ({ uri: `users://${u.id}/profile`, name: u.name })) }),
+ *   complete: { id: (prefix) => db.userIds(prefix) },
+ * });
+ * server.registerResource('profile', users, { mimeType: 'application/json' }, (uri, { id }) => read(id));
+ * ```
+ */
+export class ResourceTemplate {
+  readonly uriTemplate: UriTemplate;
+  readonly list: ListResourcesCallback | undefined;
+  readonly complete: Readonly<Record<string, CompleteCallback>>;
+
+  constructor(
+    template: string,
+    options: {
+      list?: ListResourcesCallback | undefined;
+      complete?: Record<string, CompleteCallback> | undefined;
+    } = {},
+  ) {
+    this.uriTemplate = new UriTemplate(template);
+    this.list = options.list;
+    this.complete = options.complete ?? {};
+  }
+}

@@ -1,0 +1,70 @@
+import type { CallToolResult, Icon, ToolAnnotations, ToolExecution } from '@x/protocol';
+import type { ServerContext } from '../server-context.js';
+import type { InferSchema, JsonSchemaObject, SchemaInput } from './schema-adapter.js';
+
+/**
+ * How a tool is described in `tools/list`.
+ *
+ * @example
+ * ```ts
+ * const config: ToolConfig<typeof Args, undefined> = {
+ *   title: 'Add', description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }),
+ *   annotations: { readOnlyHint: true },
+ * };
+ * ```
+ */
+export interface ToolConfig<
+  I extends SchemaInput | undefined = undefined,
+  O extends SchemaInput | undefined = undefined,
+> {
+  title?: string | undefined;
+  description?: string | undefined;
+  /** Standard Schema (zod 4, valibot, arktype) or raw JSON Schema 2020-12 of the arguments object. */
+  inputSchema?: I;
+  /** Schema of `structuredContent`; the handler's structured result is checked against it. */
+  outputSchema?: O;
+  /** JSON Schema to publish instead of converting `inputSchema` (for Standard Schemas without a converter). */
+  inputJsonSchema?: JsonSchemaObject | undefined;
+  outputJsonSchema?: JsonSchemaObject | undefined;
+  annotations?: ToolAnnotations | undefined;
+  icons?: Icon[] | undefined;
+  execution?: ToolExecution | undefined;
+  _meta?: Record<string, unknown> | undefined;
+}
+
+/** A `tools/call` result whose `structuredContent` has the output schema's type. */
+export type ToolResult<Out> = Omit<CallToolResult, 'structuredContent'> & { structuredContent?: Out };
+
+export type ToolHandler<I extends SchemaInput | undefined, O extends SchemaInput | undefined> = (
+  args: I extends SchemaInput ? InferSchema<I> : Record<string, unknown>,
+  ctx: ServerContext,
+) =>
+  | ToolResult<O extends SchemaInput ? InferSchema<O> : unknown>
+  | Promise<ToolResult<O extends SchemaInput ? InferSchema<O> : unknown>>;
+
+/**
+ * The handle `registerTool` returns.
+ *
+ * @example
+ * ```ts
+ * const tool = server.registerTool('beta', { description: 'Beta feature' }, handler);
+ * tool.disable(); // gone from tools/list, calls fail with -32602; clients get list_changed
+ * tool.update({ description: 'Now stable' });
+ * tool.enable();
+ * ```
+ */
+export interface RegisteredTool {
+  readonly name: string;
+  readonly enabled: boolean;
+  enable(): void;
+  disable(): void;
+  /** Changes the definition (and the handler); a changed `name` renames the tool. */
+  update(changes: ToolUpdate): void;
+  remove(): void;
+}
+
+export interface ToolUpdate extends ToolConfig<SchemaInput | undefined, SchemaInput | undefined> {
+  name?: string | undefined;
+  handler?: ToolHandler<SchemaInput | undefined, SchemaInput | undefined> | undefined;
+  enabled?: boolean | undefined;
+}

@@ -1,0 +1,228 @@
+import { type CallToolResult, ErrorCode, McpError, type Tool } from '@x/protocol';
+import { InputRequiredSignal } from '../modern/input-round.js';
+import type { ServerContext } from '../server-context.js';
+import type { RegisteredTool, ToolConfig, ToolResult, ToolUpdate } from './tool-config.js';
+import type { CacheHint } from '../server-options.js';
+import { ListPages } from './list-pages.js';
+import {
+  type CompiledSchema,
+  compileSchema,
+  type JsonSchemaObject,
+  type SchemaInput,
+} from './schema-adapter.js';
+import { checkXMcpHeaders } from './x-mcp-header.js';
+
+type AnyHandler = (args: unknown, ctx: ServerContext) => ToolResult<unknown> | Promise<ToolResult<unknown>>;
+
+interface ToolEntry {
+  config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>;
+  definition: Tool;
+  input: CompiledSchema | undefined;
+  output: CompiledSchema | undefined;
+  handler: AnyHandler;
+  enabled: boolean;
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const NO_ARGUMENTS: JsonSchemaObject = Object.freeze({ type: 'object', properties: {} }) as JsonSchemaObject;
+const EMPTY_ARGS = Object.freeze({});
+
+/** The tools of one `McpServer`, shared by every session. */
+export class ToolRegistry {
+  readonly #tools = new Map<string, ToolEntry>();
+  readonly pages: ListPages<Tool>;
+  readonly #changed: () => void;
+
+  constructor(options: { pageSize: number | undefined; hint: CacheHint; changed: () => void }) {
+    this.#changed = options.changed;
+    this.pages = new ListPages<Tool>({
+      key: 'tools',
+      pageSize: options.pageSize,
+      hint: options.hint,
+      items: () => [...this.#tools.values()].filter((t) => t.enabled).map((t) => t.definition),
+    });
+  }
+
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  register(name: string, config: ToolEntry['config'], handler: AnyHandler): RegisteredTool {
+    if (this.#tools.has(name)) throw new Error(`Tool "${name}" is already registered`);
+    this.#tools.set(name, build(name, config, handler, true));
+    this.#touch();
+    return new ToolHandle(this, name);
+  }
+
+  entry(name: string): ToolEntry | undefined {
+    return this.#tools.get(name);
+  }
+
+  update(name: string, changes: ToolUpdate): string {
+    const current = this.#require(name);
+    const { name: rename, handler, enabled, ...config } = changes;
+    const next = build(
+      rename ?? name,
+      { ...current.config, ...config },
+      (handler as AnyHandler | undefined) ?? current.handler,
+      enabled ?? current.enabled,
+    );
+    if (rename !== undefined && rename !== name) {
+      if (this.#tools.has(rename)) throw new Error(`Tool "${rename}" is already registered`);
+      this.#tools.delete(name);
+    }
+    this.#tools.set(rename ?? name, next);
+    this.#touch();
+    return rename ?? name;
+  }
+
+  setEnabled(name: string, enabled: boolean): void {
+    const entry = this.#require(name);
+    if (entry.enabled === enabled) return;
+    entry.enabled = enabled;
+    this.#touch();
+  }
+
+  remove(name: string): void {
+    if (this.#tools.delete(name)) this.#touch();
+  }
+
+  /**
+   * `tools/call` (spec: server/tools "Calling Tools", "Error Handling"): unknown tool -32602; arguments
+   * failing the input schema are a tool execution error (`isError: true`, SEP-1303) so the model can
+   * fix them; a handler exception is one too, except protocol errors (`McpError`) and the 2026-07-28
+   * input round; structured content that breaks the output schema is the server's fault, -32603.
+   */
+  async call(params: Record<string, unknown>, ctx: ServerContext): Promise<object> {
+    const name = params['name'];
+    const tool = typeof name === 'string' ? this.#tools.get(name) : undefined;
+    if (tool === undefined || !tool.enabled) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${String(name)}`);
+    }
+    const raw = params['arguments'] ?? EMPTY_ARGS;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new McpError(ErrorCode.InvalidParams, 'tools/call arguments must be an object');
+    }
+    let args: unknown = raw;
+    if (tool.input !== undefined) {
+      const pending = tool.input.validate(raw);
+      const checked = pending instanceof Promise ? await pending : pending;
+      if (!checked.ok)
+        return toolError(`Invalid arguments for tool ${tool.definition.name}: ${checked.message}`);
+      args = checked.value;
+    }
+    let result: ToolResult<unknown>;
+    try {
+      result = await tool.handler(args, ctx);
+    } catch (error) {
+      if (error instanceof McpError || error instanceof InputRequiredSignal) throw error;
+      return toolError(error instanceof Error ? error.message : String(error));
+    }
+    if (tool.output === undefined || result.isError === true) return result;
+    return checkOutput(tool, result);
+  }
+
+  #require(name: string): ToolEntry {
+    const entry = this.#tools.get(name);
+    if (entry === undefined) throw new Error(`Tool "${name}" is not registered`);
+    return entry;
+  }
+
+  #touch(): void {
+    this.pages.invalidate();
+    this.#changed();
+  }
+}
+
+async function checkOutput(tool: ToolEntry, result: ToolResult<unknown>): Promise<object> {
+  const name = tool.definition.name;
+  if (result.structuredContent === undefined) {
+    throw new McpError(
+      ErrorCode.InternalError,
+      `Tool ${name} has an output schema but returned no structuredContent`,
+    );
+  }
+  const checked = await tool.output!.validate(result.structuredContent);
+  if (!checked.ok) {
+    throw new McpError(
+      ErrorCode.InternalError,
+      `Tool ${name} returned structuredContent that does not match its outputSchema: ${checked.message}`,
+    );
+  }
+  return checked.value === result.structuredContent
+    ? result
+    : { ...result, structuredContent: checked.value };
+}
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function build(name: string, config: ToolEntry['config'], handler: AnyHandler, enabled: boolean): ToolEntry {
+  if (!NAME.test(name)) {
+    throw new Error(
+      `Invalid tool name "${name}": use 1-128 characters of A-Z a-z 0-9 _ - . (spec: server/tools "Tool names")`,
+    );
+  }
+  const what = `Tool "${name}"`;
+  const input =
+    config.inputSchema === undefined
+      ? undefined
+      : compileSchema({ schema: config.inputSchema, what, side: 'input', published: config.inputJsonSchema });
+  const output =
+    config.outputSchema === undefined
+      ? undefined
+      : compileSchema({
+          schema: config.outputSchema,
+          what,
+          side: 'output',
+          published: config.outputJsonSchema,
+        });
+  const inputSchema = input?.jsonSchema ?? config.inputJsonSchema ?? NO_ARGUMENTS;
+  if (inputSchema['type'] !== 'object')
+    throw new Error(`${what}: inputSchema must be a JSON Schema of type "object"`);
+  checkXMcpHeaders(name, inputSchema);
+  const definition: Tool = { name, inputSchema: inputSchema as Tool['inputSchema'] };
+  if (config.title !== undefined) definition.title = config.title;
+  if (config.description !== undefined) definition.description = config.description;
+  if (output !== undefined) definition.outputSchema = output.jsonSchema as Tool['outputSchema'];
+  if (config.annotations !== undefined) definition.annotations = config.annotations;
+  if (config.icons !== undefined) definition.icons = config.icons;
+  if (config.execution !== undefined) definition.execution = config.execution;
+  if (config._meta !== undefined) definition._meta = config._meta;
+  return { config, definition, input, output, handler, enabled };
+}
+
+class ToolHandle implements RegisteredTool {
+  readonly #registry: ToolRegistry;
+  #name: string;
+
+  constructor(registry: ToolRegistry, name: string) {
+    this.#registry = registry;
+    this.#name = name;
+  }
+
+  get name(): string {
+    return this.#name;
+  }
+
+  get enabled(): boolean {
+    return this.#registry.entry(this.#name)?.enabled ?? false;
+  }
+
+  enable(): void {
+    this.#registry.setEnabled(this.#name, true);
+  }
+
+  disable(): void {
+    this.#registry.setEnabled(this.#name, false);
+  }
+
+  update(changes: ToolUpdate): void {
+    this.#name = this.#registry.update(this.#name, changes);
+  }
+
+  remove(): void {
+    this.#registry.remove(this.#name);
+  }
+}

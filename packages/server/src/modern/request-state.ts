@@ -1,0 +1,146 @@
+import { ErrorCode, McpError } from '@x/protocol';
+import { decodeBase64Url, encodeBase64Url } from './base64url.js';
+import { canonicalJson } from './canonical-json.js';
+
+/**
+ * Options of the `requestState` codec (spec 2026-07-28: basic/patterns/mrtr, "Server Requirements").
+ *
+ * @example
+ * ```ts
+ * new McpServer(info, { requestState: { key: process.env.MCP_STATE_KEY, ttlMs: 5 * 60_000 } });
+ * ```
+ */
+export interface RequestStateOptions {
+  /**
+   * HMAC-SHA256 key. Default: 32 random bytes generated once per process, so state does not survive a
+   * restart and is not accepted by another instance: set a shared key when several instances serve
+   * the same clients behind a load balancer.
+   */
+  key?: string | Uint8Array | undefined;
+  /** How long a state stays valid, in ms. Default 10 minutes. */
+  ttlMs?: number | undefined;
+  /** Largest encoded state accepted or produced, in bytes. Default 64 KiB. */
+  maxBytes?: number | undefined;
+  /** Clock, for tests. Default `Date.now`. */
+  now?: (() => number) | undefined;
+}
+
+/** What a state is bound to: the request it continues and who sent it. */
+export interface RequestBinding {
+  method: string;
+  /** Tool or prompt name, or resource URI. */
+  target: string;
+  arguments: unknown;
+  /** Authenticated principal (token subject or client id); undefined when unauthenticated. */
+  principal: string | undefined;
+}
+
+interface Payload {
+  m: string;
+  t: string;
+  a: string;
+  p: string | null;
+  x: number;
+  r: Record<string, unknown>;
+}
+
+const VERSION = 'v1';
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+let processKey: Uint8Array | undefined;
+
+function defaultKey(): Uint8Array {
+  if (processKey === undefined) processKey = globalThis.crypto.getRandomValues(new Uint8Array(32));
+  return processKey;
+}
+
+function invalidState(reason: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Invalid requestState: ${reason}`);
+}
+
+/**
+ * Seals the answers collected so far into an opaque, integrity-protected `requestState` and opens it
+ * again on the retry. Format: `v1.<base64url(JSON payload)>.<base64url(HMAC-SHA256("v1." + payload))>`;
+ * the payload holds the method, target, a SHA-256 digest of the arguments, the principal, an expiry
+ * and the input responses answered in earlier rounds. Anything that fails to verify is -32602.
+ *
+ * @example
+ * ```ts
+ * const codec = new RequestStateCodec({ key: process.env.MCP_STATE_KEY });
+ * const binding = { method: 'tools/call', target: 'deploy', arguments: args, principal: auth?.clientId };
+ * const state = await codec.seal(binding, { confirm: { action: 'accept' } });
+ * const answers = await codec.open(state, binding); // throws McpError(-32602) if tampered or expired
+ * ```
+ */
+export class RequestStateCodec {
+  readonly #key: Promise<CryptoKey>;
+  readonly #ttlMs: number;
+  readonly #maxBytes: number;
+  readonly #now: () => number;
+
+  constructor(options: RequestStateOptions = {}) {
+    const raw = options.key ?? defaultKey();
+    const bytes = typeof raw === 'string' ? encoder.encode(raw) : raw;
+    if (bytes.length === 0) throw new Error('requestState key must not be empty');
+    this.#key = globalThis.crypto.subtle.importKey(
+      'raw',
+      bytes as Uint8Array<ArrayBuffer>,
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
+    this.#ttlMs = options.ttlMs ?? 600_000;
+    this.#maxBytes = options.maxBytes ?? 65_536;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Produces the state for an `input_required` result. Throws -32603 when it would exceed the cap. */
+  async seal(binding: RequestBinding, answers: Record<string, unknown>): Promise<string> {
+    const payload: Payload = {
+      m: binding.method,
+      t: binding.target,
+      a: await digest(binding.arguments),
+      p: binding.principal ?? null,
+      x: this.#now() + this.#ttlMs,
+      r: answers,
+    };
+    const body = `${VERSION}.${encodeBase64Url(encoder.encode(JSON.stringify(payload)))}`;
+    const mac = await globalThis.crypto.subtle.sign('HMAC', await this.#key, encoder.encode(body));
+    const token = `${body}.${encodeBase64Url(new Uint8Array(mac))}`;
+    if (token.length > this.#maxBytes) {
+      throw new McpError(ErrorCode.InternalError, `requestState would exceed ${this.#maxBytes} bytes`);
+    }
+    return token;
+  }
+
+  /** Verifies a state from a retry and returns the answers it carries. */
+  async open(token: string, binding: RequestBinding): Promise<Record<string, unknown>> {
+    if (token.length > this.#maxBytes) throw invalidState('too large');
+    const parts = token.split('.');
+    if (parts.length !== 3 || parts[0] !== VERSION) throw invalidState('malformed');
+    const payloadBytes = decodeBase64Url(parts[1]!);
+    const mac = decodeBase64Url(parts[2]!);
+    if (payloadBytes === undefined || mac === undefined) throw invalidState('malformed');
+    const body = encoder.encode(`${parts[0]}.${parts[1]}`);
+    const valid = await globalThis.crypto.subtle.verify(
+      'HMAC',
+      await this.#key,
+      mac as Uint8Array<ArrayBuffer>,
+      body,
+    );
+    if (!valid) throw invalidState('integrity check failed');
+    const payload = JSON.parse(decoder.decode(payloadBytes)) as Payload;
+    if (payload.x < this.#now()) throw invalidState('expired');
+    if (payload.m !== binding.method || payload.t !== binding.target) {
+      throw invalidState('issued for another request');
+    }
+    if (payload.p !== (binding.principal ?? null)) throw invalidState('issued to another principal');
+    if (payload.a !== (await digest(binding.arguments))) throw invalidState('issued for other arguments');
+    return payload.r;
+  }
+}
+
+async function digest(value: unknown): Promise<string> {
+  const hash = await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(value ?? {})));
+  return encodeBase64Url(new Uint8Array(hash));
+}

@@ -1,0 +1,142 @@
+import {
+  type AuthInfo,
+  ErrorCode,
+  type JSONRPCRequest,
+  McpError,
+  methodsOf,
+  type RequestContext,
+  ResultType,
+} from '@x/protocol';
+import type { ServerCore } from '../server-core.js';
+import { ServerContext } from '../server-context.js';
+import type { ServerSession } from '../session/server-session.js';
+import { MODERN_REVISION, STANDARD_CLIENT_METHODS } from '../standard-methods.js';
+import { discover } from './discover.js';
+import { InputRound } from './input-round.js';
+import { ModernBinding } from './modern-binding.js';
+import type { RequestBinding } from './request-state.js';
+
+/** spec 2026-07-28 basic/patterns/mrtr "Supported Requests". */
+const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** spec 2026-07-28 server/utilities/caching "Cacheable Results". */
+const CACHEABLE: ReadonlySet<string> = new Set([
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+const EMPTY: Record<string, unknown> = {};
+
+/**
+ * A 2026-07-28 request: methods the revision removed are -32601 (before anything else, so a legacy
+ * `initialize` hears that first), then `_meta` is validated (missing fields -32602, unknown version
+ * -32022), and every result gets `resultType` (basic/index
+ * "Responses"), the server's identity in `_meta` and, when cacheable, a cache hint.
+ */
+export async function serveModern(
+  core: ServerCore,
+  session: ServerSession,
+  request: JSONRPCRequest,
+  engineCtx: RequestContext,
+): Promise<object> {
+  const method = request.method;
+  if (STANDARD_CLIENT_METHODS.has(method) && !methodsOf(MODERN_REVISION).clientRequests.has(method)) {
+    // spec basic/versioning: an error to `initialize` SHOULD name the versions the server supports.
+    const data = method === 'initialize' ? { supported: core.supportedVersions } : undefined;
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `Method not found: ${method} (removed in ${MODERN_REVISION})`,
+      data,
+    );
+  }
+  const params = request.params ?? EMPTY;
+  const meta = params['_meta'];
+  const binding = new ModernBinding(
+    core,
+    typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : EMPTY,
+  );
+  if (method === 'server/discover') return discover(core);
+  if (method === 'subscriptions/listen') return session.subscriptions.listen(request, engineCtx);
+  const ctx = new ServerContext(session, engineCtx, binding);
+  if (!INPUT_METHODS.has(method)) return complete(core, method, await core.handle(method, params, ctx));
+  return runRound(core, { method, params, ctx, binding });
+}
+
+interface Round {
+  method: string;
+  params: Record<string, unknown>;
+  ctx: ServerContext;
+  binding: ModernBinding;
+}
+
+/** One round of a multi round-trip request; see `InputRound` for the model. */
+async function runRound(core: ServerCore, { method, params, ctx, binding }: Round): Promise<object> {
+  const state = params['requestState'];
+  const responses = params['inputResponses'];
+  if (state !== undefined && typeof state !== 'string') {
+    throw new McpError(ErrorCode.InvalidParams, 'requestState must be a string');
+  }
+  if (
+    responses !== undefined &&
+    (typeof responses !== 'object' || responses === null || Array.isArray(responses))
+  ) {
+    throw new McpError(ErrorCode.InvalidParams, 'inputResponses must be an object');
+  }
+  const target = bindingOf(method, params, ctx.authInfo);
+  const earlier = state === undefined ? {} : await core.requestStates.open(state, target);
+  const round = new InputRound(earlier, responses as Record<string, unknown> | undefined);
+  binding.round = round;
+  let result: object | undefined;
+  let failure: unknown;
+  try {
+    result = await core.handle(method, params, ctx);
+  } catch (error) {
+    failure = error;
+  }
+  const pending = round.pending;
+  if (pending !== undefined) {
+    const requestState = await core.requestStates.seal(target, round.answers);
+    const out: Record<string, unknown> = {
+      resultType: ResultType.InputRequired,
+      inputRequests: pending,
+      requestState,
+    };
+    if (core.serverInfoMeta !== undefined) out['_meta'] = core.serverInfoMeta;
+    return out;
+  }
+  if (result === undefined) throw failure;
+  return complete(core, method, result);
+}
+
+function bindingOf(
+  method: string,
+  params: Record<string, unknown>,
+  auth: AuthInfo | undefined,
+): RequestBinding {
+  const target = method === 'resources/read' ? params['uri'] : params['name'];
+  const subject = auth?.extra?.['sub'];
+  return {
+    method,
+    target: typeof target === 'string' ? target : '',
+    arguments: params['arguments'] ?? {},
+    principal: typeof subject === 'string' ? subject : auth?.clientId,
+  };
+}
+
+/** Adds what every complete 2026-07-28 result carries, on a copy (handlers may return shared objects). */
+function complete(core: ServerCore, method: string, result: object): object {
+  const source = result as Record<string, unknown>;
+  const out: Record<string, unknown> = { resultType: ResultType.Complete, ...source };
+  if (CACHEABLE.has(method) && source['ttlMs'] === undefined) {
+    out['ttlMs'] = 0;
+    out['cacheScope'] ??= 'private';
+  }
+  const info = core.serverInfoMeta;
+  if (info !== undefined) {
+    const meta = source['_meta'];
+    out['_meta'] = meta === undefined ? info : { ...info, ...(meta as Record<string, unknown>) };
+  }
+  return out;
+}

@@ -1,0 +1,166 @@
+import type {
+  AuthInfo,
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Era,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+  MetaObject,
+  OutgoingNotification,
+  ProgressToken,
+  ProgressUpdate,
+  RequestContext,
+  RequestId,
+  RequestInfo,
+} from '@x/protocol';
+import {
+  elicitationSpec,
+  type InputOptions,
+  type InputRequestSpec,
+  rootsSpec,
+  samplingSpec,
+} from './input-requests.js';
+import type { ServerSession } from './session/server-session.js';
+
+/** One `notifications/message` entry (spec: server/utilities/logging). */
+export interface LogEntry {
+  level: LoggingLevel;
+  data: unknown;
+  logger?: string | undefined;
+}
+
+/**
+ * How a request's era shapes the context: the one seam between shared handler code and the era
+ * modules (DESIGN §4). Legacy sends real server→client requests and honours `logging/setLevel`;
+ * 2026-07-28 turns input requests into an `input_required` round and logs only when the request's
+ * `_meta` asked for it.
+ */
+export interface EraBinding {
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  input(ctx: ServerContext, spec: InputRequestSpec, options: InputOptions | undefined): Promise<unknown>;
+  log(ctx: ServerContext, entry: LogEntry): Promise<void>;
+}
+
+/**
+ * What a handler of the `Server`/`McpServer` knows about the request it serves, and how it talks back.
+ * The same code runs on both eras: `elicit`, `sample` and `listRoots` are server→client requests on a
+ * legacy session and `input_required` rounds on 2026-07-28.
+ *
+ * @example
+ * ```ts
+ * server.registerTool('deploy', { inputSchema: z.object({ env: z.string() }) }, async ({ env }, ctx) => {
+ *   const answer = await ctx.elicit({ mode: 'form', message: `Deploy to ${env}?`, requestedSchema: Confirm });
+ *   if (answer.action !== 'accept') return { content: [{ type: 'text', text: 'Cancelled' }] };
+ *   await ctx.sendProgress({ progress: 1, total: 2 });
+ *   await ctx.log('info', `deploying to ${env}`);
+ *   return { content: [{ type: 'text', text: 'Deployed' }] };
+ * });
+ * ```
+ */
+export class ServerContext {
+  /** The engine's context of this request (ids, signal, transport extras). */
+  readonly request: RequestContext;
+  readonly session: ServerSession;
+  readonly #binding: EraBinding;
+
+  constructor(session: ServerSession, request: RequestContext, binding: EraBinding) {
+    this.session = session;
+    this.request = request;
+    this.#binding = binding;
+  }
+
+  get era(): Era {
+    return this.#binding.era;
+  }
+
+  /** The negotiated (legacy) or declared (2026-07-28) protocol version of this request. */
+  get protocolVersion(): string {
+    return this.#binding.protocolVersion;
+  }
+
+  get clientCapabilities(): ClientCapabilities {
+    return this.#binding.clientCapabilities;
+  }
+
+  get clientInfo(): Implementation | undefined {
+    return this.#binding.clientInfo;
+  }
+
+  get requestId(): RequestId {
+    return this.request.requestId;
+  }
+
+  get method(): string {
+    return this.request.method;
+  }
+
+  /** Aborted when the client cancels the request or the connection closes. */
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  get _meta(): MetaObject | undefined {
+    return this.request._meta;
+  }
+
+  get progressToken(): ProgressToken | undefined {
+    return this.request.progressToken;
+  }
+
+  get sessionId(): string | undefined {
+    return this.request.sessionId;
+  }
+
+  get authInfo(): AuthInfo | undefined {
+    return this.request.authInfo;
+  }
+
+  get requestInfo(): RequestInfo | undefined {
+    return this.request.requestInfo;
+  }
+
+  /** `notifications/progress` for this request; a no-op when the client sent no progress token. */
+  sendProgress(update: ProgressUpdate): Promise<void> {
+    return this.request.sendProgress(update);
+  }
+
+  /** A notification related to this request (same stream on HTTP). */
+  sendNotification(notification: OutgoingNotification): Promise<void> {
+    return this.request.sendNotification(notification);
+  }
+
+  /**
+   * Logs to the client, when the client asked for this level: `logging/setLevel` on legacy, the
+   * request's `_meta` `io.modelcontextprotocol/logLevel` on 2026-07-28 (otherwise nothing is sent).
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return this.#binding.log(this, { level, data, logger });
+  }
+
+  /**
+   * Asks the user through the client (form or URL mode). Rejects with -32021 (2026-07-28) or an
+   * `McpError` (legacy) when the client did not declare the needed `elicitation` capability.
+   */
+  elicit(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult> {
+    const spec = elicitationSpec(params as Record<string, unknown>);
+    return this.#binding.input(this, spec, options) as Promise<ElicitResult>;
+  }
+
+  /** Asks the client's LLM for a completion (`sampling/createMessage`, incl. tools/toolChoice). */
+  sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult> {
+    const spec = samplingSpec(params as Record<string, unknown>);
+    return this.#binding.input(this, spec, options) as Promise<CreateMessageResult>;
+  }
+
+  /** Asks the client for its roots (`roots/list`). */
+  listRoots(options?: InputOptions): Promise<ListRootsResult> {
+    return this.#binding.input(this, rootsSpec(), options) as Promise<ListRootsResult>;
+  }
+}

@@ -1,0 +1,181 @@
+import {
+  ErrorCode,
+  formatIssues,
+  isLegacyProtocolVersion,
+  LEGACY_PROTOCOL_VERSIONS,
+  McpError,
+  MetaKey,
+  MODERN_PROTOCOL_VERSIONS,
+  type ServerCapabilities,
+} from '@x/protocol';
+import { capabilityOf, isMethodDeclared } from './capability-methods.js';
+import { RequestStateCodec } from './modern/request-state.js';
+import type { ServerContext } from './server-context.js';
+import type { CacheHint, ServerInfo, ServerOptions } from './server-options.js';
+import type { ServerSession } from './session/server-session.js';
+
+/** Anything with zod's `safeParse`: the method schemas of @x/protocol, or a user's zod schema. */
+export interface ParamsSchema<P> {
+  safeParse(
+    value: unknown,
+  ): { success: true; data: P } | { success: false; error: Parameters<typeof formatIssues>[0] };
+}
+
+export type ServerRequestHandler<P = Record<string, unknown>> = (
+  params: P,
+  ctx: ServerContext,
+) => object | Promise<object>;
+
+export type ServerNotificationHandler = (
+  params: Record<string, unknown>,
+  session: ServerSession,
+) => void | Promise<void>;
+
+interface HandlerEntry {
+  schema: ParamsSchema<unknown> | undefined;
+  handler: ServerRequestHandler<unknown>;
+}
+
+/** A change that subscribed sessions hear about. */
+export type ChangeEvent = { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string };
+
+/**
+ * The state every session of one server shares: handler tables, capabilities, versions, the
+ * requestState key. A session holds a reference to it, which is what keeps `connect()` O(1).
+ * Internal: the public face is `Server`.
+ */
+export class ServerCore {
+  readonly info: ServerInfo;
+  readonly instructions: string | undefined;
+  readonly legacyVersions: readonly string[];
+  readonly modernVersions: readonly string[];
+  /** Newest first, both eras: what `server/discover` and -32022 list. */
+  readonly supportedVersions: readonly string[];
+  readonly discoverCache: CacheHint;
+  readonly options: ServerOptions;
+  /** `{ 'io.modelcontextprotocol/serverInfo': info }`, shared by every modern result. */
+  readonly serverInfoMeta: Record<string, unknown> | undefined;
+  readonly sessions = new Set<ServerSession>();
+  readonly #handlers = new Map<string, HandlerEntry>();
+  readonly #notificationHandlers = new Map<string, ServerNotificationHandler>();
+  #capabilities: ServerCapabilities;
+  #codec: RequestStateCodec | undefined;
+  onerror: ((error: Error) => void) | undefined;
+
+  constructor(info: ServerInfo, options: ServerOptions) {
+    this.info = info;
+    this.options = options;
+    this.instructions = options.instructions;
+    const eras = options.eras ?? 'both';
+    // Only revisions whose method sets are known can be served (methodsOf).
+    this.legacyVersions =
+      eras === 'modern'
+        ? []
+        : (options.legacyVersions ?? LEGACY_PROTOCOL_VERSIONS).filter(isLegacyProtocolVersion);
+    this.modernVersions = eras === 'legacy' ? [] : (options.modernVersions ?? MODERN_PROTOCOL_VERSIONS);
+    this.supportedVersions = [...this.modernVersions, ...this.legacyVersions];
+    this.discoverCache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'public' };
+    this.serverInfoMeta =
+      options.serverInfoInResults === false ? undefined : { [MetaKey.ServerInfo]: infoOnly(info) };
+    this.#capabilities = { ...options.capabilities };
+  }
+
+  get servesLegacy(): boolean {
+    return this.legacyVersions.length > 0;
+  }
+
+  get servesModern(): boolean {
+    return this.modernVersions.length > 0;
+  }
+
+  get capabilities(): ServerCapabilities {
+    return this.#capabilities;
+  }
+
+  get requestStates(): RequestStateCodec {
+    this.#codec ??= new RequestStateCodec(this.options.requestState);
+    return this.#codec;
+  }
+
+  /** Merges capabilities in (shallowly per capability). Legacy sessions see them from their next initialize. */
+  registerCapabilities(capabilities: ServerCapabilities): void {
+    const merged: Record<string, unknown> = { ...this.#capabilities };
+    for (const [key, value] of Object.entries(capabilities)) {
+      const previous = merged[key];
+      merged[key] =
+        typeof previous === 'object' && previous !== null && typeof value === 'object' && value !== null
+          ? { ...previous, ...value }
+          : value;
+    }
+    this.#capabilities = merged as ServerCapabilities;
+  }
+
+  setRequestHandler(
+    method: string,
+    schema: ParamsSchema<unknown> | undefined,
+    handler: ServerRequestHandler<unknown>,
+  ): void {
+    if (!isMethodDeclared(method, this.#capabilities)) {
+      throw new Error(
+        `Cannot handle ${method}: the server does not declare the "${capabilityOf(method)}" capability`,
+      );
+    }
+    this.#handlers.set(method, { schema, handler });
+  }
+
+  removeRequestHandler(method: string): boolean {
+    return this.#handlers.delete(method);
+  }
+
+  hasRequestHandler(method: string): boolean {
+    return this.#handlers.has(method);
+  }
+
+  setNotificationHandler(method: string, handler: ServerNotificationHandler): void {
+    this.#notificationHandlers.set(method, handler);
+  }
+
+  notificationHandler(method: string): ServerNotificationHandler | undefined {
+    return this.#notificationHandlers.get(method);
+  }
+
+  /** Runs the handler of `method`, after the era module has accepted the request. */
+  handle(method: string, params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
+    const entry = this.#handlers.get(method);
+    if (entry === undefined || !isMethodDeclared(method, this.#capabilities)) {
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    }
+    if (entry.schema === undefined) return entry.handler(params, ctx);
+    const parsed = entry.schema.safeParse(params);
+    if (!parsed.success) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params for ${method}: ${formatIssues(parsed.error)}`,
+      );
+    }
+    return entry.handler(parsed.data, ctx);
+  }
+
+  /** Tells every session that wants to know (legacy sessions and modern listeners alike). */
+  broadcast(event: ChangeEvent): void {
+    for (const session of this.sessions) session.deliver(event);
+  }
+
+  report(error: unknown): void {
+    try {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // nowhere left to report to
+    }
+  }
+}
+
+function infoOnly(info: ServerInfo): ServerInfo {
+  const { name, version, title, description, websiteUrl, icons } = info;
+  const out: ServerInfo = { name, version };
+  if (title !== undefined) out.title = title;
+  if (description !== undefined) out.description = description;
+  if (websiteUrl !== undefined) out.websiteUrl = websiteUrl;
+  if (icons !== undefined) out.icons = icons;
+  return out;
+}

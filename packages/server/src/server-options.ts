@@ -1,0 +1,49 @@
+import type { CacheScope, Implementation, ProtocolOptions, ServerCapabilities } from '@x/protocol';
+import type { RequestStateOptions } from './modern/request-state.js';
+
+/**
+ * Who the server is (`serverInfo` on legacy, `_meta` `io.modelcontextprotocol/serverInfo` on
+ * 2026-07-28): name, version and optionally title, description, websiteUrl, icons.
+ */
+export type ServerInfo = Implementation;
+
+/** Which protocol eras a server answers (DESIGN §4). */
+export type ServedEras = 'both' | 'legacy' | 'modern';
+
+/** `ttlMs`/`cacheScope` of a cacheable 2026-07-28 result (spec: server/utilities/caching). */
+export interface CacheHint {
+  ttlMs: number;
+  cacheScope: CacheScope;
+}
+
+/**
+ * Options of the low-level `Server` (and of `McpServer`, which passes them on).
+ *
+ * @example
+ * ```ts
+ * new Server({ name: 'files', version: '1.0.0' }, {
+ *   capabilities: { tools: { listChanged: true } },
+ *   instructions: 'Read-only access to the project tree.',
+ *   eras: 'both',
+ * });
+ * ```
+ */
+export interface ServerOptions {
+  /** Declared up front; `registerCapabilities()` adds more later. Default `{}`. */
+  capabilities?: ServerCapabilities | undefined;
+  instructions?: string | undefined;
+  /** Default `'both'`: `initialize` starts a legacy session, modern `_meta` is served statelessly. */
+  eras?: ServedEras | undefined;
+  /** Legacy revisions offered in `initialize`, newest first. Default: all four. */
+  legacyVersions?: readonly string[] | undefined;
+  /** Modern revisions accepted in `_meta`, newest first. Default `['2026-07-28']`. */
+  modernVersions?: readonly string[] | undefined;
+  /** Integrity protection of 2026-07-28 `requestState`. */
+  requestState?: RequestStateOptions | undefined;
+  /** Cache hint of `server/discover`. Default `{ ttlMs: 0, cacheScope: 'public' }`. */
+  discoverCache?: CacheHint | undefined;
+  /** Add `io.modelcontextprotocol/serverInfo` to every 2026-07-28 result's `_meta`. Default true. */
+  serverInfoInResults?: boolean | undefined;
+  /** Engine options of every session (timeouts of server→client requests). */
+  protocol?: Omit<ProtocolOptions, 'ping'> | undefined;
+}

@@ -1,0 +1,172 @@
+import type { ClientCapabilities, Implementation, ServerCapabilities, Transport } from '@x/protocol';
+import { LegacySessionState } from './legacy/legacy-session-state.js';
+import {
+  type ParamsSchema,
+  ServerCore,
+  type ServerNotificationHandler,
+  type ServerRequestHandler,
+} from './server-core.js';
+import type { ServerInfo, ServerOptions } from './server-options.js';
+import { ServerSession } from './session/server-session.js';
+
+/**
+ * Per-connection options of `Server.connect()`.
+ *
+ * @example
+ * ```ts
+ * // A stateless legacy HTTP request: no initialize on this connection, version from the header.
+ * await server.connect(transport, { legacySession: { protocolVersion: '2025-06-18' } });
+ * ```
+ */
+export interface ConnectOptions {
+  /**
+   * Serve the connection as an already initialized legacy session, for transports that handle each
+   * legacy request on a fresh connection (stateless Streamable HTTP) and so never see `initialize`.
+   */
+  legacySession?:
+    | {
+        protocolVersion: string;
+        capabilities?: ClientCapabilities | undefined;
+        clientInfo?: Implementation | undefined;
+      }
+    | undefined;
+}
+
+/**
+ * The low-level MCP server: one handler per method, shared by every connection, serving the legacy
+ * (`initialize`) and the 2026-07-28 (per-request `_meta`) eras side by side. `McpServer` builds on it.
+ * Handlers receive the request's params (validated by `schema` when one is given) and a
+ * `ServerContext`.
+ *
+ * @example
+ * ```ts
+ * const server = new Server({ name: 'echo', version: '1.0.0' }, { capabilities: { tools: {} } });
+ * server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
+ * server.setRequestHandler('tools/call', (params) => ({
+ *   content: [{ type: 'text', text: JSON.stringify(params['arguments']) }],
+ * }));
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export class Server {
+  readonly #core: ServerCore;
+
+  constructor(info: ServerInfo, options: ServerOptions = {}) {
+    this.#core = new ServerCore(info, options);
+  }
+
+  get info(): ServerInfo {
+    return this.#core.info;
+  }
+
+  get capabilities(): ServerCapabilities {
+    return this.#core.capabilities;
+  }
+
+  /** Open connections. */
+  get sessions(): ReadonlySet<ServerSession> {
+    return this.#core.sessions;
+  }
+
+  /** Non-fatal faults: notifications that could not be sent, throwing notification handlers. */
+  set onerror(handler: ((error: Error) => void) | undefined) {
+    this.#core.onerror = handler;
+  }
+
+  get onerror(): ((error: Error) => void) | undefined {
+    return this.#core.onerror;
+  }
+
+  /** Adds capabilities (merged per capability); legacy clients see them from their next `initialize`. */
+  registerCapabilities(capabilities: ServerCapabilities): void {
+    this.#core.registerCapabilities(capabilities);
+  }
+
+  /**
+   * Registers (or replaces) the handler of a request method, for every connection at once. Throws when
+   * the method belongs to a capability the server did not declare (e.g. `tools/call` without `tools`).
+   * `initialize`, `ping`, `logging/setLevel`, `resources/(un)subscribe`, `server/discover` and
+   * `subscriptions/listen` are built in.
+   */
+  setRequestHandler<P>(method: string, schema: ParamsSchema<P>, handler: ServerRequestHandler<P>): void;
+  setRequestHandler(method: string, handler: ServerRequestHandler): void;
+  setRequestHandler(
+    method: string,
+    schemaOrHandler: ParamsSchema<unknown> | ServerRequestHandler<never>,
+    handler?: ServerRequestHandler<never>,
+  ): void {
+    if (typeof schemaOrHandler === 'function') {
+      this.#core.setRequestHandler(method, undefined, schemaOrHandler as ServerRequestHandler<unknown>);
+    } else {
+      this.#core.setRequestHandler(method, schemaOrHandler, handler as ServerRequestHandler<unknown>);
+    }
+  }
+
+  removeRequestHandler(method: string): boolean {
+    return this.#core.removeRequestHandler(method);
+  }
+
+  /** Handles a client notification (e.g. `notifications/roots/list_changed`) from any connection. */
+  setNotificationHandler(method: string, handler: ServerNotificationHandler): void {
+    this.#core.setNotificationHandler(method, handler);
+  }
+
+  /**
+   * Serves one more connection. Cheap (a session object pointing at the shared tables), so a transport
+   * may call it per HTTP request; the session ends when the transport closes.
+   */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
+    const core = this.#core;
+    const session = new ServerSession(core);
+    const assumed = options.legacySession;
+    if (assumed !== undefined) {
+      if (!core.legacyVersions.includes(assumed.protocolVersion)) {
+        throw new Error(`Cannot assume a legacy session of unsupported version ${assumed.protocolVersion}`);
+      }
+      const state = new LegacySessionState(
+        core,
+        assumed.protocolVersion,
+        assumed.capabilities ?? {},
+        assumed.clientInfo,
+      );
+      state.initialized = true;
+      session.beginLegacy(state);
+    }
+    const previous = transport.onclose;
+    transport.onclose = () => {
+      previous?.();
+      session.detach();
+    };
+    core.sessions.add(session);
+    try {
+      await session.connect(transport);
+    } catch (error) {
+      session.detach();
+      throw error;
+    }
+    return session;
+  }
+
+  /** `notifications/tools/list_changed` to every session that wants it. */
+  sendToolListChanged(): void {
+    this.#core.broadcast({ kind: 'tools' });
+  }
+
+  sendPromptListChanged(): void {
+    this.#core.broadcast({ kind: 'prompts' });
+  }
+
+  sendResourceListChanged(): void {
+    this.#core.broadcast({ kind: 'resources' });
+  }
+
+  /** `notifications/resources/updated` to the sessions subscribed to `uri` (either era). */
+  sendResourceUpdated(uri: string): void {
+    this.#core.broadcast({ kind: 'resource', uri });
+  }
+
+  /** Closes every connection (open subscriptions end gracefully first). */
+  async close(): Promise<void> {
+    await Promise.all([...this.#core.sessions].map((session) => session.close()));
+  }
+}
