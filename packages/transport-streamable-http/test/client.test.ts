@@ -80,7 +80,8 @@ describe('client ↔ server, legacy era', () => {
   });
 
   it('also survives idle expiry on the server', async () => {
-    await using server = await startServer({ sessionIdleTimeoutMs: 30 });
+    // Long enough that the re-initialized session outlives the retried request on a loaded machine.
+    await using server = await startServer({ sessionIdleTimeoutMs: 250 });
     const transport = new StreamableHttpClientTransport(server.url, { standaloneStream: false });
     const client = miniClient(transport);
     await transport.start();
