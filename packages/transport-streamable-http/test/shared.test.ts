@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeHeaderValue, encodeHeaderValue, paramHeadersOf } from '../src/index.js';
 import { classifyBodiless, classifyPost } from '../src/server/classify-era.js';
-import { acceptsAll, isJsonContentType } from '../src/shared/media-type.js';
+import { acceptsAll, isJsonContentType } from '@x/protocol/http';
 
 describe('header value encoding (2026-07-28 "Value Encoding")', () => {
   it.each([

@@ -34,7 +34,9 @@ export interface WebSocketClientTransportOptions extends WebSocketClientCommonOp
  *   headers: { authorization: `Bearer ${token}` },
  *   reconnect: true,
  * });
- * transport.onreconnect = () => client.initialize();
+ * // Modern-era clients need nothing more: every request carries its own `_meta`. A legacy session must
+ * // be re-established by the caller, e.g. by reconnecting the Client.
+ * transport.onreconnect = () => console.error('reconnected');
  * await client.connect(transport);
  * ```
  */

@@ -3,7 +3,7 @@ import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions 
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { httpStatusErrorFrom } from '../http/http-status-error.js';
-import { parseMediaType } from '../http/media-type.js';
+import { parseMediaType } from '@x/protocol/http';
 import { loadDefaultFetchers } from './default-fetch.js';
 import type { Fetchers } from './default-fetch.js';
 import { linkedSignal } from './linked-signal.js';

@@ -1,10 +1,14 @@
 import { ErrorCode, McpError, parseMessage } from '@x/protocol';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
-import { createDnsRebindingGuard } from '../http/dns-rebinding-guard.js';
-import type { DnsRebindingGuard } from '../http/dns-rebinding-guard.js';
 import { jsonRpcErrorResponse } from '../http/json-rpc-error-response.js';
-import { isJsonContentType } from '../http/media-type.js';
-import { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError, readBoundedText } from '../http/read-bounded-body.js';
+import {
+  createDnsRebindingGuard,
+  DEFAULT_MAX_BODY_BYTES,
+  type DnsRebindingGuard,
+  isJsonContentType,
+  PayloadTooLargeError,
+  readBoundedText,
+} from '@x/protocol/http';
 import { SseServerTransport } from './sse-server-transport.js';
 import type { SseSessionHandle } from './sse-server-transport.js';
 

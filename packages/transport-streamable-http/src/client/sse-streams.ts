@@ -1,7 +1,7 @@
 import { isJSONRPCResponse, type JSONRPCMessage, type RequestId, validateMessage } from '@x/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HEADER } from '../shared/headers.js';
-import { parseMediaType } from '../shared/media-type.js';
+import { parseMediaType } from '@x/protocol/http';
 import type { Exchanges } from './exchanges.js';
 import { StreamableHttpError } from './http-error.js';
 import { reconnectDelay, type ResolvedReconnection } from './reconnect.js';

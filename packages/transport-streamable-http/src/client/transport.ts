@@ -10,7 +10,7 @@ import {
   validateMessage,
 } from '@x/protocol';
 import { HEADER } from '../shared/headers.js';
-import { parseMediaType } from '../shared/media-type.js';
+import { parseMediaType } from '@x/protocol/http';
 import { type DefaultRequester, defaultRequester } from './default-requester.js';
 import { Exchanges } from './exchanges.js';
 import { StreamableHttpError } from './http-error.js';

@@ -7,10 +7,8 @@ import {
   validateMessage,
 } from '@x/protocol';
 import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
-import { acceptsAll, isJsonContentType } from '../shared/media-type.js';
 import { classifyBodiless, classifyPost } from './classify-era.js';
 import { Cors } from './cors.js';
-import { createDnsRebindingGuard, type DnsRebindingGuard, isLoopbackAddress } from './dns-rebinding.js';
 import type { EndpointState } from './endpoint-state.js';
 import { jsonRpcErrorResponse, methodNotAllowed } from './http-responses.js';
 import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy/legacy-handler.js';
@@ -21,7 +19,16 @@ import type {
   StreamableHttpHandlerOptions,
   StreamableHttpServerTransport,
 } from './options.js';
-import { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError, readBoundedText } from './read-body.js';
+import {
+  acceptsAll,
+  createDnsRebindingGuard,
+  DEFAULT_MAX_BODY_BYTES,
+  type DnsRebindingGuard,
+  isJsonContentType,
+  isLoopbackAddress,
+  PayloadTooLargeError,
+  readBoundedText,
+} from '@x/protocol/http';
 
 /**
  * A Web-standard MCP endpoint: `(request) => Promise<Response>` for Node (through `toNodeHandler`),
@@ -135,7 +142,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   async function readMessages(request: Request): Promise<JSONRPCMessage | JSONRPCMessage[] | Response> {
     let text: string;
     try {
-      text = await readBoundedText(request, maxBodyBytes);
+      text = await readBoundedText(request, { maxBytes: maxBodyBytes });
     } catch (error) {
       if (error instanceof PayloadTooLargeError) {
         return jsonRpcErrorResponse(413, ErrorCode.InvalidRequest, `Content Too Large: ${error.message}`);

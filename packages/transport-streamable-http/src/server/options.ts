@@ -1,6 +1,6 @@
 import type { AuthInfo, Era, Transport } from '@x/protocol';
 import type { CorsOptions } from './cors.js';
-import type { DnsRebindingOptions } from './dns-rebinding.js';
+import type { DnsRebindingOptions } from '@x/protocol/http';
 import type { EventStore } from './event-store.js';
 import type { ParamHeader } from '../shared/param-headers.js';
 

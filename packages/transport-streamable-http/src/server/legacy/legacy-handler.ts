@@ -5,7 +5,7 @@ import {
   type MessageExtraInfo,
 } from '@x/protocol';
 import { HEADER, SSE_MEDIA_TYPE } from '../../shared/headers.js';
-import { acceptsAll } from '../../shared/media-type.js';
+import { acceptsAll } from '@x/protocol/http';
 import type { EndpointState } from '../endpoint-state.js';
 import { badRequest, jsonRpcErrorResponse, methodNotAllowed, sessionNotFound } from '../http-responses.js';
 import { RequestTransport } from '../request-transport.js';

@@ -1,0 +1,14 @@
+/**
+ * Web-standard HTTP helpers shared by the HTTP transports (`@x/transport-streamable-http`,
+ * `@x/transport-sse`): DNS-rebinding protection, bounded body reading, media-type checks. They use only
+ * `Request`/`Headers`/streams, so they run wherever the transports' Web-standard handlers run.
+ */
+export {
+  createDnsRebindingGuard,
+  isLoopbackAddress,
+  LOOPBACK_HOSTS,
+} from './dns-rebinding-guard.js';
+export type { DnsRebindingGuard, DnsRebindingOptions } from './dns-rebinding-guard.js';
+export { acceptsAll, isJsonContentType, parseMediaType } from './media-type.js';
+export { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError, readBoundedText } from './read-bounded-body.js';
+export type { ReadBoundedTextOptions } from './read-bounded-body.js';

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createDnsRebindingGuard,
+  isJsonContentType,
+  PayloadTooLargeError,
+  readBoundedText,
+} from '@x/protocol/http';
+
+function request(headers: Record<string, string>, url = 'http://localhost/sse'): Request {
+  return new Request(url, { headers });
+}
+
+describe('createDnsRebindingGuard', () => {
+  it('accepts loopback hosts on any port by default, and origins served from them', () => {
+    const guard = createDnsRebindingGuard();
+    for (const host of ['localhost', 'localhost:3000', '127.0.0.1:1', '[::1]:8080', 'LOCALHOST.']) {
+      expect(guard(request({ host }))).toBeUndefined();
+    }
+    expect(guard(request({ host: 'localhost:3000', origin: 'http://127.0.0.1:5173' }))).toBeUndefined();
+  });
+
+  it('refuses foreign hosts, foreign or opaque origins, and malformed hosts', () => {
+    const guard = createDnsRebindingGuard();
+    expect(guard(request({ host: 'evil.example' }))).toMatch(/Invalid Host/);
+    expect(guard(request({ host: 'localhost.evil.example' }))).toMatch(/Invalid Host/);
+    expect(guard(request({ host: 'user@localhost' }))).toMatch(/Invalid Host/);
+    expect(guard(request({ host: 'localhost', origin: 'https://evil.example' }))).toMatch(/Invalid Origin/);
+    expect(guard(request({ host: 'localhost', origin: 'null' }))).toMatch(/Invalid Origin/);
+  });
+
+  it('pins ports when an allowed host names one, and matches explicit origins exactly', () => {
+    const guard = createDnsRebindingGuard({
+      allowedHosts: ['mcp.example:8443'],
+      allowedOrigins: ['https://app.example'],
+    });
+    expect(guard(request({ host: 'mcp.example:8443', origin: 'https://app.example:443' }))).toBeUndefined();
+    expect(guard(request({ host: 'mcp.example:8444' }))).toMatch(/Invalid Host/);
+    expect(guard(request({ host: 'mcp.example:8443', origin: 'http://app.example' }))).toMatch(
+      /Invalid Origin/,
+    );
+    expect(() => createDnsRebindingGuard({ allowedHosts: ['a b'] })).toThrow(TypeError);
+  });
+});
+
+describe('isJsonContentType', () => {
+  it('accepts application/json in UTF-8 only', () => {
+    expect(isJsonContentType('application/json')).toBe(true);
+    expect(isJsonContentType('Application/JSON; charset="UTF-8"')).toBe(true);
+    expect(isJsonContentType('application/json; charset=utf-16')).toBe(false);
+    expect(isJsonContentType('application/jsonx')).toBe(false);
+    expect(isJsonContentType(null)).toBe(false);
+  });
+});
+
+describe('readBoundedText', () => {
+  /** A chunked body, so only reading finds its size. */
+  const streamed = (parts: Uint8Array[]) =>
+    new Request('http://localhost/', {
+      method: 'POST',
+      body: new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+  const text = (value: string) => new TextEncoder().encode(value);
+
+  it('joins chunks, including a character split across them', async () => {
+    const bytes = text('é😀');
+    expect(await readBoundedText(streamed([bytes.slice(0, 3), bytes.slice(3)]), { maxBytes: 100 })).toBe(
+      'é😀',
+    );
+  });
+
+  it('fails on a declared or streamed size over the limit, and on bytes that are not UTF-8', async () => {
+    const declared = new Request('http://localhost/', { method: 'POST', body: 'x'.repeat(11) });
+    await expect(readBoundedText(declared, { maxBytes: 10 })).rejects.toBeInstanceOf(PayloadTooLargeError);
+    await expect(
+      readBoundedText(streamed([text('x'.repeat(6)), text('x'.repeat(6))]), { maxBytes: 10 }),
+    ).rejects.toBeInstanceOf(PayloadTooLargeError);
+    const latin1 = new Request('http://localhost/', { method: 'POST', body: new Uint8Array([0xff, 0xfe]) });
+    await expect(readBoundedText(latin1, { maxBytes: 10 })).rejects.toBeInstanceOf(TypeError);
+  });
+});
