@@ -1,9 +1,11 @@
 import {
   type ClientCapabilities,
   ConnectionClosedError,
+  ErrorCode,
   type Implementation,
   type JSONRPCNotification,
   type JSONRPCRequest,
+  McpError,
   MetaKey,
   type MessageExtraInfo,
   Protocol,
@@ -93,6 +95,28 @@ export class ServerSession extends Protocol {
   deliver(event: ChangeEvent): void {
     if (this.#legacy !== undefined) deliverLegacy(this.#core, this, this.#legacy, event);
     this.#hub?.deliver(event);
+  }
+
+  /**
+   * Tells the client an out-of-band URL elicitation finished (2025-11-25, client/elicitation "URL mode":
+   * `notifications/elicitation/complete`), typically from a callback long after the tool returned.
+   * Refused when this is not a legacy session whose client declared URL-mode elicitation.
+   *
+   * @example
+   * ```ts
+   * const session = ctx.session; // remember it while handling the tool call
+   * oauthCallback.on('done', (id) => session.sendElicitationComplete(id));
+   * ```
+   */
+  async sendElicitationComplete(elicitationId: string): Promise<void> {
+    const elicitation = this.#legacy?.clientCapabilities.elicitation as Record<string, unknown> | undefined;
+    if (elicitation?.['url'] === undefined) {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        'Cannot send notifications/elicitation/complete: the client did not declare URL-mode elicitation',
+      );
+    }
+    await this.notification({ method: 'notifications/elicitation/complete', params: { elicitationId } });
   }
 
   /** Ends the session: open subscriptions get their graceful final response first. */
