@@ -9,19 +9,9 @@ import { assertNotificationAvailable, assertRequestAvailable } from './method-av
 export class ClientEngine extends Protocol {
   /** The negotiated revision; undefined during the handshake and while disconnected. */
   version: ProtocolVersion | undefined;
-  #issued = 0;
 
   constructor(options: ProtocolOptions) {
     super(options);
-  }
-
-  /**
-   * The id of the last request handed to the engine. The engine issues ids 1, 2, 3… and calls
-   * `assertCapabilityForMethod` right before taking the next one, so counting successful checks tracks
-   * it; `subscriptions/listen` needs its own id to match `io.modelcontextprotocol/subscriptionId`.
-   */
-  get lastRequestId(): RequestId {
-    return this.#issued;
   }
 
   /** Rejects an outgoing request the server ended on its own (e.g. a cancelled `subscriptions/listen`). */
@@ -31,7 +21,6 @@ export class ClientEngine extends Protocol {
 
   protected override assertCapabilityForMethod(method: string): void {
     assertRequestAvailable(this.version, method);
-    this.#issued++;
   }
 
   protected override assertNotificationCapability(method: string): void {

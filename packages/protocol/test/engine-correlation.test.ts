@@ -112,3 +112,26 @@ describe('engine: id correlation', () => {
     expect(ids(serverSent)).toEqual([1]);
   });
 });
+
+describe('onrequestid', () => {
+  it('reports the id of the outgoing request synchronously, before the response arrives', async () => {
+    const { InMemoryTransport, Protocol, ResultSchema } = await import('@x/protocol');
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const server = new Protocol();
+    const seen: unknown[] = [];
+    server.setRequestHandler('x/echo', (_params, ctx) => {
+      seen.push(ctx.requestId);
+      return {};
+    });
+    const client = new Protocol();
+    await server.connect(b);
+    await client.connect(a);
+    const ids: unknown[] = [];
+    const first = client.request({ method: 'x/echo' }, ResultSchema, { onrequestid: (id) => ids.push(id) });
+    const second = client.request({ method: 'x/echo' }, ResultSchema, { onrequestid: (id) => ids.push(id) });
+    expect(ids).toHaveLength(2);
+    await Promise.all([first, second]);
+    expect(seen).toEqual(ids);
+    await client.close();
+  });
+});

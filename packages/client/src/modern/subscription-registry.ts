@@ -27,7 +27,7 @@ export class SubscriptionRegistry {
     const controller = new AbortController();
     if (signal?.aborted) controller.abort(signal.reason);
     else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-    const before = engine.lastRequestId;
+    let id: RequestId | undefined;
     // Long-lived by design: no idle or total timeout.
     const done = engine.request(
       { method: 'subscriptions/listen', params: envelope.apply({ notifications: filter }) },
@@ -36,9 +36,11 @@ export class SubscriptionRegistry {
         signal: controller.signal,
         timeout: Number.POSITIVE_INFINITY,
         maxTotalTimeout: Number.POSITIVE_INFINITY,
+        onrequestid: (assigned) => {
+          id = assigned;
+        },
       },
     );
-    const id = engine.lastRequestId === before ? undefined : engine.lastRequestId;
     const subscription = new Subscription(controller, id);
     if (id !== undefined) this.#byId.set(id, subscription);
     done

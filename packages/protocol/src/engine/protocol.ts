@@ -173,6 +173,7 @@ export class Protocol implements RequestContextHost {
       return Promise.reject(error);
     }
     const id = this.#pending.nextId();
+    options?.onrequestid?.(id);
     const onprogress = options?.onprogress;
     // The token is the id: unique among active requests, as the spec requires (basic/utilities/progress).
     const params = onprogress === undefined ? request.params : withProgressToken(request.params, id);

@@ -54,6 +54,11 @@ export interface RequestOptions {
    * token in `params`, on a copy) and calls this for each matching `notifications/progress`.
    */
   onprogress?: ProgressCallback | undefined;
+  /**
+   * Called synchronously with the id the engine gave this request, before it is sent: for callers that
+   * must match later messages to it (e.g. `io.modelcontextprotocol/subscriptionId` of a listen stream).
+   */
+  onrequestid?: ((id: RequestId) => void) | undefined;
   /** The incoming request this one belongs to, for multi-stream transports. */
   relatedRequestId?: RequestId | undefined;
   /** Passed to the transport: resume an interrupted stream. */
