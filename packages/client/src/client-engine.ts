@@ -1,4 +1,4 @@
-import { Protocol, type ProtocolOptions, type ProtocolVersion, type RequestId } from '@x/protocol';
+import { eraOf, Protocol, type ProtocolOptions, type ProtocolVersion, type RequestId } from '@x/protocol';
 import { assertNotificationAvailable, assertRequestAvailable } from './method-availability.js';
 
 /**
@@ -21,6 +21,22 @@ export class ClientEngine extends Protocol {
 
   protected override assertCapabilityForMethod(method: string): void {
     assertRequestAvailable(this.version, method);
+  }
+
+  /**
+   * On 2026-07-28 over a transport with a stream per request (Streamable HTTP), closing that stream is
+   * the cancellation (spec 2026-07-28 basic/transports/streamable-http): the engine aborts the
+   * request's `requestSignal` and sends no `notifications/cancelled`.
+   */
+  protected override isCancellable(method: string): boolean {
+    if (
+      this.transport?.hasPerRequestStream === true &&
+      this.version !== undefined &&
+      eraOf(this.version) === 'modern'
+    ) {
+      return false;
+    }
+    return super.isCancellable(method);
   }
 
   protected override assertNotificationCapability(method: string): void {

@@ -33,7 +33,25 @@ export interface ClientEventMap {
   elicitationComplete: ElicitationCompleteNotificationParams;
 }
 
+/**
+ * The name of a server-initiated event, as accepted by `client.on()`.
+ *
+ * @example
+ * ```ts
+ * const lists: ClientEventName[] = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'];
+ * for (const name of lists) client.on(name, () => console.log(`${name}: refresh the UI`));
+ * ```
+ */
 export type ClientEventName = keyof ClientEventMap;
+/**
+ * A listener for one client event; the payload type follows the event name.
+ *
+ * @example
+ * ```ts
+ * const onProgress: ClientEventListener<'progress'> = ({ progress, total }) => console.log(`${progress}/${total ?? '?'}`);
+ * client.on('progress', onProgress);
+ * ```
+ */
 export type ClientEventListener<E extends ClientEventName> = (payload: ClientEventMap[E]) => void;
 
 /** A tiny typed emitter: listeners that throw are reported, never break delivery to the others. */

@@ -12,7 +12,17 @@ import {
 } from '@x/protocol';
 import { fillElicitationDefaults } from './elicitation-defaults.js';
 
-/** What a sampling, elicitation or roots handler knows about the request it answers. */
+/**
+ * What a sampling, elicitation or roots handler knows about the request it answers.
+ *
+ * @example
+ * ```ts
+ * const sample: SamplingHandler = async (params, { signal }) => {
+ *   const response = await fetch('https://llm.example/complete', { method: 'POST', body: JSON.stringify(params), signal });
+ *   return { role: 'assistant', content: { type: 'text', text: await response.text() }, model: 'example-1' };
+ * };
+ * ```
+ */
 export interface InputContext {
   /** Aborted when the server cancels the request (legacy) or the originating request is abandoned. */
   readonly signal: AbortSignal;
@@ -36,19 +46,50 @@ export type SamplingHandler = (
   ctx: InputContext,
 ) => CreateMessageResult | Promise<CreateMessageResult>;
 
-/** Answers `elicitation/create` (form or URL mode). */
+/**
+ * Answers `elicitation/create` (form or URL mode).
+ *
+ * @example
+ * ```ts
+ * const elicit: ElicitationHandler = async (params, { signal }) => {
+ *   if (params.mode === 'url') return { action: 'decline' };
+ *   const content = await askUser(params.message, signal);
+ *   return content ? { action: 'accept', content } : { action: 'cancel' };
+ * };
+ * client.setElicitationHandler(elicit, { form: true });
+ * ```
+ */
 export type ElicitationHandler = (
   params: ElicitRequestParams,
   ctx: InputContext,
 ) => ElicitResult | Promise<ElicitResult>;
 
-/** Answers `roots/list`. */
+/**
+ * Answers `roots/list`.
+ *
+ * @example
+ * ```ts
+ * const roots: RootsHandler = () => ({
+ *   roots: [{ uri: `file://${process.cwd()}`, name: 'workspace' }],
+ * });
+ * client.setRootsHandler(roots);
+ * await client.sendRootsListChanged(); // after the workspace changes
+ * ```
+ */
 export type RootsHandler = (
   params: ListRootsRequestParams,
   ctx: InputContext,
 ) => ListRootsResult | Promise<ListRootsResult>;
 
-/** Elicitation modes the handler supports (2025-11-25 client/elicitation, "Capabilities"). */
+/**
+ * Elicitation modes the handler supports (2025-11-25 client/elicitation, "Capabilities").
+ *
+ * @example
+ * ```ts
+ * // Advertise URL-mode elicitation too (the handler opens the URL in a browser).
+ * client.setElicitationHandler(elicit, { form: true, url: true });
+ * ```
+ */
 export interface ElicitationModes {
   /** Default true. */
   form?: boolean | undefined;

@@ -72,7 +72,19 @@ export interface ConnectOptions {
   cacheKey?: string | undefined;
 }
 
-/** Per-request options: the engine's (timeout, progress, signal…) plus the result cache switch. */
+/**
+ * Per-request options: the engine's (timeout, progress, signal…) plus the result cache switch.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const result = await client.callTool(
+ *   { name: 'index-repo', arguments: { path: '.' } },
+ *   { timeout: 120_000, signal: controller.signal, onprogress: ({ progress, total }) => console.log(progress, total) },
+ * );
+ * const tools = await client.listTools(undefined, { fresh: true }); // bypass the 2026-07-28 result cache
+ * ```
+ */
 export interface ClientRequestOptions extends RequestOptions {
   /** Skip a cached result and fetch anew (the answer is cached again). */
   fresh?: boolean | undefined;

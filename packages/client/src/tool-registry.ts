@@ -1,7 +1,15 @@
 import { type CallToolResult, ErrorCode, McpError, type Tool } from '@x/protocol';
 import { xMcpHeaderProblem } from './modern/x-mcp-header.js';
 
-/** Outcome of validating one value, as `compileJsonSchema` from `@x/protocol` reports it. */
+/**
+ * Outcome of validating one value, as `compileJsonSchema` from `@x/protocol` reports it.
+ *
+ * @example
+ * ```ts
+ * const report = (check: JsonSchemaCheck): string =>
+ *   check.valid ? 'ok' : check.errors.map((e) => `${e.path || '/'}: ${e.message}`).join('; ');
+ * ```
+ */
 export type JsonSchemaCheck =
   | { readonly valid: true }
   | {
@@ -9,7 +17,16 @@ export type JsonSchemaCheck =
       readonly errors: readonly { readonly path: string; readonly message: string }[];
     };
 
-/** Compiles a JSON Schema once into a reusable validator (throws for schemas it cannot handle). */
+/**
+ * Compiles a JSON Schema once into a reusable validator (throws for schemas it cannot handle).
+ *
+ * @example
+ * ```ts
+ * // The default compiler, but with `format` asserted (email, uri, date-time…) instead of annotated.
+ * const jsonSchemaCompiler: JsonSchemaCompiler = (schema) => compileJsonSchema(schema, { assertFormats: true });
+ * const client = new Client({ name: 'my-app', version: '1.0.0' }, { jsonSchemaCompiler });
+ * ```
+ */
 export type JsonSchemaCompiler = (schema: Record<string, unknown>) => {
   readonly validate: (value: unknown) => JsonSchemaCheck;
 };

@@ -6,6 +6,13 @@
  * (header mismatch, missing client capability, unsupported protocol version).
  * -32000 and -32001 are SDK-local codes for a closed connection and a timed-out request; they never
  * travel on the wire from a conforming peer but are what pending requests are rejected with.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) {
+ *   console.log('the server does not implement this method');
+ * }
+ * ```
  */
 export const ErrorCode = {
   ParseError: -32700,
@@ -56,7 +63,18 @@ export class McpError extends Error {
   }
 }
 
-/** Every pending request is rejected with this when the connection closes. */
+/**
+ * Every pending request is rejected with this when the connection closes.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.ping();
+ * } catch (error) {
+ *   if (error instanceof ConnectionClosedError) console.log('server went away; reconnect');
+ * }
+ * ```
+ */
 export class ConnectionClosedError extends McpError {
   override readonly name = 'ConnectionClosedError';
   constructor(message = 'Connection closed', options?: { cause?: unknown }) {
@@ -64,7 +82,18 @@ export class ConnectionClosedError extends McpError {
   }
 }
 
-/** A request exceeded its timeout (or its hard maximum when progress kept resetting it). */
+/**
+ * A request exceeded its timeout (or its hard maximum when progress kept resetting it).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.callTool({ name: 'slow-report' }, { timeout: 5_000 });
+ * } catch (error) {
+ *   if (error instanceof RequestTimeoutError) console.log('gave up after', error.data);
+ * }
+ * ```
+ */
 export class RequestTimeoutError extends McpError {
   override readonly name = 'RequestTimeoutError';
   constructor(message: string, data?: { timeout: number; maxTotalTimeout?: number }) {

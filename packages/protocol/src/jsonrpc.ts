@@ -5,14 +5,54 @@ import { ErrorCode, McpError } from './errors.js';
  * that runs on every incoming message before any per-method schema (DESIGN §3: envelope first).
  */
 
+/**
+ * The `jsonrpc` member every message carries.
+ *
+ * @example
+ * ```ts
+ * const note: JSONRPCNotification = { jsonrpc: JSONRPC_VERSION, method: 'notifications/initialized' };
+ * ```
+ */
 export const JSONRPC_VERSION = '2.0' as const;
 
+/**
+ * A request's `id`: a string or a number, unique among the sender's pending requests.
+ *
+ * @example
+ * ```ts
+ * const pending = new Map<RequestId, (result: unknown) => void>();
+ * ```
+ */
 export type RequestId = string | number;
+/**
+ * The `_meta.progressToken` a requester chooses to receive `notifications/progress` for a request.
+ *
+ * @example
+ * ```ts
+ * const token: ProgressToken = crypto.randomUUID();
+ * const params = { name: 'index-repo', arguments: {}, _meta: { progressToken: token } };
+ * ```
+ */
 export type ProgressToken = string | number;
 
-/** Free-form `_meta` object; keys follow the spec's reverse-DNS naming rules. */
+/**
+ * Free-form `_meta` object; keys follow the spec's reverse-DNS naming rules.
+ *
+ * @example
+ * ```ts
+ * const _meta: MetaObject = { progressToken: 1, 'com.example/trace-id': 'abc123' };
+ * ```
+ */
 export type MetaObject = Record<string, unknown>;
 
+/**
+ * A message that expects a response with the same `id`.
+ *
+ * @example
+ * ```ts
+ * const request: JSONRPCRequest = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } };
+ * ```
+ */
 export interface JSONRPCRequest {
   jsonrpc: typeof JSONRPC_VERSION;
   id: RequestId;
@@ -20,24 +60,56 @@ export interface JSONRPCRequest {
   params?: Record<string, unknown> | undefined;
 }
 
+/**
+ * A one-way message: no `id`, never answered.
+ *
+ * @example
+ * ```ts
+ * const note: JSONRPCNotification = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
+ * ```
+ */
 export interface JSONRPCNotification {
   jsonrpc: typeof JSONRPC_VERSION;
   method: string;
   params?: Record<string, unknown> | undefined;
 }
 
+/**
+ * A successful answer to the request with the same `id`.
+ *
+ * @example
+ * ```ts
+ * const response: JSONRPCResultResponse = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } };
+ * ```
+ */
 export interface JSONRPCResultResponse {
   jsonrpc: typeof JSONRPC_VERSION;
   id: RequestId;
   result: Record<string, unknown>;
 }
 
+/**
+ * The `error` member of an error response; `McpError#toJSON()` produces it.
+ *
+ * @example
+ * ```ts
+ * const error: JSONRPCErrorObject = new McpError(ErrorCode.InvalidParams, 'Unknown tool: frobnicate').toJSON();
+ * ```
+ */
 export interface JSONRPCErrorObject {
   code: number;
   message: string;
   data?: unknown;
 }
 
+/**
+ * A failed answer to the request with the same `id`.
+ *
+ * @example
+ * ```ts
+ * const response: JSONRPCErrorResponse = { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } };
+ * ```
+ */
 export interface JSONRPCErrorResponse {
   jsonrpc: typeof JSONRPC_VERSION;
   /** Absent (or null on the wire) only when the request id could not be read, e.g. a parse error. */
@@ -45,25 +117,86 @@ export interface JSONRPCErrorResponse {
   error: JSONRPCErrorObject;
 }
 
+/**
+ * Either kind of response; narrow with `isJSONRPCResultResponse` / `isJSONRPCErrorResponse`.
+ *
+ * @example
+ * ```ts
+ * if (isJSONRPCErrorResponse(response)) console.error(response.error.message);
+ * else console.log(response.result);
+ * ```
+ */
 export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
+/**
+ * Any single JSON-RPC message a transport carries (batches are not part of MCP).
+ *
+ * @example
+ * ```ts
+ * const message: JSONRPCMessage = parseMessage(line);
+ * ```
+ */
 export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse;
 
+/**
+ * Whether a message is a request (has both `method` and `id`).
+ *
+ * @example
+ * ```ts
+ * transport.onmessage = (message) => {
+ *   if (isJSONRPCRequest(message)) console.log(`request ${message.id}: ${message.method}`);
+ * };
+ * ```
+ */
 export function isJSONRPCRequest(message: JSONRPCMessage): message is JSONRPCRequest {
   return 'method' in message && 'id' in message;
 }
 
+/**
+ * Whether a message is a notification (has `method`, no `id`).
+ *
+ * @example
+ * ```ts
+ * if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+ *   console.log('cancelled', message.params?.['requestId']);
+ * }
+ * ```
+ */
 export function isJSONRPCNotification(message: JSONRPCMessage): message is JSONRPCNotification {
   return 'method' in message && !('id' in message);
 }
 
+/**
+ * Whether a message is a successful response (has `result`).
+ *
+ * @example
+ * ```ts
+ * if (isJSONRPCResultResponse(message)) console.log(message.id, message.result);
+ * ```
+ */
 export function isJSONRPCResultResponse(message: JSONRPCMessage): message is JSONRPCResultResponse {
   return 'result' in message;
 }
 
+/**
+ * Whether a message is an error response (has `error`).
+ *
+ * @example
+ * ```ts
+ * if (isJSONRPCErrorResponse(message)) throw McpError.fromError(message.error);
+ * ```
+ */
 export function isJSONRPCErrorResponse(message: JSONRPCMessage): message is JSONRPCErrorResponse {
   return 'error' in message;
 }
 
+/**
+ * Whether a message is a response of either kind (has `result` or `error`).
+ *
+ * @example
+ * ```ts
+ * if (isJSONRPCResponse(message) && message.id != null) pending.get(message.id)?.();
+ * ```
+ */
 export function isJSONRPCResponse(message: JSONRPCMessage): message is JSONRPCResponse {
   return 'result' in message || 'error' in message;
 }
@@ -84,6 +217,12 @@ function invalid(message: string, id?: unknown): McpError {
  * Checks that a decoded value is one JSON-RPC 2.0 message (no batch) and returns it typed.
  * Throws `McpError(InvalidRequest)` otherwise; `error.data.id` carries the request id when one was
  * readable, so the caller can answer the request that was malformed.
+ *
+ * @example
+ * ```ts
+ * // A transport that receives already-decoded JSON (e.g. structured clone) still checks the envelope.
+ * const message = validateMessage(JSON.parse(event.data));
+ * ```
  */
 export function validateMessage(value: unknown): JSONRPCMessage {
   if (!isPlainObject(value)) throw invalid('JSON-RPC message must be an object');
@@ -119,6 +258,15 @@ export function validateMessage(value: unknown): JSONRPCMessage {
 /**
  * Decodes one serialized message. Throws `McpError(ParseError)` for text that is not JSON and
  * `McpError(InvalidRequest)` for JSON that is not a JSON-RPC message.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   const message = parseMessage(line);
+ * } catch (error) {
+ *   if (error instanceof McpError && error.code === ErrorCode.ParseError) console.error('not JSON:', line);
+ * }
+ * ```
  */
 export function parseMessage(text: string): JSONRPCMessage {
   let value: unknown;
@@ -130,7 +278,14 @@ export function parseMessage(text: string): JSONRPCMessage {
   return validateMessage(value);
 }
 
-/** Serializes one message for a text-based transport. */
+/**
+ * Serializes one message for a text-based transport.
+ *
+ * @example
+ * ```ts
+ * socket.send(serializeMessage({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+ * ```
+ */
 export function serializeMessage(message: JSONRPCMessage): string {
   return JSON.stringify(message);
 }

@@ -5,6 +5,19 @@ import type { JSONRPCMessage, RequestId } from './jsonrpc.js';
  *
  * Structurally the same as the official TypeScript SDK's `Transport`, on purpose: a transport from either
  * SDK plugs into the other's `Client`/`Server`.
+ *
+ * @example
+ * ```ts
+ * // A transport that hands every message to a callback: the five members the engine relies on.
+ * class CallbackTransport implements Transport {
+ *   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+ *   onclose?: (() => void) | undefined;
+ *   constructor(private readonly deliver: (message: JSONRPCMessage) => void) {}
+ *   async start(): Promise<void> {}
+ *   async send(message: JSONRPCMessage): Promise<void> { this.deliver(message); }
+ *   async close(): Promise<void> { this.onclose?.(); }
+ * }
+ * ```
  */
 export interface Transport {
   /** Starts receiving. Called once by `connect()`; a transport may refuse a second call. */
@@ -19,8 +32,29 @@ export interface Transport {
   onclose?: (() => void) | undefined;
   sessionId?: string | undefined;
   setProtocolVersion?: ((version: string) => void) | undefined;
+  /**
+   * True when the transport opens one underlying request per outgoing JSON-RPC request (Streamable
+   * HTTP's POST per request) and so honours `TransportSendOptions.requestSignal`. On 2026-07-28 closing
+   * that stream is how a request is cancelled, so a client aborts it instead of sending
+   * `notifications/cancelled` (the same flag the official SDK v2 uses).
+   */
+  readonly hasPerRequestStream?: boolean | undefined;
+  /** The server's supported versions, for transports that validate the version header themselves. */
+  setSupportedProtocolVersions?: ((versions: string[]) => void) | undefined;
 }
 
+/**
+ * Per-message hints from the engine to the transport; transports ignore what they cannot use.
+ *
+ * @example
+ * ```ts
+ * // A progress notification routed to the stream of the request it reports on.
+ * await transport.send(
+ *   { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 50 } },
+ *   { relatedRequestId: 7 },
+ * );
+ * ```
+ */
 export interface TransportSendOptions {
   /** The incoming request this outgoing message belongs to (for routing on multi-stream transports). */
   relatedRequestId?: RequestId | undefined;
@@ -28,22 +62,59 @@ export interface TransportSendOptions {
   resumptionToken?: string | undefined;
   /** Called whenever the resumption token for the outgoing request changes. */
   onresumptiontoken?: ((token: string) => void) | undefined;
-  /** Aborting stops a pending send where the transport can (e.g. an HTTP POST). */
+  /**
+   * Aborting cancels this message's own underlying request (and its response stream) without closing
+   * the transport; transports with one shared channel ignore it. Named as in the official SDK v2.
+   */
+  requestSignal?: AbortSignal | undefined;
+  /** Fired by per-request-stream transports when that stream ends other than by `requestSignal`. */
+  onRequestStreamEnd?: (() => void) | undefined;
+  /** The caller's own signal for this request; prefer `requestSignal`, which also covers timeouts. */
   signal?: AbortSignal | undefined;
   /** Extra headers for transports that speak HTTP. */
   headers?: Record<string, string> | undefined;
 }
 
-/** Headers as a plain object, readable on every runtime. */
+/**
+ * Headers as a plain object, readable on every runtime.
+ *
+ * @example
+ * ```ts
+ * const headers: IsomorphicHeaders = { 'content-type': 'application/json', 'x-forwarded-for': ['10.0.0.1'] };
+ * ```
+ */
 export type IsomorphicHeaders = Record<string, string | string[] | undefined>;
 
+/**
+ * The HTTP request a message arrived on, as HTTP transports report it in `MessageExtraInfo`.
+ *
+ * @example
+ * ```ts
+ * transport.onmessage = (message, extra) => {
+ *   const agent = extra?.requestInfo?.headers['user-agent'];
+ *   console.log(extra?.requestInfo?.url?.pathname, agent);
+ * };
+ * ```
+ */
 export interface RequestInfo {
   method?: string | undefined;
   url?: URL | undefined;
   headers: IsomorphicHeaders;
 }
 
-/** Information about a validated access token, provided to request handlers. */
+/**
+ * Information about a validated access token, provided to request handlers.
+ *
+ * @example
+ * ```ts
+ * const auth: AuthInfo = {
+ *   token: 'eyJhbGciOi...',
+ *   clientId: 'my-app',
+ *   scopes: ['tools:call'],
+ *   expiresAt: Math.floor(Date.now() / 1000) + 3600, // seconds since the epoch
+ * };
+ * ```
+ */
 export interface AuthInfo {
   token: string;
   clientId: string;
@@ -53,6 +124,17 @@ export interface AuthInfo {
   extra?: Record<string, unknown> | undefined;
 }
 
+/**
+ * What a transport knows about an incoming message besides the message itself.
+ *
+ * @example
+ * ```ts
+ * transport.onmessage = (message, extra) => {
+ *   if (extra?.authInfo && !extra.authInfo.scopes.includes('tools:call')) return;
+ *   extra?.signal?.addEventListener('abort', () => console.log('requester went away'));
+ * };
+ * ```
+ */
 export interface MessageExtraInfo {
   requestInfo?: RequestInfo | undefined;
   authInfo?: AuthInfo | undefined;

@@ -129,9 +129,11 @@ describe('engine: request context', () => {
       },
       {
         message: { jsonrpc: '2.0', id: 1, method: 'elicitation/create', params: { message: 'ok?' } },
-        options: expect.objectContaining({ relatedRequestId: 42, timeout: 5 }),
+        options: expect.objectContaining({ relatedRequestId: 42 }),
       },
     ]);
+    // Engine-only options (timeouts, callbacks) are not the transport's business.
+    expect(sent[1]?.options).not.toHaveProperty('timeout');
     await engine.close();
   });
 
@@ -142,6 +144,30 @@ describe('engine: request context', () => {
       .request({ method: 'x' }, Empty, { resumptionToken: 'r', onresumptiontoken, headers: { a: 'b' } })
       .catch(() => {});
     expect(sent[0]?.options).toMatchObject({ resumptionToken: 'r', onresumptiontoken, headers: { a: 'b' } });
+    await engine.close();
+  });
+
+  it('gives a per-request-stream transport a requestSignal that a timeout or an abort closes', async () => {
+    const { InMemoryTransport, Protocol } = await import('../src/index.js');
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const signals: Array<AbortSignal | undefined> = [];
+    const perRequest = Object.assign(a, { hasPerRequestStream: true });
+    const send = a.send.bind(a);
+    perRequest.send = (message, options) => {
+      if ('method' in message && 'id' in message) signals.push(options?.requestSignal);
+      return send(message, options);
+    };
+    await b.start();
+    const engine = new Protocol();
+    await engine.connect(perRequest);
+    const controller = new AbortController();
+    const aborted = engine.request({ method: 'x/slow' }, Empty, { signal: controller.signal });
+    const timedOut = engine.request({ method: 'x/slow' }, Empty, { timeout: 10 });
+    controller.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    await expect(timedOut).rejects.toThrow(/timed out/);
+    expect(signals).toHaveLength(2);
+    expect(signals.every((s) => s?.aborted === true)).toBe(true);
     await engine.close();
   });
 });

@@ -1,6 +1,15 @@
 import type { Era } from '@x/protocol';
 
-/** What the client learned about a server's era (2026-07-28 basic/versioning, "Backward Compatibility"). */
+/**
+ * What the client learned about a server's era (2026-07-28 basic/versioning, "Backward Compatibility").
+ *
+ * @example
+ * ```ts
+ * const cache = new InMemoryEraCache();
+ * const record: EraRecord = { era: 'legacy', protocolVersion: '2025-06-18' };
+ * cache.set('https://mcp.example.com/mcp', record);
+ * ```
+ */
 export interface EraRecord {
   readonly era: Era;
   readonly protocolVersion: string;

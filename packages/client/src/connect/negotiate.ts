@@ -25,6 +25,12 @@ import type { EraRecord } from './era-cache.js';
 /**
  * Which protocol the client speaks: `'auto'` probes the modern era and falls back to `initialize`,
  * `'legacy'` and `'modern'` stay in one era (newest version first), a version string pins that version.
+ *
+ * @example
+ * ```ts
+ * const protocolVersion: VersionSelection = '2025-06-18'; // or 'auto' | 'legacy' | 'modern'
+ * const client = new Client({ name: 'my-app', version: '1.0.0' }, { protocolVersion });
+ * ```
  */
 export type VersionSelection = 'auto' | 'legacy' | 'modern' | ProtocolVersion;
 

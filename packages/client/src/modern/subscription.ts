@@ -5,7 +5,18 @@ import type {
   SubscriptionFilter,
 } from '@x/protocol';
 
-/** A change notification delivered on a `subscriptions/listen` stream. */
+/**
+ * A change notification delivered on a `subscriptions/listen` stream.
+ *
+ * @example
+ * ```ts
+ * const subscription = client.listen({ toolsListChanged: true, resourceSubscriptions: ['file:///notes.md'] });
+ * for await (const notification of subscription) {
+ *   if (notification.method === 'notifications/resources/updated') console.log('changed:', notification.params.uri);
+ *   else console.log(notification.method);
+ * }
+ * ```
+ */
 export type ListenNotification =
   | {
       method:

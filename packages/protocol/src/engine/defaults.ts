@@ -1,4 +1,12 @@
-/** Idle timeout of an outgoing request when neither the engine nor the call sets one (DESIGN §3). */
+/**
+ * Idle timeout of an outgoing request when neither the engine nor the call sets one (DESIGN §3).
+ *
+ * @example
+ * ```ts
+ * // Give every request of this engine twice the default idle time.
+ * const protocol = new Protocol({ timeout: 2 * DEFAULT_REQUEST_TIMEOUT_MS });
+ * ```
+ */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
@@ -6,8 +14,22 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
  * "Timeouts": implementations SHOULD always enforce a maximum timeout). Ten minutes: long enough for a
  * slow tool that reports progress, short enough that a peer streaming progress forever cannot pin the
  * request.
+ *
+ * @example
+ * ```ts
+ * // Long-running tools that keep reporting progress may run for half an hour.
+ * const protocol = new Protocol({ maxTotalTimeout: 3 * DEFAULT_MAX_TOTAL_TIMEOUT_MS });
+ * ```
  */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 
-/** `initialize` MUST NOT be cancelled (spec: basic/utilities/cancellation, "Behavior Requirements"). */
+/**
+ * `initialize` MUST NOT be cancelled (spec: basic/utilities/cancellation, "Behavior Requirements").
+ *
+ * @example
+ * ```ts
+ * // Keep `initialize` uncancellable and add a method of our own.
+ * const protocol = new Protocol({ uncancellableMethods: [...DEFAULT_UNCANCELLABLE_METHODS, 'x/commit'] });
+ * ```
+ */
 export const DEFAULT_UNCANCELLABLE_METHODS: readonly string[] = ['initialize'];

@@ -6,6 +6,13 @@ const MAX_ISSUES = 3;
  * A one-line summary of a schema failure, e.g. `name: Invalid input: expected string, received undefined`.
  * Bounded to a few issues: the text goes on the wire in -32602 responses, and a full zod dump would be
  * both huge and a leak of the schema's internals.
+ *
+ * @example
+ * ```ts
+ * const parsed = CallToolRequestParamsSchema.safeParse({ arguments: {} });
+ * if (!parsed.success) console.log(formatIssues(parsed.error));
+ * // name: Invalid input: expected string, received undefined
+ * ```
  */
 export function formatIssues(error: z.ZodError): string {
   const { issues } = error;

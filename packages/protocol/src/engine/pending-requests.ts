@@ -17,6 +17,8 @@ export interface PendingRequestInit {
   onprogress: ProgressCallback | undefined;
   signal: AbortSignal | undefined;
   relatedRequestId: RequestId | undefined;
+  /** The request's own stream on a per-request-stream transport, closed when the request is given up. */
+  stream: AbortController | undefined;
 }
 
 /**
@@ -36,6 +38,7 @@ export class PendingRequest {
   readonly schema: ZodSchema;
   readonly onprogress: ProgressCallback | undefined;
   readonly signal: AbortSignal | undefined;
+  readonly stream: AbortController | undefined;
   readonly timeout: number;
   readonly maxTotalTimeout: number;
   readonly resetTimeoutOnProgress: boolean;
@@ -58,6 +61,7 @@ export class PendingRequest {
     this.schema = init.schema;
     this.onprogress = init.onprogress;
     this.signal = init.signal;
+    this.stream = init.stream;
     this.timeout = init.timeout;
     this.maxTotalTimeout = init.maxTotalTimeout;
     this.resetTimeoutOnProgress = init.resetTimeoutOnProgress;

@@ -174,6 +174,8 @@ export class Protocol implements RequestContextHost {
     }
     const id = this.#pending.nextId();
     options?.onrequestid?.(id);
+    // One controller per request only where the transport has a stream per request to close.
+    const stream = transport.hasPerRequestStream === true ? new AbortController() : undefined;
     const onprogress = options?.onprogress;
     // The token is the id: unique among active requests, as the spec requires (basic/utilities/progress).
     const params = onprogress === undefined ? request.params : withProgressToken(request.params, id);
@@ -190,9 +192,9 @@ export class Protocol implements RequestContextHost {
       onprogress,
       signal,
       relatedRequestId: options?.relatedRequestId,
+      stream,
     });
-    // RequestOptions carries the transport's option names, so it is handed over as is.
-    void this.#sendRequest(transport, message, options);
+    void this.#sendRequest(transport, message, transportOptions(options, stream));
     return result as Promise<z.output<S>>;
   }
 
@@ -426,6 +428,7 @@ export class Protocol implements RequestContextHost {
   readonly #onGiveUp = (request: PendingRequest, reason: string | undefined): void => {
     // Runs from a timer or an abort event: nothing may escape to the host's uncaught-error handler.
     try {
+      request.stream?.abort(reason);
       if (!this.isCancellable(request.method)) return;
       const params = reason === undefined ? { requestId: request.id } : { requestId: request.id, reason };
       void this.#sendQuietly(
@@ -470,4 +473,25 @@ function settleQuietly(result: unknown, report: (error: unknown) => void): void 
   if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
     (result as PromiseLike<unknown>).then(undefined, report);
   }
+}
+
+/**
+ * The transport's share of the request options: only the fields `TransportSendOptions` defines, so
+ * engine-only options (timeouts, callbacks) never reach a transport, and no object is built when there
+ * is nothing to pass.
+ */
+function transportOptions(
+  options: RequestOptions | undefined,
+  stream: AbortController | undefined,
+): TransportSendOptions | undefined {
+  if (options === undefined && stream === undefined) return undefined;
+  const signal = options?.signal;
+  return {
+    relatedRequestId: options?.relatedRequestId,
+    resumptionToken: options?.resumptionToken,
+    onresumptiontoken: options?.onresumptiontoken,
+    headers: options?.headers,
+    signal,
+    requestSignal: stream?.signal ?? signal,
+  };
 }

@@ -3,13 +3,29 @@ import type { JSONRPCNotification, JSONRPCRequest, RequestId } from '../jsonrpc.
 import type { MessageExtraInfo } from '../transport.js';
 import type { RequestContext } from './request-context.js';
 
-/** A request as the caller hands it to the engine: the engine adds `jsonrpc` and the id. */
+/**
+ * A request as the caller hands it to the engine: the engine adds `jsonrpc` and the id.
+ *
+ * @example
+ * ```ts
+ * const request: OutgoingRequest = { method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } };
+ * const result = await protocol.request(request, CallToolResultSchema);
+ * ```
+ */
 export interface OutgoingRequest {
   method: string;
   params?: Record<string, unknown> | undefined;
 }
 
-/** A notification as the caller hands it to the engine: the engine adds `jsonrpc`. */
+/**
+ * A notification as the caller hands it to the engine: the engine adds `jsonrpc`.
+ *
+ * @example
+ * ```ts
+ * const changed: OutgoingNotification = { method: 'notifications/resources/updated', params: { uri: 'file:///notes.md' } };
+ * await protocol.notification(changed);
+ * ```
+ */
 export interface OutgoingNotification {
   method: string;
   params?: Record<string, unknown> | undefined;
@@ -18,6 +34,12 @@ export interface OutgoingNotification {
 /**
  * One `notifications/progress` update (spec: basic/utilities/progress). The engine hands the received
  * params object to the callback as is, so it may carry more fields (`progressToken`, `_meta`).
+ *
+ * @example
+ * ```ts
+ * // Inside a request handler: report 3 of 10 steps to a requester that asked for progress.
+ * await ctx.sendProgress({ progress: 3, total: 10, message: 'Indexing src/' });
+ * ```
  */
 export interface ProgressUpdate {
   progress: number;
@@ -25,6 +47,16 @@ export interface ProgressUpdate {
   message?: string | undefined;
 }
 
+/**
+ * Receives the `notifications/progress` updates of one outgoing request (`RequestOptions.onprogress`).
+ *
+ * @example
+ * ```ts
+ * const onprogress: ProgressCallback = ({ progress, total, message }) =>
+ *   console.log(total ? `${Math.round((100 * progress) / total)}%` : progress, message ?? '');
+ * await protocol.request({ method: 'tools/call', params: { name: 'build' } }, CallToolResultSchema, { onprogress });
+ * ```
+ */
 export type ProgressCallback = (update: ProgressUpdate) => void;
 
 /**
@@ -69,6 +101,18 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
 }
 
+/**
+ * Per-notification options of `Protocol.notification()`.
+ *
+ * @example
+ * ```ts
+ * // Send a log line on the stream of the request being handled (Streamable HTTP routes it there).
+ * await protocol.notification(
+ *   { method: 'notifications/message', params: { level: 'info', data: 'step 1 done' } },
+ *   { relatedRequestId: ctx.requestId },
+ * );
+ * ```
+ */
 export interface NotificationOptions {
   /** The incoming request this notification belongs to, for multi-stream transports. */
   relatedRequestId?: RequestId | undefined;
@@ -100,9 +144,29 @@ export interface ProtocolOptions {
   uncancellableMethods?: Iterable<string> | undefined;
 }
 
-/** What a request handler resolves to: the JSON-RPC `result` object. */
+/**
+ * What a request handler resolves to: the JSON-RPC `result` object.
+ *
+ * @example
+ * ```ts
+ * const result: HandlerResult = { tools: [] };
+ * protocol.setRequestHandler('tools/list', () => result);
+ * ```
+ */
 export type HandlerResult = object;
 
+/**
+ * Answers one request method: `params` (validated when a schema was given) and the request's context in, the `result` out.
+ *
+ * @example
+ * ```ts
+ * const callTool: RequestHandler<CallToolRequestParams, CallToolResult> = async ({ name }, ctx) => {
+ *   await ctx.sendProgress({ progress: 1, total: 1 });
+ *   return { content: [{ type: 'text', text: `ran ${name}` }] };
+ * };
+ * protocol.setRequestHandler('tools/call', CallToolRequestParamsSchema, callTool);
+ * ```
+ */
 export type RequestHandler<P = Record<string, unknown>, R extends HandlerResult = HandlerResult> = (
   params: P,
   ctx: RequestContext,
@@ -111,23 +175,57 @@ export type RequestHandler<P = Record<string, unknown>, R extends HandlerResult 
 /**
  * Handles one notification. `extra` is what the transport attached to the message (auth, request info);
  * `_meta` survives only if the schema keeps it (zod objects strip unknown keys).
+ *
+ * @example
+ * ```ts
+ * const onListChanged: NotificationHandler = (_params, extra) => console.log('tools changed', extra?.authInfo?.clientId);
+ * protocol.setNotificationHandler('notifications/tools/list_changed', onListChanged);
+ * ```
  */
 export type NotificationHandler<P = Record<string, unknown>> = (
   params: P,
   extra: MessageExtraInfo | undefined,
 ) => void | Promise<void>;
 
-/** Answers requests for methods that have no handler; the request is unvalidated beyond its envelope. */
+/**
+ * Answers requests for methods that have no handler; the request is unvalidated beyond its envelope.
+ *
+ * @example
+ * ```ts
+ * // A proxy: anything we do not handle ourselves goes upstream.
+ * const forward: FallbackRequestHandler = (request, ctx) => {
+ *   if (request.method.startsWith('internal/')) throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+ *   return upstream.forward(request.method, request.params, ctx.signal);
+ * };
+ * protocol.fallbackRequestHandler = forward;
+ * ```
+ */
 export type FallbackRequestHandler = (
   request: JSONRPCRequest,
   ctx: RequestContext,
 ) => HandlerResult | Promise<HandlerResult>;
 
-/** Receives notifications for methods that have no handler (and for no built-in either). */
+/**
+ * Receives notifications for methods that have no handler (and for no built-in either).
+ *
+ * @example
+ * ```ts
+ * const logUnhandled: FallbackNotificationHandler = (notification) => console.debug('unhandled', notification.method);
+ * protocol.fallbackNotificationHandler = logUnhandled;
+ * ```
+ */
 export type FallbackNotificationHandler = (
   notification: JSONRPCNotification,
   extra: MessageExtraInfo | undefined,
 ) => void | Promise<void>;
 
-/** A zod 4 schema; the engine only calls `safeParse`. */
+/**
+ * A zod 4 schema; the engine only calls `safeParse`.
+ *
+ * @example
+ * ```ts
+ * // Any zod 4 schema works where the engine asks for one (params or result validation).
+ * const EchoResult: ZodSchema = z.object({ echo: z.string() });
+ * ```
+ */
 export type ZodSchema = z.ZodType;

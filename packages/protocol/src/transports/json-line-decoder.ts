@@ -1,13 +1,33 @@
 import { ErrorCode, McpError } from '../errors.js';
 import { type JSONRPCMessage, parseMessage } from '../jsonrpc.js';
 
-/** Default cap on one newline-delimited message: generous, but bounded. */
+/**
+ * Default cap on one newline-delimited message: generous, but bounded.
+ *
+ * @example
+ * ```ts
+ * // Allow lines four times as long as the default (32 MiB).
+ * const decoder = new JsonLineDecoder(sink, { maxLineBytes: 4 * DEFAULT_MAX_LINE_BYTES });
+ * ```
+ */
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
-/** A line grew past `maxLineBytes` before its newline arrived; it was dropped. */
+/**
+ * A line grew past `maxLineBytes` before its newline arrived; it was dropped.
+ *
+ * @example
+ * ```ts
+ * const decoder = new JsonLineDecoder({
+ *   onmessage: (message) => console.log(message),
+ *   onerror: (error) => {
+ *     if (error instanceof MessageTooLargeError) console.warn(`dropped a line over ${error.limit} bytes`);
+ *   },
+ * });
+ * ```
+ */
 export class MessageTooLargeError extends McpError {
   override readonly name = 'MessageTooLargeError';
   readonly limit: number;
@@ -19,6 +39,18 @@ export class MessageTooLargeError extends McpError {
   }
 }
 
+/**
+ * Where a `JsonLineDecoder` delivers decoded messages and per-line failures.
+ *
+ * @example
+ * ```ts
+ * const sink: JsonLineDecoderSink = {
+ *   onmessage: (message) => transport.onmessage?.(message),
+ *   onerror: (error) => transport.onerror?.(error),
+ * };
+ * const decoder = new JsonLineDecoder(sink);
+ * ```
+ */
 export interface JsonLineDecoderSink {
   onmessage(message: JSONRPCMessage): void;
   /**
@@ -28,6 +60,14 @@ export interface JsonLineDecoderSink {
   onerror(error: McpError): void;
 }
 
+/**
+ * Limits for a `JsonLineDecoder`.
+ *
+ * @example
+ * ```ts
+ * const decoder = new JsonLineDecoder(sink, { maxLineBytes: 1024 * 1024 }); // 1 MiB per message
+ * ```
+ */
 export interface JsonLineDecoderOptions {
   /** Bytes one line may hold before it is dropped. Default 32 MiB. */
   maxLineBytes?: number | undefined;
@@ -203,7 +243,14 @@ export class JsonLineDecoder {
   }
 }
 
-/** One message as a line: `JSON.stringify` escapes every newline, so the frame has exactly one. */
+/**
+ * One message as a line: `JSON.stringify` escapes every newline, so the frame has exactly one.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(encodeJsonLine({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+ * ```
+ */
 export function encodeJsonLine(message: JSONRPCMessage): string {
   return JSON.stringify(message) + '\n';
 }

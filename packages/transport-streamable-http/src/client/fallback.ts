@@ -24,7 +24,18 @@ export function shouldFallBackToSse(error: unknown): boolean {
   return false;
 }
 
-/** Options of {@link connectWithSseFallback}. */
+/**
+ * Options of {@link connectWithSseFallback}.
+ *
+ * @example
+ * ```ts
+ * const { usedFallback } = await connectWithSseFallback({
+ *   streamableHttp: () => new StreamableHttpClientTransport(url),
+ *   sse: () => new SseClientTransport({ url }),
+ *   connect: (transport) => client.connect(transport),
+ * });
+ * ```
+ */
 export interface SseFallbackOptions<T> {
   /** Builds the Streamable HTTP transport (tried first). */
   streamableHttp: () => Transport;

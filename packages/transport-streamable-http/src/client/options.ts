@@ -1,7 +1,19 @@
 import type { ReconnectionOptions } from './reconnect.js';
 import type { FetchLike } from './requester.js';
 
-/** Options of `StreamableHttpClientTransport`. */
+/**
+ * Options of `StreamableHttpClientTransport`.
+ *
+ * @example
+ * ```ts
+ * const transport = new StreamableHttpClientTransport('https://mcp.example.com/mcp', {
+ *   headers: { 'x-client': 'my-app' },
+ *   getHeaders: async () => ({ authorization: `Bearer ${await tokens.current()}` }),
+ *   onUnauthorized: () => tokens.refresh(), // true → retry once
+ *   reconnection: { maxRetries: 10 },
+ * });
+ * ```
+ */
 export interface StreamableHttpClientTransportOptions {
   /**
    * The `fetch` to use (browsers, Workers, Deno, Bun, tests). Default on Node: undici's `request` with a

@@ -1,4 +1,13 @@
-/** How the client retries a dropped SSE stream (2025-11-25 "Resumability and Redelivery"). */
+/**
+ * How the client retries a dropped SSE stream (2025-11-25 "Resumability and Redelivery").
+ *
+ * @example
+ * ```ts
+ * const transport = new StreamableHttpClientTransport('http://127.0.0.1:3000/mcp', {
+ *   reconnection: { initialDelayMs: 250, maxDelayMs: 10_000, growFactor: 2, maxRetries: 8 },
+ * });
+ * ```
+ */
 export interface ReconnectionOptions {
   /** First delay when the server sent no `retry` field. Default 1 000 ms. */
   initialDelayMs?: number | undefined;

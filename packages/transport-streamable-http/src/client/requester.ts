@@ -28,7 +28,21 @@ export interface HttpReply {
 
 export type HttpRequester = (request: HttpRequest) => Promise<HttpReply>;
 
-/** The `fetch` signature the transport accepts (the global one, undici's, or a test double). */
+/**
+ * The `fetch` signature the transport accepts (the global one, undici's, or a test double).
+ *
+ * @example
+ * ```ts
+ * // Trace every request the transport makes.
+ * const tracedFetch: FetchLike = async (url, init) => {
+ *   const started = performance.now();
+ *   const response = await fetch(url, init);
+ *   console.log(init.method, String(url), response.status, `${Math.round(performance.now() - started)} ms`);
+ *   return response;
+ * };
+ * const transport = new StreamableHttpClientTransport('https://mcp.example.com/mcp', { fetch: tracedFetch });
+ * ```
+ */
 export type FetchLike = (url: string | URL, init: RequestInit) => Promise<Response>;
 
 async function* readerChunks(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {

@@ -67,6 +67,8 @@ export class StreamableHttpClientTransport implements Transport {
   onmessage?: ((message: JSONRPCMessage) => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onclose?: (() => void) | undefined;
+  /** Each request has its own POST and response stream; `requestSignal` closes it (2026-07-28 cancel). */
+  readonly hasPerRequestStream = true;
 
   readonly #url: URL;
   readonly #options: StreamableHttpClientTransportOptions;
@@ -252,7 +254,7 @@ export class StreamableHttpClientTransport implements Transport {
     headers[HEADER.contentType] = 'application/json';
     lowerKeys(options?.headers, headers);
     const requestId = isJSONRPCRequest(message) ? message.id : undefined;
-    const exchange = this.#exchanges.open(options?.signal);
+    const exchange = this.#exchanges.open(options?.requestSignal ?? options?.signal);
     if (requestId !== undefined && modernVersion !== undefined) this.#modern.track(requestId, exchange);
     let streaming = false;
     try {

@@ -1,4 +1,14 @@
-/** Cross-origin access for browser clients (Fetch standard, "CORS protocol"). */
+/**
+ * Cross-origin access for browser clients (Fetch standard, "CORS protocol").
+ *
+ * @example
+ * ```ts
+ * const handler = createStreamableHttpHandler({
+ *   onsession: (transport) => mcpServer.connect(transport),
+ *   cors: { origin: ['https://app.example.com'], credentials: true, maxAge: 3600 },
+ * });
+ * ```
+ */
 export interface CorsOptions {
   /** Origins allowed to read responses: `'*'`, one origin, or a list. Default `'*'`. */
   origin?: '*' | string | readonly string[] | undefined;

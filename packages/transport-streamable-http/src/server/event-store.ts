@@ -28,7 +28,14 @@ export interface EventStore {
   ): Promise<string | undefined>;
 }
 
-/** Options for {@link InMemoryEventStore}. */
+/**
+ * Options for {@link InMemoryEventStore}.
+ *
+ * @example
+ * ```ts
+ * const eventStore = new InMemoryEventStore({ maxEventsPerStream: 200, maxEvents: 20_000 });
+ * ```
+ */
 export interface InMemoryEventStoreOptions {
   /** Events kept per stream; older ones are dropped first. Default 1 000. */
   maxEventsPerStream?: number | undefined;

@@ -33,6 +33,15 @@ import {
 /**
  * A Web-standard MCP endpoint: `(request) => Promise<Response>` for Node (through `toNodeHandler`),
  * Bun, Deno and Workers, plus `close()` for graceful shutdown.
+ *
+ * @example
+ * ```ts
+ * const handler = createStreamableHttpHandler({ onsession: (transport) => mcpServer.connect(transport) });
+ * export default { fetch: (request: Request) => handler(request) }; // Workers, Bun, Deno
+ * // On shutdown:
+ * console.log(`closing ${handler.sessionCount} sessions`);
+ * await handler.close();
+ * ```
  */
 export interface StreamableHttpHandler {
   (request: Request, context?: HandlerContext): Promise<Response>;

@@ -2,10 +2,31 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { HandlerContext } from './options.js';
 
-/** A Web-standard handler, as `createStreamableHttpHandler` returns. */
+/**
+ * A Web-standard handler, as `createStreamableHttpHandler` returns.
+ *
+ * @example
+ * ```ts
+ * // Any `(request) => Promise<Response>` can be mounted on node:http, e.g. one that logs first.
+ * const logged: WebHandler = (request, context) => {
+ *   console.log(request.method, new URL(request.url).pathname);
+ *   return handler(request, context);
+ * };
+ * const listener = toNodeHandler(logged);
+ * ```
+ */
 export type WebHandler = (request: Request, context?: HandlerContext) => Promise<Response>;
 
-/** A `node:http` request listener, also usable as Express/Fastify/Hono-on-Node middleware. */
+/**
+ * A `node:http` request listener, also usable as Express/Fastify/Hono-on-Node middleware.
+ *
+ * @example
+ * ```ts
+ * const listener: NodeHandler = toNodeHandler(handler);
+ * createServer(listener).listen(3000, '127.0.0.1');
+ * // Express: app.all('/mcp', listener)
+ * ```
+ */
 export type NodeHandler = (
   req: IncomingMessage,
   res: ServerResponse,

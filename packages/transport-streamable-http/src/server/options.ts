@@ -8,6 +8,16 @@ import type { ParamHeader } from '../shared/param-headers.js';
  * The server end the handler hands to `onsession`: one per legacy session, or one per POST in stateless
  * mode and in the modern era. Connect it to a server (`server.connect(transport)`); it closes itself
  * (firing `onclose`) when its session ends or, per request, once the response is sent.
+ *
+ * @example
+ * ```ts
+ * const handler = createStreamableHttpHandler({
+ *   onsession: async (transport) => {
+ *     await mcpServer.connect(transport);
+ *     if (transport.era === 'legacy') console.log('legacy session', transport.sessionId);
+ *   },
+ * });
+ * ```
  */
 export interface StreamableHttpServerTransport extends Transport {
   /** Which revision family the client speaks on this transport (DESIGN §4). */
@@ -16,7 +26,15 @@ export interface StreamableHttpServerTransport extends Transport {
   readonly sessionId: string | undefined;
 }
 
-/** What the handler knows about the connection beyond the `Request` (adapters fill it in). */
+/**
+ * What the handler knows about the connection beyond the `Request` (adapters fill it in).
+ *
+ * @example
+ * ```ts
+ * // A custom adapter passes the socket's local address along, as `toNodeHandler` does.
+ * const response = await handler(request, { localAddress: req.socket.localAddress });
+ * ```
+ */
 export interface HandlerContext {
   /** Local socket address the request arrived on; decides the DNS-rebinding default. */
   localAddress?: string | undefined;
@@ -26,10 +44,32 @@ export interface HandlerContext {
  * Result of the `authenticate` hook: the caller's `AuthInfo` (attached to every message of the request
  * as `extra.authInfo`), `undefined` for an anonymous caller, or a `Response` (e.g. 401 with
  * `WWW-Authenticate`) that the handler returns as-is.
+ *
+ * @example
+ * ```ts
+ * const authenticate = (request: Request): AuthenticateResult => {
+ *   const key = request.headers.get('x-api-key') ?? '';
+ *   const clientId = apiKeys.get(key);
+ *   return clientId === undefined ? new Response('unknown API key', { status: 401 }) : { token: key, clientId, scopes: [] };
+ * };
+ * ```
  */
 export type AuthenticateResult = AuthInfo | Response | undefined;
 
-/** Options of `createStreamableHttpHandler`. */
+/**
+ * Options of `createStreamableHttpHandler`.
+ *
+ * @example
+ * ```ts
+ * const handler = createStreamableHttpHandler({
+ *   onsession: (transport) => mcpServer.connect(transport),
+ *   eventStore: new InMemoryEventStore(),
+ *   dnsRebindingProtection: { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] },
+ *   authenticate: async (request) =>
+ *     (await verify(request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '')) ?? new Response(null, { status: 401 }),
+ * });
+ * ```
+ */
 export interface StreamableHttpHandlerOptions {
   /**
    * Receives every new server transport; connect it to your MCP server here. Messages that arrive before

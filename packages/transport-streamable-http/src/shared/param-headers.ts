@@ -3,7 +3,15 @@
  * Tool Parameters"): which argument, at which `properties` path, is mirrored into `Mcp-Param-{name}`.
  */
 
-/** One mirrored argument: header `Mcp-Param-{name}` carries the value at `path` in the call arguments. */
+/**
+ * One mirrored argument: header `Mcp-Param-{name}` carries the value at `path` in the call arguments.
+ *
+ * @example
+ * ```ts
+ * const headers: readonly ParamHeader[] = paramHeadersOf(tool.inputSchema);
+ * // e.g. [{ name: 'Region', path: ['region'] }] → `Mcp-Param-Region: <arguments.region>`
+ * ```
+ */
 export interface ParamHeader {
   /** The `x-mcp-header` value (the header name without its `Mcp-Param-` prefix). */
   name: string;
