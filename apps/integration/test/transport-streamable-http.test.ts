@@ -9,7 +9,7 @@ import {
   type StreamableHttpServerTransport,
 } from '@x/transport-streamable-http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectStateless, type Hosted, hostHttp, only, posts, rawPost } from './fixtures/e2e-http.js';
+import { type Hosted, hostHttp, only, posts, rawPost } from './fixtures/e2e-http.js';
 import {
   createE2eServer,
   e2eClient,
@@ -171,12 +171,10 @@ describe('Streamable HTTP end to end (issue 6)', () => {
   });
 
   it('stateless mode: a pinned legacy client works (no session id, the refused GET is tolerated)', async () => {
-    // McpServer needs `legacySession` for a stateless legacy POST but refuses `initialize` with it, so
-    // onsession must look at the first message first (bug report: stateless legacy + McpServer).
+    // Plain `server.connect(t)`: each non-initialize POST stands for an initialized session of the version
+    // it declares (`Transport.statelessLegacyVersion`); this once needed a hand-written workaround.
     const server = createE2eServer();
-    const hosted = await host(server, { sessions: false }, (transport) =>
-      connectStateless(server, transport),
-    );
+    const hosted = await host(server, { sessions: false });
     const { client, transport, errors } = await connect(hosted, e2eClient({ protocolVersion: 'legacy' }));
     expect(client.era).toBe('legacy');
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'x' } }))).toBe('x');

@@ -39,6 +39,12 @@ export interface Transport {
    * `notifications/cancelled` (the same flag the official SDK v2 uses).
    */
   readonly hasPerRequestStream?: boolean | undefined;
+  /**
+   * Set by transports that carry each legacy request on a fresh connection with no handshake (stateless
+   * Streamable HTTP): the version that request declared. A server serves such a connection as an already
+   * initialized legacy session of that version (an `initialize` on it still works).
+   */
+  readonly statelessLegacyVersion?: string | undefined;
   /** The server's supported versions, for transports that validate the version header themselves. */
   setSupportedProtocolVersions?: ((versions: string[]) => void) | undefined;
 }

@@ -21,7 +21,17 @@ export interface InputRequestSpec {
   readonly required: ClientCapabilities;
 }
 
-/** Per-call options of `ctx.elicit`/`ctx.sample`/`ctx.listRoots`. */
+/**
+ * Per-call options of `ctx.elicit`/`ctx.sample`/`ctx.listRoots`.
+ *
+ * @example
+ * ```ts
+ * const answer = await ctx.elicit(
+ *   { mode: 'form', message: 'Overwrite the file?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+ *   { key: 'confirm-overwrite', timeout: 60_000 },
+ * );
+ * ```
+ */
 export interface InputOptions {
   /**
    * The `inputRequests` key on 2026-07-28 (unique within the request). Default: derived from the method

@@ -26,7 +26,15 @@ import {
 } from './input-requests.js';
 import type { ServerSession } from './session/server-session.js';
 
-/** One `notifications/message` entry (spec: server/utilities/logging). */
+/**
+ * One `notifications/message` entry (spec: server/utilities/logging).
+ *
+ * @example
+ * ```ts
+ * // The shape of one `notifications/message`, as `ctx.log(level, data, logger)` sends it.
+ * const entry: LogEntry = { level: 'warning', data: { disk: '92% full' }, logger: 'storage' };
+ * ```
+ */
 export interface LogEntry {
   level: LoggingLevel;
   data: unknown;
@@ -38,6 +46,12 @@ export interface LogEntry {
  * modules (DESIGN §4). Legacy sends real server→client requests and honours `logging/setLevel`;
  * 2026-07-28 turns input requests into an `input_required` round and logs only when the request's
  * `_meta` asked for it.
+ *
+ * @example
+ * ```ts
+ * // Handlers never see the binding itself; they read what it provides through the context:
+ * console.log(ctx.era, ctx.protocolVersion, ctx.clientInfo?.name, ctx.clientCapabilities.elicitation !== undefined);
+ * ```
  */
 export interface EraBinding {
   readonly era: Era;

@@ -14,18 +14,50 @@ import type { ServerContext } from './server-context.js';
 import type { CacheHint, ServerInfo, ServerOptions } from './server-options.js';
 import type { ServerSession } from './session/server-session.js';
 
-/** Anything with zod's `safeParse`: the method schemas of @x/protocol, or a user's zod schema. */
+/**
+ * Anything with zod's `safeParse`: the method schemas of @x/protocol, or a user's zod schema.
+ *
+ * @example
+ * ```ts
+ * // Any zod schema fits; so do the request schemas of @x/protocol.
+ * const AddParams: ParamsSchema<{ a: number; b: number }> = z.object({ a: z.number(), b: z.number() });
+ * server.setRequestHandler('math/add', AddParams, ({ a, b }) => ({ sum: a + b }));
+ * ```
+ */
 export interface ParamsSchema<P> {
   safeParse(
     value: unknown,
   ): { success: true; data: P } | { success: false; error: Parameters<typeof formatIssues>[0] };
 }
 
+/**
+ * Answers one request method of the low-level `Server`: validated params in, a result object out (throw `McpError` to fail).
+ *
+ * @example
+ * ```ts
+ * const listTools: ServerRequestHandler = (params, ctx) => {
+ *   if (ctx.signal.aborted) throw new McpError(ErrorCode.RequestTimeout, 'cancelled');
+ *   return { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] };
+ * };
+ * server.setRequestHandler('tools/list', listTools);
+ * ```
+ */
 export type ServerRequestHandler<P = Record<string, unknown>> = (
   params: P,
   ctx: ServerContext,
 ) => object | Promise<object>;
 
+/**
+ * Handles one client notification method of the low-level `Server`; `session` is the connection it came on.
+ *
+ * @example
+ * ```ts
+ * const onRootsChanged: ServerNotificationHandler = (params, session) => {
+ *   console.log('roots changed for', session.clientInfo?.name ?? 'a client');
+ * };
+ * server.setNotificationHandler('notifications/roots/list_changed', onRootsChanged);
+ * ```
+ */
 export type ServerNotificationHandler = (
   params: Record<string, unknown>,
   session: ServerSession,

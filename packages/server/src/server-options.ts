@@ -4,13 +4,38 @@ import type { RequestStateOptions } from './modern/request-state.js';
 /**
  * Who the server is (`serverInfo` on legacy, `_meta` `io.modelcontextprotocol/serverInfo` on
  * 2026-07-28): name, version and optionally title, description, websiteUrl, icons.
+ *
+ * @example
+ * ```ts
+ * const info: ServerInfo = { name: 'files', version: '1.2.0', title: 'Project files', websiteUrl: 'https://example.com' };
+ * const server = new McpServer(info);
+ * ```
  */
 export type ServerInfo = Implementation;
 
-/** Which protocol eras a server answers (DESIGN §4). */
+/**
+ * Which protocol eras a server answers (DESIGN §4).
+ *
+ * @example
+ * ```ts
+ * // Refuse `initialize`: only 2026-07-28 (stateless) clients are served.
+ * const eras: ServedEras = 'modern';
+ * const server = new McpServer({ name: 'edge', version: '1.0.0' }, { eras });
+ * ```
+ */
 export type ServedEras = 'both' | 'legacy' | 'modern';
 
-/** `ttlMs`/`cacheScope` of a cacheable 2026-07-28 result (spec: server/utilities/caching). */
+/**
+ * `ttlMs`/`cacheScope` of a cacheable 2026-07-28 result (spec: server/utilities/caching).
+ *
+ * @example
+ * ```ts
+ * // Clients may reuse this resource for a minute, and share it across users.
+ * server.registerResource('changelog', 'docs://changelog', { mimeType: 'text/markdown', cache: { ttlMs: 60_000, cacheScope: 'public' } }, (uri) => ({
+ *   contents: [{ uri, text: '# Changelog' }],
+ * }));
+ * ```
+ */
 export interface CacheHint {
   ttlMs: number;
   cacheScope: CacheScope;

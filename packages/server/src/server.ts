@@ -118,7 +118,12 @@ export class Server {
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
     const core = this.#core;
     const session = new ServerSession(core);
-    const assumed = options.legacySession;
+    const stateless = transport.statelessLegacyVersion;
+    const assumed =
+      options.legacySession ??
+      (stateless !== undefined && core.legacyVersions.includes(stateless)
+        ? { protocolVersion: stateless }
+        : undefined);
     if (assumed !== undefined) {
       if (!core.legacyVersions.includes(assumed.protocolVersion)) {
         throw new Error(`Cannot assume a legacy session of unsupported version ${assumed.protocolVersion}`);
@@ -130,7 +135,7 @@ export class Server {
         assumed.clientInfo,
       );
       state.initialized = true;
-      session.beginLegacy(state);
+      session.beginLegacy(state, { assumed: true });
     }
     const previous = transport.onclose;
     transport.onclose = () => {

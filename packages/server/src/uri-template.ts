@@ -3,7 +3,25 @@
  * template to recover its variables, which is how `resources/read` finds the template a URI belongs to.
  */
 
+/**
+ * A value `UriTemplate#expand` accepts for one variable; `undefined` leaves the variable out.
+ *
+ * @example
+ * ```ts
+ * const values: Record<string, UriTemplateValue> = { owner: 'x', tags: ['a', 'b'], page: 2 };
+ * new UriTemplate('repos://{owner}{?tags*,page}').expand(values); // 'repos://x?tags=a&tags=b&page=2'
+ * ```
+ */
 export type UriTemplateValue = string | number | boolean | readonly string[] | undefined;
+/**
+ * The variables `UriTemplate#match` recovers from a URI (exploded or repeated ones as arrays).
+ *
+ * @example
+ * ```ts
+ * const vars: UriTemplateVariables | undefined = new UriTemplate('users://{id}/posts/{post}').match('users://42/posts/7');
+ * // { id: '42', post: '7' }
+ * ```
+ */
 export type UriTemplateVariables = Record<string, string | string[]>;
 
 interface VarSpec {
@@ -43,6 +61,18 @@ const MAX_TEMPLATE_LENGTH = 4096;
 const MAX_URI_LENGTH = 16_384;
 const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$/;
 
+/**
+ * A template that RFC 6570 does not allow (or that exceeds the length limits).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   new UriTemplate('users://{id');
+ * } catch (error) {
+ *   if (error instanceof UriTemplateError) console.error('bad template:', error.message);
+ * }
+ * ```
+ */
 export class UriTemplateError extends Error {
   override readonly name = 'UriTemplateError';
 }
@@ -291,7 +321,15 @@ function assignNamed(operator: Operator, vars: VarSpec[], text: string, result: 
   }
 }
 
-/** Whether `text` contains at least one template expression (a fixed URI has none). */
+/**
+ * Whether `text` contains at least one template expression (a fixed URI has none).
+ *
+ * @example
+ * ```ts
+ * isUriTemplate('users://{id}/profile'); // true
+ * isUriTemplate('file:///README.md'); // false
+ * ```
+ */
 export function isUriTemplate(text: string): boolean {
   return /\{[^}]+\}/.test(text);
 }

@@ -6,10 +6,28 @@
  * really answers to stops it. Non-browser clients send no Origin and pass on Host alone.
  */
 
-/** Host names a server bound to the loopback interface is reached by. */
+/**
+ * Host names a server bound to the loopback interface is reached by.
+ *
+ * @example
+ * ```ts
+ * // Loopback names plus the public name the server is also reached by.
+ * const guard = createDnsRebindingGuard({ allowedHosts: [...LOOPBACK_HOSTS, 'mcp.example.com'] });
+ * ```
+ */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
-/** Allow-lists for {@link createDnsRebindingGuard}. */
+/**
+ * Allow-lists for {@link createDnsRebindingGuard}.
+ *
+ * @example
+ * ```ts
+ * const guard = createDnsRebindingGuard({
+ *   allowedHosts: ['mcp.example.com', 'localhost:8443'],
+ *   allowedOrigins: ['https://app.example.com'],
+ * });
+ * ```
+ */
 export interface DnsRebindingOptions {
   /**
    * `Host` values to accept, e.g. `['localhost', 'mcp.example.com:8443']`; an entry without a port
@@ -23,7 +41,18 @@ export interface DnsRebindingOptions {
   allowedOrigins?: readonly string[] | undefined;
 }
 
-/** Returns undefined when the request may pass, otherwise the reason for a 403. */
+/**
+ * Returns undefined when the request may pass, otherwise the reason for a 403.
+ *
+ * @example
+ * ```ts
+ * const guard: DnsRebindingGuard = createDnsRebindingGuard();
+ * async function serve(request: Request): Promise<Response> {
+ *   const problem = guard(request);
+ *   return problem === undefined ? handle(request) : new Response(problem, { status: 403 });
+ * }
+ * ```
+ */
 export type DnsRebindingGuard = (request: Request) => string | undefined;
 
 interface HostPattern {

@@ -1,6 +1,12 @@
 /**
  * The essence of a media type (`type/subtype`, lower-cased, parameters dropped) and its `charset`
  * parameter (RFC 9110 §8.3.1). Returns undefined for a missing or malformed header.
+ *
+ * @example
+ * ```ts
+ * parseMediaType('Application/JSON; charset="UTF-8"'); // { type: 'application/json', charset: 'utf-8' }
+ * parseMediaType('not a media type'); // undefined
+ * ```
  */
 export function parseMediaType(
   header: string | null | undefined,
@@ -22,7 +28,16 @@ export function parseMediaType(
   return { type };
 }
 
-/** True for `application/json` in UTF-8, the only encoding JSON may use between systems (RFC 8259 §8.1). */
+/**
+ * True for `application/json` in UTF-8, the only encoding JSON may use between systems (RFC 8259 §8.1).
+ *
+ * @example
+ * ```ts
+ * isJsonContentType('application/json; charset=utf-8'); // true
+ * isJsonContentType('application/json; charset=latin1'); // false
+ * isJsonContentType('text/plain'); // false
+ * ```
+ */
 export function isJsonContentType(header: string | null | undefined): boolean {
   const media = parseMediaType(header);
   if (media === undefined || media.type !== 'application/json') return false;
@@ -33,6 +48,14 @@ export function isJsonContentType(header: string | null | undefined): boolean {
  * True when an `Accept` header admits every one of `types` (RFC 9110 §12.5.1): a media range matches
  * exactly, by `type/*` or by `*\/*`, and `q=0` excludes. A missing header accepts nothing here, because
  * the spec makes the header mandatory ("The client MUST include an Accept header").
+ *
+ * @example
+ * ```ts
+ * acceptsAll('application/json, text/event-stream', ['application/json', 'text/event-stream']); // true
+ * acceptsAll('application/*, text/*', ['application/json', 'text/event-stream']); // true
+ * acceptsAll('application/json, text/event-stream;q=0', ['application/json', 'text/event-stream']); // false
+ * acceptsAll('application/json', ['application/json', 'text/event-stream']); // false: no event streams
+ * ```
  */
 export function acceptsAll(header: string | null, types: readonly string[]): boolean {
   if (header === null) return false;

@@ -1,4 +1,12 @@
-/** Default cap on one HTTP request body: 4 MiB, the same as the official SDK's servers. */
+/**
+ * Default cap on one HTTP request body: 4 MiB, the same as the official SDK's servers.
+ *
+ * @example
+ * ```ts
+ * // Allow uploads of twice the default (4 MiB) on this route.
+ * const text = await readBoundedText(request, { maxBytes: 2 * DEFAULT_MAX_BODY_BYTES });
+ * ```
+ */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
@@ -19,6 +27,14 @@ export class PayloadTooLargeError extends Error {
   }
 }
 
+/**
+ * Options of `readBoundedText(request, options)`.
+ *
+ * @example
+ * ```ts
+ * const body = JSON.parse(await readBoundedText(request, { maxBytes: 64 * 1024 }));
+ * ```
+ */
 export interface ReadBoundedTextOptions {
   /** Largest body accepted, in bytes. */
   maxBytes: number;

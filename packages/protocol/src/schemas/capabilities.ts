@@ -37,7 +37,16 @@ export const ClientCapabilitiesSchema = z.looseObject({
 });
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
 
-/** What a server supports. */
+/**
+ * What a server supports.
+ *
+ * @example
+ * ```ts
+ * const caps = ServerCapabilitiesSchema.parse({ tools: { listChanged: true }, resources: { subscribe: true } });
+ * console.log(caps.resources?.subscribe); // true
+ * console.log(ClientCapabilitiesSchema.safeParse({ sampling: 'yes' }).success); // false
+ * ```
+ */
 export const ServerCapabilitiesSchema = z.looseObject({
   experimental: z.record(z.string(), OpenObject).optional(),
   logging: OpenObject.optional(),

@@ -53,7 +53,15 @@ export type Icons = z.infer<typeof IconsSchema>;
 export const BaseMetadataSchema = z.looseObject({ name: z.string(), title: z.string().optional() });
 export type BaseMetadata = z.infer<typeof BaseMetadataSchema>;
 
-/** Name and version of a client or server (`title` 2025-06-18+, icons/description/websiteUrl 2025-11-25+). */
+/**
+ * Name and version of a client or server (`title` 2025-06-18+, icons/description/websiteUrl 2025-11-25+).
+ *
+ * @example
+ * ```ts
+ * const info = ImplementationSchema.parse({ name: 'files', version: '1.2.0', title: 'Project files' });
+ * console.log(ImplementationSchema.safeParse({ name: 'files' }).success); // false: `version` is required
+ * ```
+ */
 export const ImplementationSchema = z.looseObject({
   name: z.string(),
   version: z.string(),

@@ -32,7 +32,15 @@ export const CompleteRequestSchema = z.looseObject({
 });
 export type CompleteRequest = z.infer<typeof CompleteRequestSchema>;
 
-/** Completion values: at most 100 per response (spec). */
+/**
+ * Completion values: at most 100 per response (spec).
+ *
+ * @example
+ * ```ts
+ * const { completion } = CompleteResultSchema.parse({ completion: { values: ['go', 'rust'], hasMore: false } });
+ * console.log(completion.values); // ['go', 'rust']
+ * ```
+ */
 export const CompleteResultSchema = ResultSchema.extend({
   completion: z.looseObject({
     values: z.array(z.string()).max(100),

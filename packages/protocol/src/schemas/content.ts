@@ -75,7 +75,16 @@ export const EmbeddedResourceSchema = z.looseObject({
 });
 export type EmbeddedResource = z.infer<typeof EmbeddedResourceSchema>;
 
-/** Any content block of a prompt message or tool result. */
+/**
+ * Any content block of a prompt message or tool result.
+ *
+ * @example
+ * ```ts
+ * const block = ContentBlockSchema.parse({ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' });
+ * if (block.type === 'text') console.log(block.text);
+ * else if (block.type === 'image') console.log(`${block.mimeType}, ${block.data.length} base64 chars`);
+ * ```
+ */
 export const ContentBlockSchema = z.discriminatedUnion('type', [
   TextContentSchema,
   ImageContentSchema,

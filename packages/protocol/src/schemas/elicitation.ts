@@ -151,7 +151,16 @@ export const ElicitRequestSchema = z.looseObject({
 });
 export type ElicitRequest = z.infer<typeof ElicitRequestSchema>;
 
-/** The user's answer. `content` only for an accepted form. */
+/**
+ * The user's answer. `content` only for an accepted form.
+ *
+ * @example
+ * ```ts
+ * const request = ElicitRequestParamsSchema.parse({ mode: 'url', message: 'Sign in to continue', url: 'https://example.com/login' });
+ * const answer = ElicitResultSchema.parse({ action: 'accept', content: { name: 'Ada', subscribe: true } });
+ * console.log(request.mode, answer.action); // 'url' 'accept'
+ * ```
+ */
 export const ElicitResultSchema = ResultSchema.extend({
   action: z.enum(['accept', 'decline', 'cancel']),
   content: z

@@ -46,7 +46,16 @@ export const MissingRequiredClientCapabilityErrorSchema = errorResponse(
 );
 export type MissingRequiredClientCapabilityError = z.infer<typeof MissingRequiredClientCapabilityErrorSchema>;
 
-/** -32022: the server does not speak the request's protocol version; lists the ones it does (2026-07-28). */
+/**
+ * -32022: the server does not speak the request's protocol version; lists the ones it does (2026-07-28).
+ *
+ * @example
+ * ```ts
+ * const response = { jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'Unsupported protocol version', data: { requested: '2027-01-01', supported: ['2026-07-28'] } } };
+ * const parsed = UnsupportedProtocolVersionErrorSchema.safeParse(response);
+ * if (parsed.success) console.log('retry with', parsed.data.error.data.supported[0]); // '2026-07-28'
+ * ```
+ */
 export const UnsupportedProtocolVersionErrorSchema = errorResponse(
   errorWithCode(ErrorCode.UnsupportedProtocolVersion).extend({
     data: z.looseObject({ requested: z.string(), supported: z.array(z.string()) }),

@@ -38,7 +38,19 @@ export type InputResponse = z.infer<typeof InputResponseSchema>;
 export const InputResponsesSchema = z.record(z.string(), InputResponseSchema);
 export type InputResponses = z.infer<typeof InputResponsesSchema>;
 
-/** `resultType: "input_required"`: at least one of `inputRequests` or `requestState` is present. */
+/**
+ * `resultType: "input_required"`: at least one of `inputRequests` or `requestState` is present.
+ *
+ * @example
+ * ```ts
+ * const result = InputRequiredResultSchema.parse({
+ *   resultType: 'input_required',
+ *   inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Deploy?', requestedSchema: { type: 'object', properties: {} } } } },
+ *   requestState: 'v1.abc.def',
+ * });
+ * for (const [key, request] of Object.entries(result.inputRequests ?? {})) console.log(key, request.method); // confirm elicitation/create
+ * ```
+ */
 export const InputRequiredResultSchema = ResultSchema.extend({
   inputRequests: InputRequestsSchema.optional(),
   requestState: z.string().optional(),

@@ -23,7 +23,19 @@ export const InitializeRequestSchema = z.looseObject({
 });
 export type InitializeRequest = z.infer<typeof InitializeRequestSchema>;
 
-/** The server's half of the handshake. */
+/**
+ * The server's half of the handshake.
+ *
+ * @example
+ * ```ts
+ * const init = InitializeResultSchema.parse({
+ *   protocolVersion: '2025-06-18',
+ *   capabilities: { tools: {} },
+ *   serverInfo: { name: 'files', version: '1.0.0' },
+ * });
+ * console.log(init.serverInfo.name, init.protocolVersion); // files 2025-06-18
+ * ```
+ */
 export const InitializeResultSchema = ResultSchema.extend({
   protocolVersion: z.string(),
   capabilities: ServerCapabilitiesSchema,

@@ -13,7 +13,15 @@ export const SetLevelRequestSchema = z.looseObject({
 });
 export type SetLevelRequest = z.infer<typeof SetLevelRequestSchema>;
 
-/** Params of `notifications/message`. `data` is any JSON value and must be present. */
+/**
+ * Params of `notifications/message`. `data` is any JSON value and must be present.
+ *
+ * @example
+ * ```ts
+ * const { level, logger, data } = LoggingMessageNotificationParamsSchema.parse({ level: 'warning', logger: 'db', data: { slowQueryMs: 1200 } });
+ * console.log(`[${level}] ${logger}:`, data);
+ * ```
+ */
 export const LoggingMessageNotificationParamsSchema = z.looseObject({
   level: LoggingLevelSchema,
   logger: z.string().optional(),

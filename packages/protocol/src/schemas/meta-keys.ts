@@ -31,6 +31,14 @@ export type MetaKey = (typeof MetaKey)[keyof typeof MetaKey];
 /**
  * `resultType` values of 2026-07-28 (`basic/index`, "Result types"). Results from earlier revisions
  * carry no `resultType`; the spec says to read an absent one as `complete`.
+ *
+ * @example
+ * ```ts
+ * // A result without `resultType` (every revision before 2026-07-28) counts as complete.
+ * const needsInput = (result: Result) => (result.resultType ?? ResultType.Complete) === ResultType.InputRequired;
+ * needsInput({ resultType: 'input_required' }); // true
+ * needsInput({}); // false
+ * ```
  */
 export const ResultType = {
   Complete: 'complete',
@@ -39,7 +47,17 @@ export const ResultType = {
 
 export type ResultTypeValue = (typeof ResultType)[keyof typeof ResultType];
 
-/** Syslog severities used by `notifications/message` and `logging/setLevel` (RFC 5424), least severe first. */
+/**
+ * Syslog severities used by `notifications/message` and `logging/setLevel` (RFC 5424), least severe first.
+ *
+ * @example
+ * ```ts
+ * // Whether an entry is severe enough for a client that asked for `min` and above.
+ * const passes = (level: LoggingLevel, min: LoggingLevel) => LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(min);
+ * passes('error', 'warning'); // true
+ * passes('debug', 'info'); // false
+ * ```
+ */
 export const LOGGING_LEVELS = [
   'debug',
   'info',
@@ -51,7 +69,16 @@ export const LOGGING_LEVELS = [
   'emergency',
 ] as const;
 
-/** `cacheScope` values of a cacheable 2026-07-28 result, as in HTTP `Cache-Control`. */
+/**
+ * `cacheScope` values of a cacheable 2026-07-28 result, as in HTTP `Cache-Control`.
+ *
+ * @example
+ * ```ts
+ * // Validate a cache scope read from configuration.
+ * const scope = process.env['CACHE_SCOPE'] ?? 'private';
+ * if (!(CACHE_SCOPES as readonly string[]).includes(scope)) throw new Error(`CACHE_SCOPE must be one of: ${CACHE_SCOPES.join(', ')}`);
+ * ```
+ */
 export const CACHE_SCOPES = ['private', 'public'] as const;
 
 /** `status` values of an experimental 2025-11-25 task. */

@@ -115,7 +115,16 @@ const v2026_07_28: RevisionMethods = {
   inputRequests: ['sampling/createMessage', 'roots/list', 'elicitation/create'],
 };
 
-/** Method lists per revision. */
+/**
+ * Method lists per revision.
+ *
+ * @example
+ * ```ts
+ * revisionMethods['2025-03-26'].serverRequests.includes('elicitation/create'); // false: added in 2025-06-18
+ * revisionMethods['2026-07-28'].clientRequests.includes('ping'); // false: removed
+ * revisionMethods['2026-07-28'].inputRequests; // ['sampling/createMessage', 'roots/list', 'elicitation/create']
+ * ```
+ */
 export const revisionMethods: Readonly<Record<ProtocolVersion, RevisionMethods>> = {
   '2024-11-05': v2024_11_05,
   '2025-03-26': v2025_03_26,

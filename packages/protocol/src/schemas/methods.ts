@@ -76,7 +76,16 @@ const taskRequests: TaskRequests = {
   'tasks/list': { params: OptionalPaginatedParams, result: ListTasksResultSchema },
 };
 
-/** Requests a client sends to a server, every revision. */
+/**
+ * Requests a client sends to a server, every revision.
+ *
+ * @example
+ * ```ts
+ * // A server validating what arrives, a client validating what comes back:
+ * const { name } = clientRequestSchemas['tools/call'].params.parse({ name: 'echo', arguments: { text: 'hi' } });
+ * const result = clientRequestSchemas['tools/call'].result.parse({ content: [{ type: 'text', text: 'hi' }] });
+ * ```
+ */
 export const clientRequestSchemas: {
   readonly initialize: MethodSchemaEntry<typeof InitializeRequestParamsSchema, typeof InitializeResultSchema>;
   readonly ping: MethodSchemaEntry<typeof OptionalRequestParams, typeof EmptyResultSchema>;
@@ -142,7 +151,16 @@ export const clientRequestSchemas: {
   ...taskRequests,
 };
 
-/** Requests a server sends to a client (legacy era), which are input requests in 2026-07-28. */
+/**
+ * Requests a server sends to a client (legacy era), which are input requests in 2026-07-28.
+ *
+ * @example
+ * ```ts
+ * const entry = serverRequestSchemas['elicitation/create'];
+ * const params = entry.params.parse({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+ * const answer = entry.result.parse({ action: 'accept', content: { name: 'Ada' } });
+ * ```
+ */
 export const serverRequestSchemas: {
   readonly ping: MethodSchemaEntry<typeof OptionalRequestParams, typeof EmptyResultSchema>;
   readonly 'sampling/createMessage': MethodSchemaEntry<
@@ -162,7 +180,14 @@ export const serverRequestSchemas: {
   ...taskRequests,
 };
 
-/** Notifications a client sends, every revision: method → params schema. */
+/**
+ * Notifications a client sends, every revision: method → params schema.
+ *
+ * @example
+ * ```ts
+ * const { requestId, reason } = clientNotificationSchemas['notifications/cancelled'].parse({ requestId: 7, reason: 'user pressed stop' });
+ * ```
+ */
 export const clientNotificationSchemas: {
   readonly 'notifications/cancelled': typeof CancelledNotificationParamsSchema;
   readonly 'notifications/initialized': typeof OptionalNotificationParams;
@@ -177,7 +202,16 @@ export const clientNotificationSchemas: {
   'notifications/tasks/status': TaskStatusNotificationParamsSchema,
 };
 
-/** Notifications a server sends, every revision: method → params schema. */
+/**
+ * Notifications a server sends, every revision: method → params schema.
+ *
+ * @example
+ * ```ts
+ * protocol.setNotificationHandler('notifications/message', serverNotificationSchemas['notifications/message'], ({ level, data }) =>
+ *   console.log(`[${level}]`, data),
+ * );
+ * ```
+ */
 export const serverNotificationSchemas: {
   readonly 'notifications/cancelled': typeof CancelledNotificationParamsSchema;
   readonly 'notifications/progress': typeof ProgressNotificationParamsSchema;

@@ -16,7 +16,15 @@ export const CancelledNotificationSchema = z.looseObject({
 });
 export type CancelledNotification = z.infer<typeof CancelledNotificationSchema>;
 
-/** Params of `notifications/progress`; `message` is 2025-03-26+. */
+/**
+ * Params of `notifications/progress`; `message` is 2025-03-26+.
+ *
+ * @example
+ * ```ts
+ * const { progress, total, message } = ProgressNotificationParamsSchema.parse({ progressToken: 1, progress: 30, total: 100, message: 'Downloading' });
+ * console.log(`${message}: ${progress}/${total}`); // Downloading: 30/100
+ * ```
+ */
 export const ProgressNotificationParamsSchema = z.looseObject({
   progressToken: ProgressTokenSchema,
   progress: z.number(),

@@ -66,7 +66,15 @@ export const GetPromptRequestSchema = z.looseObject({
 });
 export type GetPromptRequest = z.infer<typeof GetPromptRequestSchema>;
 
-/** A rendered prompt. */
+/**
+ * A rendered prompt.
+ *
+ * @example
+ * ```ts
+ * const prompt = GetPromptResultSchema.parse({ messages: [{ role: 'user', content: { type: 'text', text: 'Review this diff' } }] });
+ * for (const { role, content } of prompt.messages) if (content.type === 'text') console.log(role, content.text);
+ * ```
+ */
 export const GetPromptResultSchema = ResultSchema.extend({
   description: z.string().optional(),
   messages: z.array(PromptMessageSchema),

@@ -22,7 +22,18 @@ export type RequestMetaObject = z.infer<typeof RequestMetaObjectSchema>;
 export const RequestParamsSchema = z.looseObject({ _meta: RequestMetaObjectSchema.optional() });
 export type RequestParams = z.infer<typeof RequestParamsSchema>;
 
-/** Params of a paginated list request. */
+/**
+ * Params of a paginated list request.
+ *
+ * @example
+ * ```ts
+ * const params = PaginatedRequestParamsSchema.parse({
+ *   cursor: 'page-2',
+ *   _meta: { progressToken: 'p1', [MetaKey.ProtocolVersion]: '2026-07-28' },
+ * });
+ * console.log(params.cursor, params._meta?.[MetaKey.ProtocolVersion]); // page-2 2026-07-28
+ * ```
+ */
 export const PaginatedRequestParamsSchema = RequestParamsSchema.extend({ cursor: CursorSchema.optional() });
 export type PaginatedRequestParams = z.infer<typeof PaginatedRequestParamsSchema>;
 

@@ -81,7 +81,15 @@ export const ReadResourceRequestSchema = z.looseObject({
 });
 export type ReadResourceRequest = z.infer<typeof ReadResourceRequestSchema>;
 
-/** A resource's contents. */
+/**
+ * A resource's contents.
+ *
+ * @example
+ * ```ts
+ * const { contents } = ReadResourceResultSchema.parse({ contents: [{ uri: 'file:///notes.md', mimeType: 'text/markdown', text: '# Notes' }] });
+ * for (const item of contents) console.log(item.uri, 'text' in item ? item.text : `${item.blob.length} base64 chars`);
+ * ```
+ */
 export const ReadResourceResultSchema = CacheableResultSchema.extend({
   contents: z.array(ResourceContentsUnionSchema),
 });

@@ -21,7 +21,15 @@ export const ListRootsRequestSchema = z.looseObject({
 });
 export type ListRootsRequest = z.infer<typeof ListRootsRequestSchema>;
 
-/** The client's roots. */
+/**
+ * The client's roots.
+ *
+ * @example
+ * ```ts
+ * const { roots } = ListRootsResultSchema.parse({ roots: [{ uri: 'file:///home/ada/project', name: 'project' }] });
+ * console.log(roots.map((root) => root.uri)); // ['file:///home/ada/project']
+ * ```
+ */
 export const ListRootsResultSchema = ResultSchema.extend({ roots: z.array(RootSchema) });
 export type ListRootsResult = z.infer<typeof ListRootsResultSchema>;
 

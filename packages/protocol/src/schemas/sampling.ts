@@ -65,7 +65,15 @@ export const CreateMessageRequestSchema = z.looseObject({
 });
 export type CreateMessageRequest = z.infer<typeof CreateMessageRequestSchema>;
 
-/** The model's answer. `stopReason` is open: `endTurn`, `stopSequence`, `maxTokens`, `toolUse`, … */
+/**
+ * The model's answer. `stopReason` is open: `endTurn`, `stopSequence`, `maxTokens`, `toolUse`, …
+ *
+ * @example
+ * ```ts
+ * const reply = CreateMessageResultSchema.parse({ role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'example-1', stopReason: 'endTurn' });
+ * console.log(reply.model, reply.stopReason); // example-1 endTurn
+ * ```
+ */
 export const CreateMessageResultSchema = ResultSchema.extend({
   role: RoleSchema,
   content: SamplingContentSchema,

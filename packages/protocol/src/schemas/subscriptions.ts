@@ -23,7 +23,17 @@ export const SubscriptionFilterSchema = z.looseObject({
 });
 export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;
 
-/** Params of `subscriptions/listen`. */
+/**
+ * Params of `subscriptions/listen`.
+ *
+ * @example
+ * ```ts
+ * const { notifications } = SubscriptionsListenRequestParamsSchema.parse({
+ *   notifications: { toolsListChanged: true, resourceSubscriptions: ['file:///notes.md'] },
+ * });
+ * console.log(notifications.resourceSubscriptions); // ['file:///notes.md']
+ * ```
+ */
 export const SubscriptionsListenRequestParamsSchema = RequestParamsSchema.extend({
   notifications: SubscriptionFilterSchema,
 });

@@ -26,7 +26,18 @@ export const TaskAugmentedRequestParamsSchema = RequestParamsSchema.extend({
 });
 export type TaskAugmentedRequestParams = z.infer<typeof TaskAugmentedRequestParamsSchema>;
 
-/** State of a task. */
+/**
+ * State of a task.
+ *
+ * @example
+ * ```ts
+ * const task = TaskSchema.parse({
+ *   taskId: 'task-1', status: 'working', ttl: 60_000, pollInterval: 1_000,
+ *   createdAt: '2025-11-25T10:00:00Z', lastUpdatedAt: '2025-11-25T10:00:05Z',
+ * });
+ * if (task.status === 'working') setTimeout(() => console.log('poll', task.taskId), task.pollInterval ?? 1_000);
+ * ```
+ */
 export const TaskSchema = z.looseObject({
   taskId: z.string(),
   status: TaskStatusSchema,

@@ -36,7 +36,19 @@ export const ToolOutputSchemaSchema = z.looseObject({
   $schema: z.string().optional(),
 });
 
-/** A tool the server offers. */
+/**
+ * A tool the server offers.
+ *
+ * @example
+ * ```ts
+ * const tool = ToolSchema.parse({
+ *   name: 'weather',
+ *   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+ *   annotations: { readOnlyHint: true },
+ * });
+ * console.log(tool.name, tool.annotations?.readOnlyHint); // weather true
+ * ```
+ */
 export const ToolSchema = z.looseObject({
   name: z.string(),
   title: z.string().optional(),

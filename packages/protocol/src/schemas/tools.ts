@@ -40,6 +40,13 @@ export type CallToolRequest = z.infer<typeof CallToolRequestSchema>;
 /**
  * A tool's outcome. A failing tool reports `isError: true` here rather than a JSON-RPC error, so the
  * model can see it. `structuredContent` (2025-06-18+) is an object, any JSON value in 2026-07-28.
+ *
+ * @example
+ * ```ts
+ * const result = CallToolResultSchema.parse({ content: [{ type: 'text', text: '21 °C' }], structuredContent: { celsius: 21 } });
+ * if (result.isError) throw new Error('the tool failed');
+ * console.log(result.structuredContent); // { celsius: 21 }
+ * ```
  */
 export const CallToolResultSchema = ResultSchema.extend({
   content: z.array(ContentBlockSchema),

@@ -60,7 +60,18 @@ export class TransportContractError extends AggregateError {
   }
 }
 
-/** A scenario left out of a run on purpose, with the reason the transport author gave. */
+/**
+ * A scenario left out of a run on purpose, with the reason the transport author gave.
+ *
+ * @example
+ * ```ts
+ * const { passed, skipped } = await runTransportContract(async () => {
+ *   const [client, server] = InMemoryTransport.createLinkedPair();
+ *   return { client, server };
+ * }, { skip: { 'large-message': 'not relevant in process' } });
+ * for (const { name, reason } of skipped) console.log(`skipped ${name}: ${reason}`);
+ * ```
+ */
 export interface SkippedScenario {
   name: string;
   reason: string;

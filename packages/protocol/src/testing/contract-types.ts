@@ -25,7 +25,19 @@ export interface TransportPair {
   dispose?: (() => Promise<void>) | undefined;
 }
 
-/** What a factory learns about the scenario it builds a pair for. */
+/**
+ * What a factory learns about the scenario it builds a pair for.
+ *
+ * @example
+ * ```ts
+ * const factory: TransportPairFactory = async ({ scenario, signal }) => {
+ *   console.debug(`building a pair for ${scenario}`);
+ *   signal.throwIfAborted(); // the scenario already timed out: stop setting up
+ *   const [client, server] = InMemoryTransport.createLinkedPair();
+ *   return { client, server };
+ * };
+ * ```
+ */
 export interface TransportPairContext {
   /** Name of the scenario about to run (handy in logs, or to pick a port per scenario). */
   scenario: string;
@@ -102,7 +114,19 @@ export interface ResolvedTransportContractOptions {
   skip: Readonly<Record<string, string>>;
 }
 
-/** One named check of the contract; `run` builds its own pair, enforces its own timeout, and cleans up. */
+/**
+ * One named check of the contract; `run` builds its own pair, enforces its own timeout, and cleans up.
+ *
+ * @example
+ * ```ts
+ * // Run one scenario by itself, e.g. while debugging a failure.
+ * const ordering = transportContractScenarios.find((scenario) => scenario.name === 'ordering');
+ * await ordering?.run(async () => {
+ *   const [client, server] = InMemoryTransport.createLinkedPair();
+ *   return { client, server };
+ * }, { messageCount: 10 });
+ * ```
+ */
 export interface TransportContractScenario {
   readonly name: string;
   /** One sentence: what a transport must do to pass. */
@@ -114,7 +138,15 @@ export interface TransportContractScenario {
   run(factory: TransportPairFactory, options?: TransportContractOptions): Promise<void>;
 }
 
-/** What `runTransportContract` resolves with when every scenario that ran passed. */
+/**
+ * What `runTransportContract` resolves with when every scenario that ran passed.
+ *
+ * @example
+ * ```ts
+ * const result: TransportContractResult = await runTransportContract(factory);
+ * console.log(`${result.passed.length} passed, ${result.skipped.length} skipped`);
+ * ```
+ */
 export interface TransportContractResult {
   passed: string[];
   skipped: SkippedScenario[];

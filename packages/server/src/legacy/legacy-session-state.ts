@@ -14,6 +14,13 @@ import type { EraBinding, LogEntry, ServerContext } from '../server-context.js';
  * What a legacy session (2024-11-05 … 2025-11-25) learned from `initialize` and later requests:
  * the negotiated version, the client's capabilities, its log level and resource subscriptions. It is
  * also the era binding of every legacy request on the session, so a request costs no extra object.
+ *
+ * @example
+ * ```ts
+ * // Read-only from the outside: the session's handshake outcome.
+ * const legacy = ctx.session.legacy;
+ * if (legacy?.initialized) console.log(legacy.protocolVersion, legacy.clientInfo?.name, [...legacy.subscriptions]);
+ * ```
  */
 export class LegacySessionState implements EraBinding {
   readonly era = 'legacy' as const;

@@ -28,7 +28,7 @@ export function initializeLegacy(
   session: ServerSession,
   request: JSONRPCRequest,
 ): InitializeResult {
-  if (session.legacy !== undefined) {
+  if (session.legacy !== undefined && !session.legacyAssumed) {
     throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized');
   }
   const parsed = InitializeRequestParamsSchema.safeParse(request.params ?? {});

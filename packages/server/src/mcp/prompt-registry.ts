@@ -35,12 +35,33 @@ export interface PromptConfig<A extends SchemaInput | undefined = undefined> {
   _meta?: Record<string, unknown> | undefined;
 }
 
+/**
+ * Builds the messages of `prompts/get`; `args` are typed by the prompt's `argsSchema`.
+ *
+ * @example
+ * ```ts
+ * const Args = z.object({ topic: z.string() });
+ * const explain: PromptHandler<typeof Args> = ({ topic }) => ({
+ *   messages: [{ role: 'user', content: { type: 'text', text: `Explain ${topic} to a newcomer.` } }],
+ * });
+ * server.registerPrompt('explain', { argsSchema: Args }, explain);
+ * ```
+ */
 export type PromptHandler<A extends SchemaInput | undefined> = (
   args: A extends SchemaInput ? InferSchema<A> : Record<string, string>,
   ctx: ServerContext,
 ) => GetPromptResult | Promise<GetPromptResult>;
 
-/** The handle `registerPrompt` returns. */
+/**
+ * The handle `registerPrompt` returns.
+ *
+ * @example
+ * ```ts
+ * const prompt = server.registerPrompt('summarize', { description: 'Summarize a text' }, () => ({ messages: [] }));
+ * prompt.update({ description: 'Summarize a text in three bullet points' });
+ * prompt.disable(); // gone from prompts/list; clients get list_changed
+ * ```
+ */
 export interface RegisteredPrompt {
   readonly name: string;
   readonly enabled: boolean;

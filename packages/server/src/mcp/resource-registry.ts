@@ -14,7 +14,19 @@ import type { UriTemplateVariables } from '../uri-template.js';
 import { ListPages } from './list-pages.js';
 import type { ResourceTemplate } from './resource-template.js';
 
-/** How a resource (or template) is described in `resources/list` / `resources/templates/list`. */
+/**
+ * How a resource (or template) is described in `resources/list` / `resources/templates/list`.
+ *
+ * @example
+ * ```ts
+ * server.registerResource('readme', 'file:///README.md', {
+ *   title: 'Project README',
+ *   mimeType: 'text/markdown',
+ *   annotations: { audience: ['user', 'assistant'], priority: 0.8 },
+ *   cache: { ttlMs: 30_000, cacheScope: 'public' },
+ * }, async (uri) => ({ contents: [{ uri, text: await readFile('README.md', 'utf8') }] }));
+ * ```
+ */
 export interface ResourceMetadata {
   title?: string | undefined;
   description?: string | undefined;
@@ -27,10 +39,32 @@ export interface ResourceMetadata {
   cache?: CacheHint | undefined;
 }
 
+/**
+ * Reads a fixed-URI resource for `resources/read`.
+ *
+ * @example
+ * ```ts
+ * const readClock: ReadResourceCallback = (uri) => ({
+ *   contents: [{ uri, mimeType: 'text/plain', text: new Date().toISOString() }],
+ * });
+ * server.registerResource('clock', 'time://now', {}, readClock);
+ * ```
+ */
 export type ReadResourceCallback = (
   uri: string,
   ctx: ServerContext,
 ) => ReadResourceResult | Promise<ReadResourceResult>;
+/**
+ * Reads a resource behind a `ResourceTemplate`; `variables` come from matching the URI.
+ *
+ * @example
+ * ```ts
+ * const readUser: ReadTemplateCallback = (uri, { id }) => ({
+ *   contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(users.get(String(id)) ?? null) }],
+ * });
+ * server.registerResource('user', new ResourceTemplate('users://{id}'), {}, readUser);
+ * ```
+ */
 export type ReadTemplateCallback = (
   uri: string,
   variables: UriTemplateVariables,

@@ -2,13 +2,33 @@ import type { ListResourcesResult } from '@x/protocol';
 import type { ServerContext } from '../server-context.js';
 import { UriTemplate } from '../uri-template.js';
 
-/** Suggests values for one argument (spec: server/utilities/completion). */
+/**
+ * Suggests values for one argument (spec: server/utilities/completion).
+ *
+ * @example
+ * ```ts
+ * // Completes `repo` from the `owner` the user already filled in.
+ * const completeRepo: CompleteCallback = (value, { arguments: args }) =>
+ *   (repos.get(args?.['owner'] ?? '') ?? []).filter((name) => name.startsWith(value));
+ * const template = new ResourceTemplate('github://{owner}/{repo}', { complete: { repo: completeRepo } });
+ * ```
+ */
 export type CompleteCallback = (
   value: string,
   context: { arguments?: Record<string, string> | undefined },
 ) => string[] | Promise<string[]>;
 
-/** Lists the concrete resources a template currently stands for (they join `resources/list`). */
+/**
+ * Lists the concrete resources a template currently stands for (they join `resources/list`).
+ *
+ * @example
+ * ```ts
+ * const list: ListResourcesCallback = () => ({
+ *   resources: [...users].map(([id, user]) => ({ uri: `users://${id}`, name: user.name })),
+ * });
+ * const template = new ResourceTemplate('users://{id}', { list });
+ * ```
+ */
 export type ListResourcesCallback = (
   ctx: ServerContext,
 ) => Pick<ListResourcesResult, 'resources'> | Promise<Pick<ListResourcesResult, 'resources'>>;

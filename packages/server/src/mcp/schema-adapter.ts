@@ -3,6 +3,18 @@ import { compileJsonSchema, type JsonSchema } from '@x/protocol';
 /**
  * The Standard Schema v1 surface the server uses (https://standardschema.dev), plus the optional
  * Standard JSON Schema converter (`~standard.jsonSchema`) that zod ≥ 4.2, valibot and arktype ship.
+ *
+ * @example
+ * ```ts
+ * // zod 4, valibot and arktype schemas already are one; a hand-written one needs only `validate`.
+ * const Positive: StandardSchemaLike<number> = {
+ *   '~standard': {
+ *     version: 1,
+ *     vendor: 'example',
+ *     validate: (v) => (typeof v === 'number' && v > 0 ? { value: v } : { issues: [{ message: 'must be positive' }] }),
+ *   },
+ * };
+ * ```
  */
 export interface StandardSchemaLike<Output = unknown> {
   readonly '~standard': {
@@ -28,13 +40,39 @@ type StandardResult<Output> =
       }>;
     };
 
-/** A raw JSON Schema (2020-12 unless `$schema` says otherwise), published verbatim. */
+/**
+ * A raw JSON Schema (2020-12 unless `$schema` says otherwise), published verbatim.
+ *
+ * @example
+ * ```ts
+ * const inputSchema: JsonSchemaObject = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+ * server.registerTool('weather', { inputSchema }, (args) => ({ content: [{ type: 'text', text: `Sunny in ${String(args['city'])}` }] }));
+ * ```
+ */
 export type JsonSchemaObject = Record<string, unknown>;
 
-/** What tools, prompts and resources accept as a schema. */
+/**
+ * What tools, prompts and resources accept as a schema.
+ *
+ * @example
+ * ```ts
+ * // Either form is accepted wherever a tool, prompt or resource takes a schema.
+ * const asZod: SchemaInput = z.object({ city: z.string() });
+ * const asJsonSchema: SchemaInput = { type: 'object', properties: { city: { type: 'string' } } };
+ * ```
+ */
 export type SchemaInput = StandardSchemaLike | JsonSchemaObject;
 
-/** The output type a schema validates to: the Standard Schema's output, or `Record<string, unknown>`. */
+/**
+ * The output type a schema validates to: the Standard Schema's output, or `Record<string, unknown>`.
+ *
+ * @example
+ * ```ts
+ * const Args = z.object({ city: z.string(), days: z.number().optional() });
+ * type Args = InferSchema<typeof Args>; // { city: string; days?: number | undefined }
+ * type Raw = InferSchema<{ type: 'object' }>; // Record<string, unknown>
+ * ```
+ */
 export type InferSchema<S> = S extends StandardSchemaLike<infer O> ? O : Record<string, unknown>;
 
 export type Validation = { ok: true; value: unknown } | { ok: false; message: string };

@@ -32,9 +32,29 @@ export interface ToolConfig<
   _meta?: Record<string, unknown> | undefined;
 }
 
-/** A `tools/call` result whose `structuredContent` has the output schema's type. */
+/**
+ * A `tools/call` result whose `structuredContent` has the output schema's type.
+ *
+ * @example
+ * ```ts
+ * const result: ToolResult<{ celsius: number }> = {
+ *   content: [{ type: 'text', text: '21 °C' }],
+ *   structuredContent: { celsius: 21 },
+ * };
+ * ```
+ */
 export type ToolResult<Out> = Omit<CallToolResult, 'structuredContent'> & { structuredContent?: Out };
 
+/**
+ * Runs a tool for `tools/call`; `args` are typed (and already validated) by the tool's `inputSchema`.
+ *
+ * @example
+ * ```ts
+ * const Args = z.object({ text: z.string() });
+ * const echo: ToolHandler<typeof Args, undefined> = ({ text }, ctx) => ({ content: [{ type: 'text', text }] });
+ * server.registerTool('echo', { inputSchema: Args }, echo);
+ * ```
+ */
 export type ToolHandler<I extends SchemaInput | undefined, O extends SchemaInput | undefined> = (
   args: I extends SchemaInput ? InferSchema<I> : Record<string, unknown>,
   ctx: ServerContext,
@@ -63,6 +83,18 @@ export interface RegisteredTool {
   remove(): void;
 }
 
+/**
+ * What `RegisteredTool#update` can change: any part of the definition, the name, the handler, or whether it is enabled.
+ *
+ * @example
+ * ```ts
+ * tool.update({
+ *   name: 'search-v2',
+ *   description: 'Searches the index (v2 ranking)',
+ *   handler: async (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] }),
+ * });
+ * ```
+ */
 export interface ToolUpdate extends ToolConfig<SchemaInput | undefined, SchemaInput | undefined> {
   name?: string | undefined;
   handler?: ToolHandler<SchemaInput | undefined, SchemaInput | undefined> | undefined;

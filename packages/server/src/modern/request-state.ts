@@ -25,7 +25,16 @@ export interface RequestStateOptions {
   now?: (() => number) | undefined;
 }
 
-/** What a state is bound to: the request it continues and who sent it. */
+/**
+ * What a state is bound to: the request it continues and who sent it.
+ *
+ * @example
+ * ```ts
+ * // The retry must match the first round in method, target, arguments and principal, or `open` fails.
+ * const binding: RequestBinding = { method: 'tools/call', target: 'deploy', arguments: { env: 'prod' }, principal: 'client-42' };
+ * const state = await codec.seal(binding, {});
+ * ```
+ */
 export interface RequestBinding {
   method: string;
   /** Tool or prompt name, or resource URI. */

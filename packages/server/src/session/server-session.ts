@@ -52,6 +52,8 @@ export class ServerSession extends Protocol {
   readonly #core: ServerCore;
   #hub: SubscriptionHub | undefined;
 
+  #legacyAssumed = false;
+
   constructor(core: ServerCore) {
     super({ ...core.options.protocol, ping: false });
     this.#core = core;
@@ -64,10 +66,20 @@ export class ServerSession extends Protocol {
     return this.#legacy;
   }
 
-  /** Records the outcome of `initialize`; a session has at most one. */
-  beginLegacy(state: LegacySessionState): void {
-    if (this.#legacy !== undefined) throw new Error('The session is already initialized');
+  /**
+   * Records the outcome of `initialize`; a session has at most one. A session only assumed from the
+   * connection (`legacySession`, stateless transports) gives way to a real `initialize`.
+   */
+  beginLegacy(state: LegacySessionState, options: { assumed?: boolean } = {}): void {
+    if (this.#legacy !== undefined && !this.#legacyAssumed)
+      throw new Error('The session is already initialized');
     this.#legacy = state;
+    this.#legacyAssumed = options.assumed === true;
+  }
+
+  /** Whether the legacy state was assumed from the connection rather than negotiated here. */
+  get legacyAssumed(): boolean {
+    return this.#legacyAssumed;
   }
 
   /** Legacy: the version negotiated by `initialize`. */

@@ -26,6 +26,8 @@ function jsonReply(message: JSONRPCMessage): Response {
 export interface RequestTransportOptions {
   era: Era;
   json: boolean;
+  /** For a stateless legacy request: the version it declared (see `Transport.statelessLegacyVersion`). */
+  statelessLegacyVersion?: string | undefined;
   /** Keep-alive interval for long-lived streams (`subscriptions/listen`). */
   keepAliveMs: number;
   /** Called once when the transport closes, so the handler can forget it. */
@@ -58,6 +60,7 @@ export interface RequestExchange {
 export class RequestTransport extends ServerTransportBase implements StreamableHttpServerTransport {
   readonly era: Era;
   readonly sessionId = undefined;
+  readonly statelessLegacyVersion: string | undefined;
   #options: RequestTransportOptions;
   #channel: ResponseChannel | undefined;
   #pending: RequestId[] = [];
@@ -69,6 +72,7 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
   constructor(options: RequestTransportOptions) {
     super();
     this.era = options.era;
+    this.statelessLegacyVersion = options.statelessLegacyVersion;
     this.#options = options;
   }
 

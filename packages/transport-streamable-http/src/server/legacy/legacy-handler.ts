@@ -1,4 +1,5 @@
 import {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   isJSONRPCRequest,
   isLegacyProtocolVersion,
   type JSONRPCMessage,
@@ -59,6 +60,9 @@ export async function handleLegacyPost(
     if (batch && (header ?? BATCH_VERSION) !== BATCH_VERSION) return batchRefused();
     const transport = new RequestTransport({
       era: 'legacy',
+      // No session carries the handshake's outcome, so each request stands for an initialized one of
+      // the version it declares (spec: a missing header means 2025-03-26). initialize itself needs none.
+      statelessLegacyVersion: initialize ? undefined : (header ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION),
       json: state.settings.json,
       keepAliveMs: state.settings.keepAliveMs,
       onFinished: () => state.live.delete(transport),
