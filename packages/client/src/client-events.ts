@@ -48,7 +48,8 @@ export type ClientEventName = keyof ClientEventMap;
  *
  * @example
  * ```ts
- * const onProgress: ClientEventListener<'progress'> = ({ progress, total }) => console.log(`${progress}/${total ?? '?'}`);
+ * const onProgress: ClientEventListener<'progress'> = ({ progress, total }) =>
+ *   console.log(`${progress}/${total ?? '?'}`);
  * client.on('progress', onProgress);
  * ```
  */

@@ -18,7 +18,11 @@ import { fillElicitationDefaults } from './elicitation-defaults.js';
  * @example
  * ```ts
  * const sample: SamplingHandler = async (params, { signal }) => {
- *   const response = await fetch('https://llm.example/complete', { method: 'POST', body: JSON.stringify(params), signal });
+ *   const response = await fetch('https://llm.example/complete', {
+ *     method: 'POST',
+ *     body: JSON.stringify(params),
+ *     signal,
+ *   });
  *   return { role: 'assistant', content: { type: 'text', text: await response.text() }, model: 'example-1' };
  * };
  * ```

@@ -80,7 +80,11 @@ export interface ConnectOptions {
  * const controller = new AbortController();
  * const result = await client.callTool(
  *   { name: 'index-repo', arguments: { path: '.' } },
- *   { timeout: 120_000, signal: controller.signal, onprogress: ({ progress, total }) => console.log(progress, total) },
+ *   {
+ *     timeout: 120_000,
+ *     signal: controller.signal,
+ *     onprogress: ({ progress, total }) => console.log(progress, total),
+ *   },
  * );
  * const tools = await client.listTools(undefined, { fresh: true }); // bypass the 2026-07-28 result cache
  * ```

@@ -23,7 +23,8 @@ export type JsonSchemaCheck =
  * @example
  * ```ts
  * // The default compiler, but with `format` asserted (email, uri, date-time…) instead of annotated.
- * const jsonSchemaCompiler: JsonSchemaCompiler = (schema) => compileJsonSchema(schema, { assertFormats: true });
+ * const jsonSchemaCompiler: JsonSchemaCompiler = (schema) =>
+ *   compileJsonSchema(schema, { assertFormats: true });
  * const client = new Client({ name: 'my-app', version: '1.0.0' }, { jsonSchemaCompiler });
  * ```
  */

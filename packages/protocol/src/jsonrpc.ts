@@ -50,7 +50,12 @@ export type MetaObject = Record<string, unknown>;
  *
  * @example
  * ```ts
- * const request: JSONRPCRequest = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } };
+ * const request: JSONRPCRequest = {
+ *   jsonrpc: '2.0',
+ *   id: 1,
+ *   method: 'tools/call',
+ *   params: { name: 'echo', arguments: { text: 'hi' } },
+ * };
  * ```
  */
 export interface JSONRPCRequest {
@@ -79,7 +84,11 @@ export interface JSONRPCNotification {
  *
  * @example
  * ```ts
- * const response: JSONRPCResultResponse = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } };
+ * const response: JSONRPCResultResponse = {
+ *   jsonrpc: '2.0',
+ *   id: 1,
+ *   result: { content: [{ type: 'text', text: 'hi' }] },
+ * };
  * ```
  */
 export interface JSONRPCResultResponse {
@@ -93,7 +102,10 @@ export interface JSONRPCResultResponse {
  *
  * @example
  * ```ts
- * const error: JSONRPCErrorObject = new McpError(ErrorCode.InvalidParams, 'Unknown tool: frobnicate').toJSON();
+ * const error: JSONRPCErrorObject = new McpError(
+ *   ErrorCode.InvalidParams,
+ *   'Unknown tool: frobnicate',
+ * ).toJSON();
  * ```
  */
 export interface JSONRPCErrorObject {
@@ -107,7 +119,11 @@ export interface JSONRPCErrorObject {
  *
  * @example
  * ```ts
- * const response: JSONRPCErrorResponse = { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } };
+ * const response: JSONRPCErrorResponse = {
+ *   jsonrpc: '2.0',
+ *   id: 1,
+ *   error: { code: -32601, message: 'Method not found' },
+ * };
  * ```
  */
 export interface JSONRPCErrorResponse {

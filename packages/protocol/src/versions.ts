@@ -14,7 +14,11 @@ export const LATEST_PROTOCOL_VERSION = '2026-07-28' as const;
  * @example
  * ```ts
  * // The version a legacy client puts in its `initialize` request.
- * const params = { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'app', version: '1.0.0' } };
+ * const params = {
+ *   protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
+ *   capabilities: {},
+ *   clientInfo: { name: 'app', version: '1.0.0' },
+ * };
  * ```
  */
 export const LATEST_LEGACY_PROTOCOL_VERSION = '2025-11-25' as const;

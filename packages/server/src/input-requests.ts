@@ -27,7 +27,11 @@ export interface InputRequestSpec {
  * @example
  * ```ts
  * const answer = await ctx.elicit(
- *   { mode: 'form', message: 'Overwrite the file?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+ *   {
+ *     mode: 'form',
+ *     message: 'Overwrite the file?',
+ *     requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+ *   },
  *   { key: 'confirm-overwrite', timeout: 60_000 },
  * );
  * ```

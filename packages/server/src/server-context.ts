@@ -50,7 +50,12 @@ export interface LogEntry {
  * @example
  * ```ts
  * // Handlers never see the binding itself; they read what it provides through the context:
- * console.log(ctx.era, ctx.protocolVersion, ctx.clientInfo?.name, ctx.clientCapabilities.elicitation !== undefined);
+ * console.log(
+ *   ctx.era,
+ *   ctx.protocolVersion,
+ *   ctx.clientInfo?.name,
+ *   ctx.clientCapabilities.elicitation !== undefined,
+ * );
  * ```
  */
 export interface EraBinding {

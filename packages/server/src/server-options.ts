@@ -7,7 +7,12 @@ import type { RequestStateOptions } from './modern/request-state.js';
  *
  * @example
  * ```ts
- * const info: ServerInfo = { name: 'files', version: '1.2.0', title: 'Project files', websiteUrl: 'https://example.com' };
+ * const info: ServerInfo = {
+ *   name: 'files',
+ *   version: '1.2.0',
+ *   title: 'Project files',
+ *   websiteUrl: 'https://example.com',
+ * };
  * const server = new McpServer(info);
  * ```
  */
@@ -31,9 +36,14 @@ export type ServedEras = 'both' | 'legacy' | 'modern';
  * @example
  * ```ts
  * // Clients may reuse this resource for a minute, and share it across users.
- * server.registerResource('changelog', 'docs://changelog', { mimeType: 'text/markdown', cache: { ttlMs: 60_000, cacheScope: 'public' } }, (uri) => ({
- *   contents: [{ uri, text: '# Changelog' }],
- * }));
+ * server.registerResource(
+ *   'changelog',
+ *   'docs://changelog',
+ *   { mimeType: 'text/markdown', cache: { ttlMs: 60_000, cacheScope: 'public' } },
+ *   (uri) => ({
+ *     contents: [{ uri, text: '# Changelog' }],
+ *   }),
+ * );
  * ```
  */
 export interface CacheHint {

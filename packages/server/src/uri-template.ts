@@ -18,7 +18,9 @@ export type UriTemplateValue = string | number | boolean | readonly string[] | u
  *
  * @example
  * ```ts
- * const vars: UriTemplateVariables | undefined = new UriTemplate('users://{id}/posts/{post}').match('users://42/posts/7');
+ * const vars: UriTemplateVariables | undefined = new UriTemplate('users://{id}/posts/{post}').match(
+ *   'users://42/posts/7',
+ * );
  * // { id: '42', post: '7' }
  * ```
  */

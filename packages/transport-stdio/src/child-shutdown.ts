@@ -1,6 +1,19 @@
 import type { ChildProcess } from 'node:child_process';
 
-/** How long each step of the spec's shutdown sequence may take before the next, harsher one. */
+/**
+ * How long each step of the spec's shutdown sequence may take before the next, harsher one.
+ *
+ * @example
+ * ```ts
+ * // A server that flushes a cache on exit gets 10 s after stdin closes, then 1 s after SIGTERM.
+ * const transport = new StdioClientTransport({
+ *   command: 'node',
+ *   args: ['server.js'],
+ *   stdinCloseTimeoutMs: 10_000,
+ *   sigtermTimeoutMs: 1_000,
+ * });
+ * ```
+ */
 export interface ShutdownTimeouts {
   /** After closing the server's stdin, how long to wait for it to exit before `SIGTERM`. Default 2000 ms. */
   stdinCloseTimeoutMs?: number | undefined;
@@ -8,7 +21,31 @@ export interface ShutdownTimeouts {
   sigtermTimeoutMs?: number | undefined;
 }
 
+/**
+ * Default wait for the server to exit after its stdin is closed, before `SIGTERM` (ms).
+ *
+ * @example
+ * ```ts
+ * const transport = new StdioClientTransport({
+ *   command: 'node',
+ *   args: ['server.js'],
+ *   stdinCloseTimeoutMs: 3 * DEFAULT_STDIN_CLOSE_TIMEOUT_MS,
+ * });
+ * ```
+ */
 export const DEFAULT_STDIN_CLOSE_TIMEOUT_MS = 2000;
+/**
+ * Default wait for the server to exit after `SIGTERM`, before `SIGKILL` (ms).
+ *
+ * @example
+ * ```ts
+ * const transport = new StdioClientTransport({
+ *   command: 'node',
+ *   args: ['server.js'],
+ *   sigtermTimeoutMs: DEFAULT_SIGTERM_TIMEOUT_MS / 2,
+ * });
+ * ```
+ */
 export const DEFAULT_SIGTERM_TIMEOUT_MS = 2000;
 
 /**

@@ -18,12 +18,37 @@ import { ProcessSpawnError } from './errors.js';
 import { LineWriter } from './line-writer.js';
 import { guardChild, releaseChild } from './orphan-guard.js';
 
-/** How the server process ended: an exit code, or the signal that killed it. */
+/**
+ * How the server process ended: an exit code, or the signal that killed it.
+ *
+ * @example
+ * ```ts
+ * transport.onclose = () => {
+ *   const { code, signal } = transport.exitInfo ?? { code: null, signal: null };
+ *   console.error(`server exited with ${signal ?? code}`);
+ * };
+ * ```
+ */
 export interface ExitInfo {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
 }
 
+/**
+ * Options of `new StdioClientTransport(options)`; only `command` is required.
+ *
+ * @example
+ * ```ts
+ * const transport = new StdioClientTransport({
+ *   command: 'npx',
+ *   args: ['-y', '@modelcontextprotocol/server-everything'],
+ *   env: { API_KEY: process.env['API_KEY'] }, // on top of getDefaultEnvironment()
+ *   cwd: new URL('./servers/', import.meta.url),
+ *   stderr: 'pipe',
+ *   sigtermTimeoutMs: 5_000,
+ * });
+ * ```
+ */
 export interface StdioClientTransportOptions extends ShutdownTimeouts {
   /** The program to run. Spawned directly, never through a shell: arguments are not re-parsed. */
   command: string;

@@ -1,6 +1,12 @@
 /**
  * Variables a spawned server inherits by default. A server needs enough to find programs and write to its
  * home directory, but not the parent's secrets (API keys, tokens) that happen to sit in its environment.
+ *
+ * @example
+ * ```ts
+ * // The names a POSIX server inherits unless `inheritEnv` is set:
+ * console.log(DEFAULT_INHERITED_ENV_VARS.posix.join(' ')); // HOME LOGNAME PATH SHELL TERM USER …
+ * ```
  */
 export const DEFAULT_INHERITED_ENV_VARS: {
   readonly posix: readonly string[];
@@ -30,6 +36,16 @@ export const DEFAULT_INHERITED_ENV_VARS: {
   ],
 };
 
+/**
+ * Options of `getDefaultEnvironment()`: which platform's list, and where values come from.
+ *
+ * @example
+ * ```ts
+ * // What a Windows server would get, computed from a given environment (e.g. in a test).
+ * const env = getDefaultEnvironment({ platform: 'win32', source: { PATH: 'C:\\Windows', SECRET: 'x' } });
+ * // { PATH: 'C:\\Windows' }
+ * ```
+ */
 export interface DefaultEnvironmentOptions {
   /** Which list to use. Default: the current platform. */
   platform?: NodeJS.Platform | undefined;

@@ -1,7 +1,19 @@
 import type { Writable } from 'node:stream';
 import { ConnectionClosedError } from '@x/protocol';
 
-/** Default bound on bytes queued in memory before `send()` starts waiting for the pipe to drain. */
+/**
+ * Default bound on bytes queued in memory before `send()` starts waiting for the pipe to drain.
+ *
+ * @example
+ * ```ts
+ * // Let a fast producer run further ahead of a slow server before `send()` waits.
+ * const transport = new StdioClientTransport({
+ *   command: 'node',
+ *   args: ['server.js'],
+ *   maxBufferedBytes: 4 * DEFAULT_MAX_BUFFERED_BYTES,
+ * });
+ * ```
+ */
 export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /**

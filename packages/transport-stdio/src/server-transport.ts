@@ -14,6 +14,16 @@ import {
 } from '@x/protocol';
 import { LineWriter } from './line-writer.js';
 
+/**
+ * Options of `new StdioServerTransport(options)`; all optional, for `process.stdin`/`stdout` by default.
+ *
+ * @example
+ * ```ts
+ * // The server keeps a timer alive, so exit explicitly once the client hangs up.
+ * const transport = new StdioServerTransport({ exitOnClose: true, maxLineBytes: 1024 * 1024 });
+ * await mcpServer.connect(transport);
+ * ```
+ */
 export interface StdioServerTransportOptions {
   /** Where messages come from. Default `process.stdin`. */
   stdin?: Readable | undefined;

@@ -1,4 +1,14 @@
-/** Reconnect policy of a client transport. */
+/**
+ * Reconnect policy of a client transport.
+ *
+ * @example
+ * ```ts
+ * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
+ *   reconnect: { initialDelayMs: 1_000, maxDelayMs: 60_000, maxAttempts: 20 },
+ * });
+ * transport.onreconnect = () => console.log('back online');
+ * ```
+ */
 export interface ReconnectOptions {
   /** Delay before the first attempt after a drop. Default 500 ms. */
   initialDelayMs?: number | undefined;

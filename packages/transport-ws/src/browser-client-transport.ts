@@ -10,7 +10,17 @@ import {
 import { WebSocketHandshakeError } from './errors.js';
 import type { WireSocket, WireSocketEvents } from './wire-socket.js';
 
-/** Browser client options: browsers allow neither custom headers nor pings from script. */
+/**
+ * Browser client options: browsers allow neither custom headers nor pings from script.
+ *
+ * @example
+ * ```ts
+ * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
+ *   maxPayload: 16 * 1024 * 1024,
+ *   reconnect: { maxAttempts: 5 },
+ * });
+ * ```
+ */
 export type WebSocketClientTransportOptions = WebSocketClientCommonOptions;
 
 /**

@@ -21,7 +21,19 @@ import { decodeText, InvalidText } from './incoming-text.js';
 import { sendMessage } from './outgoing-text.js';
 import type { WireSocket, WireSocketEvents } from './wire-socket.js';
 
-/** Options both client builds (Node and browser) understand. */
+/**
+ * Options both client builds (Node and browser) understand.
+ *
+ * @example
+ * ```ts
+ * // The same options work with the Node and the browser build.
+ * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
+ *   maxBufferedBytes: 1024 * 1024,
+ *   closeTimeoutMs: 500,
+ *   reconnect: true,
+ * });
+ * ```
+ */
 export interface WebSocketClientCommonOptions {
   /** Largest incoming message in bytes; a bigger one closes the connection with 1009. Default 4 MiB. */
   maxPayload?: number | undefined;

@@ -13,6 +13,19 @@ import { WebSocketHandshakeError } from './errors.js';
 import { NodeWireSocket } from './node-wire-socket.js';
 import type { WireSocket, WireSocketEvents } from './wire-socket.js';
 
+/**
+ * Options of the Node `WebSocketClientTransport` (on `ws`): the common ones plus headers, pings and `ws` settings.
+ *
+ * @example
+ * ```ts
+ * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
+ *   headers: { authorization: `Bearer ${token}` },
+ *   heartbeatIntervalMs: 15_000,
+ *   handshakeTimeoutMs: 5_000,
+ *   ws: { agent: new Agent({ keepAlive: true }) },
+ * });
+ * ```
+ */
 export interface WebSocketClientTransportOptions extends WebSocketClientCommonOptions {
   /** Extra headers on the upgrade request, e.g. `Authorization`. */
   headers?: Record<string, string> | undefined;

@@ -1,26 +1,68 @@
-/** The WebSocket subprotocol MCP speaks (SEP-1288; also what the official SDK's client offers). */
+/**
+ * The WebSocket subprotocol MCP speaks (SEP-1288; also what the official SDK's client offers).
+ *
+ * @example
+ * ```ts
+ * // A plain browser WebSocket that an MCP server will accept.
+ * const socket = new WebSocket('wss://mcp.example.com/mcp', MCP_SUBPROTOCOL);
+ * ```
+ */
 export const MCP_SUBPROTOCOL = 'mcp';
 
 /**
  * Largest message either side accepts by default: 4 MiB, the same cap the official SDK puts on a
  * Streamable HTTP body. Comfortably above 1 MiB messages, yet small enough that a hostile peer cannot
  * make the server buffer much per connection. A bigger frame closes the connection with 1009.
+ *
+ * @example
+ * ```ts
+ * // Accept results up to four times the default (4 MiB) from a server that returns large resources.
+ * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
+ *   maxPayload: 4 * DEFAULT_MAX_PAYLOAD,
+ * });
+ * ```
  */
 export const DEFAULT_MAX_PAYLOAD = 4 * 1024 * 1024;
 
 /**
  * Unsent bytes a connection may hold before `send()` rejects with `SendBufferFullError`: two maximal
  * messages, so a slow peer costs bounded memory instead of growing the buffer without end.
+ *
+ * @example
+ * ```ts
+ * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
+ *   maxBufferedBytes: 2 * DEFAULT_MAX_BUFFERED_BYTES,
+ * });
+ * ```
  */
 export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
-/** How often a silent peer is pinged. A peer that misses one whole interval is dropped. */
+/**
+ * How often a silent peer is pinged. A peer that misses one whole interval is dropped.
+ *
+ * @example
+ * ```ts
+ * // Ping twice as often as the default, for a proxy that drops idle connections after 20 s.
+ * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
+ *   heartbeatIntervalMs: DEFAULT_HEARTBEAT_INTERVAL_MS / 2,
+ * });
+ * ```
+ */
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
 
 /** How long `close()` waits for the peer's close frame before dropping the socket. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
 
-/** The close codes this package sends or acts on (RFC 6455 §7.4.1). */
+/**
+ * The close codes this package sends or acts on (RFC 6455 §7.4.1).
+ *
+ * @example
+ * ```ts
+ * socket.addEventListener('close', (event) => {
+ *   if (event.code === CloseCode.MessageTooBig) console.error('message over the peer’s maxPayload');
+ * });
+ * ```
+ */
 export const CloseCode = {
   Normal: 1000,
   GoingAway: 1001,

@@ -11,6 +11,13 @@
  *   frames, `file:`) are refused. Any loopback port is accepted, so local dev UIs on another port work.
  * - Otherwise (reached over a non-loopback interface, no list): allowed; such a server is reachable
  *   anyway, so authenticate requests instead.
+ *
+ * @example
+ * ```ts
+ * isOriginAllowed('http://localhost:5173', '127.0.0.1', undefined); // true: loopback page, loopback socket
+ * isOriginAllowed('http://evil.example', '127.0.0.1', undefined); // false: DNS rebinding
+ * isOriginAllowed('https://app.example.com', '10.0.0.5', ['https://app.example.com']); // true
+ * ```
  */
 export function isOriginAllowed(
   origin: string | undefined,

@@ -17,6 +17,20 @@ import { decodeText, InvalidText } from './incoming-text.js';
 import { NodeWireSocket } from './node-wire-socket.js';
 import { sendMessage } from './outgoing-text.js';
 
+/**
+ * Options of `new WebSocketServerTransport(options)`, for a socket from your own `ws` server.
+ *
+ * @example
+ * ```ts
+ * const wss = new WebSocketServer({
+ *   port: 8080,
+ *   handleProtocols: (protocols) => protocols.has(MCP_SUBPROTOCOL) && MCP_SUBPROTOCOL,
+ * });
+ * wss.on('connection', (socket, request) => {
+ *   void mcpServer.connect(new WebSocketServerTransport({ socket, request, heartbeatIntervalMs: 10_000 }));
+ * });
+ * ```
+ */
 export interface WebSocketServerTransportOptions {
   /** An accepted `ws` socket that negotiated the `mcp` subprotocol. */
   socket: WebSocket;

@@ -6,6 +6,21 @@ import { CloseCode, DEFAULT_MAX_PAYLOAD, MCP_SUBPROTOCOL } from './constants.js'
 import { isOriginAllowed } from './origin-policy.js';
 import { WebSocketServerTransport } from './server-transport.js';
 
+/**
+ * Options of `new WebSocketListener(options)`, which attaches to an existing HTTP server.
+ *
+ * @example
+ * ```ts
+ * const httpServer = createServer().listen(8080, '127.0.0.1');
+ * const listener = new WebSocketListener({
+ *   server: httpServer,
+ *   path: '/mcp',
+ *   allowedOrigins: ['https://app.example.com'],
+ *   onconnection: (transport, request) => mcpServer.connect(transport),
+ *   onerror: (error) => console.error('ws:', error),
+ * });
+ * ```
+ */
 export interface WebSocketListenerOptions {
   /**
    * Called once per accepted connection with its own transport, not yet started: connect your MCP server
@@ -31,6 +46,18 @@ export interface WebSocketListenerOptions {
   onerror?: ((error: Error) => void) | undefined;
 }
 
+/**
+ * Options of `WebSocketListener.listen(options)`, which starts an HTTP server of its own.
+ *
+ * @example
+ * ```ts
+ * const listener = await WebSocketListener.listen({
+ *   port: 0, // any free port
+ *   onconnection: (transport) => mcpServer.connect(transport),
+ * });
+ * console.log(listener.url); // e.g. ws://127.0.0.1:41234/
+ * ```
+ */
 export interface WebSocketListenOptions extends Omit<WebSocketListenerOptions, 'server'> {
   /** Port for the listener's own HTTP server; 0 picks a free one. */
   port: number;

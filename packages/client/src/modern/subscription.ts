@@ -10,9 +10,13 @@ import type {
  *
  * @example
  * ```ts
- * const subscription = client.listen({ toolsListChanged: true, resourceSubscriptions: ['file:///notes.md'] });
+ * const subscription = client.listen({
+ *   toolsListChanged: true,
+ *   resourceSubscriptions: ['file:///notes.md'],
+ * });
  * for await (const notification of subscription) {
- *   if (notification.method === 'notifications/resources/updated') console.log('changed:', notification.params.uri);
+ *   if (notification.method === 'notifications/resources/updated')
+ *     console.log('changed:', notification.params.uri);
  *   else console.log(notification.method);
  * }
  * ```

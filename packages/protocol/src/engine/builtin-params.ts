@@ -13,7 +13,10 @@ import type { ProgressUpdate } from './types.js';
  *
  * @example
  * ```ts
- * await protocol.notification({ method: CANCELLED_NOTIFICATION, params: { requestId: 7, reason: 'user pressed stop' } });
+ * await protocol.notification({
+ *   method: CANCELLED_NOTIFICATION,
+ *   params: { requestId: 7, reason: 'user pressed stop' },
+ * });
  * ```
  */
 export const CANCELLED_NOTIFICATION = 'notifications/cancelled';
@@ -23,7 +26,8 @@ export const CANCELLED_NOTIFICATION = 'notifications/cancelled';
  * @example
  * ```ts
  * transport.onmessage = (message) => {
- *   if (isJSONRPCNotification(message) && message.method === PROGRESS_NOTIFICATION) console.log(message.params);
+ *   if (isJSONRPCNotification(message) && message.method === PROGRESS_NOTIFICATION)
+ *     console.log(message.params);
  * };
  * ```
  */
@@ -48,7 +52,11 @@ export interface CancelledParams {
  *
  * @example
  * ```ts
- * const params: ProgressParams | undefined = readProgressParams({ progressToken: 'job-1', progress: 5, total: 10 });
+ * const params: ProgressParams | undefined = readProgressParams({
+ *   progressToken: 'job-1',
+ *   progress: 5,
+ *   total: 10,
+ * });
  * ```
  */
 export interface ProgressParams extends ProgressUpdate {

@@ -8,7 +8,10 @@ import type { RequestContext } from './request-context.js';
  *
  * @example
  * ```ts
- * const request: OutgoingRequest = { method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } };
+ * const request: OutgoingRequest = {
+ *   method: 'tools/call',
+ *   params: { name: 'echo', arguments: { text: 'hi' } },
+ * };
  * const result = await protocol.request(request, CallToolResultSchema);
  * ```
  */
@@ -22,7 +25,10 @@ export interface OutgoingRequest {
  *
  * @example
  * ```ts
- * const changed: OutgoingNotification = { method: 'notifications/resources/updated', params: { uri: 'file:///notes.md' } };
+ * const changed: OutgoingNotification = {
+ *   method: 'notifications/resources/updated',
+ *   params: { uri: 'file:///notes.md' },
+ * };
  * await protocol.notification(changed);
  * ```
  */
@@ -54,7 +60,9 @@ export interface ProgressUpdate {
  * ```ts
  * const onprogress: ProgressCallback = ({ progress, total, message }) =>
  *   console.log(total ? `${Math.round((100 * progress) / total)}%` : progress, message ?? '');
- * await protocol.request({ method: 'tools/call', params: { name: 'build' } }, CallToolResultSchema, { onprogress });
+ * await protocol.request({ method: 'tools/call', params: { name: 'build' } }, CallToolResultSchema, {
+ *   onprogress,
+ * });
  * ```
  */
 export type ProgressCallback = (update: ProgressUpdate) => void;
@@ -178,7 +186,8 @@ export type RequestHandler<P = Record<string, unknown>, R extends HandlerResult 
  *
  * @example
  * ```ts
- * const onListChanged: NotificationHandler = (_params, extra) => console.log('tools changed', extra?.authInfo?.clientId);
+ * const onListChanged: NotificationHandler = (_params, extra) =>
+ *   console.log('tools changed', extra?.authInfo?.clientId);
  * protocol.setNotificationHandler('notifications/tools/list_changed', onListChanged);
  * ```
  */
@@ -194,7 +203,8 @@ export type NotificationHandler<P = Record<string, unknown>> = (
  * ```ts
  * // A proxy: anything we do not handle ourselves goes upstream.
  * const forward: FallbackRequestHandler = (request, ctx) => {
- *   if (request.method.startsWith('internal/')) throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+ *   if (request.method.startsWith('internal/'))
+ *     throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
  *   return upstream.forward(request.method, request.params, ctx.signal);
  * };
  * protocol.fallbackRequestHandler = forward;
@@ -210,7 +220,8 @@ export type FallbackRequestHandler = (
  *
  * @example
  * ```ts
- * const logUnhandled: FallbackNotificationHandler = (notification) => console.debug('unhandled', notification.method);
+ * const logUnhandled: FallbackNotificationHandler = (notification) =>
+ *   console.debug('unhandled', notification.method);
  * protocol.fallbackNotificationHandler = logUnhandled;
  * ```
  */

@@ -42,7 +42,10 @@ export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
  *
  * @example
  * ```ts
- * const caps = ServerCapabilitiesSchema.parse({ tools: { listChanged: true }, resources: { subscribe: true } });
+ * const caps = ServerCapabilitiesSchema.parse({
+ *   tools: { listChanged: true },
+ *   resources: { subscribe: true },
+ * });
  * console.log(caps.resources?.subscribe); // true
  * console.log(ClientCapabilitiesSchema.safeParse({ sampling: 'yes' }).success); // false
  * ```

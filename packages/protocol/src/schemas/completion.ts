@@ -37,7 +37,9 @@ export type CompleteRequest = z.infer<typeof CompleteRequestSchema>;
  *
  * @example
  * ```ts
- * const { completion } = CompleteResultSchema.parse({ completion: { values: ['go', 'rust'], hasMore: false } });
+ * const { completion } = CompleteResultSchema.parse({
+ *   completion: { values: ['go', 'rust'], hasMore: false },
+ * });
  * console.log(completion.values); // ['go', 'rust']
  * ```
  */

@@ -156,7 +156,11 @@ export type ElicitRequest = z.infer<typeof ElicitRequestSchema>;
  *
  * @example
  * ```ts
- * const request = ElicitRequestParamsSchema.parse({ mode: 'url', message: 'Sign in to continue', url: 'https://example.com/login' });
+ * const request = ElicitRequestParamsSchema.parse({
+ *   mode: 'url',
+ *   message: 'Sign in to continue',
+ *   url: 'https://example.com/login',
+ * });
  * const answer = ElicitResultSchema.parse({ action: 'accept', content: { name: 'Ada', subscribe: true } });
  * console.log(request.mode, answer.action); // 'url' 'accept'
  * ```

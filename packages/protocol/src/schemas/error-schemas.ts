@@ -51,7 +51,15 @@ export type MissingRequiredClientCapabilityError = z.infer<typeof MissingRequire
  *
  * @example
  * ```ts
- * const response = { jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'Unsupported protocol version', data: { requested: '2027-01-01', supported: ['2026-07-28'] } } };
+ * const response = {
+ *   jsonrpc: '2.0',
+ *   id: 1,
+ *   error: {
+ *     code: -32022,
+ *     message: 'Unsupported protocol version',
+ *     data: { requested: '2027-01-01', supported: ['2026-07-28'] },
+ *   },
+ * };
  * const parsed = UnsupportedProtocolVersionErrorSchema.safeParse(response);
  * if (parsed.success) console.log('retry with', parsed.data.error.data.supported[0]); // '2026-07-28'
  * ```

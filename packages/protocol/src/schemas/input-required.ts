@@ -45,10 +45,17 @@ export type InputResponses = z.infer<typeof InputResponsesSchema>;
  * ```ts
  * const result = InputRequiredResultSchema.parse({
  *   resultType: 'input_required',
- *   inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Deploy?', requestedSchema: { type: 'object', properties: {} } } } },
+ *   inputRequests: {
+ *     confirm: {
+ *       method: 'elicitation/create',
+ *       params: { message: 'Deploy?', requestedSchema: { type: 'object', properties: {} } },
+ *     },
+ *   },
  *   requestState: 'v1.abc.def',
  * });
- * for (const [key, request] of Object.entries(result.inputRequests ?? {})) console.log(key, request.method); // confirm elicitation/create
+ * for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
+ *   console.log(key, request.method); // confirm elicitation/create
+ * }
  * ```
  */
 export const InputRequiredResultSchema = ResultSchema.extend({

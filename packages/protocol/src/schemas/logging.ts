@@ -18,7 +18,11 @@ export type SetLevelRequest = z.infer<typeof SetLevelRequestSchema>;
  *
  * @example
  * ```ts
- * const { level, logger, data } = LoggingMessageNotificationParamsSchema.parse({ level: 'warning', logger: 'db', data: { slowQueryMs: 1200 } });
+ * const { level, logger, data } = LoggingMessageNotificationParamsSchema.parse({
+ *   level: 'warning',
+ *   logger: 'db',
+ *   data: { slowQueryMs: 1200 },
+ * });
  * console.log(`[${level}] ${logger}:`, data);
  * ```
  */

@@ -35,7 +35,8 @@ export type MetaKey = (typeof MetaKey)[keyof typeof MetaKey];
  * @example
  * ```ts
  * // A result without `resultType` (every revision before 2026-07-28) counts as complete.
- * const needsInput = (result: Result) => (result.resultType ?? ResultType.Complete) === ResultType.InputRequired;
+ * const needsInput = (result: Result) =>
+ *   (result.resultType ?? ResultType.Complete) === ResultType.InputRequired;
  * needsInput({ resultType: 'input_required' }); // true
  * needsInput({}); // false
  * ```
@@ -53,7 +54,8 @@ export type ResultTypeValue = (typeof ResultType)[keyof typeof ResultType];
  * @example
  * ```ts
  * // Whether an entry is severe enough for a client that asked for `min` and above.
- * const passes = (level: LoggingLevel, min: LoggingLevel) => LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(min);
+ * const passes = (level: LoggingLevel, min: LoggingLevel) =>
+ *   LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(min);
  * passes('error', 'warning'); // true
  * passes('debug', 'info'); // false
  * ```
@@ -76,7 +78,8 @@ export const LOGGING_LEVELS = [
  * ```ts
  * // Validate a cache scope read from configuration.
  * const scope = process.env['CACHE_SCOPE'] ?? 'private';
- * if (!(CACHE_SCOPES as readonly string[]).includes(scope)) throw new Error(`CACHE_SCOPE must be one of: ${CACHE_SCOPES.join(', ')}`);
+ * if (!(CACHE_SCOPES as readonly string[]).includes(scope))
+ *   throw new Error(`CACHE_SCOPE must be one of: ${CACHE_SCOPES.join(', ')}`);
  * ```
  */
 export const CACHE_SCOPES = ['private', 'public'] as const;

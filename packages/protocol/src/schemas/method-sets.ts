@@ -122,7 +122,7 @@ const v2026_07_28: RevisionMethods = {
  * ```ts
  * revisionMethods['2025-03-26'].serverRequests.includes('elicitation/create'); // false: added in 2025-06-18
  * revisionMethods['2026-07-28'].clientRequests.includes('ping'); // false: removed
- * revisionMethods['2026-07-28'].inputRequests; // ['sampling/createMessage', 'roots/list', 'elicitation/create']
+ * revisionMethods['2026-07-28'].inputRequests; // sampling/createMessage, roots/list, elicitation/create
  * ```
  */
 export const revisionMethods: Readonly<Record<ProtocolVersion, RevisionMethods>> = {

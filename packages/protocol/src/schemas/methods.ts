@@ -82,8 +82,13 @@ const taskRequests: TaskRequests = {
  * @example
  * ```ts
  * // A server validating what arrives, a client validating what comes back:
- * const { name } = clientRequestSchemas['tools/call'].params.parse({ name: 'echo', arguments: { text: 'hi' } });
- * const result = clientRequestSchemas['tools/call'].result.parse({ content: [{ type: 'text', text: 'hi' }] });
+ * const { name } = clientRequestSchemas['tools/call'].params.parse({
+ *   name: 'echo',
+ *   arguments: { text: 'hi' },
+ * });
+ * const result = clientRequestSchemas['tools/call'].result.parse({
+ *   content: [{ type: 'text', text: 'hi' }],
+ * });
  * ```
  */
 export const clientRequestSchemas: {
@@ -157,7 +162,10 @@ export const clientRequestSchemas: {
  * @example
  * ```ts
  * const entry = serverRequestSchemas['elicitation/create'];
- * const params = entry.params.parse({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+ * const params = entry.params.parse({
+ *   message: 'Your name?',
+ *   requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+ * });
  * const answer = entry.result.parse({ action: 'accept', content: { name: 'Ada' } });
  * ```
  */
@@ -185,7 +193,10 @@ export const serverRequestSchemas: {
  *
  * @example
  * ```ts
- * const { requestId, reason } = clientNotificationSchemas['notifications/cancelled'].parse({ requestId: 7, reason: 'user pressed stop' });
+ * const { requestId, reason } = clientNotificationSchemas['notifications/cancelled'].parse({
+ *   requestId: 7,
+ *   reason: 'user pressed stop',
+ * });
  * ```
  */
 export const clientNotificationSchemas: {
@@ -207,8 +218,10 @@ export const clientNotificationSchemas: {
  *
  * @example
  * ```ts
- * protocol.setNotificationHandler('notifications/message', serverNotificationSchemas['notifications/message'], ({ level, data }) =>
- *   console.log(`[${level}]`, data),
+ * protocol.setNotificationHandler(
+ *   'notifications/message',
+ *   serverNotificationSchemas['notifications/message'],
+ *   ({ level, data }) => console.log(`[${level}]`, data),
  * );
  * ```
  */

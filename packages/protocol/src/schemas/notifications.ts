@@ -21,7 +21,12 @@ export type CancelledNotification = z.infer<typeof CancelledNotificationSchema>;
  *
  * @example
  * ```ts
- * const { progress, total, message } = ProgressNotificationParamsSchema.parse({ progressToken: 1, progress: 30, total: 100, message: 'Downloading' });
+ * const { progress, total, message } = ProgressNotificationParamsSchema.parse({
+ *   progressToken: 1,
+ *   progress: 30,
+ *   total: 100,
+ *   message: 'Downloading',
+ * });
  * console.log(`${message}: ${progress}/${total}`); // Downloading: 30/100
  * ```
  */

@@ -71,8 +71,11 @@ export type GetPromptRequest = z.infer<typeof GetPromptRequestSchema>;
  *
  * @example
  * ```ts
- * const prompt = GetPromptResultSchema.parse({ messages: [{ role: 'user', content: { type: 'text', text: 'Review this diff' } }] });
- * for (const { role, content } of prompt.messages) if (content.type === 'text') console.log(role, content.text);
+ * const prompt = GetPromptResultSchema.parse({
+ *   messages: [{ role: 'user', content: { type: 'text', text: 'Review this diff' } }],
+ * });
+ * for (const { role, content } of prompt.messages)
+ *   if (content.type === 'text') console.log(role, content.text);
  * ```
  */
 export const GetPromptResultSchema = ResultSchema.extend({

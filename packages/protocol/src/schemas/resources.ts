@@ -86,8 +86,11 @@ export type ReadResourceRequest = z.infer<typeof ReadResourceRequestSchema>;
  *
  * @example
  * ```ts
- * const { contents } = ReadResourceResultSchema.parse({ contents: [{ uri: 'file:///notes.md', mimeType: 'text/markdown', text: '# Notes' }] });
- * for (const item of contents) console.log(item.uri, 'text' in item ? item.text : `${item.blob.length} base64 chars`);
+ * const { contents } = ReadResourceResultSchema.parse({
+ *   contents: [{ uri: 'file:///notes.md', mimeType: 'text/markdown', text: '# Notes' }],
+ * });
+ * for (const item of contents)
+ *   console.log(item.uri, 'text' in item ? item.text : `${item.blob.length} base64 chars`);
  * ```
  */
 export const ReadResourceResultSchema = CacheableResultSchema.extend({

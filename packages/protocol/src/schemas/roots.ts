@@ -26,7 +26,9 @@ export type ListRootsRequest = z.infer<typeof ListRootsRequestSchema>;
  *
  * @example
  * ```ts
- * const { roots } = ListRootsResultSchema.parse({ roots: [{ uri: 'file:///home/ada/project', name: 'project' }] });
+ * const { roots } = ListRootsResultSchema.parse({
+ *   roots: [{ uri: 'file:///home/ada/project', name: 'project' }],
+ * });
  * console.log(roots.map((root) => root.uri)); // ['file:///home/ada/project']
  * ```
  */

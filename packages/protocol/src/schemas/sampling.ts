@@ -70,7 +70,12 @@ export type CreateMessageRequest = z.infer<typeof CreateMessageRequestSchema>;
  *
  * @example
  * ```ts
- * const reply = CreateMessageResultSchema.parse({ role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'example-1', stopReason: 'endTurn' });
+ * const reply = CreateMessageResultSchema.parse({
+ *   role: 'assistant',
+ *   content: { type: 'text', text: 'Paris' },
+ *   model: 'example-1',
+ *   stopReason: 'endTurn',
+ * });
  * console.log(reply.model, reply.stopReason); // example-1 endTurn
  * ```
  */

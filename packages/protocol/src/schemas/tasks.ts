@@ -32,10 +32,15 @@ export type TaskAugmentedRequestParams = z.infer<typeof TaskAugmentedRequestPara
  * @example
  * ```ts
  * const task = TaskSchema.parse({
- *   taskId: 'task-1', status: 'working', ttl: 60_000, pollInterval: 1_000,
- *   createdAt: '2025-11-25T10:00:00Z', lastUpdatedAt: '2025-11-25T10:00:05Z',
+ *   taskId: 'task-1',
+ *   status: 'working',
+ *   ttl: 60_000,
+ *   pollInterval: 1_000,
+ *   createdAt: '2025-11-25T10:00:00Z',
+ *   lastUpdatedAt: '2025-11-25T10:00:05Z',
  * });
- * if (task.status === 'working') setTimeout(() => console.log('poll', task.taskId), task.pollInterval ?? 1_000);
+ * if (task.status === 'working')
+ *   setTimeout(() => console.log('poll', task.taskId), task.pollInterval ?? 1_000);
  * ```
  */
 export const TaskSchema = z.looseObject({

@@ -43,7 +43,10 @@ export type CallToolRequest = z.infer<typeof CallToolRequestSchema>;
  *
  * @example
  * ```ts
- * const result = CallToolResultSchema.parse({ content: [{ type: 'text', text: '21 °C' }], structuredContent: { celsius: 21 } });
+ * const result = CallToolResultSchema.parse({
+ *   content: [{ type: 'text', text: '21 °C' }],
+ *   structuredContent: { celsius: 21 },
+ * });
  * if (result.isError) throw new Error('the tool failed');
  * console.log(result.structuredContent); // { celsius: 21 }
  * ```

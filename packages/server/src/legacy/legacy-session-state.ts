@@ -19,7 +19,8 @@ import type { EraBinding, LogEntry, ServerContext } from '../server-context.js';
  * ```ts
  * // Read-only from the outside: the session's handshake outcome.
  * const legacy = ctx.session.legacy;
- * if (legacy?.initialized) console.log(legacy.protocolVersion, legacy.clientInfo?.name, [...legacy.subscriptions]);
+ * if (legacy?.initialized)
+ *   console.log(legacy.protocolVersion, legacy.clientInfo?.name, [...legacy.subscriptions]);
  * ```
  */
 export class LegacySessionState implements EraBinding {

@@ -57,7 +57,9 @@ export type PromptHandler<A extends SchemaInput | undefined> = (
  *
  * @example
  * ```ts
- * const prompt = server.registerPrompt('summarize', { description: 'Summarize a text' }, () => ({ messages: [] }));
+ * const prompt = server.registerPrompt('summarize', { description: 'Summarize a text' }, () => ({
+ *   messages: [],
+ * }));
  * prompt.update({ description: 'Summarize a text in three bullet points' });
  * prompt.disable(); // gone from prompts/list; clients get list_changed
  * ```

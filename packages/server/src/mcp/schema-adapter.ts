@@ -11,7 +11,8 @@ import { compileJsonSchema, type JsonSchema } from '@x/protocol';
  *   '~standard': {
  *     version: 1,
  *     vendor: 'example',
- *     validate: (v) => (typeof v === 'number' && v > 0 ? { value: v } : { issues: [{ message: 'must be positive' }] }),
+ *     validate: (v) =>
+ *       typeof v === 'number' && v > 0 ? { value: v } : { issues: [{ message: 'must be positive' }] },
  *   },
  * };
  * ```
@@ -45,8 +46,14 @@ type StandardResult<Output> =
  *
  * @example
  * ```ts
- * const inputSchema: JsonSchemaObject = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
- * server.registerTool('weather', { inputSchema }, (args) => ({ content: [{ type: 'text', text: `Sunny in ${String(args['city'])}` }] }));
+ * const inputSchema: JsonSchemaObject = {
+ *   type: 'object',
+ *   properties: { city: { type: 'string' } },
+ *   required: ['city'],
+ * };
+ * server.registerTool('weather', { inputSchema }, (args) => ({
+ *   content: [{ type: 'text', text: `Sunny in ${String(args['city'])}` }],
+ * }));
  * ```
  */
 export type JsonSchemaObject = Record<string, unknown>;

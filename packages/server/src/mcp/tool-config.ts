@@ -7,8 +7,9 @@ import type { InferSchema, JsonSchemaObject, SchemaInput } from './schema-adapte
  *
  * @example
  * ```ts
- * const config: ToolConfig<typeof Args, undefined> = {
- *   title: 'Add', description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }),
+ * const Args = z.object({ a: z.number(), b: z.number() });
+ * const config: ToolConfig<typeof Args> = {
+ *   title: 'Add', description: 'Adds two numbers', inputSchema: Args,
  *   annotations: { readOnlyHint: true },
  * };
  * ```
@@ -51,7 +52,9 @@ export type ToolResult<Out> = Omit<CallToolResult, 'structuredContent'> & { stru
  * @example
  * ```ts
  * const Args = z.object({ text: z.string() });
- * const echo: ToolHandler<typeof Args, undefined> = ({ text }, ctx) => ({ content: [{ type: 'text', text }] });
+ * const echo: ToolHandler<typeof Args, undefined> = ({ text }, ctx) => ({
+ *   content: [{ type: 'text', text }],
+ * });
  * server.registerTool('echo', { inputSchema: Args }, echo);
  * ```
  */

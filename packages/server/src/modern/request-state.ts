@@ -31,7 +31,12 @@ export interface RequestStateOptions {
  * @example
  * ```ts
  * // The retry must match the first round in method, target, arguments and principal, or `open` fails.
- * const binding: RequestBinding = { method: 'tools/call', target: 'deploy', arguments: { env: 'prod' }, principal: 'client-42' };
+ * const binding: RequestBinding = {
+ *   method: 'tools/call',
+ *   target: 'deploy',
+ *   arguments: { env: 'prod' },
+ *   principal: 'client-42',
+ * };
  * const state = await codec.seal(binding, {});
  * ```
  */

@@ -10,7 +10,7 @@ import type { JsonSchemaValidator } from './types.js';
  * @example
  * ```ts
  * const schema = toStandardSchema<{ city: string }>(compileJsonSchema(tool.inputSchema));
- * const result = schema['~standard'].validate(args);
+ * const result = await schema['~standard'].validate(args); // typed as possibly async, as Standard Schema is
  * if (result.issues) throw new McpError(ErrorCode.InvalidParams, result.issues[0]!.message);
  * ```
  */

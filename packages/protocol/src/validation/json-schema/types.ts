@@ -3,7 +3,10 @@
  *
  * @example
  * ```ts
- * const dialect: JsonSchemaDialect = compileJsonSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' }).dialect;
+ * const dialect: JsonSchemaDialect = compileJsonSchema({
+ *   $schema: 'http://json-schema.org/draft-07/schema#',
+ *   type: 'string',
+ * }).dialect;
  * // 'draft-07'
  * ```
  */
@@ -15,15 +18,19 @@ export type JsonSchemaDialect = '2020-12' | 'draft-07';
  *
  * @example
  * ```ts
- * const schema: JsonSchema = { type: 'object', properties: { n: { type: 'integer', minimum: 0 } }, required: ['n'] };
+ * const schema: JsonSchema = {
+ *   type: 'object',
+ *   properties: { n: { type: 'integer', minimum: 0 } },
+ *   required: ['n'],
+ * };
  * const { validate } = compileJsonSchema(schema);
  * ```
  */
 export interface JsonSchema {
-  $schema?: string;
-  $id?: string;
-  $ref?: string;
-  type?: string | readonly string[];
+  $schema?: string | undefined;
+  $id?: string | undefined;
+  $ref?: string | undefined;
+  type?: string | readonly string[] | undefined;
   [keyword: string]: unknown;
 }
 
@@ -33,7 +40,8 @@ export interface JsonSchema {
  * @example
  * ```ts
  * const result = compileJsonSchema({ type: 'object', required: ['city'] }).validate({});
- * if (!result.valid) for (const { path, keyword, message } of result.errors) console.log(path || '/', keyword, message);
+ * if (!result.valid)
+ *   for (const { path, keyword, message } of result.errors) console.log(path || '/', keyword, message);
  * // /city required must have required property 'city'
  * ```
  */
@@ -48,7 +56,9 @@ export interface JsonSchemaValidationError {
  *
  * @example
  * ```ts
- * const result: JsonSchemaValidationResult = compileJsonSchema({ type: 'string', maxLength: 3 }).validate('abcd');
+ * const result: JsonSchemaValidationResult = compileJsonSchema({ type: 'string', maxLength: 3 }).validate(
+ *   'abcd',
+ * );
  * if (!result.valid) console.log(result.errors[0]?.message);
  * ```
  */
@@ -79,7 +89,10 @@ export interface JsonSchemaValidator {
  * @example
  * ```ts
  * // Fail fast, and treat `format: 'email'` as an assertion rather than an annotation.
- * const { validate } = compileJsonSchema({ type: 'string', format: 'email' }, { assertFormats: true, maxErrors: 1 });
+ * const { validate } = compileJsonSchema(
+ *   { type: 'string', format: 'email' },
+ *   { assertFormats: true, maxErrors: 1 },
+ * );
  * validate('not-an-email'); // { valid: false, errors: [{ keyword: 'format', … }] }
  * ```
  */
