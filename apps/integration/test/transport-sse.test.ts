@@ -14,6 +14,7 @@ import {
   Resources,
   recordSends,
   rejectionOf,
+  startSilenceableProxy,
   textOf,
   waitFor,
 } from './fixtures/e2e-helpers.js';
@@ -124,5 +125,41 @@ describe('legacy HTTP+SSE end to end (issue 7)', () => {
     expect(closes()).toBe(1);
     const after = await rejectionOf(client.callTool({ name: 'echo', arguments: { text: 'x' } }));
     expect(after).toBeInstanceOf(ConnectionClosedError);
+  });
+});
+
+describe('legacy HTTP+SSE: a server that goes silent', () => {
+  it('no FIN, no RST, no keep-alives: the idle timeout closes the client and the pending call rejects', async () => {
+    let started = 0;
+    const server = createE2eServer({ onWaitStarted: () => started++ });
+    const sse = new SseServer({ onsession: (t) => server.connect(t), keepAliveIntervalMs: 50 });
+    const handle = createNodeHandler(sse);
+    const http = createServer((req, res) => void handle(req, res));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    resources.track({
+      close: async () => {
+        await sse.close();
+        http.closeAllConnections();
+        await new Promise<void>((resolve) => http.close(() => resolve()));
+      },
+    });
+    const proxy = resources.track(
+      await startSilenceableProxy({ host: '127.0.0.1', port: (http.address() as AddressInfo).port }),
+    );
+    const client = resources.track(e2eClient({ protocolVersion: '2024-11-05' }));
+    let closes = 0;
+    client.onclose = () => closes++;
+    const transport = new SseClientTransport({
+      url: `http://127.0.0.1:${proxy.port}/sse`,
+      idleTimeoutMs: 500,
+    });
+    await client.connect(transport);
+    const pending = client.callTool({ name: 'wait', arguments: {} });
+    await waitFor(() => started === 1, 'the call to reach the server');
+    proxy.silence();
+    await waitFor(() => closes === 1, 'client onclose', 3_000);
+    const error = await rejectionOf(pending);
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect((error as McpError).code).toBe(ErrorCode.ConnectionClosed);
   });
 });

@@ -1,5 +1,5 @@
 import type { Client } from '@x/client';
-import type { JSONRPCMessage } from '@x/protocol';
+import { ErrorCode, type JSONRPCMessage } from '@x/protocol';
 import type { McpServer } from '@x/server';
 import {
   InMemoryEventStore,
@@ -385,5 +385,47 @@ describe('Streamable HTTP end to end (issue 6)', () => {
     expect(retry.params['inputResponses']).toBeDefined();
     expect(posts(hosted.log, 'response')).toEqual([]);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('Streamable HTTP: a response stream that cannot be resumed fails its call at once', () => {
+  it.each([
+    {
+      how: 'no event store, the network drops the stream (no event id to resume from)',
+      options: (): Partial<StreamableHttpHandlerOptions> => ({}),
+      drop: async ({ hosted, seen }: DropContext) => {
+        await waitFor(() => seen.length === 3, 'progress 3 at the client');
+        hosted.lastPost()?.socket?.destroy();
+      },
+      reason: /cannot be resumed \(no event id\)/,
+    },
+    {
+      how: 'the resume is refused (400): its Last-Event-ID was evicted from the event store',
+      options: (): Partial<StreamableHttpHandlerOptions> => ({
+        eventStore: new InMemoryEventStore({ maxEventsPerStream: 2 }),
+        retryIntervalMs: 10,
+      }),
+      drop: async ({ closeSSEStream }: DropContext) => closeSSEStream?.(),
+      reason: /Resuming the response stream failed with HTTP 400/,
+    },
+  ])('$how', async ({ options, drop, reason }) => {
+    const seen: number[] = [];
+    let hosted: Hosted | undefined;
+    const server = createE2eServer({
+      onDrop: ({ closeSSEStream }) => drop({ hosted: hosted!, closeSSEStream, seen }),
+    });
+    hosted = await host(server, options());
+    // The request timeout is far beyond what the test waits: only the transport can fail the call.
+    const { client } = await connect(hosted, e2eClient({ protocolVersion: 'legacy', timeout: 60_000 }), {
+      standaloneStream: false,
+    });
+    const call = client.callTool(
+      { name: 'progress', arguments: { steps: 8, dropAfter: 3 } },
+      { onprogress: (update) => seen.push(update.progress) },
+    );
+    let error: unknown;
+    call.catch((e: unknown) => (error = e));
+    await waitFor(() => error !== undefined, 'the call to fail', 2_000);
+    expect(error).toMatchObject({ code: ErrorCode.ConnectionClosed, message: expect.stringMatching(reason) });
   });
 });

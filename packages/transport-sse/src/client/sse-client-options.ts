@@ -1,6 +1,18 @@
 import type { FetchLike } from './fetch-like.js';
 
-/** Options of `SseClientTransport`; only `url` is required. */
+/**
+ * Options of `SseClientTransport`; only `url` is required.
+ *
+ * @example
+ * ```ts
+ * const transport = new SseClientTransport({
+ *   url: 'https://legacy.example.com/sse',
+ *   getHeaders: async () => ({ authorization: `Bearer ${await tokens.current()}` }),
+ *   onUnauthorized: () => tokens.refresh(), // then retried once
+ *   endpointTimeoutMs: 10_000,
+ * });
+ * ```
+ */
 export interface SseClientTransportOptions {
   /** The SSE endpoint (the URL that answers GET with an event stream). */
   url: string | URL;
@@ -17,6 +29,18 @@ export interface SseClientTransportOptions {
   onUnauthorized?: ((response: Response) => void | Promise<void>) | undefined;
   /** How long `start()` waits for the `endpoint` event. Default 30 s. */
   endpointTimeoutMs?: number | undefined;
+  /**
+   * Liveness check of the stream: when nothing (no event, no keep-alive comment, no byte) arrives for
+   * this long, the server is taken for gone (it died, or the network dropped the connection without
+   * closing it) and the transport closes: `onerror` with a `ConnectionClosedError`, then `onclose`, so
+   * pending requests fail instead of hanging. Keep it above the server's keep-alive interval.
+   *
+   * Default 45 000 ms (3 × `SseServer`'s default keep-alive interval), armed once the server has sent
+   * its first keep-alive comment: servers that send none (the official SDK's v1 `SSEServerTransport`
+   * among them) may stay silent between messages for as long as they like. Set a value to arm it from
+   * the moment the stream opens; 0 disables it.
+   */
+  idleTimeoutMs?: number | undefined;
   /** Largest single event accepted from the server. Default 64 MiB. */
   maxEventBytes?: number | undefined;
   /**

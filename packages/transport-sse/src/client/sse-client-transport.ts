@@ -6,6 +6,7 @@ import { httpStatusErrorFrom } from '../http/http-status-error.js';
 import { parseMediaType } from '@x/protocol/http';
 import { loadDefaultFetchers } from './default-fetch.js';
 import type { Fetchers } from './default-fetch.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './idle-watchdog.js';
 import { linkedSignal } from './linked-signal.js';
 import { SendLimiter } from './send-limiter.js';
 import type { SseClientTransportOptions } from './sse-client-options.js';
@@ -41,11 +42,14 @@ export class SseClientTransport implements Transport {
   #limiter: SendLimiter;
   #fetchers: Fetchers | undefined;
   #endpointWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  #idle: IdleWatchdog;
 
   constructor(options: SseClientTransportOptions) {
     this.#url = new URL(options.url);
     this.#options = options;
     this.#limiter = new SendLimiter(options.maxConcurrentSends ?? 1);
+    const timeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.#idle = new IdleWatchdog({ timeoutMs, onIdle: () => this.#idleTimedOut(timeoutMs) });
   }
 
   /** The POST endpoint, once `start()` has resolved. */
@@ -122,6 +126,7 @@ export class SseClientTransport implements Transport {
     this.#state = 'closed';
     this.#endpointWaiter?.reject(new ConnectionClosedError('Transport closed before the endpoint arrived'));
     this.#endpointWaiter = undefined;
+    this.#idle.stop();
     this.#abort.abort();
     this.onclose?.();
   }
@@ -194,6 +199,8 @@ export class SseClientTransport implements Transport {
   async #pump(body: ReadableStream<Uint8Array>): Promise<void> {
     const parser = createParser({
       onEvent: (event) => this.#onEvent(event),
+      // A comment is a keep-alive: the server sends them, so silence now means trouble (see idleTimeoutMs).
+      onComment: () => this.#idle.arm(),
       // Unknown fields and bad `retry` values are ignored by the SSE spec; only an oversized event (which
       // the parser drops) loses a message and deserves a report.
       onError: (error) => {
@@ -203,11 +210,14 @@ export class SseClientTransport implements Transport {
     });
     const reader = body.getReader();
     const decoder = new TextDecoder();
+    if (this.#options.idleTimeoutMs !== undefined) this.#idle.arm();
     let cause: unknown;
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
+        // Any byte proves the peer alive, whether or not it completes an event.
+        this.#idle.touch();
         // `stream: true` keeps a multi-byte character split across chunks intact.
         parser.feed(decoder.decode(value, { stream: true }));
       }
@@ -268,6 +278,13 @@ export class SseClientTransport implements Transport {
     this.#state = 'open';
     this.sessionId = endpoint.searchParams.get('sessionId') ?? undefined;
     waiter.resolve();
+  }
+
+  #idleTimedOut(timeoutMs: number): void {
+    if (this.#state === 'closed') return;
+    const silence = `Nothing arrived on the SSE stream from ${this.#url.href} for ${timeoutMs} ms`;
+    this.onerror?.(new ConnectionClosedError(`${silence} (idleTimeoutMs): the server is gone`));
+    void this.close();
   }
 
   #streamEnded(cause: unknown): void {

@@ -3,7 +3,19 @@
  * interpretation"). Runtime-neutral: strings in, strings out.
  */
 
-/** One event as it goes on the wire. */
+/**
+ * One event as it goes on the wire.
+ *
+ * @example
+ * ```ts
+ * const event: SseEvent = {
+ *   event: 'message',
+ *   id: '42',
+ *   data: JSON.stringify({ jsonrpc: '2.0', method: 'ping', id: 1 }),
+ * };
+ * const chunk = encodeSseEvent(event); // 'event: message\nid: 42\ndata: {...}\n\n'
+ * ```
+ */
 export interface SseEvent {
   /** The `event:` field; omitted means the client dispatches a `message` event. */
   event?: string | undefined;

@@ -3,7 +3,16 @@ import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 
-/** Anything with the Web-standard handler shape, e.g. `SseServer`. */
+/**
+ * Anything with the Web-standard handler shape, e.g. `SseServer`.
+ *
+ * @example
+ * ```ts
+ * // Anything with a `handle(request)` method can be mounted, not only `SseServer`.
+ * const health: WebHandler = { handle: async () => new Response('ok') };
+ * const listener = createNodeHandler(health);
+ * ```
+ */
 export interface WebHandler {
   handle: (request: Request) => Promise<Response>;
 }
@@ -11,6 +20,13 @@ export interface WebHandler {
 /**
  * A `node:http` request handler. `parsedBody` is for frameworks whose body parser already consumed the
  * request stream (Express `req.body`, Fastify `request.body`): it is re-serialized as the body.
+ *
+ * @example
+ * ```ts
+ * const handle: NodeHandler = createNodeHandler(sse);
+ * createServer((req, res) => void handle(req, res)).listen(3000, '127.0.0.1');
+ * // Express, after express.json(): app.post('/sse', (req, res) => void handle(req, res, req.body));
+ * ```
  */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
 

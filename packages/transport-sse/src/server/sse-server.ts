@@ -12,10 +12,33 @@ import {
 import { SseServerTransport } from './sse-server-transport.js';
 import type { SseSessionHandle } from './sse-server-transport.js';
 
-/** Default interval of keep-alive comments: under the 30–60 s idle timeouts common in proxies. */
+/**
+ * Default interval of keep-alive comments: under the 30–60 s idle timeouts common in proxies.
+ *
+ * @example
+ * ```ts
+ * // Behind a proxy that times out idle responses after 10 s, comment more often.
+ * const sse = new SseServer({
+ *   onsession: (transport) => mcpServer.connect(transport),
+ *   keepAliveIntervalMs: DEFAULT_KEEP_ALIVE_INTERVAL_MS / 3,
+ * });
+ * ```
+ */
 export const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
 
-/** What `onsession` learns about the GET that opened the session. */
+/**
+ * What `onsession` learns about the GET that opened the session.
+ *
+ * @example
+ * ```ts
+ * const sse = new SseServer({
+ *   onsession: async (transport, { request, authInfo }) => {
+ *     console.log('SSE session from', request.headers.get('user-agent'), authInfo?.clientId ?? 'anonymous');
+ *     await mcpServer.connect(transport);
+ *   },
+ * });
+ * ```
+ */
 export interface SseSessionContext {
   request: Request;
   authInfo: AuthInfo | undefined;
@@ -25,11 +48,36 @@ export interface SseSessionContext {
  * Authenticates one request (the GET that opens a stream and every POST). Return the caller's
  * `AuthInfo` (passed to the MCP server as `extra.authInfo`), undefined for an anonymous caller, or a
  * `Response` (e.g. 401 with `WWW-Authenticate`) to refuse the request with it.
+ *
+ * @example
+ * ```ts
+ * const authenticate: SseAuthenticate = async (request) => {
+ *   const token = request.headers.get('authorization')?.replace(/^Bearer /, '');
+ *   const grant = token ? await introspect(token) : undefined;
+ *   if (!token || !grant)
+ *     return new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+ *   return { token, ...grant };
+ * };
+ * ```
  */
 export type SseAuthenticate = (
   request: Request,
 ) => AuthInfo | Response | undefined | Promise<AuthInfo | Response | undefined>;
 
+/**
+ * Options of `new SseServer(options)`; only `onsession` is required.
+ *
+ * @example
+ * ```ts
+ * const sse = new SseServer({
+ *   onsession: (transport) => mcpServer.connect(transport),
+ *   endpoint: '/messages',
+ *   allowedHosts: ['mcp.example.com'],
+ *   allowedOrigins: ['https://app.example.com'],
+ *   authenticate,
+ * });
+ * ```
+ */
 export interface SseServerOptions {
   /**
    * Called with a new transport for every client that opens a stream; connect an MCP server to it.

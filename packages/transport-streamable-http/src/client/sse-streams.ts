@@ -32,7 +32,7 @@ export interface StreamHost {
   sessionLost(standalone: boolean): void;
   /** True when the caller cancelled this request (its stream was closed on purpose). */
   cancelled(requestId: RequestId): boolean;
-  /** The request can no longer be answered. */
+  /** The request can no longer be answered: deliver an error response (-32000) for it. */
   lose(requestId: RequestId, reason: string): void;
 }
 
@@ -40,7 +40,9 @@ export interface StreamHost {
  * Reads SSE replies and keeps them going (2025-11-25 "Resumability and Redelivery"): a POST stream that
  * ends before its response is resumed with GET + `Last-Event-ID`; the standalone GET stream is reopened
  * whenever the server ends it (405 means the server offers none). Delays honour the server's `retry`
- * field ("The client MUST respect the retry field") and grow, capped, with failures.
+ * field ("The client MUST respect the retry field") and grow, capped, with failures. A POST stream that
+ * cannot be resumed (no event id, resume refused, session gone, retries exhausted) fails its request at
+ * once with a -32000 error response.
  */
 export class SseStreams {
   #host: StreamHost;
@@ -135,7 +137,14 @@ export class SseStreams {
     } else if (context.modern) {
       // Modern streams are not resumable: "A broken response stream loses the in-flight request".
       this.#host.lose(context.requestId, 'The response stream ended before the response arrived');
-    } else if (context.lastEventId !== undefined) {
+    } else if (context.lastEventId === undefined) {
+      // No event id, nothing to resume from (2025-11-25 "Resumability and Redelivery" 2), and the
+      // response never comes on another stream ("Listening for Messages from the Server" 4).
+      this.#abandon(
+        context,
+        'The response stream ended before the response arrived and cannot be resumed (no event id)',
+      );
+    } else {
       this.#retry(context, controller);
     }
   }
@@ -170,6 +179,8 @@ export class SseStreams {
       await reply.discard();
       this.#forget(controller);
       this.#host.sessionLost(standalone);
+      // The request belonged to the lost session: its response is gone with it.
+      this.#abandon(context, 'Session not found while resuming the response stream');
       return;
     }
     const type = parseMediaType(reply.header(HEADER.contentType))?.type;
@@ -178,11 +189,23 @@ export class SseStreams {
       const message = `GET ${this.#url} failed with HTTP ${reply.status}`;
       this.#host.fault(new StreamableHttpError({ status: reply.status, body, message }));
       // A refused resume (e.g. an expired event id) will not succeed by trying again.
-      if (reply.status >= 400 && reply.status < 500) this.#forget(controller);
-      else this.#retry(context, controller);
+      if (reply.status >= 400 && reply.status < 500) {
+        this.#forget(controller);
+        this.#abandon(context, `Resuming the response stream failed with HTTP ${reply.status}`);
+      } else {
+        this.#retry(context, controller);
+      }
       return;
     }
     await this.consume(reply, context, controller);
+  }
+
+  /**
+   * A request's stream that can no longer deliver its response: fail the request now with an error
+   * response (-32000) rather than leave the caller waiting for its timeout. No-op for the GET stream.
+   */
+  #abandon(context: StreamContext, reason: string): void {
+    if (context.requestId !== undefined) this.#host.lose(context.requestId, reason);
   }
 
   #forget(controller: AbortController): void {
@@ -194,6 +217,7 @@ export class SseStreams {
     if (context.attempt >= this.#reconnection.maxRetries) {
       this.#forget(controller);
       this.#host.fault(new Error(`Gave up re-opening the SSE stream after ${context.attempt} attempts`));
+      this.#abandon(context, `Gave up resuming the response stream after ${context.attempt} attempts`);
       return;
     }
     const delay = reconnectDelay(this.#reconnection, context.attempt, this.#serverRetryMs);

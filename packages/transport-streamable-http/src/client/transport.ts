@@ -1,5 +1,6 @@
 import {
   ConnectionClosedError,
+  ErrorCode,
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResponse,
@@ -205,7 +206,8 @@ export class StreamableHttpClientTransport implements Transport {
       cancelled: (requestId) => this.#modern.cancelled(requestId),
       lose: (requestId, reason) => {
         this.#modern.settle(requestId);
-        this.#receive({ jsonrpc: '2.0', id: requestId, error: { code: -32000, message: reason } });
+        const error = { code: ErrorCode.ConnectionClosed, message: reason };
+        this.#receive({ jsonrpc: '2.0', id: requestId, error });
       },
     };
   }

@@ -50,7 +50,9 @@ export interface HandlerContext {
  * const authenticate = (request: Request): AuthenticateResult => {
  *   const key = request.headers.get('x-api-key') ?? '';
  *   const clientId = apiKeys.get(key);
- *   return clientId === undefined ? new Response('unknown API key', { status: 401 }) : { token: key, clientId, scopes: [] };
+ *   return clientId === undefined
+ *     ? new Response('unknown API key', { status: 401 })
+ *     : { token: key, clientId, scopes: [] };
  * };
  * ```
  */
@@ -64,9 +66,13 @@ export type AuthenticateResult = AuthInfo | Response | undefined;
  * const handler = createStreamableHttpHandler({
  *   onsession: (transport) => mcpServer.connect(transport),
  *   eventStore: new InMemoryEventStore(),
- *   dnsRebindingProtection: { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] },
+ *   dnsRebindingProtection: {
+ *     allowedHosts: ['mcp.example.com'],
+ *     allowedOrigins: ['https://app.example.com'],
+ *   },
  *   authenticate: async (request) =>
- *     (await verify(request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '')) ?? new Response(null, { status: 401 }),
+ *     (await verify(request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '')) ??
+ *     new Response(null, { status: 401 }),
  * });
  * ```
  */
