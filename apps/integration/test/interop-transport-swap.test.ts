@@ -8,7 +8,7 @@ import {
 import type { Transport } from '@x/protocol';
 import { StdioClientTransport } from '@x/transport-stdio';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
-import { describeCell, FEATURES, fixture } from './fixtures/interop-cell.js';
+import { describeCell, fixture } from './fixtures/interop-cell.js';
 import {
   hostOurStreamableHttp,
   hostV1StreamableHttp,
