@@ -154,11 +154,12 @@ describe('legacy HTTP+SSE: a server that goes silent', () => {
       idleTimeoutMs: 500,
     });
     await client.connect(transport);
-    const pending = client.callTool({ name: 'wait', arguments: {} });
+    // Observe the rejection at once: it lands while the test is still waiting for onclose.
+    const rejected = rejectionOf(client.callTool({ name: 'wait', arguments: {} }));
     await waitFor(() => started === 1, 'the call to reach the server');
     proxy.silence();
     await waitFor(() => closes === 1, 'client onclose', 3_000);
-    const error = await rejectionOf(pending);
+    const error = await rejected;
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect((error as McpError).code).toBe(ErrorCode.ConnectionClosed);
   });

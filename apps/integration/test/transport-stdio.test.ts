@@ -132,11 +132,12 @@ describe('stdio end to end (issue 5)', () => {
       const { client, transport, stderr } = await connectTo(E2E_SERVER);
       let closes = 0;
       client.onclose = () => closes++;
-      const waiting = client.callTool({ name: 'wait', arguments: {} });
-      const crashing = client.callTool({ name: 'crash', arguments: args });
+      // Both rejections are observed from the start: they land together when the process dies.
+      const waiting = rejectionOf(client.callTool({ name: 'wait', arguments: {} }));
+      const crashing = rejectionOf(client.callTool({ name: 'crash', arguments: args }));
 
-      for (const pending of [crashing, waiting]) {
-        const error = await rejectionOf(pending);
+      for (const rejected of [crashing, waiting]) {
+        const error = await rejected;
         expect(error).toBeInstanceOf(ConnectionClosedError);
         expect((error as McpError).code).toBe(ErrorCode.ConnectionClosed);
       }
