@@ -1,0 +1,33 @@
+import type { SdkName } from '../types.js';
+import type { SdkAdapter, ServeFn } from './types.js';
+
+/** Imports only the SDK a process needs, so no process carries another SDK's code or memory. */
+export async function loadAdapter(sdk: SdkName): Promise<SdkAdapter> {
+  switch (sdk) {
+    case 'raw':
+      return (await import('./raw/index.js')).adapter;
+    case 'x-mcp':
+      return (await import('./xmcp/index.js')).adapter;
+    case 'x-mcp-modern':
+      return (await import('./xmcp/index.js')).modernAdapter;
+    case 'v1':
+      return (await import('./v1/index.js')).adapter;
+    case 'v2':
+      return (await import('./v2/index.js')).adapter;
+  }
+}
+
+/** The server side of one SDK, without its client. */
+export async function loadServe(sdk: SdkName): Promise<ServeFn> {
+  switch (sdk) {
+    case 'raw':
+      return (await import('./raw/serve.js')).serve;
+    case 'x-mcp':
+    case 'x-mcp-modern':
+      return (await import('./xmcp/serve.js')).serve;
+    case 'v1':
+      return (await import('./v1/serve.js')).serve;
+    case 'v2':
+      return (await import('./v2/serve.js')).serve;
+  }
+}

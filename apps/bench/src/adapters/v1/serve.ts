@@ -1,0 +1,17 @@
+import type { ServeFn } from '../types.js';
+
+/** Loads only the chosen transport's server module, so a server process holds nothing else. */
+export const serve: ServeFn = async (transport) => {
+  switch (transport) {
+    case 'stdio':
+      return (await import('./serve-stdio.js')).serve();
+    case 'http-sse':
+      return (await import('./serve-streamable-http.js')).serve('sse');
+    case 'http-json':
+      return (await import('./serve-streamable-http.js')).serve('json');
+    case 'legacy-sse':
+      return (await import('./serve-legacy-sse.js')).serve();
+    case 'ws':
+      return (await import('./serve-ws.js')).serve();
+  }
+};

@@ -1,0 +1,15 @@
+import { createServer } from 'node:http';
+import { createStreamableHttpHandler, toNodeHandler } from '@x/transport-streamable-http';
+import { listenLoopback } from '../raw/http-listen.js';
+import type { ServerHandle } from '../types.js';
+import { createXServer } from './definition.js';
+
+/** One server definition for every session (DESIGN §5). */
+export async function serve(mode: 'json' | 'sse'): Promise<ServerHandle> {
+  const server = createXServer();
+  const handler = createStreamableHttpHandler({
+    onsession: (transport) => server.connect(transport).then(() => {}),
+    enableJsonResponse: mode === 'json',
+  });
+  return listenLoopback(createServer(toNodeHandler(handler)), () => void handler.close());
+}

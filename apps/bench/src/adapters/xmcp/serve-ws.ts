@@ -1,0 +1,14 @@
+import { WebSocketListener } from '@x/transport-ws';
+import type { ServerHandle } from '../types.js';
+import { createXServer } from './definition.js';
+
+export async function serve(): Promise<ServerHandle> {
+  const server = createXServer();
+  const listener = await WebSocketListener.listen({
+    port: 0,
+    onconnection: (transport) => server.connect(transport).then(() => {}),
+  });
+  const url = listener.url;
+  if (url === undefined) throw new Error('listener has no url');
+  return { port: Number(new URL(url).port), close: () => listener.close() };
+}

@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { loadAdapter } from './adapters/load-adapter.js';
+import type { ServerTarget } from './adapters/types.js';
+import { ControlServer } from './control/control-server.js';
+import { serverCommand } from './server-command.js';
+import type { CellResult, CellSpec } from './types.js';
+import type { WorkloadContext } from './workloads/context.js';
+import { runWorkload } from './workloads/run-workload.js';
+
+const READY_TIMEOUT_MS = 20_000;
+
+/** Runs one workload × transport × SDK in this (client) process against its own server process. */
+export async function runCell(spec: CellSpec): Promise<CellResult> {
+  const adapter = await loadAdapter(spec.sdk);
+  const base = { transport: spec.transport, counts: spec.counts, handshakeFree: spec.sdk === 'x-mcp-modern' };
+  const cell = { workload: spec.workload, transport: spec.transport, sdk: spec.sdk };
+
+  if (spec.transport === 'in-memory') {
+    const pair = await adapter.inMemory();
+    const context: WorkloadContext = { ...base, connect: pair.connect, serverStats: async () => undefined };
+    const metrics = await runWorkload(spec.workload, context);
+    await pair.close();
+    return { spec: cell, metrics };
+  }
+
+  const transport = spec.transport;
+  const control = await ControlServer.listen();
+  let child: ChildProcess | undefined;
+  try {
+    let target: ServerTarget;
+    if (transport === 'stdio') {
+      // The SDK's client spawns the server; W4 spawns many, none of which joins the side channel.
+      const controlPort = spec.workload === 'w4' ? 0 : control.port;
+      target = { transport, command: serverCommand({ sdk: spec.sdk, transport, controlPort }) };
+    } else {
+      const command = serverCommand({ sdk: spec.sdk, transport, controlPort: control.port });
+      child = spawn(command.command, command.args, { stdio: ['ignore', 'ignore', 'inherit'] });
+      const ready = await control.ready(READY_TIMEOUT_MS);
+      target = { transport, port: ready.port };
+    }
+    const context: WorkloadContext = {
+      ...base,
+      connect: () => adapter.connect(target),
+      serverStats: async (collect) => {
+        await control.ready(READY_TIMEOUT_MS);
+        return control.stats(collect);
+      },
+    };
+    return { spec: cell, metrics: await runWorkload(spec.workload, context) };
+  } finally {
+    control.close();
+    if (child !== undefined) await stopServer(child);
+  }
+}
+
+/** Closing the side channel makes the server exit (and write its `--cpu-prof`); SIGKILL if it hangs. */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,68 @@
+import { parseArgs } from 'node:util';
+import {
+  DEFAULT_SDKS,
+  SDKS,
+  type SdkName,
+  TRANSPORTS,
+  type TransportName,
+  WORKLOADS,
+  type WorkloadName,
+} from './types.js';
+
+export interface CliOptions {
+  smoke: boolean;
+  repetitions: number | undefined;
+  sdks: SdkName[];
+  transports: TransportName[];
+  workloads: WorkloadName[];
+  /** Markdown report path; default RESULTS.md for a full run, none for smoke. */
+  out: string | undefined;
+  /** Raw results as JSON (what the smoke test reads). */
+  json: string | undefined;
+  /** Cold start and install size. */
+  extras: boolean;
+}
+
+export const USAGE = `pnpm bench [--smoke] [--reps N] [--sdks raw,x-mcp,v1,v2,x-mcp-modern] [--transports ${TRANSPORTS.join(',')}]
+           [--workloads w1,w2,w3,w4,w5] [--out RESULTS.md] [--json results.json] [--no-extras]`;
+
+export function parseCli(argv: readonly string[]): CliOptions {
+  const { values } = parseArgs({
+    args: argv.filter((arg) => arg !== '--'),
+    options: {
+      smoke: { type: 'boolean', default: false },
+      reps: { type: 'string' },
+      sdks: { type: 'string' },
+      transports: { type: 'string' },
+      workloads: { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'string' },
+      'no-extras': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  return {
+    smoke: values.smoke,
+    repetitions: values.reps === undefined ? undefined : Number(values.reps),
+    sdks: values.sdks === undefined ? [...DEFAULT_SDKS] : listOf(values.sdks, SDKS),
+    transports: listOf(values.transports, TRANSPORTS),
+    workloads: listOf(values.workloads, WORKLOADS),
+    out: values.out,
+    json: values.json,
+    extras: !values['no-extras'],
+  };
+}
+
+function listOf<T extends string>(value: string | undefined, all: readonly T[]): T[] {
+  if (value === undefined) return [...all];
+  const picked = value.split(',').map((item) => item.trim());
+  for (const item of picked) {
+    if (!all.includes(item as T)) throw new Error(`unknown "${item}"; expected one of ${all.join(', ')}`);
+  }
+  // Keep the canonical order whatever order the flags gave.
+  return all.filter((item) => picked.includes(item));
+}

@@ -1,0 +1,90 @@
+import type { RunResults } from '../results.js';
+import type { MetricName, WorkloadName } from '../types.js';
+import { formatNumber, formatRatio, ratio, table } from './format.js';
+import { Lookup } from './lookup.js';
+
+interface Column {
+  metric: MetricName;
+  label: string;
+}
+
+const THROUGHPUT: Column = { metric: 'callsPerSec', label: 'calls/s ↑' };
+const P50: Column = { metric: 'p50Ms', label: 'p50 ms ↓' };
+const P99: Column = { metric: 'p99Ms', label: 'p99 ms ↓' };
+const CPU: Column = { metric: 'cpuPerCallUs', label: 'CPU µs/call ↓' };
+const PEAK: Column = { metric: 'serverPeakRssMiB', label: 'server peak RSS MiB ↓' };
+
+export const WORKLOAD_TABLES: Record<WorkloadName, { title: string; columns: Column[] }> = {
+  w1: { title: 'W1 — sequential `tools/call` (echo)', columns: [THROUGHPUT, P50, P99, CPU, PEAK] },
+  w2: {
+    title: 'W2 — concurrent `tools/call` (echo, calls in flight)',
+    columns: [THROUGHPUT, P50, P99, CPU, PEAK],
+  },
+  w3: {
+    title: 'W3 — a tool returning 1 MiB of text',
+    columns: [{ metric: 'mibPerSec', label: 'MiB/s ↑' }, { ...CPU, label: 'CPU µs/MiB ↓' }, PEAK],
+  },
+  w4: {
+    title: 'W4 — sequential connect + `initialize`',
+    columns: [{ metric: 'connectsPerSec', label: 'connects/s ↑' }],
+  },
+  w5: {
+    title: 'W5 — concurrent sessions × calls',
+    columns: [
+      THROUGHPUT,
+      { metric: 'rssPerSessionKiB', label: 'server RSS KiB/session ↓' },
+      { metric: 'heapPerSessionKiB', label: 'server heap KiB/session ↓' },
+      CPU,
+      PEAK,
+    ],
+  },
+};
+
+/**
+ * One table per workload: a row per transport × SDK with the medians, then x-mcp's figures as ratios
+ * to raw and to each official SDK (arrows say which direction is better).
+ */
+export function workloadTable(results: RunResults, workload: WorkloadName): string {
+  const lookup = new Lookup(results);
+  const { columns } = WORKLOAD_TABLES[workload];
+  const rows: string[][] = [];
+  for (const transport of results.transports) {
+    if (!results.cells.some((cell) => cell.workload === workload && cell.transport === transport)) continue;
+    let first = true;
+    const label = (): string => {
+      const text = first ? `**${transport}**` : '';
+      first = false;
+      return text;
+    };
+    for (const sdk of results.sdks) {
+      const cell = lookup.cell(workload, transport, sdk);
+      if (cell === undefined) continue;
+      if (cell.samples === 0) {
+        rows.push([
+          label(),
+          sdk,
+          ...columns.map((_, index) => (index === 0 ? `n/a (${cell.note ?? 'no data'})` : '')),
+        ]);
+        continue;
+      }
+      rows.push([label(), sdk, ...columns.map((column) => formatNumber(cell.metrics[column.metric]))]);
+    }
+    if (!results.sdks.includes('x-mcp')) continue;
+    // Ratios compare x-mcp with the reference and the official SDKs, not with its own modern-era column.
+    for (const other of results.sdks.filter((sdk) => sdk !== 'x-mcp' && sdk !== 'x-mcp-modern')) {
+      rows.push([
+        '',
+        `*x-mcp ÷ ${other}*`,
+        ...columns.map((column) =>
+          formatRatio(
+            ratio(
+              lookup.get(workload, transport, 'x-mcp', column.metric),
+              lookup.get(workload, transport, other, column.metric),
+            ),
+          ),
+        ),
+      ]);
+    }
+  }
+  return table(['transport', 'SDK', ...columns.map((column) => column.label)], rows);
+}

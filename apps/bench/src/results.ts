@@ -1,0 +1,88 @@
+import { median } from './stats.js';
+import type { Counts, Metrics, MetricName, SdkName, TransportName, WorkloadName } from './types.js';
+import type { InstallSize } from './install-size.js';
+
+/** Everything one run produced; also what `--json` writes and the smoke test reads. */
+export interface RunResults {
+  date: string;
+  machine: {
+    node: string;
+    platform: string;
+    cpus: number;
+    cpuModel: string;
+    memoryGiB: number;
+    /** 1/5/15-minute load averages at start and end: a busy machine makes every figure noisier. */
+    loadAverage: number[];
+    loadAverageEnd: number[];
+    /** The x-mcp source measured: commit, plus a mark when packages/ had uncommitted changes. */
+    source: string;
+  };
+  mode: 'full' | 'smoke';
+  /** The flags the run was started with (after `pnpm bench`). */
+  args: string[];
+  /** Repetitions completed (fewer than planned while a run is still going). */
+  repetitions: number;
+  plannedRepetitions: number;
+  counts: Counts;
+  sdks: SdkName[];
+  transports: TransportName[];
+  workloads: WorkloadName[];
+  /** Median over repetitions per cell. */
+  cells: CellSummary[];
+  /** Cold start (spawn → first response) of a stdio server, median ms per SDK. */
+  coldStartMs: Partial<Record<SdkName, number>>;
+  installSize: Partial<Record<SdkName, InstallSize>>;
+  durationSec: number;
+}
+
+export interface CellSummary {
+  workload: WorkloadName;
+  transport: TransportName;
+  sdk: SdkName;
+  /** Median of each metric over the repetitions that succeeded. */
+  metrics: Metrics;
+  samples: number;
+  /** Why the cell has no numbers: unsupported, or the errors of its failed repetitions. */
+  note?: string;
+}
+
+/** Collects per-repetition samples and reduces them to medians. */
+export class SampleBook {
+  readonly #samples = new Map<string, Metrics[]>();
+  readonly #notes = new Map<string, string>();
+
+  add(workload: WorkloadName, transport: TransportName, sdk: SdkName, metrics: Metrics): void {
+    const key = keyOf(workload, transport, sdk);
+    const list = this.#samples.get(key) ?? [];
+    list.push(metrics);
+    this.#samples.set(key, list);
+  }
+
+  note(workload: WorkloadName, transport: TransportName, sdk: SdkName, note: string): void {
+    const key = keyOf(workload, transport, sdk);
+    const previous = this.#notes.get(key);
+    if (previous === undefined) this.#notes.set(key, note);
+    else if (!previous.includes(note)) this.#notes.set(key, `${previous}; ${note}`);
+  }
+
+  summary(workload: WorkloadName, transport: TransportName, sdk: SdkName): CellSummary {
+    const key = keyOf(workload, transport, sdk);
+    const samples = this.#samples.get(key) ?? [];
+    const metrics: Metrics = {};
+    const names = new Set(samples.flatMap((sample) => Object.keys(sample) as MetricName[]));
+    for (const name of names) {
+      const values = samples
+        .map((sample) => sample[name])
+        .filter((value): value is number => value !== undefined);
+      metrics[name] = median(values);
+    }
+    const note = this.#notes.get(key);
+    const summary: CellSummary = { workload, transport, sdk, metrics, samples: samples.length };
+    if (note !== undefined) summary.note = note;
+    return summary;
+  }
+}
+
+function keyOf(workload: WorkloadName, transport: TransportName, sdk: SdkName): string {
+  return `${workload}|${transport}|${sdk}`;
+}

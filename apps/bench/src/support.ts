@@ -1,0 +1,27 @@
+import type { SdkName, TransportName, WorkloadName } from './types.js';
+import { SESSION_TRANSPORTS } from './types.js';
+
+/** Cells that cannot run, with the reason the report prints. */
+const MISSING: Partial<Record<SdkName, Partial<Record<TransportName, string>>>> = {
+  v2: { 'legacy-sse': 'v2 ships no legacy HTTP+SSE server transport' },
+  'x-mcp-modern': { 'legacy-sse': 'legacy HTTP+SSE carries only the 2024-11-05 era' },
+};
+
+export function unsupportedReason(sdk: SdkName, transport: TransportName): string | undefined {
+  return MISSING[sdk]?.[transport];
+}
+
+/** W5 measures per-session memory, which only socket transports with sessions have. */
+export function workloadApplies(workload: WorkloadName, transport: TransportName): boolean {
+  return workload !== 'w5' || SESSION_TRANSPORTS.includes(transport);
+}
+
+/** Notes printed under the tables: where a column is not the SDK's own code end to end. */
+export const METHOD_NOTES: readonly string[] = [
+  'WebSocket, v1 and v2: neither official SDK ships a WebSocket server transport (v2 none at all), so their `McpServer` runs over a 30-line `ws` transport (`src/adapters/plain-ws-transport.ts`); the v1 client uses its own `WebSocketClientTransport`, the v2 client the same 30-line transport.',
+  'Legacy SSE, v2: v2 has only the client side; no cell.',
+  'v1 and v2 servers follow their documented pattern of one `McpServer` + transport per session; x-mcp serves every session from one `McpServer`.',
+  'In-memory W3: raw and the SDK pairs hand over object references, so MiB/s there measures per-call overhead, not bytes moved.',
+  "Counts: W1, W4 (socket transports) and W5 are the issue's; W2 (2,000 calls), W3 (20 × 1 MiB), stdio W4 (10 spawns) and cold start (3 per repetition) are scaled so three repetitions fit in about ten minutes on two cores.",
+  'Every client speaks the legacy era (`initialize` handshake, newest 2025 revision): the official clients default to it, x-mcp is pinned to it so all columns move the same messages.',
+];

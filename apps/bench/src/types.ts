@@ -1,0 +1,70 @@
+/**
+ * The implementations a run can compare. `x-mcp-modern` (x-mcp on the 2026-07-28 era: no handshake,
+ * `_meta` on every request, stateless HTTP) is opt-in (`--sdks`), so the default run stays the issue's.
+ */
+export const SDKS = ['raw', 'x-mcp', 'v1', 'v2', 'x-mcp-modern'] as const;
+export type SdkName = (typeof SDKS)[number];
+export const DEFAULT_SDKS: readonly SdkName[] = ['raw', 'x-mcp', 'v1', 'v2'];
+
+/** Client and server are separate processes on every transport but `in-memory`. */
+export const TRANSPORTS = ['in-memory', 'stdio', 'http-sse', 'http-json', 'legacy-sse', 'ws'] as const;
+export type TransportName = (typeof TRANSPORTS)[number];
+
+export const WORKLOADS = ['w1', 'w2', 'w3', 'w4', 'w5'] as const;
+export type WorkloadName = (typeof WORKLOADS)[number];
+
+/** Transports that have sessions a server keeps per client (W5 runs only there). */
+export const SESSION_TRANSPORTS: readonly TransportName[] = ['http-sse', 'http-json', 'legacy-sse', 'ws'];
+
+/** Iteration counts of one run; `--smoke` shrinks them to seconds. */
+export interface Counts {
+  w1Warmup: number;
+  w1Calls: number;
+  w2Warmup: number;
+  w2Calls: number;
+  w2InFlight: number;
+  w3Warmup: number;
+  w3Calls: number;
+  w4Connects: number;
+  /** Spawning a process per connect is ~100× slower than a socket: stdio W4 gets its own count. */
+  w4StdioConnects: number;
+  w5Sessions: number;
+  w5CallsPerSession: number;
+  coldStarts: number;
+}
+
+/** What the orchestrator hands one cell process. */
+export interface CellSpec {
+  workload: WorkloadName;
+  transport: TransportName;
+  sdk: SdkName;
+  counts: Counts;
+}
+
+/** Every figure a cell can report; each workload fills the ones it measures. */
+export interface Metrics {
+  callsPerSec?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  mibPerSec?: number;
+  connectsPerSec?: number;
+  /** Client + server CPU time (user + system) per call, microseconds. */
+  cpuPerCallUs?: number;
+  /** Server process peak RSS (`resourceUsage().maxRSS`), MiB; client + server for in-memory. */
+  serverPeakRssMiB?: number;
+  /** Server RSS growth per open session after `gc()`, KiB. */
+  rssPerSessionKiB?: number;
+  /** Server heap growth per open session after `gc()`, KiB (less noisy than RSS). */
+  heapPerSessionKiB?: number;
+}
+export type MetricName = keyof Metrics;
+
+export interface CellResult {
+  spec: Omit<CellSpec, 'counts'>;
+  metrics: Metrics;
+}
+
+/** A cell that cannot run for a stated reason (e.g. the SDK has no such transport). */
+export interface Unsupported {
+  reason: string;
+}

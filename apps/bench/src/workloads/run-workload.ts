@@ -1,0 +1,22 @@
+import type { Metrics, WorkloadName } from '../types.js';
+import type { WorkloadContext } from './context.js';
+import { runW1 } from './w1-sequential.js';
+import { runW2 } from './w2-concurrent.js';
+import { runW3 } from './w3-large.js';
+import { runW4 } from './w4-connect.js';
+import { runW5 } from './w5-sessions.js';
+
+export function runWorkload(workload: WorkloadName, context: WorkloadContext): Promise<Metrics> {
+  switch (workload) {
+    case 'w1':
+      return runW1(context);
+    case 'w2':
+      return runW2(context);
+    case 'w3':
+      return runW3(context);
+    case 'w4':
+      return runW4(context);
+    case 'w5':
+      return runW5(context);
+  }
+}

@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunResults } from '../src/results.js';
+import type { MetricName, WorkloadName } from '../src/types.js';
+
+const run = promisify(execFile);
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+const MAIN = join(APP_DIR, 'dist', 'main.js');
+
+/** The figures each workload must report (> 0) for every SDK. */
+const EXPECTED: Record<WorkloadName, MetricName[]> = {
+  w1: ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs', 'serverPeakRssMiB'],
+  w2: ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs', 'serverPeakRssMiB'],
+  w3: ['mibPerSec', 'cpuPerCallUs', 'serverPeakRssMiB'],
+  w4: ['connectsPerSec'],
+  w5: ['callsPerSec', 'cpuPerCallUs', 'serverPeakRssMiB'],
+};
+
+// Not a timed test: it checks that the benchmark still runs end to end and reports every row. The
+// build step of `pnpm test` (turbo) produces dist/ first.
+describe('pnpm bench --smoke', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'x-bench-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs every workload over in-memory and WebSocket for every SDK and reports each figure', async () => {
+    expect(existsSync(MAIN), 'apps/bench is not built: run `pnpm build` (or `pnpm test`, which builds)').toBe(
+      true,
+    );
+    const json = join(dir, 'results.json');
+    const out = join(dir, 'RESULTS.md');
+    await run(
+      process.execPath,
+      [MAIN, '--smoke', '--transports', 'in-memory,ws', '--json', json, '--out', out],
+      {
+        cwd: APP_DIR,
+        timeout: 170_000,
+      },
+    );
+    const results = JSON.parse(readFileSync(json, 'utf8')) as RunResults;
+
+    const rows = results.cells.map((cell) => `${cell.workload} ${cell.transport} ${cell.sdk}`);
+    const expectedRows = ['w1', 'w2', 'w3', 'w4', 'w5'].flatMap((workload) =>
+      (workload === 'w5' ? ['ws'] : ['in-memory', 'ws']).flatMap((transport) =>
+        ['raw', 'x-mcp', 'v1', 'v2'].map((sdk) => `${workload} ${transport} ${sdk}`),
+      ),
+    );
+    expect(rows.sort()).toEqual(expectedRows.sort());
+
+    for (const cell of results.cells) {
+      expect(cell.note, `${cell.workload} ${cell.transport} ${cell.sdk}`).toBeUndefined();
+      for (const metric of EXPECTED[cell.workload]) {
+        expect(
+          cell.metrics[metric],
+          `${cell.workload} ${cell.transport} ${cell.sdk} ${metric}`,
+        ).toBeGreaterThan(0);
+      }
+    }
+    for (const sdk of ['raw', 'x-mcp', 'v1', 'v2'] as const)
+      expect(results.coldStartMs[sdk]).toBeGreaterThan(0);
+    for (const sdk of ['x-mcp', 'v1', 'v2'] as const)
+      expect(results.installSize[sdk]?.bytes).toBeGreaterThan(0);
+
+    const markdown = readFileSync(out, 'utf8');
+    for (const heading of [
+      '## Targets',
+      '## W1',
+      '## W2',
+      '## W3',
+      '## W4',
+      '## W5',
+      '## Cold start',
+      '## Install size',
+    ]) {
+      expect(markdown).toContain(heading);
+    }
+    expect(markdown).toContain('*x-mcp ÷ raw*');
+  }, 180_000);
+});
