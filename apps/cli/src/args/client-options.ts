@@ -1,0 +1,104 @@
+import { basename, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { VersionSelection } from '@x/client';
+import { isSupportedProtocolVersion, type LoggingLevel, SUPPORTED_PROTOCOL_VERSIONS } from '@x/protocol';
+import type { ParsedArgs } from './parsed-args.js';
+import { UsageError } from './usage-error.js';
+
+const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const satisfies readonly LoggingLevel[];
+
+/** The connection and output options of every command that talks to a server. */
+export interface ClientOptions {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly env: Readonly<Record<string, string>>;
+  /** `--root` directories as absolute `file://` URIs, answered to `roots/list`. */
+  readonly roots: readonly { uri: string; name: string }[];
+  readonly timeout: number | undefined;
+  readonly protocolVersion: VersionSelection;
+  /** `http` / `sse`: force one of the two HTTP transports instead of Streamable HTTP with SSE fallback. */
+  readonly transport: 'http' | 'sse' | 'ws' | 'stdio' | undefined;
+  readonly logLevel: LoggingLevel | undefined;
+  readonly json: boolean;
+  readonly out: string | undefined;
+}
+
+/** Reads and checks the client options of a parsed command line; a bad value is a `UsageError`. */
+export function readClientOptions(args: ParsedArgs): ClientOptions {
+  const command = args.command;
+  const one = (name: string): string | undefined => args.values.get(name)?.at(-1);
+  const legacy = args.flags.has('legacy');
+  const pinned = one('protocol-version');
+  if (pinned !== undefined && !isSupportedProtocolVersion(pinned)) {
+    throw new UsageError(
+      `unsupported --protocol-version ${pinned}; x-mcp speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+      { command },
+    );
+  }
+  if (legacy && pinned !== undefined) {
+    throw new UsageError('give either --legacy or --protocol-version, not both', { command });
+  }
+  const logLevel = one('log-level');
+  if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new UsageError(`unknown --log-level ${logLevel}; use one of ${LOG_LEVELS.join(', ')}`, { command });
+  }
+  const transport = one('transport');
+  if (transport !== undefined && !['http', 'sse', 'ws', 'stdio'].includes(transport)) {
+    throw new UsageError(`unknown --transport ${transport}; use http, sse, ws or stdio`, { command });
+  }
+  return {
+    headers: parseHeaders(args.values.get('header') ?? [], command),
+    env: parseEnv(args.values.get('env') ?? [], command),
+    roots: (args.values.get('root') ?? []).map((dir) => ({
+      uri: pathToFileURL(resolve(dir)).href,
+      name: basename(resolve(dir)),
+    })),
+    timeout: parseTimeout(one('timeout'), command),
+    protocolVersion: legacy ? 'legacy' : (pinned ?? 'auto'),
+    transport: transport as ClientOptions['transport'],
+    logLevel: logLevel as LoggingLevel | undefined,
+    json: args.flags.has('json'),
+    out: one('out'),
+  };
+}
+
+function parseHeaders(raw: readonly string[], command: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const entry of raw) {
+    const colon = entry.indexOf(':');
+    const name = colon === -1 ? '' : entry.slice(0, colon).trim();
+    // RFC 9110 field names are tokens: no spaces, no separators.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new UsageError(`-H expects 'Name: value', got '${entry}'`, { command });
+    }
+    headers[name] = entry.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function parseEnv(raw: readonly string[], command: string | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const entry of raw) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) throw new UsageError(`-e expects KEY=VALUE, got '${entry}'`, { command });
+    env[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return env;
+}
+
+function parseTimeout(raw: string | undefined, command: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const ms = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(ms) || ms <= 0) {
+    throw new UsageError(`--timeout expects a positive number of milliseconds, got '${raw}'`, { command });
+  }
+  return ms;
+}

@@ -1,0 +1,65 @@
+import { UsageError } from './usage-error.js';
+
+/** Where the server is: a URL (HTTP or WebSocket) or a command to spawn and speak stdio with. */
+export type Target =
+  | { readonly kind: 'http'; readonly url: URL }
+  | { readonly kind: 'ws'; readonly url: URL }
+  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] };
+
+const SCHEMES: Readonly<Record<string, 'http' | 'ws'>> = {
+  'http:': 'http',
+  'https:': 'http',
+  'ws:': 'ws',
+  'wss:': 'ws',
+};
+
+/**
+ * Separates the target from a command's own positionals. With `--`, what follows is the stdio server
+ * and every positional belongs to the command. Otherwise the target is the **last** positional and must
+ * be an http(s) or ws(s) URL: taking the last one keeps `x-mcp read https://site/doc http://host/mcp`
+ * unambiguous.
+ *
+ * @example
+ * ```ts
+ * resolveTarget({ positionals: ['echo', 'a=1', 'http://127.0.0.1:3000/mcp'], serverCommand: undefined });
+ * // { target: { kind: 'http', url }, rest: ['echo', 'a=1'] }
+ * ```
+ */
+export function resolveTarget(input: {
+  positionals: readonly string[];
+  serverCommand: readonly string[] | undefined;
+  command?: string | undefined;
+}): { target: Target; rest: readonly string[] } {
+  const { positionals, serverCommand, command } = input;
+  if (serverCommand !== undefined) {
+    const [program, ...args] = serverCommand;
+    if (program === undefined || program === '') {
+      throw new UsageError('nothing after --: give the server command, e.g. -- node server.js', { command });
+    }
+    return { target: { kind: 'stdio', command: program, args }, rest: positionals };
+  }
+  const last = positionals.at(-1);
+  const hint = 'give the server URL last (http://…, https://…, ws://…, wss://…) or -- <command> [args…]';
+  if (last === undefined) throw new UsageError(`missing target: ${hint}`, { command });
+  const kind = SCHEMES[schemeOf(last)];
+  if (kind === undefined) {
+    throw new UsageError(`missing target: '${last}' is not a server URL; ${hint}`, { command });
+  }
+  let url: URL;
+  try {
+    url = new URL(last);
+  } catch {
+    throw new UsageError(`invalid target URL '${last}'`, { command });
+  }
+  return { target: { kind, url }, rest: positionals.slice(0, -1) };
+}
+
+function schemeOf(value: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:)\/\//i.exec(value);
+  return match?.[1]?.toLowerCase() ?? '';
+}
+
+/** The target as a person wrote it: the URL, or the server command line. */
+export function describeTarget(target: Target): string {
+  return target.kind === 'stdio' ? [target.command, ...target.args].join(' ') : target.url.href;
+}

@@ -1,0 +1,214 @@
+import type { OptionSpec } from './args/option-spec.js';
+
+/** One `x-mcp` command, as the dispatcher and the help text see it. */
+export interface CommandSpec {
+  readonly name: string;
+  /** What follows the command name, target included. */
+  readonly usage: string;
+  readonly summary: string;
+  readonly examples: readonly string[];
+  /** Whether it talks to a server (needs a target, takes the connection options). */
+  readonly client: boolean;
+}
+
+const TARGET = '<url> | -- <command> [args…]';
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'info',
+    usage: `info [options] ${TARGET}`,
+    summary: 'Show the server: name, version, era, protocol version, capabilities, instructions',
+    examples: ['x-mcp info http://127.0.0.1:3000/mcp', 'x-mcp info --json -- node server.js'],
+    client: true,
+  },
+  {
+    name: 'tools',
+    usage: `tools [options] ${TARGET}`,
+    summary: 'List the tools and their arguments (* = required)',
+    examples: ['x-mcp tools http://127.0.0.1:3000/mcp'],
+    client: true,
+  },
+  {
+    name: 'call',
+    usage: `call <tool> [key=value | key:=json | '{…}']… [options] ${TARGET}`,
+    summary: "Call a tool; key=value arguments are typed from the tool's input schema",
+    examples: [
+      'x-mcp call echo message=hi -- node server.js',
+      `x-mcp call add a=1 b=2 http://127.0.0.1:3000/mcp`,
+      `x-mcp call search --args '{"query":"mcp","limit":5}' ws://127.0.0.1:3000/mcp`,
+    ],
+    client: true,
+  },
+  {
+    name: 'resources',
+    usage: `resources [options] ${TARGET}`,
+    summary: 'List the resources',
+    examples: ['x-mcp resources http://127.0.0.1:3000/mcp'],
+    client: true,
+  },
+  {
+    name: 'templates',
+    usage: `templates [options] ${TARGET}`,
+    summary: 'List the resource templates',
+    examples: ['x-mcp templates http://127.0.0.1:3000/mcp'],
+    client: true,
+  },
+  {
+    name: 'read',
+    usage: `read <uri> [options] ${TARGET}`,
+    summary: 'Read a resource (binary contents: type and size, or saved with --out)',
+    examples: [
+      'x-mcp read test://static-text http://127.0.0.1:3000/mcp',
+      'x-mcp read file:///logo.png --out . -- node server.js',
+    ],
+    client: true,
+  },
+  {
+    name: 'prompts',
+    usage: `prompts [options] ${TARGET}`,
+    summary: 'List the prompts and their arguments (* = required)',
+    examples: ['x-mcp prompts http://127.0.0.1:3000/mcp'],
+    client: true,
+  },
+  {
+    name: 'prompt',
+    usage: `prompt <name> [key=value…] [options] ${TARGET}`,
+    summary: 'Get a prompt with its arguments and show its messages',
+    examples: ['x-mcp prompt greet name=Ada http://127.0.0.1:3000/mcp'],
+    client: true,
+  },
+  {
+    name: 'complete',
+    usage: `complete prompt:<name> | resource:<uri-template> <argument> [<partial>] [name=value…] [options] ${TARGET}`,
+    summary: 'Ask for completions of a prompt argument or a template variable (name=value: context)',
+    examples: [
+      'x-mcp complete prompt:greet name Ad http://127.0.0.1:3000/mcp',
+      "x-mcp complete 'resource:file:///{path}' path src/ -- node server.js",
+    ],
+    client: true,
+  },
+  {
+    name: 'listen',
+    usage: `listen [--subscribe <uri>]… [options] ${TARGET}`,
+    summary: 'Print server notifications until Ctrl-C (list changes, resource updates, logs)',
+    examples: ['x-mcp listen --subscribe test://watched-resource http://127.0.0.1:3000/mcp'],
+    client: true,
+  },
+  {
+    name: 'ping',
+    usage: `ping [options] ${TARGET}`,
+    summary: 'Check the server answers (ping; server/discover on 2026-07-28) and show the round trip',
+    examples: ['x-mcp ping ws://127.0.0.1:3000/mcp'],
+    client: true,
+  },
+  {
+    name: 'serve',
+    usage: 'serve [--transport stdio|http|sse|ws] [--port <n>] [--host <address>]',
+    summary: 'Run the example "everything" server; prints its URL on the first line of stdout',
+    examples: ['x-mcp serve --transport http --port 3000', 'x-mcp serve --transport stdio'],
+    client: false,
+  },
+  {
+    name: 'help',
+    usage: 'help [<command>]',
+    summary: 'Show help for x-mcp or one command',
+    examples: ['x-mcp help call'],
+    client: false,
+  },
+];
+
+export const CLIENT_COMMANDS: readonly string[] = COMMANDS.filter((c) => c.client).map((c) => c.name);
+
+export const OPTIONS: readonly OptionSpec[] = [
+  {
+    name: 'header',
+    short: 'H',
+    value: "'<name>: <value>'",
+    repeatable: true,
+    description: 'HTTP/WebSocket header sent with every request (repeatable)',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'env',
+    short: 'e',
+    value: '<KEY=VALUE>',
+    repeatable: true,
+    description: 'environment variable for a stdio server (repeatable)',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'root',
+    value: '<dir>',
+    repeatable: true,
+    description: 'offer this directory to the server as a root (roots/list; repeatable)',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'timeout',
+    value: '<ms>',
+    description: 'request timeout in milliseconds (default 60000)',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'legacy',
+    description: 'speak only the initialize-era protocol (2025-11-25 and older)',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'protocol-version',
+    value: '<version>',
+    description: 'pin one protocol version, e.g. 2025-06-18 or 2026-07-28 (default: negotiate)',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'transport',
+    value: '<name>',
+    description:
+      'client: http (Streamable HTTP only) or sse (legacy HTTP+SSE only) for http URLs; serve: stdio|http|sse|ws',
+  },
+  {
+    name: 'log-level',
+    value: '<level>',
+    description: 'ask the server for logs at this level or above (debug … emergency); printed on stderr',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'json',
+    description: 'print JSON for scripts (listen: one object per line)',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'args',
+    value: '<json>',
+    description: 'arguments as one JSON object',
+    commands: ['call', 'prompt'],
+  },
+  {
+    name: 'out',
+    short: 'o',
+    value: '<dir>',
+    description: 'save images, audio and binary resources into this directory',
+    commands: ['call', 'read', 'prompt'],
+  },
+  {
+    name: 'subscribe',
+    value: '<uri>',
+    repeatable: true,
+    description: 'also watch this resource for updates (repeatable)',
+    commands: ['listen'],
+  },
+  {
+    name: 'port',
+    value: '<n>',
+    description: 'port to listen on; 0 picks a free one (default 3000)',
+    commands: ['serve'],
+  },
+  {
+    name: 'host',
+    value: '<address>',
+    description: 'interface to bind (default 127.0.0.1)',
+    commands: ['serve'],
+  },
+  { name: 'help', short: 'h', description: 'show help' },
+  { name: 'version', short: 'V', description: 'print the x-mcp version' },
+];

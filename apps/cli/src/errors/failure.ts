@@ -1,0 +1,149 @@
+import { NegotiationError } from '@x/client';
+import { ErrorCode, McpError } from '@x/protocol';
+import { UsageError } from '../args/usage-error.js';
+import { ExitCode } from '../exit-codes.js';
+import { ConnectError } from '../session/connect-error.js';
+
+/** How a failed run is reported: the exit code, one human line, and the `--json` form. */
+export interface Failure {
+  readonly exitCode: ExitCode;
+  readonly message: string;
+  /** JSON-RPC code, when the failure has one (printed so scripts and people can look it up). */
+  readonly code?: number | undefined;
+  readonly data?: unknown;
+}
+
+const SYSTEM_CODES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection lost',
+  CERT_HAS_EXPIRED: 'TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Walks an error and its `cause`s (and AggregateError members, as undici reports dual-stack refusals). */
+function* chain(error: unknown): Generator<Record<string, unknown>> {
+  const queue: unknown[] = [error];
+  for (let seen = 0; queue.length > 0 && seen < 16; seen++) {
+    const current = queue.shift();
+    if (!isRecord(current)) continue;
+    yield current;
+    queue.push(current['cause']);
+    if (Array.isArray(current['errors'])) queue.push(...current['errors']);
+  }
+}
+
+/** A short reason for a network-level failure ("connection refused (ECONNREFUSED)"), if there is one. */
+export function networkReason(error: unknown): string | undefined {
+  for (const link of chain(error)) {
+    const code = link['code'];
+    if (typeof code === 'string' && SYSTEM_CODES[code] !== undefined)
+      return `${SYSTEM_CODES[code]} (${code})`;
+  }
+  return undefined;
+}
+
+/** The HTTP status an HTTP transport attached to the error, if any. */
+function httpStatus(error: unknown): number | undefined {
+  for (const link of chain(error)) {
+    const status = link['status'];
+    if (typeof status === 'number' && status >= 100) return status;
+  }
+  return undefined;
+}
+
+/** The JSON-RPC error a server sent, directly or inside an HTTP error body. */
+function wireError(error: unknown): { code: number; message: string; data?: unknown } | undefined {
+  for (const link of chain(error)) {
+    if (link instanceof McpError) return link;
+    const rpc = link['rpcError'];
+    if (isRecord(rpc) && typeof rpc['code'] === 'number' && typeof rpc['message'] === 'string') {
+      return { code: rpc['code'], message: rpc['message'], data: rpc['data'] };
+    }
+  }
+  return undefined;
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Sorts a failure into the documented exit codes: usage (2); connection (3: refused, unreachable, the
+ * server process did not start, an HTTP-level refusal while connecting, the connection dropped); protocol
+ * (1: a JSON-RPC error from the server, a timed-out request, no common protocol version).
+ *
+ * @example
+ * ```ts
+ * const failure = describeFailure(error, { connecting: true });
+ * process.exitCode = failure.exitCode;
+ * ```
+ */
+export function describeFailure(
+  error: unknown,
+  phase: { connecting: boolean; target?: string | undefined },
+): Failure {
+  const failure = classify(error, phase.connecting);
+  if (!phase.connecting || phase.target === undefined || failure.exitCode !== ExitCode.ConnectionFailure) {
+    return failure;
+  }
+  // These already say what they could not reach.
+  // (`ProcessSpawnError` by name: loading the stdio transport just to test for it would slow every run.)
+  if (error instanceof ConnectError || (error instanceof Error && error.name === 'ProcessSpawnError'))
+    return failure;
+  return { ...failure, message: `cannot connect to ${phase.target}: ${failure.message}` };
+}
+
+function classify(error: unknown, connecting: boolean): Failure {
+  if (error instanceof UsageError) return { exitCode: ExitCode.Usage, message: error.message };
+  if (error instanceof ConnectError) return { exitCode: ExitCode.ConnectionFailure, message: error.message };
+  if (error instanceof NegotiationError) {
+    return {
+      exitCode: ExitCode.ProtocolError,
+      message: `${error.message} (server offers: ${error.serverVersions.join(', ') || 'nothing'})`,
+    };
+  }
+  const wire = wireError(error);
+  const status = httpStatus(error);
+  // Refused at the HTTP level while connecting (401, 403, a 400/404 from something that is no MCP
+  // endpoint): nothing MCP-shaped was reached, even when the body holds a JSON-RPC error.
+  if (connecting && status !== undefined && status >= 400 && !(error instanceof McpError)) {
+    const detail = wire === undefined ? messageOf(error) : `${wire.code} ${wire.message}`;
+    return { exitCode: ExitCode.ConnectionFailure, message: `HTTP ${status}: ${detail}` };
+  }
+  if (wire !== undefined && wire.code === ErrorCode.ConnectionClosed) {
+    const reason = networkReason(error);
+    return {
+      exitCode: ExitCode.ConnectionFailure,
+      message: `connection closed${reason === undefined ? '' : `: ${reason}`}: ${wire.message}`,
+      code: wire.code,
+    };
+  }
+  if (wire !== undefined && wire.code === ErrorCode.RequestTimeout && connecting) {
+    return {
+      exitCode: ExitCode.ConnectionFailure,
+      message: `no answer to the handshake: ${wire.message}`,
+      code: wire.code,
+    };
+  }
+  if (wire !== undefined) {
+    return { exitCode: ExitCode.ProtocolError, message: wire.message, code: wire.code, data: wire.data };
+  }
+  const reason = networkReason(error);
+  if (reason !== undefined) return { exitCode: ExitCode.ConnectionFailure, message: reason };
+  if (status !== undefined) {
+    return { exitCode: ExitCode.ConnectionFailure, message: `HTTP ${status}: ${messageOf(error)}` };
+  }
+  return {
+    exitCode: connecting ? ExitCode.ConnectionFailure : ExitCode.ProtocolError,
+    message: messageOf(error),
+  };
+}

@@ -1,0 +1,72 @@
+import type { ParsedArgs } from '../args/parsed-args.js';
+import { UsageError } from '../args/usage-error.js';
+import { ExitCode } from '../exit-codes.js';
+import type { Terminal } from '../output/terminal.js';
+import { loadEverythingServer } from './load-everything-server.js';
+import type { ListeningServer } from './listening-server.js';
+import { type ServeOptions, serveHttp, serveSse, serveStdio, serveWs } from './serve-transports.js';
+
+const TRANSPORTS = {
+  http: { start: serveHttp, label: 'Streamable HTTP' },
+  sse: { start: serveSse, label: 'legacy HTTP+SSE' },
+  ws: { start: serveWs, label: 'WebSocket' },
+  stdio: { start: serveStdio, label: 'stdio' },
+} as const satisfies Record<string, { start: (o: ServeOptions) => Promise<ListeningServer>; label: string }>;
+
+function readPort(raw: string | undefined): number {
+  if (raw === undefined) return 3000;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65_535) {
+    throw new UsageError(`--port expects 0…65535 (0 picks a free port), got '${raw}'`, { command: 'serve' });
+  }
+  return port;
+}
+
+/** Checks `serve`'s command line; the returned step runs the server until Ctrl-C (or stdin EOF on stdio). */
+export function prepareServe(
+  args: ParsedArgs,
+): (context: { terminal: Terminal; signal: AbortSignal }) => Promise<ExitCode> {
+  if (args.positionals.length > 0) {
+    throw new UsageError(`unexpected argument: ${args.positionals.join(' ')}`, { command: 'serve' });
+  }
+  const name = args.values.get('transport')?.at(-1) ?? 'http';
+  if (!Object.hasOwn(TRANSPORTS, name)) {
+    throw new UsageError(`unknown --transport ${name}; serve speaks stdio, http, sse or ws`, {
+      command: 'serve',
+    });
+  }
+  const transport = TRANSPORTS[name as keyof typeof TRANSPORTS];
+  const port = readPort(args.values.get('port')?.at(-1));
+  const host = args.values.get('host')?.at(-1) ?? '127.0.0.1';
+  if (name === 'stdio' && (args.values.has('port') || args.values.has('host'))) {
+    throw new UsageError('--port and --host apply to http, sse and ws; stdio has no address', {
+      command: 'serve',
+    });
+  }
+  return async ({ terminal, signal }) => {
+    const server = await loadEverythingServer();
+    const running = await transport.start({
+      server,
+      host,
+      port,
+      onerror: (error) => terminal.err(terminal.errStyle.dim(`server: ${error.message}`)),
+    });
+    // stdout's first line is the URL, for scripts and tests. On stdio, stdout is the protocol itself and
+    // stderr lands in the client's logs, so nothing is announced there.
+    if (running.url !== undefined) {
+      terminal.out(running.url);
+      terminal.err(
+        terminal.errStyle.dim(
+          `Serving the everything server over ${transport.label} at ${running.url} (Ctrl-C to stop)`,
+        ),
+      );
+    }
+    const stopped = new Promise<void>((resolve) =>
+      signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    await Promise.race([stopped, running.done]);
+    await running.close();
+    await server.close();
+    return ExitCode.Ok;
+  };
+}

@@ -1,0 +1,170 @@
+import { Client } from '@x/client';
+import type { Transport } from '@x/protocol';
+import type { ClientOptions } from '../args/client-options.js';
+import { describeTarget, type Target } from '../args/target.js';
+import { UsageError } from '../args/usage-error.js';
+import { ElicitationAnswerer } from '../elicitation/elicitation-answerer.js';
+import type { Terminal } from '../output/terminal.js';
+import { cliVersion } from '../version.js';
+import { ConnectError } from './connect-error.js';
+
+/** What the session runs over, for `info` and error messages. */
+export type TransportName = 'streamable-http' | 'sse' | 'websocket' | 'stdio';
+
+/** A connected client plus what it took to get there; `close()` releases everything. */
+export interface Session {
+  readonly client: Client;
+  readonly transport: TransportName;
+  close(): Promise<void>;
+}
+
+export interface OpenSessionOptions {
+  readonly target: Target;
+  readonly options: ClientOptions;
+  readonly terminal: Terminal;
+  readonly command: string;
+  /** Ctrl-C: gives up connecting. */
+  readonly signal: AbortSignal;
+}
+
+/** Default time to connect, when `--timeout` does not say. */
+const CONNECT_TIMEOUT_MS = 30_000;
+
+/**
+ * Connects a `Client` to the target: http(s) → Streamable HTTP with fallback to legacy HTTP+SSE (the
+ * client's `fallback`, used on a 400/404/405 answer), ws(s) → WebSocket, `-- cmd` → stdio. The era is
+ * negotiated by the client (`--legacy` / `--protocol-version` narrow it). Elicitations are answered at
+ * the terminal, or declined when there is nobody to answer.
+ *
+ * @example
+ * ```ts
+ * const session = await openSession({ target, options, terminal, command: 'tools', signal });
+ * try { await session.client.listTools(); } finally { await session.close(); }
+ * ```
+ */
+export async function openSession(input: OpenSessionOptions): Promise<Session> {
+  const { target, options, terminal, signal } = input;
+  checkOptionsFitTarget(input);
+  const client = new Client(
+    { name: 'x-mcp', version: cliVersion() },
+    {
+      protocolVersion: options.protocolVersion,
+      timeout: options.timeout,
+      onwarning: (message) => terminal.warn(message),
+      ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
+    },
+  );
+  const answerer = new ElicitationAnswerer(terminal);
+  client.setElicitationHandler(answerer.handler);
+  // Roots are only offered when asked for: a server should not learn the working directory by default.
+  if (options.roots.length > 0) client.setRootsHandler(() => ({ roots: [...options.roots] }));
+  if (process.env['X_MCP_DEBUG'] !== undefined) {
+    client.onerror = (error) => terminal.err(terminal.errStyle.dim(`debug: ${error.message}`));
+  }
+
+  // Each transport package is loaded only when the target needs it: startup stays quick.
+  let transport: TransportName;
+  let connecting: Promise<void>;
+  if (target.kind === 'stdio') {
+    transport = 'stdio';
+    const { StdioClientTransport } = await import('@x/transport-stdio');
+    connecting = client.connect(
+      new StdioClientTransport({ command: target.command, args: target.args, env: options.env }),
+    );
+  } else if (target.kind === 'ws') {
+    transport = 'websocket';
+    const { WebSocketClientTransport } = await import('@x/transport-ws');
+    connecting = client.connect(
+      new WebSocketClientTransport(target.url, { headers: { ...options.headers } }),
+    );
+  } else if (options.transport === 'sse') {
+    transport = 'sse';
+    connecting = client.connect(await sse(target.url, options));
+  } else {
+    transport = 'streamable-http';
+    const { StreamableHttpClientTransport } = await import('@x/transport-streamable-http');
+    const primary = new StreamableHttpClientTransport(target.url, { headers: { ...options.headers } });
+    connecting = client.connect(
+      primary,
+      options.transport === 'http'
+        ? {}
+        : {
+            fallback: (): Promise<Transport> => {
+              transport = 'sse';
+              return sse(target.url, options);
+            },
+          },
+    );
+  }
+
+  const close = async (): Promise<void> => {
+    answerer.close();
+    await client.close().catch(() => {});
+  };
+  try {
+    await withTimeout(connecting, {
+      ms: options.timeout ?? CONNECT_TIMEOUT_MS,
+      what: describeTarget(target),
+      signal,
+    });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  if (options.logLevel !== undefined && client.era === 'legacy' && client.serverCapabilities?.logging) {
+    await client.setLoggingLevel(options.logLevel);
+  }
+  return { client, transport, close };
+}
+
+async function sse(url: URL, options: ClientOptions): Promise<Transport> {
+  const { SseClientTransport } = await import('@x/transport-sse');
+  return new SseClientTransport({ url, headers: { ...options.headers } });
+}
+
+/** Headers travel only over HTTP and WebSocket; environment variables only reach a spawned server. */
+function checkOptionsFitTarget({ target, options, command }: OpenSessionOptions): void {
+  if (target.kind === 'stdio' && Object.keys(options.headers).length > 0) {
+    throw new UsageError('-H/--header applies to URL targets; a stdio server gets -e KEY=VALUE instead', {
+      command,
+    });
+  }
+  if (target.kind !== 'stdio' && Object.keys(options.env).length > 0) {
+    throw new UsageError('-e/--env applies to stdio servers (-- <command>); a URL target gets -H headers', {
+      command,
+    });
+  }
+  const wanted = options.transport;
+  const fits =
+    wanted === undefined ||
+    (wanted === 'stdio' && target.kind === 'stdio') ||
+    (wanted === 'ws' && target.kind === 'ws') ||
+    ((wanted === 'http' || wanted === 'sse') && target.kind === 'http');
+  if (!fits) {
+    throw new UsageError(`--transport ${wanted} does not fit the target ${describeTarget(target)}`, {
+      command,
+    });
+  }
+}
+
+/** Gives up on `promise` after `ms`, or when `signal` aborts. */
+async function withTimeout(
+  promise: Promise<void>,
+  options: { ms: number; what: string; signal: AbortSignal },
+): Promise<void> {
+  const { ms, what, signal } = options;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConnectError(`timed out after ${ms} ms connecting to ${what}`)), ms);
+    onAbort = () => reject(new ConnectError(`interrupted while connecting to ${what}`));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  }
+}
