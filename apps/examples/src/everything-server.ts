@@ -36,7 +36,11 @@ export const JSON_SCHEMA_2020_12_INPUT_SCHEMA = {
     kind: { type: 'string', enum: ['person', 'company'] },
     vat: { type: 'string' },
   },
-  allOf: [{ not: { required: ['unused'] } }],
+  // Composition nested in composition, kept verbatim (SEP-2106); the anyOf admits every object.
+  allOf: [
+    { anyOf: [{ required: ['name'] }, { not: { required: ['name'] } }] },
+    { not: { required: ['unused'] } },
+  ],
   if: { properties: { kind: { const: 'company' } }, required: ['kind'] },
   // biome-ignore lint/suspicious/noThenProperty: the JSON Schema if/then/else keyword, kept verbatim
   then: { required: ['vat'] },
@@ -124,7 +128,10 @@ function registerContentTools(server: McpServer): void {
   server.registerTool(
     'test_reconnection',
     { description: 'Tests SSE stream disconnection and client reconnection (SEP-1699)' },
-    async () => {
+    async (_args, ctx) => {
+      // SEP-1699: close this request's SSE stream mid-call so the client must resume it (GET with
+      // Last-Event-ID) to receive the result; a no-op where the transport has no such stream.
+      ctx.request.extra?.closeSSEStream?.();
       await sleep(100);
       return text('Reconnection test completed successfully.');
     },

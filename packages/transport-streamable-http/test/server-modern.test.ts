@@ -81,7 +81,19 @@ describe('modern era (2026-07-28)', () => {
 
   it.each([
     ['missing MCP-Protocol-Version', { ...POST_HEADERS, 'mcp-method': 'echo' }, modernRequest('echo')],
-    ['version header ≠ _meta', modernHeaders('echo'), { ...modernRequest('echo'), params: { _meta: {} } }],
+    [
+      'version header ≠ _meta',
+      modernHeaders('echo'),
+      {
+        ...modernRequest('echo'),
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      },
+    ],
     ['missing Mcp-Method', { ...POST_HEADERS, 'mcp-protocol-version': M }, modernRequest('echo')],
     ['Mcp-Method ≠ method', modernHeaders('other'), modernRequest('echo')],
     ['missing Mcp-Name', modernHeaders('tools/call'), modernRequest('tools/call', { name: 'a' })],
@@ -105,6 +117,21 @@ describe('modern era (2026-07-28)', () => {
     const reply = await raw(server.url, { headers, body });
     expect(reply.status).toBe(400);
     expect(reply.json()).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32020 } });
+    expect(server.transports).toHaveLength(0);
+  });
+
+  it.each([
+    ['no _meta', {}],
+    ['_meta without protocolVersion', { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } }],
+    ['_meta without clientCapabilities', { _meta: { 'io.modelcontextprotocol/protocolVersion': M } }],
+  ])('answers 400 + -32602 for a request with %s (basic/index "Request metadata")', async (_name, params) => {
+    await using server = await startServer();
+    const reply = await raw(server.url, {
+      headers: modernHeaders('echo'),
+      body: { jsonrpc: '2.0', id: 7, method: 'echo', params },
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602 } });
     expect(server.transports).toHaveLength(0);
   });
 

@@ -1,4 +1,4 @@
-import { eraOf, type Era, type JSONRPCMessage } from '@x/protocol';
+import { type Era, eraOf, isSupportedProtocolVersion, type JSONRPCMessage } from '@x/protocol';
 import { HEADER } from '../shared/headers.js';
 import { metaProtocolVersion } from './modern/header-validation.js';
 
@@ -11,7 +11,8 @@ import { metaProtocolVersion } from './modern/header-validation.js';
  * 1. A JSON array body is legacy: batches exist only in 2025-03-26.
  * 2. An `MCP-Protocol-Version` header names the era: a modern version (2026-07-28, or any later date)
  *    is modern — an `Mcp-Session-Id` beside it is ignored, as 2026-07-28 "Earlier Streamable HTTP
- *    Revisions" says; any other value is legacy (and is refused later if unsupported).
+ *    Revisions" says; a known legacy version is legacy; an unknown value is modern when the message
+ *    carries `_meta` protocolVersion and no session (answered -32022), else legacy (refused as such).
  * 3. Without the header: a message whose `_meta["io.modelcontextprotocol/protocolVersion"]` is modern
  *    and that carries no `Mcp-Session-Id` is modern; header validation then rejects it for the missing
  *    header (400, -32020), which tells the client exactly what is wrong.
@@ -22,7 +23,15 @@ import { metaProtocolVersion } from './modern/header-validation.js';
 export function classifyPost(headers: Headers, body: JSONRPCMessage | readonly JSONRPCMessage[]): Era {
   if (Array.isArray(body)) return 'legacy';
   const header = headers.get(HEADER.protocolVersion);
-  if (header !== null) return eraOf(header);
+  if (header !== null && (isSupportedProtocolVersion(header) || eraOf(header) === 'modern')) {
+    return eraOf(header);
+  }
+  if (header !== null) {
+    // A version we do not know at all: a request with per-request _meta and no session is a modern client
+    // asking for a revision we lack, which the modern path answers with -32022 and our supported list.
+    const meta = metaProtocolVersion(body as JSONRPCMessage);
+    return typeof meta === 'string' && !headers.has(HEADER.sessionId) ? 'modern' : 'legacy';
+  }
   if (headers.has(HEADER.sessionId)) return 'legacy';
   const meta = metaProtocolVersion(body as JSONRPCMessage);
   return typeof meta === 'string' && eraOf(meta) === 'modern' ? 'modern' : 'legacy';

@@ -16,10 +16,31 @@ import { ResponseChannel } from './response-channel.js';
 import { ServerTransportBase } from './server-transport-base.js';
 import { SseWriter } from './sse-writer.js';
 
+/**
+ * HTTP status of a modern JSON reply (2026-07-28): 404 for an unknown method (transports, "Protocol
+ * Version Header"); 400 for a header mismatch, a missing client capability and an unsupported version
+ * (schema: HeaderMismatchError, MissingRequiredClientCapabilityError, UnsupportedProtocolVersionError
+ * "For HTTP, the response status code MUST be 400"); 200 otherwise.
+ */
+function statusOf(message: JSONRPCMessage): number {
+  if (!isJSONRPCErrorResponse(message)) return 200;
+  switch (message.error.code) {
+    case ErrorCode.MethodNotFound:
+      return 404;
+    case ErrorCode.HeaderMismatch:
+    case ErrorCode.MissingRequiredClientCapability:
+    case ErrorCode.UnsupportedProtocolVersion:
+      return 400;
+    default:
+      return 200;
+  }
+}
+
 function jsonReply(message: JSONRPCMessage): Response {
-  const status =
-    isJSONRPCErrorResponse(message) && message.error.code === ErrorCode.MethodNotFound ? 404 : 200;
-  return new Response(JSON.stringify(message), { status, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify(message), {
+    status: statusOf(message),
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /** Options for {@link RequestTransport}. */

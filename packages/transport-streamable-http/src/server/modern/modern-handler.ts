@@ -5,6 +5,7 @@ import {
   type JSONRPCMessage,
   McpError,
   type MessageExtraInfo,
+  MetaKey,
 } from '@x/protocol';
 import { HEADER } from '../../shared/headers.js';
 import type { EndpointState } from '../endpoint-state.js';
@@ -40,6 +41,13 @@ export async function handleModernPost(
       data: { supported: state.supported, requested: version },
     });
   }
+  const envelopeError = isJSONRPCRequest(message) ? missingMetaField(message.params) : undefined;
+  if (envelopeError !== undefined) {
+    // basic/index "Request metadata": "A request missing any required field is malformed; the server
+    // MUST reject it with JSON-RPC error code -32602 (Invalid params). On HTTP, the response status MUST
+    // be 400 Bad Request." Checked here because only the transport knows it speaks HTTP.
+    return jsonRpcErrorResponse(400, ErrorCode.InvalidParams, envelopeError, { id });
+  }
   try {
     validateModernHeaders(request.headers, message, state.paramHeaders);
   } catch (error) {
@@ -63,4 +71,21 @@ export async function handleModernPost(
     longLived: 'method' in message && message.method === 'subscriptions/listen',
     signal: request.signal,
   });
+}
+
+/** Why a modern request's `_meta` lacks a required field, or undefined when it has them all. */
+function missingMetaField(params: Record<string, unknown> | undefined): string | undefined {
+  const meta = params?.['_meta'];
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) {
+    return 'Invalid params: the request has no _meta object';
+  }
+  const fields = meta as Record<string, unknown>;
+  if (typeof fields[MetaKey.ProtocolVersion] !== 'string') {
+    return `Invalid params: _meta lacks "${MetaKey.ProtocolVersion}"`;
+  }
+  const capabilities = fields[MetaKey.ClientCapabilities];
+  if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
+    return `Invalid params: _meta lacks "${MetaKey.ClientCapabilities}"`;
+  }
+  return undefined;
 }
