@@ -160,3 +160,27 @@ describe('WebSocket end to end (issue 7)', () => {
     expect(hosted.listener.connections.size).toBe(0);
   });
 });
+
+describe('WebSocket reconnect (issue 7)', () => {
+  it('re-runs the legacy handshake after the transport reconnects, so the next call just works', async () => {
+    const server = createE2eServer();
+    const hosted = await host(server);
+    const { client, transport } = await connect(hosted.url, e2eClient({ protocolVersion: 'legacy' }), {
+      reconnect: { initialDelayMs: 10, maxDelayMs: 50, maxAttempts: 20 },
+    });
+    let reconnects = 0;
+    const previous = transport.onreconnect;
+    transport.onreconnect = () => {
+      reconnects++;
+      return previous?.();
+    };
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'before' } }))).toBe('before');
+
+    // The server side drops the connection; the new one reaches a server session that never saw initialize.
+    hosted.sockets[0]!.destroy();
+    await waitFor(() => reconnects === 1 && hosted.sockets.length === 2, 'the transport to reconnect');
+    await waitFor(() => server.sessions.size === 1, 'the old server session to end');
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('after');
+    expect(client.era).toBe('legacy');
+  });
+});

@@ -40,6 +40,12 @@ export interface Transport {
    */
   readonly hasPerRequestStream?: boolean | undefined;
   /**
+   * Fired by transports that re-establish a dropped connection by themselves (e.g. the WebSocket client
+   * with `reconnect`), after the new connection is up. The peer may have lost all state: a legacy-era
+   * client re-runs its `initialize` handshake here.
+   */
+  onreconnect?: (() => void) | undefined;
+  /**
    * Set by transports that carry each legacy request on a fresh connection with no handshake (stateless
    * Streamable HTTP): the version that request declared. A server serves such a connection as an already
    * initialized legacy session of that version (an `initialize` on it still works).

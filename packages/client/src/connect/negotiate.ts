@@ -133,7 +133,28 @@ async function legacy(
     requested,
     accepted,
   });
+  rehandshakeOnReconnect(ctx, transport, init.protocolVersion);
   return new LegacySession(ctx.engine, init);
+}
+
+/**
+ * A transport that reconnects by itself reaches a server that has forgotten the session: re-run
+ * `initialize` for the version already negotiated (2025-11-25 basic/lifecycle: initialization MUST be the
+ * first interaction), so the caller's next request just works.
+ */
+function rehandshakeOnReconnect(ctx: NegotiateContext, transport: Transport, version: ProtocolVersion): void {
+  const previous = transport.onreconnect;
+  transport.onreconnect = () => {
+    previous?.();
+    initialize(ctx.engine, transport, {
+      clientInfo: ctx.clientInfo,
+      capabilities: ctx.handlers.capabilities('legacy'),
+      requested: version,
+      accepted: [version],
+    }).catch((error: unknown) => {
+      transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    });
+  };
 }
 
 function modern(
