@@ -8,4 +8,3 @@ export type { FetchLike } from './client/fetch-like.js';
 export { HttpStatusError } from './http/http-status-error.js';
 export { encodeSseComment, encodeSseEvent } from './http/sse-encoding.js';
 export type { SseEvent } from './http/sse-encoding.js';
-export { jsonRpcErrorResponse } from './http/json-rpc-error-response.js';

@@ -9,6 +9,8 @@ export {
   LOOPBACK_HOSTS,
 } from './dns-rebinding-guard.js';
 export type { DnsRebindingGuard, DnsRebindingOptions } from './dns-rebinding-guard.js';
+export { jsonRpcErrorResponse } from './json-rpc-error-response.js';
+export type { JsonRpcErrorResponseInit } from './json-rpc-error-response.js';
 export { acceptsAll, isJsonContentType, parseMediaType } from './media-type.js';
 export { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError, readBoundedText } from './read-bounded-body.js';
 export type { ReadBoundedTextOptions } from './read-bounded-body.js';

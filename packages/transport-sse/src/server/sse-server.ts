@@ -1,11 +1,11 @@
 import { ErrorCode, McpError, parseMessage } from '@x/protocol';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
-import { jsonRpcErrorResponse } from '../http/json-rpc-error-response.js';
 import {
   createDnsRebindingGuard,
   DEFAULT_MAX_BODY_BYTES,
   type DnsRebindingGuard,
   isJsonContentType,
+  jsonRpcErrorResponse,
   PayloadTooLargeError,
   readBoundedText,
 } from '@x/protocol/http';

@@ -10,7 +10,7 @@ import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
 import { classifyBodiless, classifyPost } from './classify-era.js';
 import { Cors } from './cors.js';
 import type { EndpointState } from './endpoint-state.js';
-import { jsonRpcErrorResponse, methodNotAllowed } from './http-responses.js';
+import { methodNotAllowed } from './http-responses.js';
 import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy/legacy-handler.js';
 import { SessionStore } from './legacy/session-store.js';
 import { handleModernPost } from './modern/modern-handler.js';
@@ -26,6 +26,7 @@ import {
   type DnsRebindingGuard,
   isJsonContentType,
   isLoopbackAddress,
+  jsonRpcErrorResponse,
   PayloadTooLargeError,
   readBoundedText,
 } from '@x/protocol/http';

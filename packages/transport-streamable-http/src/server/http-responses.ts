@@ -1,31 +1,5 @@
-import { ErrorCode, type JSONRPCErrorResponse, type RequestId } from '@x/protocol';
-
-/** Options for {@link jsonRpcErrorResponse}. */
-export interface JsonRpcErrorResponseInit {
-  /** The request the error answers; omitted for transport-level rejections (the spec allows "no id"). */
-  id?: RequestId | undefined;
-  data?: unknown;
-  headers?: Record<string, string> | undefined;
-}
-
-/**
- * An HTTP response whose body is a JSON-RPC error. Transport-level rejections carry no id
- * (2025-11-25 transports: "The HTTP response body MAY comprise a JSON-RPC error response that has no
- * id"); header-validation failures of 2026-07-28 answer the request's id.
- */
-export function jsonRpcErrorResponse(
-  status: number,
-  code: number,
-  message: string,
-  init: JsonRpcErrorResponseInit = {},
-): Response {
-  const error = init.data === undefined ? { code, message } : { code, message, data: init.data };
-  const body: JSONRPCErrorResponse = { jsonrpc: '2.0', id: init.id ?? null, error };
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { ...init.headers, 'content-type': 'application/json' },
-  });
-}
+import { ErrorCode } from '@x/protocol';
+import { jsonRpcErrorResponse } from '@x/protocol/http';
 
 /** 400 with the generic "invalid request" code, for malformed transport usage. */
 export function badRequest(message: string, headers?: Record<string, string>): Response {

@@ -6,9 +6,9 @@ import {
   type MessageExtraInfo,
 } from '@x/protocol';
 import { HEADER, SSE_MEDIA_TYPE } from '../../shared/headers.js';
-import { acceptsAll } from '@x/protocol/http';
+import { acceptsAll, jsonRpcErrorResponse } from '@x/protocol/http';
 import type { EndpointState } from '../endpoint-state.js';
-import { badRequest, jsonRpcErrorResponse, methodNotAllowed, sessionNotFound } from '../http-responses.js';
+import { badRequest, methodNotAllowed, sessionNotFound } from '../http-responses.js';
 import { RequestTransport } from '../request-transport.js';
 import { LegacySessionTransport } from './session-transport.js';
 

@@ -1,3 +1,4 @@
+import { jsonRpcErrorResponse } from '@x/protocol/http';
 import {
   ErrorCode,
   isJSONRPCErrorResponse,
@@ -9,7 +10,7 @@ import {
   type RequestId,
   type TransportSendOptions,
 } from '@x/protocol';
-import { accepted, badRequest, jsonRpcErrorResponse } from '../http-responses.js';
+import { accepted, badRequest } from '../http-responses.js';
 import type { StreamableHttpServerTransport } from '../options.js';
 import { ResponseChannel } from '../response-channel.js';
 import { ServerTransportBase } from '../server-transport-base.js';

@@ -1,3 +1,4 @@
+import { jsonRpcErrorResponse } from '@x/protocol/http';
 import {
   ErrorCode,
   isJSONRPCRequest,
@@ -9,7 +10,6 @@ import {
 } from '@x/protocol';
 import { HEADER } from '../../shared/headers.js';
 import type { EndpointState } from '../endpoint-state.js';
-import { jsonRpcErrorResponse } from '../http-responses.js';
 import { RequestTransport } from '../request-transport.js';
 import { validateModernHeaders } from './header-validation.js';
 
