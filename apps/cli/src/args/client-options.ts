@@ -1,20 +1,14 @@
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { VersionSelection } from '@x/client';
-import { isSupportedProtocolVersion, type LoggingLevel, SUPPORTED_PROTOCOL_VERSIONS } from '@x/protocol';
+import {
+  isSupportedProtocolVersion,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@x/protocol';
 import type { ParsedArgs } from './parsed-args.js';
 import { UsageError } from './usage-error.js';
-
-const LOG_LEVELS = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-] as const satisfies readonly LoggingLevel[];
 
 /** The connection and output options of every command that talks to a server. */
 export interface ClientOptions {
@@ -47,8 +41,10 @@ export function readClientOptions(args: ParsedArgs): ClientOptions {
     throw new UsageError('give either --legacy or --protocol-version, not both', { command });
   }
   const logLevel = one('log-level');
-  if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new UsageError(`unknown --log-level ${logLevel}; use one of ${LOG_LEVELS.join(', ')}`, { command });
+  if (logLevel !== undefined && !(LOGGING_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new UsageError(`unknown --log-level ${logLevel}; use one of ${LOGGING_LEVELS.join(', ')}`, {
+      command,
+    });
   }
   const transport = one('transport');
   if (transport !== undefined && !['http', 'sse', 'ws', 'stdio'].includes(transport)) {
