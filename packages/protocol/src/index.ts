@@ -85,6 +85,7 @@ export type {
   ZodSchema,
 } from './engine/index.js';
 // MCP message schemas and types of every revision
+export { fastAccepts, isPlainCallToolResult, registerFastCheck } from './schemas/index.js';
 export {
   AnnotationsSchema,
   AudioContentSchema,

@@ -61,13 +61,50 @@ describe('engine: timeouts', () => {
     expect(await perRequest).toBeInstanceOf(RequestTimeoutError);
   });
 
-  it('clears the timer as soon as the response arrives', async () => {
+  it('arms one timer for many requests, and it stops holding the process once nothing is pending', async () => {
     const { engine, inject } = await engineWithRawPeer();
-    const pending = engine.request({ method: 'fast' }, Empty);
+    const arm = vi.spyOn(globalThis, 'setTimeout');
+    const first = engine.request({ method: 'fast' }, Empty);
     expect(vi.getTimerCount()).toBe(1);
+    const timer = arm.mock.results[0]?.value as NodeJS.Timeout;
+    expect(timer.hasRef()).toBe(true); // a pending request keeps Node alive, as a per-request timer did
     await inject({ jsonrpc: '2.0', id: 1, result: {} });
-    await expect(pending).resolves.toEqual({});
-    expect(vi.getTimerCount()).toBe(0);
+    await expect(first).resolves.toEqual({});
+    expect(timer.hasRef()).toBe(false); // an answered request must not keep the process running
+
+    const second = engine.request({ method: 'fast' }, Empty);
+    const third = engine.request({ method: 'fast' }, Empty);
+    expect(arm).toHaveBeenCalledTimes(1); // due later than the armed timer: nothing new to arm
+    expect(timer.hasRef()).toBe(true);
+    await inject({ jsonrpc: '2.0', id: 2, result: {} });
+    expect(timer.hasRef()).toBe(true); // the third request still waits
+    await inject({ jsonrpc: '2.0', id: 3, result: {} });
+    await Promise.all([second, third]);
+    expect(timer.hasRef()).toBe(false);
+    arm.mockRestore();
+  });
+
+  it('re-arms for a request due sooner than the armed timer, and times out each request at its own deadline', async () => {
+    const { engine } = await engineWithRawPeer();
+    const slow = engine.request({ method: 'slow' }, Empty, { timeout: 10_000 }).catch((e: unknown) => e);
+    let fastSettled = false;
+    const fast = engine
+      .request({ method: 'fast' }, Empty, { timeout: 1_000 })
+      .catch((e: unknown) => e)
+      .finally(() => {
+        fastSettled = true;
+      });
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(fastSettled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await fast).toBeInstanceOf(RequestTimeoutError);
+    expect(engine.pendingRequestCount).toBe(1);
+    await vi.advanceTimersByTimeAsync(8_999);
+    expect(engine.pendingRequestCount).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await slow).toBeInstanceOf(RequestTimeoutError);
+    expect(engine.pendingRequestCount).toBe(0);
   });
 
   it('restarts the idle timeout on each progress notification by default', async () => {

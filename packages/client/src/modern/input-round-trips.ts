@@ -12,7 +12,9 @@ import {
   ReadResourceResultSchema,
   type RequestOptions,
   type Result,
+  isPlainCallToolResult,
   ResultType,
+  registerFastCheck,
   type ZodSchema,
 } from '@x/protocol';
 import type { ClientEngine } from '../client-engine.js';
@@ -24,7 +26,11 @@ import type { RequestEnvelope } from './request-envelope.js';
  * `input_required` ("Supported Requests"); their result schema accepts both outcomes, built once here.
  */
 const INPUT_CAPABLE: ReadonlyMap<string, ZodSchema> = new Map<string, ZodSchema>([
-  ['tools/call', CallToolResultSchema.or(InputRequiredResultSchema)],
+  // A plain result passes the union's first member, so the same fast check holds for the union.
+  [
+    'tools/call',
+    registerFastCheck(CallToolResultSchema.or(InputRequiredResultSchema), isPlainCallToolResult),
+  ],
   ['prompts/get', GetPromptResultSchema.or(InputRequiredResultSchema)],
   ['resources/read', ReadResourceResultSchema.or(InputRequiredResultSchema)],
 ]);

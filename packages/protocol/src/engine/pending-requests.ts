@@ -1,6 +1,7 @@
 import { ErrorCode, McpError, RequestTimeoutError } from '../errors.js';
 import type { JSONRPCResponse, RequestId } from '../jsonrpc.js';
 import type { ProgressParams } from './builtin-params.js';
+import { fastAccepts } from '../schemas/fast-check.js';
 import { formatIssues } from './format-issues.js';
 import type { ProgressCallback, ZodSchema } from './types.js';
 
@@ -44,7 +45,6 @@ export class PendingRequest {
   readonly resetTimeoutOnProgress: boolean;
   readonly startedAt: number;
   lastActivity: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
   readonly resolve: (value: unknown) => void;
   readonly reject: (reason: unknown) => void;
   readonly #onAbort: (request: PendingRequest) => void;
@@ -67,10 +67,14 @@ export class PendingRequest {
     this.resetTimeoutOnProgress = init.resetTimeoutOnProgress;
     this.startedAt = performance.now();
     this.lastActivity = this.startedAt;
-    this.timer = undefined;
     this.resolve = settle.resolve;
     this.reject = settle.reject;
     this.#onAbort = onAbort;
+  }
+
+  /** When this request times out unless progress moves it (ms on the `performance.now()` clock). */
+  get due(): number {
+    return Math.min(this.lastActivity + this.timeout, this.startedAt + this.maxTotalTimeout);
   }
 
   /**
@@ -90,13 +94,20 @@ export class PendingRequest {
  * is a late answer to something already settled (answered, timed out or cancelled) and can be told apart
  * from an id this engine never issued.
  *
- * The idle timer is not re-armed on every progress notification: progress only records the time, and
- * when the timer fires it re-arms for the remainder if there is one (cheap under progress floods).
+ * Timeouts share one timer per engine, armed for the earliest deadline: a request only re-arms it when
+ * it is due sooner than the armed time, so a stream of calls with the same timeout sets one timer, not
+ * one each. Progress only records the time; when the timer fires it times out whatever is overdue and
+ * re-arms for the next deadline (cheap under progress floods). The timer is unref'd while nothing is
+ * pending, so an idle engine never holds a Node process open, as a pending request does.
  */
 export class PendingRequests {
   #nextId = 1;
   readonly #map = new Map<RequestId, PendingRequest>();
   readonly #onGiveUp: GiveUpListener;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When `#timer` fires; +Infinity while none is armed. */
+  #timerDue = Number.POSITIVE_INFINITY;
+  #timerHeld = false;
 
   constructor(onGiveUp: GiveUpListener) {
     this.#onGiveUp = onGiveUp;
@@ -121,7 +132,9 @@ export class PendingRequests {
       const request = new PendingRequest(id, init, { resolve, reject }, this.#abort);
       this.#map.set(id, request);
       init.signal?.addEventListener('abort', request, { once: true });
-      this.#arm(request, request.startedAt);
+      const due = request.due;
+      if (due < this.#timerDue) this.#arm(due, request.startedAt);
+      else if (!this.#timerHeld) this.#hold(true);
     });
   }
 
@@ -139,6 +152,10 @@ export class PendingRequests {
     if (request === undefined) return this.wasIssued(id) ? 'stale' : 'unknown';
     if ('error' in response) {
       request.reject(McpError.fromError(response.error));
+      return 'settled';
+    }
+    if (fastAccepts(request.schema, response.result)) {
+      request.resolve(response.result);
       return 'settled';
     }
     const parsed = request.schema.safeParse(response.result);
@@ -172,10 +189,11 @@ export class PendingRequests {
     return 'settled';
   }
 
-  /** Rejects every pending request (connection closed) and clears every timer. */
+  /** Rejects every pending request (connection closed) and clears the timer. */
   rejectAll(error: unknown): void {
     const requests = [...this.#map.values()];
     this.#map.clear();
+    this.#disarm();
     for (const request of requests) {
       dispose(request);
       request.reject(error);
@@ -187,25 +205,59 @@ export class PendingRequests {
     if (request === undefined) return undefined;
     this.#map.delete(id);
     dispose(request);
+    if (this.#map.size === 0 && this.#timerHeld) this.#hold(false);
     return request;
   }
 
-  #arm(request: PendingRequest, now: number): void {
-    const due = Math.min(request.lastActivity + request.timeout, request.startedAt + request.maxTotalTimeout);
-    if (due === Number.POSITIVE_INFINITY || Number.isNaN(due)) return;
-    request.timer = setTimeout(this.#onTimer, Math.min(Math.max(due - now, 0), MAX_TIMER_DELAY), request);
+  /** Arms the shared timer for `due` (replacing a later one); infinite or NaN deadlines arm nothing. */
+  #arm(due: number, now: number): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerDue = Number.POSITIVE_INFINITY;
+    this.#timerHeld = false;
+    if (!(due < Number.POSITIVE_INFINITY)) return;
+    this.#timer = setTimeout(this.#onTimer, Math.min(Math.max(due - now, 0), MAX_TIMER_DELAY));
+    this.#timerDue = due;
+    this.#timerHeld = true;
+    if (this.#map.size === 0) this.#hold(false);
   }
 
-  readonly #onTimer = (request: PendingRequest): void => {
-    request.timer = undefined;
-    if (this.#map.get(request.id) !== request) return;
+  #disarm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerDue = Number.POSITIVE_INFINITY;
+    this.#timerHeld = false;
+  }
+
+  /** Lets the armed timer keep a Node process alive (`ref`) or not (`unref`); a no-op elsewhere. */
+  #hold(held: boolean): void {
+    const timer = this.#timer as { ref?: () => void; unref?: () => void } | undefined;
+    if (timer === undefined) return;
+    this.#timerHeld = held;
+    if (held) timer.ref?.();
+    else timer.unref?.();
+  }
+
+  readonly #onTimer = (): void => {
+    this.#timer = undefined;
+    this.#timerDue = Number.POSITIVE_INFINITY;
+    this.#timerHeld = false;
     const now = performance.now();
-    const hardLimitHit = now >= request.startedAt + request.maxTotalTimeout;
-    if (!hardLimitHit && now < request.lastActivity + request.timeout) {
-      this.#arm(request, now);
-      return;
+    let next = Number.POSITIVE_INFINITY;
+    for (const request of [...this.#map.values()]) {
+      const due = request.due;
+      if (now < due) {
+        if (due < next) next = due;
+      } else if (this.#map.get(request.id) === request) {
+        this.#expire(request, now);
+      }
     }
+    if (this.#map.size > 0) this.#arm(next, now);
+  };
+
+  #expire(request: PendingRequest, now: number): void {
     this.#take(request.id);
+    const hardLimitHit = now >= request.startedAt + request.maxTotalTimeout;
     const limit = hardLimitHit ? request.maxTotalTimeout : request.timeout;
     const message = hardLimitHit
       ? `Request ${request.method} exceeded its maximum total timeout of ${limit} ms`
@@ -215,7 +267,7 @@ export class PendingRequests {
       : { timeout: request.timeout };
     request.reject(new RequestTimeoutError(message, data));
     this.#onGiveUp(request, message);
-  };
+  }
 
   readonly #abort = (request: PendingRequest): void => {
     if (this.#map.get(request.id) !== request) return;
@@ -227,10 +279,6 @@ export class PendingRequests {
 }
 
 function dispose(request: PendingRequest): void {
-  if (request.timer !== undefined) {
-    clearTimeout(request.timer);
-    request.timer = undefined;
-  }
   request.signal?.removeEventListener('abort', request);
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CacheableResultSchema, CursorSchema, NotificationParamsSchema, ResultSchema } from './common.js';
 import { ContentBlockSchema } from './content.js';
+import { isPlainCallToolResult, registerFastCheck } from './fast-check.js';
 import { InputResponsesSchema } from './input-required.js';
 import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-params.js';
 import { TaskMetadataSchema } from './tasks.js';
@@ -51,11 +52,14 @@ export type CallToolRequest = z.infer<typeof CallToolRequestSchema>;
  * console.log(result.structuredContent); // { celsius: 21 }
  * ```
  */
-export const CallToolResultSchema = ResultSchema.extend({
-  content: z.array(ContentBlockSchema),
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean().optional(),
-});
+export const CallToolResultSchema = registerFastCheck(
+  ResultSchema.extend({
+    content: z.array(ContentBlockSchema),
+    structuredContent: z.unknown().optional(),
+    isError: z.boolean().optional(),
+  }),
+  isPlainCallToolResult,
+);
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 
 /** `notifications/tools/list_changed`. */

@@ -4,7 +4,9 @@ import type { MessageExtraInfo, Transport, TransportSendOptions } from '../trans
 
 /**
  * One end of an in-process transport pair. Messages are delivered asynchronously (a microtask later) and
- * in order, as objects: no serialization, so it measures the engine rather than JSON.
+ * in order, as objects: no serialization, so it measures the engine rather than JSON. The receiver may
+ * get the very objects the sender built (a tool's result object can reach the caller unchanged), so
+ * neither side should mutate a message, or a value it put in one, after sending it.
  *
  * Messages sent before the peer calls `start()` are queued and delivered on start.
  *

@@ -3,626 +3,638 @@
 // 2024-11-05 is the base revision: every definition is spelled out here.
 import { z } from 'zod';
 
-/** The sender or recipient of messages and data in a conversation. */
-export const Role: z.ZodType = z.enum(['assistant', 'user']);
-
-/** Base for objects that include optional annotations for the client. */
-export const Annotated: z.ZodType = z.looseObject({
-  annotations: z
-    .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
-    .optional(),
-});
-
-export const BlobResourceContents: z.ZodType = z.looseObject({
-  blob: z.string(),
-  mimeType: z.string().optional(),
-  uri: z.string(),
-});
-
-/** Used by the client to invoke a tool provided by the server. */
-export const CallToolRequest: z.ZodType = z.looseObject({
-  method: z.literal('tools/call'),
-  params: z.looseObject({ arguments: z.looseObject({}).optional(), name: z.string() }),
-});
-
-export const TextResourceContents: z.ZodType = z.looseObject({
-  mimeType: z.string().optional(),
-  text: z.string(),
-  uri: z.string(),
-});
-
-/** The contents of a resource, embedded into a prompt or tool call result. */
-export const EmbeddedResource: z.ZodType = z.looseObject({
-  annotations: z
-    .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
-    .optional(),
-  resource: z.union([TextResourceContents, BlobResourceContents]),
-  type: z.literal('resource'),
-});
-
-/** An image provided to or from an LLM. */
-export const ImageContent: z.ZodType = z.looseObject({
-  annotations: z
-    .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
-    .optional(),
-  data: z.string(),
-  mimeType: z.string(),
-  type: z.literal('image'),
-});
-
-/** Text provided to or from an LLM. */
-export const TextContent: z.ZodType = z.looseObject({
-  annotations: z
-    .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
-    .optional(),
-  text: z.string(),
-  type: z.literal('text'),
-});
-
-/** The server's response to a tool call. */
-export const CallToolResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  content: z.array(z.union([TextContent, ImageContent, EmbeddedResource])),
-  isError: z.boolean().optional(),
-});
-
-/** A uniquely identifying ID for a request in JSON-RPC. */
-export const RequestId: z.ZodType = z.union([z.string(), z.number().int()]);
-
-/** This notification can be sent by either side to indicate that it is cancelling a previously-issued request. */
-export const CancelledNotification: z.ZodType = z.looseObject({
-  method: z.literal('notifications/cancelled'),
-  params: z.looseObject({ reason: z.string().optional(), requestId: RequestId }),
-});
-
-/** Capabilities a client may support. */
-export const ClientCapabilities: z.ZodType = z.looseObject({
-  experimental: z.record(z.string(), z.looseObject({})).optional(),
-  roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  sampling: z.looseObject({}).optional(),
-});
-
-/** This notification is sent from the client to the server after initialization has finished. */
-export const InitializedNotification: z.ZodType = z.looseObject({
-  method: z.literal('notifications/initialized'),
-  params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
-});
-
-/** A progress token, used to associate progress notifications with the original request. */
-export const ProgressToken: z.ZodType = z.union([z.string(), z.number().int()]);
-
-/** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
-export const ProgressNotification: z.ZodType = z.looseObject({
-  method: z.literal('notifications/progress'),
-  params: z.looseObject({ progress: z.number(), progressToken: ProgressToken, total: z.number().optional() }),
-});
-
-/** A notification from the client to the server, informing it that the list of roots has changed. */
-export const RootsListChangedNotification: z.ZodType = z.looseObject({
-  method: z.literal('notifications/roots/list_changed'),
-  params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
-});
-
-export const ClientNotification: z.ZodType = z.union([
-  CancelledNotification,
-  InitializedNotification,
-  ProgressNotification,
-  RootsListChangedNotification,
-]);
-
-/** Identifies a prompt. */
-export const PromptReference: z.ZodType = z.looseObject({ name: z.string(), type: z.literal('ref/prompt') });
-
-/** A reference to a resource or resource template definition. */
-export const ResourceReference: z.ZodType = z.looseObject({
-  type: z.literal('ref/resource'),
-  uri: z.string(),
-});
-
-/** A request from the client to the server, to ask for completion options. */
-export const CompleteRequest: z.ZodType = z.looseObject({
-  method: z.literal('completion/complete'),
-  params: z.looseObject({
-    argument: z.looseObject({ name: z.string(), value: z.string() }),
-    ref: z.union([PromptReference, ResourceReference]),
-  }),
-});
-
-/** Used by the client to get a prompt provided by the server. */
-export const GetPromptRequest: z.ZodType = z.looseObject({
-  method: z.literal('prompts/get'),
-  params: z.looseObject({ arguments: z.record(z.string(), z.string()).optional(), name: z.string() }),
-});
-
-/** Describes the name and version of an MCP implementation. */
-export const Implementation: z.ZodType = z.looseObject({ name: z.string(), version: z.string() });
-
-/** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
-export const InitializeRequest: z.ZodType = z.looseObject({
-  method: z.literal('initialize'),
-  params: z.looseObject({
-    capabilities: ClientCapabilities,
-    clientInfo: Implementation,
-    protocolVersion: z.string(),
-  }),
-});
-
-/** Sent from the client to request a list of prompts and prompt templates the server has. */
-export const ListPromptsRequest: z.ZodType = z.looseObject({
-  method: z.literal('prompts/list'),
-  params: z.looseObject({ cursor: z.string().optional() }).optional(),
-});
-
-/** Sent from the client to request a list of resource templates the server has. */
-export const ListResourceTemplatesRequest: z.ZodType = z.looseObject({
-  method: z.literal('resources/templates/list'),
-  params: z.looseObject({ cursor: z.string().optional() }).optional(),
-});
-
-/** Sent from the client to request a list of resources the server has. */
-export const ListResourcesRequest: z.ZodType = z.looseObject({
-  method: z.literal('resources/list'),
-  params: z.looseObject({ cursor: z.string().optional() }).optional(),
-});
-
-/** Sent from the client to request a list of tools the server has. */
-export const ListToolsRequest: z.ZodType = z.looseObject({
-  method: z.literal('tools/list'),
-  params: z.looseObject({ cursor: z.string().optional() }).optional(),
-});
-
-/** A ping, issued by either the server or the client, to check that the other party is still alive. */
-export const PingRequest: z.ZodType = z.looseObject({
-  method: z.literal('ping'),
-  params: z
-    .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
-    .optional(),
-});
-
-/** Sent from the client to the server, to read a specific resource URI. */
-export const ReadResourceRequest: z.ZodType = z.looseObject({
-  method: z.literal('resources/read'),
-  params: z.looseObject({ uri: z.string() }),
-});
-
-/** The severity of a log message. */
-export const LoggingLevel: z.ZodType = z.enum([
-  'alert',
-  'critical',
-  'debug',
-  'emergency',
-  'error',
-  'info',
-  'notice',
-  'warning',
-]);
-
-/** A request from the client to the server, to enable or adjust logging. */
-export const SetLevelRequest: z.ZodType = z.looseObject({
-  method: z.literal('logging/setLevel'),
-  params: z.looseObject({ level: LoggingLevel }),
-});
-
-/** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
-export const SubscribeRequest: z.ZodType = z.looseObject({
-  method: z.literal('resources/subscribe'),
-  params: z.looseObject({ uri: z.string() }),
-});
-
-/** Sent from the client to request cancellation of resources/updated notifications from the server. */
-export const UnsubscribeRequest: z.ZodType = z.looseObject({
-  method: z.literal('resources/unsubscribe'),
-  params: z.looseObject({ uri: z.string() }),
-});
-
-export const ClientRequest: z.ZodType = z.union([
-  InitializeRequest,
-  PingRequest,
-  ListResourcesRequest,
-  ListResourceTemplatesRequest,
-  ReadResourceRequest,
-  SubscribeRequest,
-  UnsubscribeRequest,
-  ListPromptsRequest,
-  GetPromptRequest,
-  ListToolsRequest,
-  CallToolRequest,
-  SetLevelRequest,
-  CompleteRequest,
-]);
-
-/** The client's response to a sampling/create_message request from the server. */
-export const CreateMessageResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  content: z.union([TextContent, ImageContent]),
-  model: z.string(),
-  role: Role,
-  stopReason: z.string().optional(),
-});
-
-/** Represents a root directory or file that the server can operate on. */
-export const Root: z.ZodType = z.looseObject({ name: z.string().optional(), uri: z.string() });
-
-/** The client's response to a roots/list request from the server. */
-export const ListRootsResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  roots: z.array(Root),
-});
-
-export const Result: z.ZodType = z.looseObject({ _meta: z.looseObject({}).optional() });
-
-export const ClientResult: z.ZodType = z.union([Result, CreateMessageResult, ListRootsResult]);
-
-/** The server's response to a completion/complete request */
-export const CompleteResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  completion: z.looseObject({
-    hasMore: z.boolean().optional(),
-    total: z.number().int().optional(),
-    values: z.array(z.string()),
-  }),
-});
-
-/** Hints to use for model selection. */
-export const ModelHint: z.ZodType = z.looseObject({ name: z.string().optional() });
-
-/** The server's preferences for model selection, requested of the client during sampling. */
-export const ModelPreferences: z.ZodType = z.looseObject({
-  costPriority: z.number().min(0).max(1).optional(),
-  hints: z.array(ModelHint).optional(),
-  intelligencePriority: z.number().min(0).max(1).optional(),
-  speedPriority: z.number().min(0).max(1).optional(),
-});
-
-/** Describes a message issued to or received from an LLM API. */
-export const SamplingMessage: z.ZodType = z.looseObject({
-  content: z.union([TextContent, ImageContent]),
-  role: Role,
-});
-
-/** A request from the server to sample an LLM via the client. */
-export const CreateMessageRequest: z.ZodType = z.looseObject({
-  method: z.literal('sampling/createMessage'),
-  params: z.looseObject({
-    includeContext: z.enum(['allServers', 'none', 'thisServer']).optional(),
-    maxTokens: z.number().int(),
-    messages: z.array(SamplingMessage),
-    metadata: z.looseObject({}).optional(),
-    modelPreferences: ModelPreferences.optional(),
-    stopSequences: z.array(z.string()).optional(),
-    systemPrompt: z.string().optional(),
-    temperature: z.number().optional(),
-  }),
-});
-
-/** An opaque token used to represent a cursor for pagination. */
-export const Cursor: z.ZodType = z.string();
-
-export const EmptyResult: z.ZodType = Result;
-
-/** Describes a message returned as part of a prompt. */
-export const PromptMessage: z.ZodType = z.looseObject({
-  content: z.union([TextContent, ImageContent, EmbeddedResource]),
-  role: Role,
-});
-
-/** The server's response to a prompts/get request from the client. */
-export const GetPromptResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  description: z.string().optional(),
-  messages: z.array(PromptMessage),
-});
-
-/** Capabilities that a server may support. */
-export const ServerCapabilities: z.ZodType = z.looseObject({
-  experimental: z.record(z.string(), z.looseObject({})).optional(),
-  logging: z.looseObject({}).optional(),
-  prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  resources: z
-    .looseObject({ listChanged: z.boolean().optional(), subscribe: z.boolean().optional() })
-    .optional(),
-  tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-});
-
-/** After receiving an initialize request from the client, the server sends this response. */
-export const InitializeResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  capabilities: ServerCapabilities,
-  instructions: z.string().optional(),
-  protocolVersion: z.string(),
-  serverInfo: Implementation,
-});
-
-/** A response to a request that indicates an error occurred. */
-export const JSONRPCError: z.ZodType = z.looseObject({
-  error: z.looseObject({ code: z.number().int(), data: z.unknown().optional(), message: z.string() }),
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-});
-
-/** A notification which does not expect a response. */
-export const JSONRPCNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.string(),
-  params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
-});
-
-/** A request that expects a response. */
-export const JSONRPCRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.string(),
-  params: z
-    .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
-    .optional(),
-});
-
-/** A successful (non-error) response to a request. */
-export const JSONRPCResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: Result,
-});
-
-export const JSONRPCMessage: z.ZodType = z.union([
-  JSONRPCRequest,
-  JSONRPCNotification,
-  JSONRPCResponse,
-  JSONRPCError,
-]);
-
-/** Describes an argument that a prompt can accept. */
-export const PromptArgument: z.ZodType = z.looseObject({
-  description: z.string().optional(),
-  name: z.string(),
-  required: z.boolean().optional(),
-});
-
-/** A prompt or prompt template that the server offers. */
-export const Prompt: z.ZodType = z.looseObject({
-  arguments: z.array(PromptArgument).optional(),
-  description: z.string().optional(),
-  name: z.string(),
-});
-
-/** The server's response to a prompts/list request from the client. */
-export const ListPromptsResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  prompts: z.array(Prompt),
-});
-
-/** A template description for resources available on the server. */
-export const ResourceTemplate: z.ZodType = z.looseObject({
-  annotations: z
-    .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
-    .optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  uriTemplate: z.string(),
-});
-
-/** The server's response to a resources/templates/list request from the client. */
-export const ListResourceTemplatesResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  resourceTemplates: z.array(ResourceTemplate),
-});
-
-/** A known resource that the server is capable of reading. */
-export const Resource: z.ZodType = z.looseObject({
-  annotations: z
-    .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
-    .optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  size: z.number().int().optional(),
-  uri: z.string(),
-});
-
-/** The server's response to a resources/list request from the client. */
-export const ListResourcesResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  resources: z.array(Resource),
-});
-
-/** Sent from the server to request a list of root URIs from the client. */
-export const ListRootsRequest: z.ZodType = z.looseObject({
-  method: z.literal('roots/list'),
-  params: z
-    .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
-    .optional(),
-});
-
-/** Definition for a tool the client can call. */
-export const Tool: z.ZodType = z.looseObject({
-  description: z.string().optional(),
-  inputSchema: z.looseObject({
-    properties: z.record(z.string(), z.looseObject({})).optional(),
-    required: z.array(z.string()).optional(),
-    type: z.literal('object'),
-  }),
-  name: z.string(),
-});
-
-/** The server's response to a tools/list request from the client. */
-export const ListToolsResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  tools: z.array(Tool),
-});
-
-/** Notification of a log message passed from server to client. */
-export const LoggingMessageNotification: z.ZodType = z.looseObject({
-  method: z.literal('notifications/message'),
-  params: z.looseObject({ data: z.unknown(), level: LoggingLevel, logger: z.string().optional() }),
-});
-
-export const Notification: z.ZodType = z.looseObject({
-  method: z.string(),
-  params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
-});
-
-export const PaginatedRequest: z.ZodType = z.looseObject({
-  method: z.string(),
-  params: z.looseObject({ cursor: z.string().optional() }).optional(),
-});
-
-export const PaginatedResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-});
-
-/** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. */
-export const PromptListChangedNotification: z.ZodType = z.looseObject({
-  method: z.literal('notifications/prompts/list_changed'),
-  params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
-});
-
-/** The server's response to a resources/read request from the client. */
-export const ReadResourceResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  contents: z.array(z.union([TextResourceContents, BlobResourceContents])),
-});
-
-export const Request: z.ZodType = z.looseObject({
-  method: z.string(),
-  params: z
-    .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
-    .optional(),
-});
-
-/** The contents of a specific resource or sub-resource. */
-export const ResourceContents: z.ZodType = z.looseObject({
-  mimeType: z.string().optional(),
-  uri: z.string(),
-});
-
-/** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. */
-export const ResourceListChangedNotification: z.ZodType = z.looseObject({
-  method: z.literal('notifications/resources/list_changed'),
-  params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
-});
-
-/** A notification from the server to the client, informing it that a resource has changed and may need to be read again. */
-export const ResourceUpdatedNotification: z.ZodType = z.looseObject({
-  method: z.literal('notifications/resources/updated'),
-  params: z.looseObject({ uri: z.string() }),
-});
-
-/** An optional notification from the server to the client, informing it that the list of tools it offers has changed. */
-export const ToolListChangedNotification: z.ZodType = z.looseObject({
-  method: z.literal('notifications/tools/list_changed'),
-  params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
-});
-
-export const ServerNotification: z.ZodType = z.union([
-  CancelledNotification,
-  ProgressNotification,
-  ResourceListChangedNotification,
-  ResourceUpdatedNotification,
-  PromptListChangedNotification,
-  ToolListChangedNotification,
-  LoggingMessageNotification,
-]);
-
-export const ServerRequest: z.ZodType = z.union([PingRequest, CreateMessageRequest, ListRootsRequest]);
-
-export const ServerResult: z.ZodType = z.union([
-  Result,
-  InitializeResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ReadResourceResult,
-  ListPromptsResult,
-  GetPromptResult,
-  ListToolsResult,
-  CallToolResult,
-  CompleteResult,
-]);
+/** Definition names of the 2024-11-05 JSON Schema. */
+export type Rev20241105Name =
+  | 'Annotated'
+  | 'BlobResourceContents'
+  | 'CallToolRequest'
+  | 'CallToolResult'
+  | 'CancelledNotification'
+  | 'ClientCapabilities'
+  | 'ClientNotification'
+  | 'ClientRequest'
+  | 'ClientResult'
+  | 'CompleteRequest'
+  | 'CompleteResult'
+  | 'CreateMessageRequest'
+  | 'CreateMessageResult'
+  | 'Cursor'
+  | 'EmbeddedResource'
+  | 'EmptyResult'
+  | 'GetPromptRequest'
+  | 'GetPromptResult'
+  | 'ImageContent'
+  | 'Implementation'
+  | 'InitializeRequest'
+  | 'InitializeResult'
+  | 'InitializedNotification'
+  | 'JSONRPCError'
+  | 'JSONRPCMessage'
+  | 'JSONRPCNotification'
+  | 'JSONRPCRequest'
+  | 'JSONRPCResponse'
+  | 'ListPromptsRequest'
+  | 'ListPromptsResult'
+  | 'ListResourceTemplatesRequest'
+  | 'ListResourceTemplatesResult'
+  | 'ListResourcesRequest'
+  | 'ListResourcesResult'
+  | 'ListRootsRequest'
+  | 'ListRootsResult'
+  | 'ListToolsRequest'
+  | 'ListToolsResult'
+  | 'LoggingLevel'
+  | 'LoggingMessageNotification'
+  | 'ModelHint'
+  | 'ModelPreferences'
+  | 'Notification'
+  | 'PaginatedRequest'
+  | 'PaginatedResult'
+  | 'PingRequest'
+  | 'ProgressNotification'
+  | 'ProgressToken'
+  | 'Prompt'
+  | 'PromptArgument'
+  | 'PromptListChangedNotification'
+  | 'PromptMessage'
+  | 'PromptReference'
+  | 'ReadResourceRequest'
+  | 'ReadResourceResult'
+  | 'Request'
+  | 'RequestId'
+  | 'Resource'
+  | 'ResourceContents'
+  | 'ResourceListChangedNotification'
+  | 'ResourceReference'
+  | 'ResourceTemplate'
+  | 'ResourceUpdatedNotification'
+  | 'Result'
+  | 'Role'
+  | 'Root'
+  | 'RootsListChangedNotification'
+  | 'SamplingMessage'
+  | 'ServerCapabilities'
+  | 'ServerNotification'
+  | 'ServerRequest'
+  | 'ServerResult'
+  | 'SetLevelRequest'
+  | 'SubscribeRequest'
+  | 'TextContent'
+  | 'TextResourceContents'
+  | 'Tool'
+  | 'ToolListChangedNotification'
+  | 'UnsubscribeRequest';
 
 /** Every definition of the 2024-11-05 JSON Schema, keyed by its name there. */
-export const rev20241105 = {
-  Annotated,
-  BlobResourceContents,
-  CallToolRequest,
-  CallToolResult,
-  CancelledNotification,
-  ClientCapabilities,
-  ClientNotification,
-  ClientRequest,
-  ClientResult,
-  CompleteRequest,
-  CompleteResult,
-  CreateMessageRequest,
-  CreateMessageResult,
-  Cursor,
-  EmbeddedResource,
-  EmptyResult,
-  GetPromptRequest,
-  GetPromptResult,
-  ImageContent,
-  Implementation,
-  InitializeRequest,
-  InitializeResult,
-  InitializedNotification,
-  JSONRPCError,
-  JSONRPCMessage,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  JSONRPCResponse,
-  ListPromptsRequest,
-  ListPromptsResult,
-  ListResourceTemplatesRequest,
-  ListResourceTemplatesResult,
-  ListResourcesRequest,
-  ListResourcesResult,
-  ListRootsRequest,
-  ListRootsResult,
-  ListToolsRequest,
-  ListToolsResult,
-  LoggingLevel,
-  LoggingMessageNotification,
-  ModelHint,
-  ModelPreferences,
-  Notification,
-  PaginatedRequest,
-  PaginatedResult,
-  PingRequest,
-  ProgressNotification,
-  ProgressToken,
-  Prompt,
-  PromptArgument,
-  PromptListChangedNotification,
-  PromptMessage,
-  PromptReference,
-  ReadResourceRequest,
-  ReadResourceResult,
-  Request,
-  RequestId,
-  Resource,
-  ResourceContents,
-  ResourceListChangedNotification,
-  ResourceReference,
-  ResourceTemplate,
-  ResourceUpdatedNotification,
-  Result,
-  Role,
-  Root,
-  RootsListChangedNotification,
-  SamplingMessage,
-  ServerCapabilities,
-  ServerNotification,
-  ServerRequest,
-  ServerResult,
-  SetLevelRequest,
-  SubscribeRequest,
-  TextContent,
-  TextResourceContents,
-  Tool,
-  ToolListChangedNotification,
-  UnsubscribeRequest,
-} as const;
+export type Rev20241105 = Readonly<Record<Rev20241105Name, z.ZodType>>;
+
+let built: Rev20241105 | undefined;
+
+/** Builds every definition of the 2024-11-05 JSON Schema once, on first call, and returns them by name. */
+export function build20241105(): Rev20241105 {
+  if (built !== undefined) return built;
+
+  /** The sender or recipient of messages and data in a conversation. */
+  const Role: z.ZodType = z.enum(['assistant', 'user']);
+  /** Base for objects that include optional annotations for the client. */
+  const Annotated: z.ZodType = z.looseObject({
+    annotations: z
+      .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
+      .optional(),
+  });
+  const BlobResourceContents: z.ZodType = z.looseObject({
+    blob: z.string(),
+    mimeType: z.string().optional(),
+    uri: z.string(),
+  });
+  /** Used by the client to invoke a tool provided by the server. */
+  const CallToolRequest: z.ZodType = z.looseObject({
+    method: z.literal('tools/call'),
+    params: z.looseObject({ arguments: z.looseObject({}).optional(), name: z.string() }),
+  });
+  const TextResourceContents: z.ZodType = z.looseObject({
+    mimeType: z.string().optional(),
+    text: z.string(),
+    uri: z.string(),
+  });
+  /** The contents of a resource, embedded into a prompt or tool call result. */
+  const EmbeddedResource: z.ZodType = z.looseObject({
+    annotations: z
+      .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
+      .optional(),
+    resource: z.union([TextResourceContents, BlobResourceContents]),
+    type: z.literal('resource'),
+  });
+  /** An image provided to or from an LLM. */
+  const ImageContent: z.ZodType = z.looseObject({
+    annotations: z
+      .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
+      .optional(),
+    data: z.string(),
+    mimeType: z.string(),
+    type: z.literal('image'),
+  });
+  /** Text provided to or from an LLM. */
+  const TextContent: z.ZodType = z.looseObject({
+    annotations: z
+      .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
+      .optional(),
+    text: z.string(),
+    type: z.literal('text'),
+  });
+  /** The server's response to a tool call. */
+  const CallToolResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    content: z.array(z.union([TextContent, ImageContent, EmbeddedResource])),
+    isError: z.boolean().optional(),
+  });
+  /** A uniquely identifying ID for a request in JSON-RPC. */
+  const RequestId: z.ZodType = z.union([z.string(), z.number().int()]);
+  /** This notification can be sent by either side to indicate that it is cancelling a previously-issued request. */
+  const CancelledNotification: z.ZodType = z.looseObject({
+    method: z.literal('notifications/cancelled'),
+    params: z.looseObject({ reason: z.string().optional(), requestId: RequestId }),
+  });
+  /** Capabilities a client may support. */
+  const ClientCapabilities: z.ZodType = z.looseObject({
+    experimental: z.record(z.string(), z.looseObject({})).optional(),
+    roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+    sampling: z.looseObject({}).optional(),
+  });
+  /** This notification is sent from the client to the server after initialization has finished. */
+  const InitializedNotification: z.ZodType = z.looseObject({
+    method: z.literal('notifications/initialized'),
+    params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
+  });
+  /** A progress token, used to associate progress notifications with the original request. */
+  const ProgressToken: z.ZodType = z.union([z.string(), z.number().int()]);
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. */
+  const ProgressNotification: z.ZodType = z.looseObject({
+    method: z.literal('notifications/progress'),
+    params: z.looseObject({
+      progress: z.number(),
+      progressToken: ProgressToken,
+      total: z.number().optional(),
+    }),
+  });
+  /** A notification from the client to the server, informing it that the list of roots has changed. */
+  const RootsListChangedNotification: z.ZodType = z.looseObject({
+    method: z.literal('notifications/roots/list_changed'),
+    params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
+  });
+  const ClientNotification: z.ZodType = z.union([
+    CancelledNotification,
+    InitializedNotification,
+    ProgressNotification,
+    RootsListChangedNotification,
+  ]);
+  /** Identifies a prompt. */
+  const PromptReference: z.ZodType = z.looseObject({ name: z.string(), type: z.literal('ref/prompt') });
+  /** A reference to a resource or resource template definition. */
+  const ResourceReference: z.ZodType = z.looseObject({ type: z.literal('ref/resource'), uri: z.string() });
+  /** A request from the client to the server, to ask for completion options. */
+  const CompleteRequest: z.ZodType = z.looseObject({
+    method: z.literal('completion/complete'),
+    params: z.looseObject({
+      argument: z.looseObject({ name: z.string(), value: z.string() }),
+      ref: z.union([PromptReference, ResourceReference]),
+    }),
+  });
+  /** Used by the client to get a prompt provided by the server. */
+  const GetPromptRequest: z.ZodType = z.looseObject({
+    method: z.literal('prompts/get'),
+    params: z.looseObject({ arguments: z.record(z.string(), z.string()).optional(), name: z.string() }),
+  });
+  /** Describes the name and version of an MCP implementation. */
+  const Implementation: z.ZodType = z.looseObject({ name: z.string(), version: z.string() });
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. */
+  const InitializeRequest: z.ZodType = z.looseObject({
+    method: z.literal('initialize'),
+    params: z.looseObject({
+      capabilities: ClientCapabilities,
+      clientInfo: Implementation,
+      protocolVersion: z.string(),
+    }),
+  });
+  /** Sent from the client to request a list of prompts and prompt templates the server has. */
+  const ListPromptsRequest: z.ZodType = z.looseObject({
+    method: z.literal('prompts/list'),
+    params: z.looseObject({ cursor: z.string().optional() }).optional(),
+  });
+  /** Sent from the client to request a list of resource templates the server has. */
+  const ListResourceTemplatesRequest: z.ZodType = z.looseObject({
+    method: z.literal('resources/templates/list'),
+    params: z.looseObject({ cursor: z.string().optional() }).optional(),
+  });
+  /** Sent from the client to request a list of resources the server has. */
+  const ListResourcesRequest: z.ZodType = z.looseObject({
+    method: z.literal('resources/list'),
+    params: z.looseObject({ cursor: z.string().optional() }).optional(),
+  });
+  /** Sent from the client to request a list of tools the server has. */
+  const ListToolsRequest: z.ZodType = z.looseObject({
+    method: z.literal('tools/list'),
+    params: z.looseObject({ cursor: z.string().optional() }).optional(),
+  });
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. */
+  const PingRequest: z.ZodType = z.looseObject({
+    method: z.literal('ping'),
+    params: z
+      .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
+      .optional(),
+  });
+  /** Sent from the client to the server, to read a specific resource URI. */
+  const ReadResourceRequest: z.ZodType = z.looseObject({
+    method: z.literal('resources/read'),
+    params: z.looseObject({ uri: z.string() }),
+  });
+  /** The severity of a log message. */
+  const LoggingLevel: z.ZodType = z.enum([
+    'alert',
+    'critical',
+    'debug',
+    'emergency',
+    'error',
+    'info',
+    'notice',
+    'warning',
+  ]);
+  /** A request from the client to the server, to enable or adjust logging. */
+  const SetLevelRequest: z.ZodType = z.looseObject({
+    method: z.literal('logging/setLevel'),
+    params: z.looseObject({ level: LoggingLevel }),
+  });
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. */
+  const SubscribeRequest: z.ZodType = z.looseObject({
+    method: z.literal('resources/subscribe'),
+    params: z.looseObject({ uri: z.string() }),
+  });
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. */
+  const UnsubscribeRequest: z.ZodType = z.looseObject({
+    method: z.literal('resources/unsubscribe'),
+    params: z.looseObject({ uri: z.string() }),
+  });
+  const ClientRequest: z.ZodType = z.union([
+    InitializeRequest,
+    PingRequest,
+    ListResourcesRequest,
+    ListResourceTemplatesRequest,
+    ReadResourceRequest,
+    SubscribeRequest,
+    UnsubscribeRequest,
+    ListPromptsRequest,
+    GetPromptRequest,
+    ListToolsRequest,
+    CallToolRequest,
+    SetLevelRequest,
+    CompleteRequest,
+  ]);
+  /** The client's response to a sampling/create_message request from the server. */
+  const CreateMessageResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    content: z.union([TextContent, ImageContent]),
+    model: z.string(),
+    role: Role,
+    stopReason: z.string().optional(),
+  });
+  /** Represents a root directory or file that the server can operate on. */
+  const Root: z.ZodType = z.looseObject({ name: z.string().optional(), uri: z.string() });
+  /** The client's response to a roots/list request from the server. */
+  const ListRootsResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    roots: z.array(Root),
+  });
+  const Result: z.ZodType = z.looseObject({ _meta: z.looseObject({}).optional() });
+  const ClientResult: z.ZodType = z.union([Result, CreateMessageResult, ListRootsResult]);
+  /** The server's response to a completion/complete request */
+  const CompleteResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    completion: z.looseObject({
+      hasMore: z.boolean().optional(),
+      total: z.number().int().optional(),
+      values: z.array(z.string()),
+    }),
+  });
+  /** Hints to use for model selection. */
+  const ModelHint: z.ZodType = z.looseObject({ name: z.string().optional() });
+  /** The server's preferences for model selection, requested of the client during sampling. */
+  const ModelPreferences: z.ZodType = z.looseObject({
+    costPriority: z.number().min(0).max(1).optional(),
+    hints: z.array(ModelHint).optional(),
+    intelligencePriority: z.number().min(0).max(1).optional(),
+    speedPriority: z.number().min(0).max(1).optional(),
+  });
+  /** Describes a message issued to or received from an LLM API. */
+  const SamplingMessage: z.ZodType = z.looseObject({
+    content: z.union([TextContent, ImageContent]),
+    role: Role,
+  });
+  /** A request from the server to sample an LLM via the client. */
+  const CreateMessageRequest: z.ZodType = z.looseObject({
+    method: z.literal('sampling/createMessage'),
+    params: z.looseObject({
+      includeContext: z.enum(['allServers', 'none', 'thisServer']).optional(),
+      maxTokens: z.number().int(),
+      messages: z.array(SamplingMessage),
+      metadata: z.looseObject({}).optional(),
+      modelPreferences: ModelPreferences.optional(),
+      stopSequences: z.array(z.string()).optional(),
+      systemPrompt: z.string().optional(),
+      temperature: z.number().optional(),
+    }),
+  });
+  /** An opaque token used to represent a cursor for pagination. */
+  const Cursor: z.ZodType = z.string();
+  const EmptyResult: z.ZodType = Result;
+  /** Describes a message returned as part of a prompt. */
+  const PromptMessage: z.ZodType = z.looseObject({
+    content: z.union([TextContent, ImageContent, EmbeddedResource]),
+    role: Role,
+  });
+  /** The server's response to a prompts/get request from the client. */
+  const GetPromptResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    description: z.string().optional(),
+    messages: z.array(PromptMessage),
+  });
+  /** Capabilities that a server may support. */
+  const ServerCapabilities: z.ZodType = z.looseObject({
+    experimental: z.record(z.string(), z.looseObject({})).optional(),
+    logging: z.looseObject({}).optional(),
+    prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+    resources: z
+      .looseObject({ listChanged: z.boolean().optional(), subscribe: z.boolean().optional() })
+      .optional(),
+    tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  });
+  /** After receiving an initialize request from the client, the server sends this response. */
+  const InitializeResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    capabilities: ServerCapabilities,
+    instructions: z.string().optional(),
+    protocolVersion: z.string(),
+    serverInfo: Implementation,
+  });
+  /** A response to a request that indicates an error occurred. */
+  const JSONRPCError: z.ZodType = z.looseObject({
+    error: z.looseObject({ code: z.number().int(), data: z.unknown().optional(), message: z.string() }),
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+  });
+  /** A notification which does not expect a response. */
+  const JSONRPCNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.string(),
+    params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
+  });
+  /** A request that expects a response. */
+  const JSONRPCRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.string(),
+    params: z
+      .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
+      .optional(),
+  });
+  /** A successful (non-error) response to a request. */
+  const JSONRPCResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: Result,
+  });
+  const JSONRPCMessage: z.ZodType = z.union([
+    JSONRPCRequest,
+    JSONRPCNotification,
+    JSONRPCResponse,
+    JSONRPCError,
+  ]);
+  /** Describes an argument that a prompt can accept. */
+  const PromptArgument: z.ZodType = z.looseObject({
+    description: z.string().optional(),
+    name: z.string(),
+    required: z.boolean().optional(),
+  });
+  /** A prompt or prompt template that the server offers. */
+  const Prompt: z.ZodType = z.looseObject({
+    arguments: z.array(PromptArgument).optional(),
+    description: z.string().optional(),
+    name: z.string(),
+  });
+  /** The server's response to a prompts/list request from the client. */
+  const ListPromptsResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    prompts: z.array(Prompt),
+  });
+  /** A template description for resources available on the server. */
+  const ResourceTemplate: z.ZodType = z.looseObject({
+    annotations: z
+      .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
+      .optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    uriTemplate: z.string(),
+  });
+  /** The server's response to a resources/templates/list request from the client. */
+  const ListResourceTemplatesResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    resourceTemplates: z.array(ResourceTemplate),
+  });
+  /** A known resource that the server is capable of reading. */
+  const Resource: z.ZodType = z.looseObject({
+    annotations: z
+      .looseObject({ audience: z.array(Role).optional(), priority: z.number().min(0).max(1).optional() })
+      .optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    size: z.number().int().optional(),
+    uri: z.string(),
+  });
+  /** The server's response to a resources/list request from the client. */
+  const ListResourcesResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    resources: z.array(Resource),
+  });
+  /** Sent from the server to request a list of root URIs from the client. */
+  const ListRootsRequest: z.ZodType = z.looseObject({
+    method: z.literal('roots/list'),
+    params: z
+      .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
+      .optional(),
+  });
+  /** Definition for a tool the client can call. */
+  const Tool: z.ZodType = z.looseObject({
+    description: z.string().optional(),
+    inputSchema: z.looseObject({
+      properties: z.record(z.string(), z.looseObject({})).optional(),
+      required: z.array(z.string()).optional(),
+      type: z.literal('object'),
+    }),
+    name: z.string(),
+  });
+  /** The server's response to a tools/list request from the client. */
+  const ListToolsResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    tools: z.array(Tool),
+  });
+  /** Notification of a log message passed from server to client. */
+  const LoggingMessageNotification: z.ZodType = z.looseObject({
+    method: z.literal('notifications/message'),
+    params: z.looseObject({ data: z.unknown(), level: LoggingLevel, logger: z.string().optional() }),
+  });
+  const Notification: z.ZodType = z.looseObject({
+    method: z.string(),
+    params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
+  });
+  const PaginatedRequest: z.ZodType = z.looseObject({
+    method: z.string(),
+    params: z.looseObject({ cursor: z.string().optional() }).optional(),
+  });
+  const PaginatedResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+  });
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. */
+  const PromptListChangedNotification: z.ZodType = z.looseObject({
+    method: z.literal('notifications/prompts/list_changed'),
+    params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
+  });
+  /** The server's response to a resources/read request from the client. */
+  const ReadResourceResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    contents: z.array(z.union([TextResourceContents, BlobResourceContents])),
+  });
+  const Request: z.ZodType = z.looseObject({
+    method: z.string(),
+    params: z
+      .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
+      .optional(),
+  });
+  /** The contents of a specific resource or sub-resource. */
+  const ResourceContents: z.ZodType = z.looseObject({ mimeType: z.string().optional(), uri: z.string() });
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. */
+  const ResourceListChangedNotification: z.ZodType = z.looseObject({
+    method: z.literal('notifications/resources/list_changed'),
+    params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
+  });
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. */
+  const ResourceUpdatedNotification: z.ZodType = z.looseObject({
+    method: z.literal('notifications/resources/updated'),
+    params: z.looseObject({ uri: z.string() }),
+  });
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. */
+  const ToolListChangedNotification: z.ZodType = z.looseObject({
+    method: z.literal('notifications/tools/list_changed'),
+    params: z.looseObject({ _meta: z.looseObject({}).optional() }).optional(),
+  });
+  const ServerNotification: z.ZodType = z.union([
+    CancelledNotification,
+    ProgressNotification,
+    ResourceListChangedNotification,
+    ResourceUpdatedNotification,
+    PromptListChangedNotification,
+    ToolListChangedNotification,
+    LoggingMessageNotification,
+  ]);
+  const ServerRequest: z.ZodType = z.union([PingRequest, CreateMessageRequest, ListRootsRequest]);
+  const ServerResult: z.ZodType = z.union([
+    Result,
+    InitializeResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ReadResourceResult,
+    ListPromptsResult,
+    GetPromptResult,
+    ListToolsResult,
+    CallToolResult,
+    CompleteResult,
+  ]);
+
+  built = {
+    Annotated,
+    BlobResourceContents,
+    CallToolRequest,
+    CallToolResult,
+    CancelledNotification,
+    ClientCapabilities,
+    ClientNotification,
+    ClientRequest,
+    ClientResult,
+    CompleteRequest,
+    CompleteResult,
+    CreateMessageRequest,
+    CreateMessageResult,
+    Cursor,
+    EmbeddedResource,
+    EmptyResult,
+    GetPromptRequest,
+    GetPromptResult,
+    ImageContent,
+    Implementation,
+    InitializeRequest,
+    InitializeResult,
+    InitializedNotification,
+    JSONRPCError,
+    JSONRPCMessage,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    ListPromptsRequest,
+    ListPromptsResult,
+    ListResourceTemplatesRequest,
+    ListResourceTemplatesResult,
+    ListResourcesRequest,
+    ListResourcesResult,
+    ListRootsRequest,
+    ListRootsResult,
+    ListToolsRequest,
+    ListToolsResult,
+    LoggingLevel,
+    LoggingMessageNotification,
+    ModelHint,
+    ModelPreferences,
+    Notification,
+    PaginatedRequest,
+    PaginatedResult,
+    PingRequest,
+    ProgressNotification,
+    ProgressToken,
+    Prompt,
+    PromptArgument,
+    PromptListChangedNotification,
+    PromptMessage,
+    PromptReference,
+    ReadResourceRequest,
+    ReadResourceResult,
+    Request,
+    RequestId,
+    Resource,
+    ResourceContents,
+    ResourceListChangedNotification,
+    ResourceReference,
+    ResourceTemplate,
+    ResourceUpdatedNotification,
+    Result,
+    Role,
+    Root,
+    RootsListChangedNotification,
+    SamplingMessage,
+    ServerCapabilities,
+    ServerNotification,
+    ServerRequest,
+    ServerResult,
+    SetLevelRequest,
+    SubscribeRequest,
+    TextContent,
+    TextResourceContents,
+    Tool,
+    ToolListChangedNotification,
+    UnsubscribeRequest,
+  };
+  return built;
+}

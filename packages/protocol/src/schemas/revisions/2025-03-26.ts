@@ -2,436 +2,449 @@
 // Do not edit by hand: change the generator or the hand-written superset schemas instead.
 // 2025-03-26 = 2024-11-05 + the deltas below (29 new/changed/rebuilt, 54 inherited; removed: Annotated).
 import { z } from 'zod';
-import {
-  BlobResourceContents,
-  CallToolRequest,
-  CancelledNotification,
-  ClientCapabilities,
-  ClientRequest,
-  CompleteRequest,
-  CompleteResult,
-  Cursor,
-  EmptyResult,
-  GetPromptRequest,
-  Implementation,
-  InitializeRequest,
-  InitializedNotification,
-  JSONRPCError,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  JSONRPCResponse,
-  ListPromptsRequest,
-  ListPromptsResult,
-  ListResourceTemplatesRequest,
-  ListResourcesRequest,
-  ListRootsRequest,
-  ListRootsResult,
-  ListToolsRequest,
-  LoggingLevel,
-  LoggingMessageNotification,
-  ModelHint,
-  ModelPreferences,
-  Notification,
-  PaginatedRequest,
-  PaginatedResult,
-  PingRequest,
-  ProgressToken,
-  Prompt,
-  PromptArgument,
-  PromptListChangedNotification,
-  PromptReference,
-  ReadResourceRequest,
-  ReadResourceResult,
-  Request,
-  RequestId,
-  ResourceContents,
-  ResourceListChangedNotification,
-  ResourceReference,
-  ResourceUpdatedNotification,
-  Result,
-  Role,
-  Root,
-  RootsListChangedNotification,
-  SetLevelRequest,
-  SubscribeRequest,
-  TextResourceContents,
-  ToolListChangedNotification,
-  UnsubscribeRequest,
-} from './2024-11-05.js';
-export {
-  BlobResourceContents,
-  CallToolRequest,
-  CancelledNotification,
-  ClientCapabilities,
-  ClientRequest,
-  CompleteRequest,
-  CompleteResult,
-  Cursor,
-  EmptyResult,
-  GetPromptRequest,
-  Implementation,
-  InitializeRequest,
-  InitializedNotification,
-  JSONRPCError,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  JSONRPCResponse,
-  ListPromptsRequest,
-  ListPromptsResult,
-  ListResourceTemplatesRequest,
-  ListResourcesRequest,
-  ListRootsRequest,
-  ListRootsResult,
-  ListToolsRequest,
-  LoggingLevel,
-  LoggingMessageNotification,
-  ModelHint,
-  ModelPreferences,
-  Notification,
-  PaginatedRequest,
-  PaginatedResult,
-  PingRequest,
-  ProgressToken,
-  Prompt,
-  PromptArgument,
-  PromptListChangedNotification,
-  PromptReference,
-  ReadResourceRequest,
-  ReadResourceResult,
-  Request,
-  RequestId,
-  ResourceContents,
-  ResourceListChangedNotification,
-  ResourceReference,
-  ResourceUpdatedNotification,
-  Result,
-  Role,
-  Root,
-  RootsListChangedNotification,
-  SetLevelRequest,
-  SubscribeRequest,
-  TextResourceContents,
-  ToolListChangedNotification,
-  UnsubscribeRequest,
-};
+import { build20241105 } from './2024-11-05.js';
 
-/** Optional annotations for the client. (2025-03-26: added.) */
-export const Annotations: z.ZodType = z.looseObject({
-  audience: z.array(Role).optional(),
-  priority: z.number().min(0).max(1).optional(),
-});
-
-/** Audio provided to or from an LLM. (2025-03-26: added.) */
-export const AudioContent: z.ZodType = z.looseObject({
-  annotations: Annotations.optional(),
-  data: z.string(),
-  mimeType: z.string(),
-  type: z.literal('audio'),
-});
-
-/** The contents of a resource, embedded into a prompt or tool call result. (2025-03-26: changed.) */
-export const EmbeddedResource: z.ZodType = z.looseObject({
-  annotations: Annotations.optional(),
-  resource: z.union([TextResourceContents, BlobResourceContents]),
-  type: z.literal('resource'),
-});
-
-/** An image provided to or from an LLM. (2025-03-26: changed.) */
-export const ImageContent: z.ZodType = z.looseObject({
-  annotations: Annotations.optional(),
-  data: z.string(),
-  mimeType: z.string(),
-  type: z.literal('image'),
-});
-
-/** Text provided to or from an LLM. (2025-03-26: changed.) */
-export const TextContent: z.ZodType = z.looseObject({
-  annotations: Annotations.optional(),
-  text: z.string(),
-  type: z.literal('text'),
-});
-
-/** The server's response to a tool call. (2025-03-26: changed.) */
-export const CallToolResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  content: z.array(z.union([TextContent, ImageContent, AudioContent, EmbeddedResource])),
-  isError: z.boolean().optional(),
-});
-
-/** An out-of-band notification used to inform the receiver of a progress update for a long-running request. (2025-03-26: changed.) */
-export const ProgressNotification: z.ZodType = z.looseObject({
-  method: z.literal('notifications/progress'),
-  params: z.looseObject({
-    message: z.string().optional(),
-    progress: z.number(),
-    progressToken: ProgressToken,
-    total: z.number().optional(),
-  }),
-});
-
-/** (2025-03-26: rebuilt, references ProgressNotification.) */
-export const ClientNotification: z.ZodType = z.union([
-  CancelledNotification,
-  InitializedNotification,
-  ProgressNotification,
-  RootsListChangedNotification,
-]);
-
-/** The client's response to a sampling/create_message request from the server. (2025-03-26: changed.) */
-export const CreateMessageResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  content: z.union([TextContent, ImageContent, AudioContent]),
-  model: z.string(),
-  role: Role,
-  stopReason: z.string().optional(),
-});
-
-/** (2025-03-26: rebuilt, references CreateMessageResult.) */
-export const ClientResult: z.ZodType = z.union([Result, CreateMessageResult, ListRootsResult]);
-
-/** Describes a message issued to or received from an LLM API. (2025-03-26: changed.) */
-export const SamplingMessage: z.ZodType = z.looseObject({
-  content: z.union([TextContent, ImageContent, AudioContent]),
-  role: Role,
-});
-
-/** A request from the server to sample an LLM via the client. (2025-03-26: rebuilt, references SamplingMessage.) */
-export const CreateMessageRequest: z.ZodType = z.looseObject({
-  method: z.literal('sampling/createMessage'),
-  params: z.looseObject({
-    includeContext: z.enum(['allServers', 'none', 'thisServer']).optional(),
-    maxTokens: z.number().int(),
-    messages: z.array(SamplingMessage),
-    metadata: z.looseObject({}).optional(),
-    modelPreferences: ModelPreferences.optional(),
-    stopSequences: z.array(z.string()).optional(),
-    systemPrompt: z.string().optional(),
-    temperature: z.number().optional(),
-  }),
-});
-
-/** Describes a message returned as part of a prompt. (2025-03-26: changed.) */
-export const PromptMessage: z.ZodType = z.looseObject({
-  content: z.union([TextContent, ImageContent, AudioContent, EmbeddedResource]),
-  role: Role,
-});
-
-/** The server's response to a prompts/get request from the client. (2025-03-26: rebuilt, references PromptMessage.) */
-export const GetPromptResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  description: z.string().optional(),
-  messages: z.array(PromptMessage),
-});
-
-/** Capabilities that a server may support. (2025-03-26: changed.) */
-export const ServerCapabilities: z.ZodType = z.looseObject({
-  completions: z.looseObject({}).optional(),
-  experimental: z.record(z.string(), z.looseObject({})).optional(),
-  logging: z.looseObject({}).optional(),
-  prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  resources: z
-    .looseObject({ listChanged: z.boolean().optional(), subscribe: z.boolean().optional() })
-    .optional(),
-  tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-});
-
-/** After receiving an initialize request from the client, the server sends this response. (2025-03-26: rebuilt, references ServerCapabilities.) */
-export const InitializeResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  capabilities: ServerCapabilities,
-  instructions: z.string().optional(),
-  protocolVersion: z.string(),
-  serverInfo: Implementation,
-});
-
-/** A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch. (2025-03-26: added.) */
-export const JSONRPCBatchRequest: z.ZodType = z.array(z.union([JSONRPCRequest, JSONRPCNotification]));
-
-/** A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch. (2025-03-26: added.) */
-export const JSONRPCBatchResponse: z.ZodType = z.array(z.union([JSONRPCResponse, JSONRPCError]));
-
-/** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. (2025-03-26: changed.) */
-export const JSONRPCMessage: z.ZodType = z.union([
-  JSONRPCRequest,
-  JSONRPCNotification,
-  z.array(z.union([JSONRPCRequest, JSONRPCNotification])),
-  JSONRPCResponse,
-  JSONRPCError,
-  z.array(z.union([JSONRPCResponse, JSONRPCError])),
-]);
-
-/** A template description for resources available on the server. (2025-03-26: changed.) */
-export const ResourceTemplate: z.ZodType = z.looseObject({
-  annotations: Annotations.optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  uriTemplate: z.string(),
-});
-
-/** The server's response to a resources/templates/list request from the client. (2025-03-26: rebuilt, references ResourceTemplate.) */
-export const ListResourceTemplatesResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  resourceTemplates: z.array(ResourceTemplate),
-});
-
-/** A known resource that the server is capable of reading. (2025-03-26: changed.) */
-export const Resource: z.ZodType = z.looseObject({
-  annotations: Annotations.optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  size: z.number().int().optional(),
-  uri: z.string(),
-});
-
-/** The server's response to a resources/list request from the client. (2025-03-26: rebuilt, references Resource.) */
-export const ListResourcesResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  resources: z.array(Resource),
-});
-
-/** Additional properties describing a Tool to clients. (2025-03-26: added.) */
-export const ToolAnnotations: z.ZodType = z.looseObject({
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
-  readOnlyHint: z.boolean().optional(),
-  title: z.string().optional(),
-});
-
-/** Definition for a tool the client can call. (2025-03-26: changed.) */
-export const Tool: z.ZodType = z.looseObject({
-  annotations: ToolAnnotations.optional(),
-  description: z.string().optional(),
-  inputSchema: z.looseObject({
-    properties: z.record(z.string(), z.looseObject({})).optional(),
-    required: z.array(z.string()).optional(),
-    type: z.literal('object'),
-  }),
-  name: z.string(),
-});
-
-/** The server's response to a tools/list request from the client. (2025-03-26: rebuilt, references Tool.) */
-export const ListToolsResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  tools: z.array(Tool),
-});
-
-/** (2025-03-26: rebuilt, references ProgressNotification.) */
-export const ServerNotification: z.ZodType = z.union([
-  CancelledNotification,
-  ProgressNotification,
-  ResourceListChangedNotification,
-  ResourceUpdatedNotification,
-  PromptListChangedNotification,
-  ToolListChangedNotification,
-  LoggingMessageNotification,
-]);
-
-/** (2025-03-26: rebuilt, references CreateMessageRequest.) */
-export const ServerRequest: z.ZodType = z.union([PingRequest, CreateMessageRequest, ListRootsRequest]);
-
-/** (2025-03-26: rebuilt, references InitializeResult.) */
-export const ServerResult: z.ZodType = z.union([
-  Result,
-  InitializeResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ReadResourceResult,
-  ListPromptsResult,
-  GetPromptResult,
-  ListToolsResult,
-  CallToolResult,
-  CompleteResult,
-]);
+/** Definition names of the 2025-03-26 JSON Schema. */
+export type Rev20250326Name =
+  | 'Annotations'
+  | 'AudioContent'
+  | 'BlobResourceContents'
+  | 'CallToolRequest'
+  | 'CallToolResult'
+  | 'CancelledNotification'
+  | 'ClientCapabilities'
+  | 'ClientNotification'
+  | 'ClientRequest'
+  | 'ClientResult'
+  | 'CompleteRequest'
+  | 'CompleteResult'
+  | 'CreateMessageRequest'
+  | 'CreateMessageResult'
+  | 'Cursor'
+  | 'EmbeddedResource'
+  | 'EmptyResult'
+  | 'GetPromptRequest'
+  | 'GetPromptResult'
+  | 'ImageContent'
+  | 'Implementation'
+  | 'InitializeRequest'
+  | 'InitializeResult'
+  | 'InitializedNotification'
+  | 'JSONRPCBatchRequest'
+  | 'JSONRPCBatchResponse'
+  | 'JSONRPCError'
+  | 'JSONRPCMessage'
+  | 'JSONRPCNotification'
+  | 'JSONRPCRequest'
+  | 'JSONRPCResponse'
+  | 'ListPromptsRequest'
+  | 'ListPromptsResult'
+  | 'ListResourceTemplatesRequest'
+  | 'ListResourceTemplatesResult'
+  | 'ListResourcesRequest'
+  | 'ListResourcesResult'
+  | 'ListRootsRequest'
+  | 'ListRootsResult'
+  | 'ListToolsRequest'
+  | 'ListToolsResult'
+  | 'LoggingLevel'
+  | 'LoggingMessageNotification'
+  | 'ModelHint'
+  | 'ModelPreferences'
+  | 'Notification'
+  | 'PaginatedRequest'
+  | 'PaginatedResult'
+  | 'PingRequest'
+  | 'ProgressNotification'
+  | 'ProgressToken'
+  | 'Prompt'
+  | 'PromptArgument'
+  | 'PromptListChangedNotification'
+  | 'PromptMessage'
+  | 'PromptReference'
+  | 'ReadResourceRequest'
+  | 'ReadResourceResult'
+  | 'Request'
+  | 'RequestId'
+  | 'Resource'
+  | 'ResourceContents'
+  | 'ResourceListChangedNotification'
+  | 'ResourceReference'
+  | 'ResourceTemplate'
+  | 'ResourceUpdatedNotification'
+  | 'Result'
+  | 'Role'
+  | 'Root'
+  | 'RootsListChangedNotification'
+  | 'SamplingMessage'
+  | 'ServerCapabilities'
+  | 'ServerNotification'
+  | 'ServerRequest'
+  | 'ServerResult'
+  | 'SetLevelRequest'
+  | 'SubscribeRequest'
+  | 'TextContent'
+  | 'TextResourceContents'
+  | 'Tool'
+  | 'ToolAnnotations'
+  | 'ToolListChangedNotification'
+  | 'UnsubscribeRequest';
 
 /** Every definition of the 2025-03-26 JSON Schema, keyed by its name there. */
-export const rev20250326 = {
-  Annotations,
-  AudioContent,
-  BlobResourceContents,
-  CallToolRequest,
-  CallToolResult,
-  CancelledNotification,
-  ClientCapabilities,
-  ClientNotification,
-  ClientRequest,
-  ClientResult,
-  CompleteRequest,
-  CompleteResult,
-  CreateMessageRequest,
-  CreateMessageResult,
-  Cursor,
-  EmbeddedResource,
-  EmptyResult,
-  GetPromptRequest,
-  GetPromptResult,
-  ImageContent,
-  Implementation,
-  InitializeRequest,
-  InitializeResult,
-  InitializedNotification,
-  JSONRPCBatchRequest,
-  JSONRPCBatchResponse,
-  JSONRPCError,
-  JSONRPCMessage,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  JSONRPCResponse,
-  ListPromptsRequest,
-  ListPromptsResult,
-  ListResourceTemplatesRequest,
-  ListResourceTemplatesResult,
-  ListResourcesRequest,
-  ListResourcesResult,
-  ListRootsRequest,
-  ListRootsResult,
-  ListToolsRequest,
-  ListToolsResult,
-  LoggingLevel,
-  LoggingMessageNotification,
-  ModelHint,
-  ModelPreferences,
-  Notification,
-  PaginatedRequest,
-  PaginatedResult,
-  PingRequest,
-  ProgressNotification,
-  ProgressToken,
-  Prompt,
-  PromptArgument,
-  PromptListChangedNotification,
-  PromptMessage,
-  PromptReference,
-  ReadResourceRequest,
-  ReadResourceResult,
-  Request,
-  RequestId,
-  Resource,
-  ResourceContents,
-  ResourceListChangedNotification,
-  ResourceReference,
-  ResourceTemplate,
-  ResourceUpdatedNotification,
-  Result,
-  Role,
-  Root,
-  RootsListChangedNotification,
-  SamplingMessage,
-  ServerCapabilities,
-  ServerNotification,
-  ServerRequest,
-  ServerResult,
-  SetLevelRequest,
-  SubscribeRequest,
-  TextContent,
-  TextResourceContents,
-  Tool,
-  ToolAnnotations,
-  ToolListChangedNotification,
-  UnsubscribeRequest,
-} as const;
+export type Rev20250326 = Readonly<Record<Rev20250326Name, z.ZodType>>;
+
+let built: Rev20250326 | undefined;
+
+/** Builds every definition of the 2025-03-26 JSON Schema once, on first call, and returns them by name. */
+export function build20250326(): Rev20250326 {
+  if (built !== undefined) return built;
+  const {
+    BlobResourceContents,
+    CallToolRequest,
+    CancelledNotification,
+    ClientCapabilities,
+    ClientRequest,
+    CompleteRequest,
+    CompleteResult,
+    Cursor,
+    EmptyResult,
+    GetPromptRequest,
+    Implementation,
+    InitializeRequest,
+    InitializedNotification,
+    JSONRPCError,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    ListPromptsRequest,
+    ListPromptsResult,
+    ListResourceTemplatesRequest,
+    ListResourcesRequest,
+    ListRootsRequest,
+    ListRootsResult,
+    ListToolsRequest,
+    LoggingLevel,
+    LoggingMessageNotification,
+    ModelHint,
+    ModelPreferences,
+    Notification,
+    PaginatedRequest,
+    PaginatedResult,
+    PingRequest,
+    ProgressToken,
+    Prompt,
+    PromptArgument,
+    PromptListChangedNotification,
+    PromptReference,
+    ReadResourceRequest,
+    ReadResourceResult,
+    Request,
+    RequestId,
+    ResourceContents,
+    ResourceListChangedNotification,
+    ResourceReference,
+    ResourceUpdatedNotification,
+    Result,
+    Role,
+    Root,
+    RootsListChangedNotification,
+    SetLevelRequest,
+    SubscribeRequest,
+    TextResourceContents,
+    ToolListChangedNotification,
+    UnsubscribeRequest,
+  } = build20241105();
+
+  /** Optional annotations for the client. (2025-03-26: added.) */
+  const Annotations: z.ZodType = z.looseObject({
+    audience: z.array(Role).optional(),
+    priority: z.number().min(0).max(1).optional(),
+  });
+  /** Audio provided to or from an LLM. (2025-03-26: added.) */
+  const AudioContent: z.ZodType = z.looseObject({
+    annotations: Annotations.optional(),
+    data: z.string(),
+    mimeType: z.string(),
+    type: z.literal('audio'),
+  });
+  /** The contents of a resource, embedded into a prompt or tool call result. (2025-03-26: changed.) */
+  const EmbeddedResource: z.ZodType = z.looseObject({
+    annotations: Annotations.optional(),
+    resource: z.union([TextResourceContents, BlobResourceContents]),
+    type: z.literal('resource'),
+  });
+  /** An image provided to or from an LLM. (2025-03-26: changed.) */
+  const ImageContent: z.ZodType = z.looseObject({
+    annotations: Annotations.optional(),
+    data: z.string(),
+    mimeType: z.string(),
+    type: z.literal('image'),
+  });
+  /** Text provided to or from an LLM. (2025-03-26: changed.) */
+  const TextContent: z.ZodType = z.looseObject({
+    annotations: Annotations.optional(),
+    text: z.string(),
+    type: z.literal('text'),
+  });
+  /** The server's response to a tool call. (2025-03-26: changed.) */
+  const CallToolResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    content: z.array(z.union([TextContent, ImageContent, AudioContent, EmbeddedResource])),
+    isError: z.boolean().optional(),
+  });
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. (2025-03-26: changed.) */
+  const ProgressNotification: z.ZodType = z.looseObject({
+    method: z.literal('notifications/progress'),
+    params: z.looseObject({
+      message: z.string().optional(),
+      progress: z.number(),
+      progressToken: ProgressToken,
+      total: z.number().optional(),
+    }),
+  });
+  /** (2025-03-26: rebuilt, references ProgressNotification.) */
+  const ClientNotification: z.ZodType = z.union([
+    CancelledNotification,
+    InitializedNotification,
+    ProgressNotification,
+    RootsListChangedNotification,
+  ]);
+  /** The client's response to a sampling/create_message request from the server. (2025-03-26: changed.) */
+  const CreateMessageResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    content: z.union([TextContent, ImageContent, AudioContent]),
+    model: z.string(),
+    role: Role,
+    stopReason: z.string().optional(),
+  });
+  /** (2025-03-26: rebuilt, references CreateMessageResult.) */
+  const ClientResult: z.ZodType = z.union([Result, CreateMessageResult, ListRootsResult]);
+  /** Describes a message issued to or received from an LLM API. (2025-03-26: changed.) */
+  const SamplingMessage: z.ZodType = z.looseObject({
+    content: z.union([TextContent, ImageContent, AudioContent]),
+    role: Role,
+  });
+  /** A request from the server to sample an LLM via the client. (2025-03-26: rebuilt, references SamplingMessage.) */
+  const CreateMessageRequest: z.ZodType = z.looseObject({
+    method: z.literal('sampling/createMessage'),
+    params: z.looseObject({
+      includeContext: z.enum(['allServers', 'none', 'thisServer']).optional(),
+      maxTokens: z.number().int(),
+      messages: z.array(SamplingMessage),
+      metadata: z.looseObject({}).optional(),
+      modelPreferences: ModelPreferences.optional(),
+      stopSequences: z.array(z.string()).optional(),
+      systemPrompt: z.string().optional(),
+      temperature: z.number().optional(),
+    }),
+  });
+  /** Describes a message returned as part of a prompt. (2025-03-26: changed.) */
+  const PromptMessage: z.ZodType = z.looseObject({
+    content: z.union([TextContent, ImageContent, AudioContent, EmbeddedResource]),
+    role: Role,
+  });
+  /** The server's response to a prompts/get request from the client. (2025-03-26: rebuilt, references PromptMessage.) */
+  const GetPromptResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    description: z.string().optional(),
+    messages: z.array(PromptMessage),
+  });
+  /** Capabilities that a server may support. (2025-03-26: changed.) */
+  const ServerCapabilities: z.ZodType = z.looseObject({
+    completions: z.looseObject({}).optional(),
+    experimental: z.record(z.string(), z.looseObject({})).optional(),
+    logging: z.looseObject({}).optional(),
+    prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+    resources: z
+      .looseObject({ listChanged: z.boolean().optional(), subscribe: z.boolean().optional() })
+      .optional(),
+    tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  });
+  /** After receiving an initialize request from the client, the server sends this response. (2025-03-26: rebuilt, references ServerCapabilities.) */
+  const InitializeResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    capabilities: ServerCapabilities,
+    instructions: z.string().optional(),
+    protocolVersion: z.string(),
+    serverInfo: Implementation,
+  });
+  /** A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch. (2025-03-26: added.) */
+  const JSONRPCBatchRequest: z.ZodType = z.array(z.union([JSONRPCRequest, JSONRPCNotification]));
+  /** A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch. (2025-03-26: added.) */
+  const JSONRPCBatchResponse: z.ZodType = z.array(z.union([JSONRPCResponse, JSONRPCError]));
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. (2025-03-26: changed.) */
+  const JSONRPCMessage: z.ZodType = z.union([
+    JSONRPCRequest,
+    JSONRPCNotification,
+    z.array(z.union([JSONRPCRequest, JSONRPCNotification])),
+    JSONRPCResponse,
+    JSONRPCError,
+    z.array(z.union([JSONRPCResponse, JSONRPCError])),
+  ]);
+  /** A template description for resources available on the server. (2025-03-26: changed.) */
+  const ResourceTemplate: z.ZodType = z.looseObject({
+    annotations: Annotations.optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    uriTemplate: z.string(),
+  });
+  /** The server's response to a resources/templates/list request from the client. (2025-03-26: rebuilt, references ResourceTemplate.) */
+  const ListResourceTemplatesResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    resourceTemplates: z.array(ResourceTemplate),
+  });
+  /** A known resource that the server is capable of reading. (2025-03-26: changed.) */
+  const Resource: z.ZodType = z.looseObject({
+    annotations: Annotations.optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    size: z.number().int().optional(),
+    uri: z.string(),
+  });
+  /** The server's response to a resources/list request from the client. (2025-03-26: rebuilt, references Resource.) */
+  const ListResourcesResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    resources: z.array(Resource),
+  });
+  /** Additional properties describing a Tool to clients. (2025-03-26: added.) */
+  const ToolAnnotations: z.ZodType = z.looseObject({
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+    readOnlyHint: z.boolean().optional(),
+    title: z.string().optional(),
+  });
+  /** Definition for a tool the client can call. (2025-03-26: changed.) */
+  const Tool: z.ZodType = z.looseObject({
+    annotations: ToolAnnotations.optional(),
+    description: z.string().optional(),
+    inputSchema: z.looseObject({
+      properties: z.record(z.string(), z.looseObject({})).optional(),
+      required: z.array(z.string()).optional(),
+      type: z.literal('object'),
+    }),
+    name: z.string(),
+  });
+  /** The server's response to a tools/list request from the client. (2025-03-26: rebuilt, references Tool.) */
+  const ListToolsResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    tools: z.array(Tool),
+  });
+  /** (2025-03-26: rebuilt, references ProgressNotification.) */
+  const ServerNotification: z.ZodType = z.union([
+    CancelledNotification,
+    ProgressNotification,
+    ResourceListChangedNotification,
+    ResourceUpdatedNotification,
+    PromptListChangedNotification,
+    ToolListChangedNotification,
+    LoggingMessageNotification,
+  ]);
+  /** (2025-03-26: rebuilt, references CreateMessageRequest.) */
+  const ServerRequest: z.ZodType = z.union([PingRequest, CreateMessageRequest, ListRootsRequest]);
+  /** (2025-03-26: rebuilt, references InitializeResult.) */
+  const ServerResult: z.ZodType = z.union([
+    Result,
+    InitializeResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ReadResourceResult,
+    ListPromptsResult,
+    GetPromptResult,
+    ListToolsResult,
+    CallToolResult,
+    CompleteResult,
+  ]);
+
+  built = {
+    Annotations,
+    AudioContent,
+    BlobResourceContents,
+    CallToolRequest,
+    CallToolResult,
+    CancelledNotification,
+    ClientCapabilities,
+    ClientNotification,
+    ClientRequest,
+    ClientResult,
+    CompleteRequest,
+    CompleteResult,
+    CreateMessageRequest,
+    CreateMessageResult,
+    Cursor,
+    EmbeddedResource,
+    EmptyResult,
+    GetPromptRequest,
+    GetPromptResult,
+    ImageContent,
+    Implementation,
+    InitializeRequest,
+    InitializeResult,
+    InitializedNotification,
+    JSONRPCBatchRequest,
+    JSONRPCBatchResponse,
+    JSONRPCError,
+    JSONRPCMessage,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    ListPromptsRequest,
+    ListPromptsResult,
+    ListResourceTemplatesRequest,
+    ListResourceTemplatesResult,
+    ListResourcesRequest,
+    ListResourcesResult,
+    ListRootsRequest,
+    ListRootsResult,
+    ListToolsRequest,
+    ListToolsResult,
+    LoggingLevel,
+    LoggingMessageNotification,
+    ModelHint,
+    ModelPreferences,
+    Notification,
+    PaginatedRequest,
+    PaginatedResult,
+    PingRequest,
+    ProgressNotification,
+    ProgressToken,
+    Prompt,
+    PromptArgument,
+    PromptListChangedNotification,
+    PromptMessage,
+    PromptReference,
+    ReadResourceRequest,
+    ReadResourceResult,
+    Request,
+    RequestId,
+    Resource,
+    ResourceContents,
+    ResourceListChangedNotification,
+    ResourceReference,
+    ResourceTemplate,
+    ResourceUpdatedNotification,
+    Result,
+    Role,
+    Root,
+    RootsListChangedNotification,
+    SamplingMessage,
+    ServerCapabilities,
+    ServerNotification,
+    ServerRequest,
+    ServerResult,
+    SetLevelRequest,
+    SubscribeRequest,
+    TextContent,
+    TextResourceContents,
+    Tool,
+    ToolAnnotations,
+    ToolListChangedNotification,
+    UnsubscribeRequest,
+  };
+  return built;
+}

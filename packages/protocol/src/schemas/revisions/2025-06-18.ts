@@ -2,630 +2,643 @@
 // Do not edit by hand: change the generator or the hand-written superset schemas instead.
 // 2025-06-18 = 2025-03-26 + the deltas below (52 new/changed/rebuilt, 39 inherited; removed: JSONRPCBatchRequest, JSONRPCBatchResponse, ResourceReference).
 import { z } from 'zod';
-import {
-  CallToolRequest,
-  CancelledNotification,
-  ClientNotification,
-  CompleteResult,
-  Cursor,
-  EmptyResult,
-  GetPromptRequest,
-  InitializedNotification,
-  JSONRPCError,
-  JSONRPCNotification,
-  JSONRPCResponse,
-  ListPromptsRequest,
-  ListResourceTemplatesRequest,
-  ListResourcesRequest,
-  ListToolsRequest,
-  LoggingLevel,
-  LoggingMessageNotification,
-  ModelHint,
-  ModelPreferences,
-  Notification,
-  PaginatedRequest,
-  PaginatedResult,
-  ProgressNotification,
-  ProgressToken,
-  PromptListChangedNotification,
-  ReadResourceRequest,
-  RequestId,
-  ResourceListChangedNotification,
-  ResourceUpdatedNotification,
-  Result,
-  Role,
-  RootsListChangedNotification,
-  ServerCapabilities,
-  ServerNotification,
-  SetLevelRequest,
-  SubscribeRequest,
-  ToolAnnotations,
-  ToolListChangedNotification,
-  UnsubscribeRequest,
-} from './2025-03-26.js';
-export {
-  CallToolRequest,
-  CancelledNotification,
-  ClientNotification,
-  CompleteResult,
-  Cursor,
-  EmptyResult,
-  GetPromptRequest,
-  InitializedNotification,
-  JSONRPCError,
-  JSONRPCNotification,
-  JSONRPCResponse,
-  ListPromptsRequest,
-  ListResourceTemplatesRequest,
-  ListResourcesRequest,
-  ListToolsRequest,
-  LoggingLevel,
-  LoggingMessageNotification,
-  ModelHint,
-  ModelPreferences,
-  Notification,
-  PaginatedRequest,
-  PaginatedResult,
-  ProgressNotification,
-  ProgressToken,
-  PromptListChangedNotification,
-  ReadResourceRequest,
-  RequestId,
-  ResourceListChangedNotification,
-  ResourceUpdatedNotification,
-  Result,
-  Role,
-  RootsListChangedNotification,
-  ServerCapabilities,
-  ServerNotification,
-  SetLevelRequest,
-  SubscribeRequest,
-  ToolAnnotations,
-  ToolListChangedNotification,
-  UnsubscribeRequest,
-};
+import { build20250326 } from './2025-03-26.js';
 
-/** Optional annotations for the client. (2025-06-18: changed.) */
-export const Annotations: z.ZodType = z.looseObject({
-  audience: z.array(Role).optional(),
-  lastModified: z.string().optional(),
-  priority: z.number().min(0).max(1).optional(),
-});
+/** Definition names of the 2025-06-18 JSON Schema. */
+export type Rev20250618Name =
+  | 'Annotations'
+  | 'AudioContent'
+  | 'BaseMetadata'
+  | 'BlobResourceContents'
+  | 'BooleanSchema'
+  | 'CallToolRequest'
+  | 'CallToolResult'
+  | 'CancelledNotification'
+  | 'ClientCapabilities'
+  | 'ClientNotification'
+  | 'ClientRequest'
+  | 'ClientResult'
+  | 'CompleteRequest'
+  | 'CompleteResult'
+  | 'ContentBlock'
+  | 'CreateMessageRequest'
+  | 'CreateMessageResult'
+  | 'Cursor'
+  | 'ElicitRequest'
+  | 'ElicitResult'
+  | 'EmbeddedResource'
+  | 'EmptyResult'
+  | 'EnumSchema'
+  | 'GetPromptRequest'
+  | 'GetPromptResult'
+  | 'ImageContent'
+  | 'Implementation'
+  | 'InitializeRequest'
+  | 'InitializeResult'
+  | 'InitializedNotification'
+  | 'JSONRPCError'
+  | 'JSONRPCMessage'
+  | 'JSONRPCNotification'
+  | 'JSONRPCRequest'
+  | 'JSONRPCResponse'
+  | 'ListPromptsRequest'
+  | 'ListPromptsResult'
+  | 'ListResourceTemplatesRequest'
+  | 'ListResourceTemplatesResult'
+  | 'ListResourcesRequest'
+  | 'ListResourcesResult'
+  | 'ListRootsRequest'
+  | 'ListRootsResult'
+  | 'ListToolsRequest'
+  | 'ListToolsResult'
+  | 'LoggingLevel'
+  | 'LoggingMessageNotification'
+  | 'ModelHint'
+  | 'ModelPreferences'
+  | 'Notification'
+  | 'NumberSchema'
+  | 'PaginatedRequest'
+  | 'PaginatedResult'
+  | 'PingRequest'
+  | 'PrimitiveSchemaDefinition'
+  | 'ProgressNotification'
+  | 'ProgressToken'
+  | 'Prompt'
+  | 'PromptArgument'
+  | 'PromptListChangedNotification'
+  | 'PromptMessage'
+  | 'PromptReference'
+  | 'ReadResourceRequest'
+  | 'ReadResourceResult'
+  | 'Request'
+  | 'RequestId'
+  | 'Resource'
+  | 'ResourceContents'
+  | 'ResourceLink'
+  | 'ResourceListChangedNotification'
+  | 'ResourceTemplate'
+  | 'ResourceTemplateReference'
+  | 'ResourceUpdatedNotification'
+  | 'Result'
+  | 'Role'
+  | 'Root'
+  | 'RootsListChangedNotification'
+  | 'SamplingMessage'
+  | 'ServerCapabilities'
+  | 'ServerNotification'
+  | 'ServerRequest'
+  | 'ServerResult'
+  | 'SetLevelRequest'
+  | 'StringSchema'
+  | 'SubscribeRequest'
+  | 'TextContent'
+  | 'TextResourceContents'
+  | 'Tool'
+  | 'ToolAnnotations'
+  | 'ToolListChangedNotification'
+  | 'UnsubscribeRequest';
 
-/** Audio provided to or from an LLM. (2025-06-18: changed.) */
-export const AudioContent: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: Annotations.optional(),
-  data: z.string(),
-  mimeType: z.string(),
-  type: z.literal('audio'),
-});
+/** Every definition of the 2025-06-18 JSON Schema, keyed by its name there. */
+export type Rev20250618 = Readonly<Record<Rev20250618Name, z.ZodType>>;
 
-/** Base interface for metadata with name (identifier) and title (display name) properties. (2025-06-18: added.) */
-export const BaseMetadata: z.ZodType = z.looseObject({ name: z.string(), title: z.string().optional() });
+let built: Rev20250618 | undefined;
 
-/** (2025-06-18: changed.) */
-export const BlobResourceContents: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  blob: z.string(),
-  mimeType: z.string().optional(),
-  uri: z.string(),
-});
+/** Builds every definition of the 2025-06-18 JSON Schema once, on first call, and returns them by name. */
+export function build20250618(): Rev20250618 {
+  if (built !== undefined) return built;
+  const {
+    CallToolRequest,
+    CancelledNotification,
+    ClientNotification,
+    CompleteResult,
+    Cursor,
+    EmptyResult,
+    GetPromptRequest,
+    InitializedNotification,
+    JSONRPCError,
+    JSONRPCNotification,
+    JSONRPCResponse,
+    ListPromptsRequest,
+    ListResourceTemplatesRequest,
+    ListResourcesRequest,
+    ListToolsRequest,
+    LoggingLevel,
+    LoggingMessageNotification,
+    ModelHint,
+    ModelPreferences,
+    Notification,
+    PaginatedRequest,
+    PaginatedResult,
+    ProgressNotification,
+    ProgressToken,
+    PromptListChangedNotification,
+    ReadResourceRequest,
+    RequestId,
+    ResourceListChangedNotification,
+    ResourceUpdatedNotification,
+    Result,
+    Role,
+    RootsListChangedNotification,
+    ServerCapabilities,
+    ServerNotification,
+    SetLevelRequest,
+    SubscribeRequest,
+    ToolAnnotations,
+    ToolListChangedNotification,
+    UnsubscribeRequest,
+  } = build20250326();
 
-/** (2025-06-18: added.) */
-export const BooleanSchema: z.ZodType = z.looseObject({
-  default: z.boolean().optional(),
-  description: z.string().optional(),
-  title: z.string().optional(),
-  type: z.literal('boolean'),
-});
-
-/** (2025-06-18: changed.) */
-export const TextResourceContents: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  mimeType: z.string().optional(),
-  text: z.string(),
-  uri: z.string(),
-});
-
-/** The contents of a resource, embedded into a prompt or tool call result. (2025-06-18: changed.) */
-export const EmbeddedResource: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: Annotations.optional(),
-  resource: z.union([TextResourceContents, BlobResourceContents]),
-  type: z.literal('resource'),
-});
-
-/** An image provided to or from an LLM. (2025-06-18: changed.) */
-export const ImageContent: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: Annotations.optional(),
-  data: z.string(),
-  mimeType: z.string(),
-  type: z.literal('image'),
-});
-
-/** A resource that the server is capable of reading, included in a prompt or tool call result. (2025-06-18: added.) */
-export const ResourceLink: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: Annotations.optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  size: z.number().int().optional(),
-  title: z.string().optional(),
-  type: z.literal('resource_link'),
-  uri: z.string(),
-});
-
-/** Text provided to or from an LLM. (2025-06-18: changed.) */
-export const TextContent: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: Annotations.optional(),
-  text: z.string(),
-  type: z.literal('text'),
-});
-
-/** (2025-06-18: added.) */
-export const ContentBlock: z.ZodType = z.union([
-  TextContent,
-  ImageContent,
-  AudioContent,
-  ResourceLink,
-  EmbeddedResource,
-]);
-
-/** The server's response to a tool call. (2025-06-18: changed.) */
-export const CallToolResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  content: z.array(ContentBlock),
-  isError: z.boolean().optional(),
-  structuredContent: z.looseObject({}).optional(),
-});
-
-/** Capabilities a client may support. (2025-06-18: changed.) */
-export const ClientCapabilities: z.ZodType = z.looseObject({
-  elicitation: z.looseObject({}).optional(),
-  experimental: z.record(z.string(), z.looseObject({})).optional(),
-  roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  sampling: z.looseObject({}).optional(),
-});
-
-/** Identifies a prompt. (2025-06-18: changed.) */
-export const PromptReference: z.ZodType = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  type: z.literal('ref/prompt'),
-});
-
-/** A reference to a resource or resource template definition. (2025-06-18: added.) */
-export const ResourceTemplateReference: z.ZodType = z.looseObject({
-  type: z.literal('ref/resource'),
-  uri: z.string(),
-});
-
-/** A request from the client to the server, to ask for completion options. (2025-06-18: changed.) */
-export const CompleteRequest: z.ZodType = z.looseObject({
-  method: z.literal('completion/complete'),
-  params: z.looseObject({
-    argument: z.looseObject({ name: z.string(), value: z.string() }),
-    context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
-    ref: z.union([PromptReference, ResourceTemplateReference]),
-  }),
-});
-
-/** Describes the name and version of an MCP implementation, with an optional title for UI representation. (2025-06-18: changed.) */
-export const Implementation: z.ZodType = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  version: z.string(),
-});
-
-/** This request is sent from the client to the server when it first connects, asking it to begin initialization. (2025-06-18: rebuilt, references ClientCapabilities.) */
-export const InitializeRequest: z.ZodType = z.looseObject({
-  method: z.literal('initialize'),
-  params: z.looseObject({
-    capabilities: ClientCapabilities,
-    clientInfo: Implementation,
-    protocolVersion: z.string(),
-  }),
-});
-
-/** A ping, issued by either the server or the client, to check that the other party is still alive. (2025-06-18: changed.) */
-export const PingRequest: z.ZodType = z.looseObject({
-  method: z.literal('ping'),
-  params: z
-    .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
-    .optional(),
-});
-
-/** (2025-06-18: rebuilt, references PingRequest.) */
-export const ClientRequest: z.ZodType = z.union([
-  InitializeRequest,
-  PingRequest,
-  ListResourcesRequest,
-  ListResourceTemplatesRequest,
-  ReadResourceRequest,
-  SubscribeRequest,
-  UnsubscribeRequest,
-  ListPromptsRequest,
-  GetPromptRequest,
-  ListToolsRequest,
-  CallToolRequest,
-  SetLevelRequest,
-  CompleteRequest,
-]);
-
-/** The client's response to a sampling/create_message request from the server. (2025-06-18: rebuilt, references TextContent.) */
-export const CreateMessageResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  content: z.union([TextContent, ImageContent, AudioContent]),
-  model: z.string(),
-  role: Role,
-  stopReason: z.string().optional(),
-});
-
-/** The client's response to an elicitation request. (2025-06-18: added.) */
-export const ElicitResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  action: z.enum(['accept', 'cancel', 'decline']),
-  content: z.record(z.string(), z.union([z.string(), z.number().int(), z.boolean()])).optional(),
-});
-
-/** Represents a root directory or file that the server can operate on. (2025-06-18: changed.) */
-export const Root: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  name: z.string().optional(),
-  uri: z.string(),
-});
-
-/** The client's response to a roots/list request from the server. (2025-06-18: rebuilt, references Root.) */
-export const ListRootsResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  roots: z.array(Root),
-});
-
-/** (2025-06-18: changed.) */
-export const ClientResult: z.ZodType = z.union([Result, CreateMessageResult, ListRootsResult, ElicitResult]);
-
-/** Describes a message issued to or received from an LLM API. (2025-06-18: rebuilt, references TextContent.) */
-export const SamplingMessage: z.ZodType = z.looseObject({
-  content: z.union([TextContent, ImageContent, AudioContent]),
-  role: Role,
-});
-
-/** A request from the server to sample an LLM via the client. (2025-06-18: rebuilt, references SamplingMessage.) */
-export const CreateMessageRequest: z.ZodType = z.looseObject({
-  method: z.literal('sampling/createMessage'),
-  params: z.looseObject({
-    includeContext: z.enum(['allServers', 'none', 'thisServer']).optional(),
-    maxTokens: z.number().int(),
-    messages: z.array(SamplingMessage),
-    metadata: z.looseObject({}).optional(),
-    modelPreferences: ModelPreferences.optional(),
-    stopSequences: z.array(z.string()).optional(),
-    systemPrompt: z.string().optional(),
-    temperature: z.number().optional(),
-  }),
-});
-
-/** (2025-06-18: added.) */
-export const EnumSchema: z.ZodType = z.looseObject({
-  description: z.string().optional(),
-  enum: z.array(z.string()),
-  enumNames: z.array(z.string()).optional(),
-  title: z.string().optional(),
-  type: z.literal('string'),
-});
-
-/** (2025-06-18: added.) */
-export const NumberSchema: z.ZodType = z.looseObject({
-  description: z.string().optional(),
-  maximum: z.number().optional(),
-  minimum: z.number().optional(),
-  title: z.string().optional(),
-  type: z.enum(['integer', 'number']),
-});
-
-/** (2025-06-18: added.) */
-export const StringSchema: z.ZodType = z.looseObject({
-  description: z.string().optional(),
-  format: z.enum(['date', 'date-time', 'email', 'uri']).optional(),
-  maxLength: z.number().int().optional(),
-  minLength: z.number().int().optional(),
-  title: z.string().optional(),
-  type: z.literal('string'),
-});
-
-/** Restricted schema definitions that only allow primitive types without nested objects or arrays. (2025-06-18: added.) */
-export const PrimitiveSchemaDefinition: z.ZodType = z.union([
-  StringSchema,
-  NumberSchema,
-  BooleanSchema,
-  EnumSchema,
-]);
-
-/** A request from the server to elicit additional information from the user via the client. (2025-06-18: added.) */
-export const ElicitRequest: z.ZodType = z.looseObject({
-  method: z.literal('elicitation/create'),
-  params: z.looseObject({
-    message: z.string(),
-    requestedSchema: z.looseObject({
-      properties: z.record(z.string(), PrimitiveSchemaDefinition),
-      required: z.array(z.string()).optional(),
-      type: z.literal('object'),
+  /** Optional annotations for the client. (2025-06-18: changed.) */
+  const Annotations: z.ZodType = z.looseObject({
+    audience: z.array(Role).optional(),
+    lastModified: z.string().optional(),
+    priority: z.number().min(0).max(1).optional(),
+  });
+  /** Audio provided to or from an LLM. (2025-06-18: changed.) */
+  const AudioContent: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: Annotations.optional(),
+    data: z.string(),
+    mimeType: z.string(),
+    type: z.literal('audio'),
+  });
+  /** Base interface for metadata with name (identifier) and title (display name) properties. (2025-06-18: added.) */
+  const BaseMetadata: z.ZodType = z.looseObject({ name: z.string(), title: z.string().optional() });
+  /** (2025-06-18: changed.) */
+  const BlobResourceContents: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    blob: z.string(),
+    mimeType: z.string().optional(),
+    uri: z.string(),
+  });
+  /** (2025-06-18: added.) */
+  const BooleanSchema: z.ZodType = z.looseObject({
+    default: z.boolean().optional(),
+    description: z.string().optional(),
+    title: z.string().optional(),
+    type: z.literal('boolean'),
+  });
+  /** (2025-06-18: changed.) */
+  const TextResourceContents: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    mimeType: z.string().optional(),
+    text: z.string(),
+    uri: z.string(),
+  });
+  /** The contents of a resource, embedded into a prompt or tool call result. (2025-06-18: changed.) */
+  const EmbeddedResource: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: Annotations.optional(),
+    resource: z.union([TextResourceContents, BlobResourceContents]),
+    type: z.literal('resource'),
+  });
+  /** An image provided to or from an LLM. (2025-06-18: changed.) */
+  const ImageContent: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: Annotations.optional(),
+    data: z.string(),
+    mimeType: z.string(),
+    type: z.literal('image'),
+  });
+  /** A resource that the server is capable of reading, included in a prompt or tool call result. (2025-06-18: added.) */
+  const ResourceLink: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: Annotations.optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    size: z.number().int().optional(),
+    title: z.string().optional(),
+    type: z.literal('resource_link'),
+    uri: z.string(),
+  });
+  /** Text provided to or from an LLM. (2025-06-18: changed.) */
+  const TextContent: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: Annotations.optional(),
+    text: z.string(),
+    type: z.literal('text'),
+  });
+  /** (2025-06-18: added.) */
+  const ContentBlock: z.ZodType = z.union([
+    TextContent,
+    ImageContent,
+    AudioContent,
+    ResourceLink,
+    EmbeddedResource,
+  ]);
+  /** The server's response to a tool call. (2025-06-18: changed.) */
+  const CallToolResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    content: z.array(ContentBlock),
+    isError: z.boolean().optional(),
+    structuredContent: z.looseObject({}).optional(),
+  });
+  /** Capabilities a client may support. (2025-06-18: changed.) */
+  const ClientCapabilities: z.ZodType = z.looseObject({
+    elicitation: z.looseObject({}).optional(),
+    experimental: z.record(z.string(), z.looseObject({})).optional(),
+    roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+    sampling: z.looseObject({}).optional(),
+  });
+  /** Identifies a prompt. (2025-06-18: changed.) */
+  const PromptReference: z.ZodType = z.looseObject({
+    name: z.string(),
+    title: z.string().optional(),
+    type: z.literal('ref/prompt'),
+  });
+  /** A reference to a resource or resource template definition. (2025-06-18: added.) */
+  const ResourceTemplateReference: z.ZodType = z.looseObject({
+    type: z.literal('ref/resource'),
+    uri: z.string(),
+  });
+  /** A request from the client to the server, to ask for completion options. (2025-06-18: changed.) */
+  const CompleteRequest: z.ZodType = z.looseObject({
+    method: z.literal('completion/complete'),
+    params: z.looseObject({
+      argument: z.looseObject({ name: z.string(), value: z.string() }),
+      context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+      ref: z.union([PromptReference, ResourceTemplateReference]),
     }),
-  }),
-});
-
-/** Describes a message returned as part of a prompt. (2025-06-18: changed.) */
-export const PromptMessage: z.ZodType = z.looseObject({ content: ContentBlock, role: Role });
-
-/** The server's response to a prompts/get request from the client. (2025-06-18: rebuilt, references PromptMessage.) */
-export const GetPromptResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  description: z.string().optional(),
-  messages: z.array(PromptMessage),
-});
-
-/** After receiving an initialize request from the client, the server sends this response. (2025-06-18: rebuilt, references Implementation.) */
-export const InitializeResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  capabilities: ServerCapabilities,
-  instructions: z.string().optional(),
-  protocolVersion: z.string(),
-  serverInfo: Implementation,
-});
-
-/** A request that expects a response. (2025-06-18: changed.) */
-export const JSONRPCRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.string(),
-  params: z
-    .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
-    .optional(),
-});
-
-/** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. (2025-06-18: changed.) */
-export const JSONRPCMessage: z.ZodType = z.union([
-  JSONRPCRequest,
-  JSONRPCNotification,
-  JSONRPCResponse,
-  JSONRPCError,
-]);
-
-/** Describes an argument that a prompt can accept. (2025-06-18: changed.) */
-export const PromptArgument: z.ZodType = z.looseObject({
-  description: z.string().optional(),
-  name: z.string(),
-  required: z.boolean().optional(),
-  title: z.string().optional(),
-});
-
-/** A prompt or prompt template that the server offers. (2025-06-18: changed.) */
-export const Prompt: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  arguments: z.array(PromptArgument).optional(),
-  description: z.string().optional(),
-  name: z.string(),
-  title: z.string().optional(),
-});
-
-/** The server's response to a prompts/list request from the client. (2025-06-18: rebuilt, references Prompt.) */
-export const ListPromptsResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  prompts: z.array(Prompt),
-});
-
-/** A template description for resources available on the server. (2025-06-18: changed.) */
-export const ResourceTemplate: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: Annotations.optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  title: z.string().optional(),
-  uriTemplate: z.string(),
-});
-
-/** The server's response to a resources/templates/list request from the client. (2025-06-18: rebuilt, references ResourceTemplate.) */
-export const ListResourceTemplatesResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  resourceTemplates: z.array(ResourceTemplate),
-});
-
-/** A known resource that the server is capable of reading. (2025-06-18: changed.) */
-export const Resource: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: Annotations.optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  size: z.number().int().optional(),
-  title: z.string().optional(),
-  uri: z.string(),
-});
-
-/** The server's response to a resources/list request from the client. (2025-06-18: rebuilt, references Resource.) */
-export const ListResourcesResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  resources: z.array(Resource),
-});
-
-/** Sent from the server to request a list of root URIs from the client. (2025-06-18: changed.) */
-export const ListRootsRequest: z.ZodType = z.looseObject({
-  method: z.literal('roots/list'),
-  params: z
-    .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
-    .optional(),
-});
-
-/** Definition for a tool the client can call. (2025-06-18: changed.) */
-export const Tool: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: ToolAnnotations.optional(),
-  description: z.string().optional(),
-  inputSchema: z.looseObject({
-    properties: z.record(z.string(), z.looseObject({})).optional(),
-    required: z.array(z.string()).optional(),
-    type: z.literal('object'),
-  }),
-  name: z.string(),
-  outputSchema: z
-    .looseObject({
+  });
+  /** Describes the name and version of an MCP implementation, with an optional title for UI representation. (2025-06-18: changed.) */
+  const Implementation: z.ZodType = z.looseObject({
+    name: z.string(),
+    title: z.string().optional(),
+    version: z.string(),
+  });
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. (2025-06-18: rebuilt, references ClientCapabilities.) */
+  const InitializeRequest: z.ZodType = z.looseObject({
+    method: z.literal('initialize'),
+    params: z.looseObject({
+      capabilities: ClientCapabilities,
+      clientInfo: Implementation,
+      protocolVersion: z.string(),
+    }),
+  });
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. (2025-06-18: changed.) */
+  const PingRequest: z.ZodType = z.looseObject({
+    method: z.literal('ping'),
+    params: z
+      .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
+      .optional(),
+  });
+  /** (2025-06-18: rebuilt, references PingRequest.) */
+  const ClientRequest: z.ZodType = z.union([
+    InitializeRequest,
+    PingRequest,
+    ListResourcesRequest,
+    ListResourceTemplatesRequest,
+    ReadResourceRequest,
+    SubscribeRequest,
+    UnsubscribeRequest,
+    ListPromptsRequest,
+    GetPromptRequest,
+    ListToolsRequest,
+    CallToolRequest,
+    SetLevelRequest,
+    CompleteRequest,
+  ]);
+  /** The client's response to a sampling/create_message request from the server. (2025-06-18: rebuilt, references TextContent.) */
+  const CreateMessageResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    content: z.union([TextContent, ImageContent, AudioContent]),
+    model: z.string(),
+    role: Role,
+    stopReason: z.string().optional(),
+  });
+  /** The client's response to an elicitation request. (2025-06-18: added.) */
+  const ElicitResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    action: z.enum(['accept', 'cancel', 'decline']),
+    content: z.record(z.string(), z.union([z.string(), z.number().int(), z.boolean()])).optional(),
+  });
+  /** Represents a root directory or file that the server can operate on. (2025-06-18: changed.) */
+  const Root: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    name: z.string().optional(),
+    uri: z.string(),
+  });
+  /** The client's response to a roots/list request from the server. (2025-06-18: rebuilt, references Root.) */
+  const ListRootsResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    roots: z.array(Root),
+  });
+  /** (2025-06-18: changed.) */
+  const ClientResult: z.ZodType = z.union([Result, CreateMessageResult, ListRootsResult, ElicitResult]);
+  /** Describes a message issued to or received from an LLM API. (2025-06-18: rebuilt, references TextContent.) */
+  const SamplingMessage: z.ZodType = z.looseObject({
+    content: z.union([TextContent, ImageContent, AudioContent]),
+    role: Role,
+  });
+  /** A request from the server to sample an LLM via the client. (2025-06-18: rebuilt, references SamplingMessage.) */
+  const CreateMessageRequest: z.ZodType = z.looseObject({
+    method: z.literal('sampling/createMessage'),
+    params: z.looseObject({
+      includeContext: z.enum(['allServers', 'none', 'thisServer']).optional(),
+      maxTokens: z.number().int(),
+      messages: z.array(SamplingMessage),
+      metadata: z.looseObject({}).optional(),
+      modelPreferences: ModelPreferences.optional(),
+      stopSequences: z.array(z.string()).optional(),
+      systemPrompt: z.string().optional(),
+      temperature: z.number().optional(),
+    }),
+  });
+  /** (2025-06-18: added.) */
+  const EnumSchema: z.ZodType = z.looseObject({
+    description: z.string().optional(),
+    enum: z.array(z.string()),
+    enumNames: z.array(z.string()).optional(),
+    title: z.string().optional(),
+    type: z.literal('string'),
+  });
+  /** (2025-06-18: added.) */
+  const NumberSchema: z.ZodType = z.looseObject({
+    description: z.string().optional(),
+    maximum: z.number().optional(),
+    minimum: z.number().optional(),
+    title: z.string().optional(),
+    type: z.enum(['integer', 'number']),
+  });
+  /** (2025-06-18: added.) */
+  const StringSchema: z.ZodType = z.looseObject({
+    description: z.string().optional(),
+    format: z.enum(['date', 'date-time', 'email', 'uri']).optional(),
+    maxLength: z.number().int().optional(),
+    minLength: z.number().int().optional(),
+    title: z.string().optional(),
+    type: z.literal('string'),
+  });
+  /** Restricted schema definitions that only allow primitive types without nested objects or arrays. (2025-06-18: added.) */
+  const PrimitiveSchemaDefinition: z.ZodType = z.union([
+    StringSchema,
+    NumberSchema,
+    BooleanSchema,
+    EnumSchema,
+  ]);
+  /** A request from the server to elicit additional information from the user via the client. (2025-06-18: added.) */
+  const ElicitRequest: z.ZodType = z.looseObject({
+    method: z.literal('elicitation/create'),
+    params: z.looseObject({
+      message: z.string(),
+      requestedSchema: z.looseObject({
+        properties: z.record(z.string(), PrimitiveSchemaDefinition),
+        required: z.array(z.string()).optional(),
+        type: z.literal('object'),
+      }),
+    }),
+  });
+  /** Describes a message returned as part of a prompt. (2025-06-18: changed.) */
+  const PromptMessage: z.ZodType = z.looseObject({ content: ContentBlock, role: Role });
+  /** The server's response to a prompts/get request from the client. (2025-06-18: rebuilt, references PromptMessage.) */
+  const GetPromptResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    description: z.string().optional(),
+    messages: z.array(PromptMessage),
+  });
+  /** After receiving an initialize request from the client, the server sends this response. (2025-06-18: rebuilt, references Implementation.) */
+  const InitializeResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    capabilities: ServerCapabilities,
+    instructions: z.string().optional(),
+    protocolVersion: z.string(),
+    serverInfo: Implementation,
+  });
+  /** A request that expects a response. (2025-06-18: changed.) */
+  const JSONRPCRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.string(),
+    params: z
+      .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
+      .optional(),
+  });
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. (2025-06-18: changed.) */
+  const JSONRPCMessage: z.ZodType = z.union([
+    JSONRPCRequest,
+    JSONRPCNotification,
+    JSONRPCResponse,
+    JSONRPCError,
+  ]);
+  /** Describes an argument that a prompt can accept. (2025-06-18: changed.) */
+  const PromptArgument: z.ZodType = z.looseObject({
+    description: z.string().optional(),
+    name: z.string(),
+    required: z.boolean().optional(),
+    title: z.string().optional(),
+  });
+  /** A prompt or prompt template that the server offers. (2025-06-18: changed.) */
+  const Prompt: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    arguments: z.array(PromptArgument).optional(),
+    description: z.string().optional(),
+    name: z.string(),
+    title: z.string().optional(),
+  });
+  /** The server's response to a prompts/list request from the client. (2025-06-18: rebuilt, references Prompt.) */
+  const ListPromptsResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    prompts: z.array(Prompt),
+  });
+  /** A template description for resources available on the server. (2025-06-18: changed.) */
+  const ResourceTemplate: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: Annotations.optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    title: z.string().optional(),
+    uriTemplate: z.string(),
+  });
+  /** The server's response to a resources/templates/list request from the client. (2025-06-18: rebuilt, references ResourceTemplate.) */
+  const ListResourceTemplatesResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    resourceTemplates: z.array(ResourceTemplate),
+  });
+  /** A known resource that the server is capable of reading. (2025-06-18: changed.) */
+  const Resource: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: Annotations.optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    size: z.number().int().optional(),
+    title: z.string().optional(),
+    uri: z.string(),
+  });
+  /** The server's response to a resources/list request from the client. (2025-06-18: rebuilt, references Resource.) */
+  const ListResourcesResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    resources: z.array(Resource),
+  });
+  /** Sent from the server to request a list of root URIs from the client. (2025-06-18: changed.) */
+  const ListRootsRequest: z.ZodType = z.looseObject({
+    method: z.literal('roots/list'),
+    params: z
+      .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
+      .optional(),
+  });
+  /** Definition for a tool the client can call. (2025-06-18: changed.) */
+  const Tool: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: ToolAnnotations.optional(),
+    description: z.string().optional(),
+    inputSchema: z.looseObject({
       properties: z.record(z.string(), z.looseObject({})).optional(),
       required: z.array(z.string()).optional(),
       type: z.literal('object'),
-    })
-    .optional(),
-  title: z.string().optional(),
-});
+    }),
+    name: z.string(),
+    outputSchema: z
+      .looseObject({
+        properties: z.record(z.string(), z.looseObject({})).optional(),
+        required: z.array(z.string()).optional(),
+        type: z.literal('object'),
+      })
+      .optional(),
+    title: z.string().optional(),
+  });
+  /** The server's response to a tools/list request from the client. (2025-06-18: rebuilt, references Tool.) */
+  const ListToolsResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    tools: z.array(Tool),
+  });
+  /** The server's response to a resources/read request from the client. (2025-06-18: rebuilt, references TextResourceContents.) */
+  const ReadResourceResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    contents: z.array(z.union([TextResourceContents, BlobResourceContents])),
+  });
+  /** (2025-06-18: changed.) */
+  const Request: z.ZodType = z.looseObject({
+    method: z.string(),
+    params: z
+      .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
+      .optional(),
+  });
+  /** The contents of a specific resource or sub-resource. (2025-06-18: changed.) */
+  const ResourceContents: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    mimeType: z.string().optional(),
+    uri: z.string(),
+  });
+  /** (2025-06-18: changed.) */
+  const ServerRequest: z.ZodType = z.union([
+    PingRequest,
+    CreateMessageRequest,
+    ListRootsRequest,
+    ElicitRequest,
+  ]);
+  /** (2025-06-18: rebuilt, references InitializeResult.) */
+  const ServerResult: z.ZodType = z.union([
+    Result,
+    InitializeResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ReadResourceResult,
+    ListPromptsResult,
+    GetPromptResult,
+    ListToolsResult,
+    CallToolResult,
+    CompleteResult,
+  ]);
 
-/** The server's response to a tools/list request from the client. (2025-06-18: rebuilt, references Tool.) */
-export const ListToolsResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  tools: z.array(Tool),
-});
-
-/** The server's response to a resources/read request from the client. (2025-06-18: rebuilt, references TextResourceContents.) */
-export const ReadResourceResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  contents: z.array(z.union([TextResourceContents, BlobResourceContents])),
-});
-
-/** (2025-06-18: changed.) */
-export const Request: z.ZodType = z.looseObject({
-  method: z.string(),
-  params: z
-    .looseObject({ _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional() })
-    .optional(),
-});
-
-/** The contents of a specific resource or sub-resource. (2025-06-18: changed.) */
-export const ResourceContents: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  mimeType: z.string().optional(),
-  uri: z.string(),
-});
-
-/** (2025-06-18: changed.) */
-export const ServerRequest: z.ZodType = z.union([
-  PingRequest,
-  CreateMessageRequest,
-  ListRootsRequest,
-  ElicitRequest,
-]);
-
-/** (2025-06-18: rebuilt, references InitializeResult.) */
-export const ServerResult: z.ZodType = z.union([
-  Result,
-  InitializeResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ReadResourceResult,
-  ListPromptsResult,
-  GetPromptResult,
-  ListToolsResult,
-  CallToolResult,
-  CompleteResult,
-]);
-
-/** Every definition of the 2025-06-18 JSON Schema, keyed by its name there. */
-export const rev20250618 = {
-  Annotations,
-  AudioContent,
-  BaseMetadata,
-  BlobResourceContents,
-  BooleanSchema,
-  CallToolRequest,
-  CallToolResult,
-  CancelledNotification,
-  ClientCapabilities,
-  ClientNotification,
-  ClientRequest,
-  ClientResult,
-  CompleteRequest,
-  CompleteResult,
-  ContentBlock,
-  CreateMessageRequest,
-  CreateMessageResult,
-  Cursor,
-  ElicitRequest,
-  ElicitResult,
-  EmbeddedResource,
-  EmptyResult,
-  EnumSchema,
-  GetPromptRequest,
-  GetPromptResult,
-  ImageContent,
-  Implementation,
-  InitializeRequest,
-  InitializeResult,
-  InitializedNotification,
-  JSONRPCError,
-  JSONRPCMessage,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  JSONRPCResponse,
-  ListPromptsRequest,
-  ListPromptsResult,
-  ListResourceTemplatesRequest,
-  ListResourceTemplatesResult,
-  ListResourcesRequest,
-  ListResourcesResult,
-  ListRootsRequest,
-  ListRootsResult,
-  ListToolsRequest,
-  ListToolsResult,
-  LoggingLevel,
-  LoggingMessageNotification,
-  ModelHint,
-  ModelPreferences,
-  Notification,
-  NumberSchema,
-  PaginatedRequest,
-  PaginatedResult,
-  PingRequest,
-  PrimitiveSchemaDefinition,
-  ProgressNotification,
-  ProgressToken,
-  Prompt,
-  PromptArgument,
-  PromptListChangedNotification,
-  PromptMessage,
-  PromptReference,
-  ReadResourceRequest,
-  ReadResourceResult,
-  Request,
-  RequestId,
-  Resource,
-  ResourceContents,
-  ResourceLink,
-  ResourceListChangedNotification,
-  ResourceTemplate,
-  ResourceTemplateReference,
-  ResourceUpdatedNotification,
-  Result,
-  Role,
-  Root,
-  RootsListChangedNotification,
-  SamplingMessage,
-  ServerCapabilities,
-  ServerNotification,
-  ServerRequest,
-  ServerResult,
-  SetLevelRequest,
-  StringSchema,
-  SubscribeRequest,
-  TextContent,
-  TextResourceContents,
-  Tool,
-  ToolAnnotations,
-  ToolListChangedNotification,
-  UnsubscribeRequest,
-} as const;
+  built = {
+    Annotations,
+    AudioContent,
+    BaseMetadata,
+    BlobResourceContents,
+    BooleanSchema,
+    CallToolRequest,
+    CallToolResult,
+    CancelledNotification,
+    ClientCapabilities,
+    ClientNotification,
+    ClientRequest,
+    ClientResult,
+    CompleteRequest,
+    CompleteResult,
+    ContentBlock,
+    CreateMessageRequest,
+    CreateMessageResult,
+    Cursor,
+    ElicitRequest,
+    ElicitResult,
+    EmbeddedResource,
+    EmptyResult,
+    EnumSchema,
+    GetPromptRequest,
+    GetPromptResult,
+    ImageContent,
+    Implementation,
+    InitializeRequest,
+    InitializeResult,
+    InitializedNotification,
+    JSONRPCError,
+    JSONRPCMessage,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    ListPromptsRequest,
+    ListPromptsResult,
+    ListResourceTemplatesRequest,
+    ListResourceTemplatesResult,
+    ListResourcesRequest,
+    ListResourcesResult,
+    ListRootsRequest,
+    ListRootsResult,
+    ListToolsRequest,
+    ListToolsResult,
+    LoggingLevel,
+    LoggingMessageNotification,
+    ModelHint,
+    ModelPreferences,
+    Notification,
+    NumberSchema,
+    PaginatedRequest,
+    PaginatedResult,
+    PingRequest,
+    PrimitiveSchemaDefinition,
+    ProgressNotification,
+    ProgressToken,
+    Prompt,
+    PromptArgument,
+    PromptListChangedNotification,
+    PromptMessage,
+    PromptReference,
+    ReadResourceRequest,
+    ReadResourceResult,
+    Request,
+    RequestId,
+    Resource,
+    ResourceContents,
+    ResourceLink,
+    ResourceListChangedNotification,
+    ResourceTemplate,
+    ResourceTemplateReference,
+    ResourceUpdatedNotification,
+    Result,
+    Role,
+    Root,
+    RootsListChangedNotification,
+    SamplingMessage,
+    ServerCapabilities,
+    ServerNotification,
+    ServerRequest,
+    ServerResult,
+    SetLevelRequest,
+    StringSchema,
+    SubscribeRequest,
+    TextContent,
+    TextResourceContents,
+    Tool,
+    ToolAnnotations,
+    ToolListChangedNotification,
+    UnsubscribeRequest,
+  };
+  return built;
+}

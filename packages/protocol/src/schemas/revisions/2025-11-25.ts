@@ -2,1221 +2,1228 @@
 // Do not edit by hand: change the generator or the hand-written superset schemas instead.
 // 2025-11-25 = 2025-06-18 + the deltas below (117 new/changed/rebuilt, 28 inherited; removed: JSONRPCError).
 import { z } from 'zod';
-import {
-  Annotations,
-  AudioContent,
-  BaseMetadata,
-  BlobResourceContents,
-  BooleanSchema,
-  CompleteResult,
-  Cursor,
-  EmbeddedResource,
-  EmptyResult,
-  ImageContent,
-  ListRootsResult,
-  LoggingLevel,
-  ModelHint,
-  ModelPreferences,
-  PaginatedResult,
-  ProgressToken,
-  PromptArgument,
-  PromptReference,
-  ReadResourceResult,
-  RequestId,
-  ResourceContents,
-  ResourceTemplateReference,
-  Result,
-  Role,
-  Root,
-  TextContent,
-  TextResourceContents,
-  ToolAnnotations,
-} from './2025-06-18.js';
-export {
-  Annotations,
-  AudioContent,
-  BaseMetadata,
-  BlobResourceContents,
-  BooleanSchema,
-  CompleteResult,
-  Cursor,
-  EmbeddedResource,
-  EmptyResult,
-  ImageContent,
-  ListRootsResult,
-  LoggingLevel,
-  ModelHint,
-  ModelPreferences,
-  PaginatedResult,
-  ProgressToken,
-  PromptArgument,
-  PromptReference,
-  ReadResourceResult,
-  RequestId,
-  ResourceContents,
-  ResourceTemplateReference,
-  Result,
-  Role,
-  Root,
-  TextContent,
-  TextResourceContents,
-  ToolAnnotations,
-};
+import { build20250618 } from './2025-06-18.js';
 
-/** Metadata for augmenting a request with task execution. (2025-11-25: added.) */
-export const TaskMetadata: z.ZodType = z.looseObject({ ttl: z.number().int().optional() });
+/** Definition names of the 2025-11-25 JSON Schema. */
+export type Rev20251125Name =
+  | 'Annotations'
+  | 'AudioContent'
+  | 'BaseMetadata'
+  | 'BlobResourceContents'
+  | 'BooleanSchema'
+  | 'CallToolRequest'
+  | 'CallToolRequestParams'
+  | 'CallToolResult'
+  | 'CancelTaskRequest'
+  | 'CancelTaskResult'
+  | 'CancelledNotification'
+  | 'CancelledNotificationParams'
+  | 'ClientCapabilities'
+  | 'ClientNotification'
+  | 'ClientRequest'
+  | 'ClientResult'
+  | 'CompleteRequest'
+  | 'CompleteRequestParams'
+  | 'CompleteResult'
+  | 'ContentBlock'
+  | 'CreateMessageRequest'
+  | 'CreateMessageRequestParams'
+  | 'CreateMessageResult'
+  | 'CreateTaskResult'
+  | 'Cursor'
+  | 'ElicitRequest'
+  | 'ElicitRequestFormParams'
+  | 'ElicitRequestParams'
+  | 'ElicitRequestURLParams'
+  | 'ElicitResult'
+  | 'ElicitationCompleteNotification'
+  | 'EmbeddedResource'
+  | 'EmptyResult'
+  | 'EnumSchema'
+  | 'Error'
+  | 'GetPromptRequest'
+  | 'GetPromptRequestParams'
+  | 'GetPromptResult'
+  | 'GetTaskPayloadRequest'
+  | 'GetTaskPayloadResult'
+  | 'GetTaskRequest'
+  | 'GetTaskResult'
+  | 'Icon'
+  | 'Icons'
+  | 'ImageContent'
+  | 'Implementation'
+  | 'InitializeRequest'
+  | 'InitializeRequestParams'
+  | 'InitializeResult'
+  | 'InitializedNotification'
+  | 'JSONRPCErrorResponse'
+  | 'JSONRPCMessage'
+  | 'JSONRPCNotification'
+  | 'JSONRPCRequest'
+  | 'JSONRPCResponse'
+  | 'JSONRPCResultResponse'
+  | 'LegacyTitledEnumSchema'
+  | 'ListPromptsRequest'
+  | 'ListPromptsResult'
+  | 'ListResourceTemplatesRequest'
+  | 'ListResourceTemplatesResult'
+  | 'ListResourcesRequest'
+  | 'ListResourcesResult'
+  | 'ListRootsRequest'
+  | 'ListRootsResult'
+  | 'ListTasksRequest'
+  | 'ListTasksResult'
+  | 'ListToolsRequest'
+  | 'ListToolsResult'
+  | 'LoggingLevel'
+  | 'LoggingMessageNotification'
+  | 'LoggingMessageNotificationParams'
+  | 'ModelHint'
+  | 'ModelPreferences'
+  | 'MultiSelectEnumSchema'
+  | 'Notification'
+  | 'NotificationParams'
+  | 'NumberSchema'
+  | 'PaginatedRequest'
+  | 'PaginatedRequestParams'
+  | 'PaginatedResult'
+  | 'PingRequest'
+  | 'PrimitiveSchemaDefinition'
+  | 'ProgressNotification'
+  | 'ProgressNotificationParams'
+  | 'ProgressToken'
+  | 'Prompt'
+  | 'PromptArgument'
+  | 'PromptListChangedNotification'
+  | 'PromptMessage'
+  | 'PromptReference'
+  | 'ReadResourceRequest'
+  | 'ReadResourceRequestParams'
+  | 'ReadResourceResult'
+  | 'RelatedTaskMetadata'
+  | 'Request'
+  | 'RequestId'
+  | 'RequestParams'
+  | 'Resource'
+  | 'ResourceContents'
+  | 'ResourceLink'
+  | 'ResourceListChangedNotification'
+  | 'ResourceRequestParams'
+  | 'ResourceTemplate'
+  | 'ResourceTemplateReference'
+  | 'ResourceUpdatedNotification'
+  | 'ResourceUpdatedNotificationParams'
+  | 'Result'
+  | 'Role'
+  | 'Root'
+  | 'RootsListChangedNotification'
+  | 'SamplingMessage'
+  | 'SamplingMessageContentBlock'
+  | 'ServerCapabilities'
+  | 'ServerNotification'
+  | 'ServerRequest'
+  | 'ServerResult'
+  | 'SetLevelRequest'
+  | 'SetLevelRequestParams'
+  | 'SingleSelectEnumSchema'
+  | 'StringSchema'
+  | 'SubscribeRequest'
+  | 'SubscribeRequestParams'
+  | 'Task'
+  | 'TaskAugmentedRequestParams'
+  | 'TaskMetadata'
+  | 'TaskStatus'
+  | 'TaskStatusNotification'
+  | 'TaskStatusNotificationParams'
+  | 'TextContent'
+  | 'TextResourceContents'
+  | 'TitledMultiSelectEnumSchema'
+  | 'TitledSingleSelectEnumSchema'
+  | 'Tool'
+  | 'ToolAnnotations'
+  | 'ToolChoice'
+  | 'ToolExecution'
+  | 'ToolListChangedNotification'
+  | 'ToolResultContent'
+  | 'ToolUseContent'
+  | 'URLElicitationRequiredError'
+  | 'UnsubscribeRequest'
+  | 'UnsubscribeRequestParams'
+  | 'UntitledMultiSelectEnumSchema'
+  | 'UntitledSingleSelectEnumSchema';
 
-/** Parameters for a `tools/call` request. (2025-11-25: added.) */
-export const CallToolRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  arguments: z.looseObject({}).optional(),
-  name: z.string(),
-  task: TaskMetadata.optional(),
-});
+/** Every definition of the 2025-11-25 JSON Schema, keyed by its name there. */
+export type Rev20251125 = Readonly<Record<Rev20251125Name, z.ZodType>>;
 
-/** Used by the client to invoke a tool provided by the server. (2025-11-25: changed.) */
-export const CallToolRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('tools/call'),
-  params: CallToolRequestParams,
-});
+let built: Rev20251125 | undefined;
 
-/** An optionally-sized icon that can be displayed in a user interface. (2025-11-25: added.) */
-export const Icon: z.ZodType = z.looseObject({
-  mimeType: z.string().optional(),
-  sizes: z.array(z.string()).optional(),
-  src: z.string(),
-  theme: z.enum(['dark', 'light']).optional(),
-});
+/** Builds every definition of the 2025-11-25 JSON Schema once, on first call, and returns them by name. */
+export function build20251125(): Rev20251125 {
+  if (built !== undefined) return built;
+  const {
+    Annotations,
+    AudioContent,
+    BaseMetadata,
+    BlobResourceContents,
+    BooleanSchema,
+    CompleteResult,
+    Cursor,
+    EmbeddedResource,
+    EmptyResult,
+    ImageContent,
+    ListRootsResult,
+    LoggingLevel,
+    ModelHint,
+    ModelPreferences,
+    PaginatedResult,
+    ProgressToken,
+    PromptArgument,
+    PromptReference,
+    ReadResourceResult,
+    RequestId,
+    ResourceContents,
+    ResourceTemplateReference,
+    Result,
+    Role,
+    Root,
+    TextContent,
+    TextResourceContents,
+    ToolAnnotations,
+  } = build20250618();
 
-/** A resource that the server is capable of reading, included in a prompt or tool call result. (2025-11-25: changed.) */
-export const ResourceLink: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: Annotations.optional(),
-  description: z.string().optional(),
-  icons: z.array(Icon).optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  size: z.number().int().optional(),
-  title: z.string().optional(),
-  type: z.literal('resource_link'),
-  uri: z.string(),
-});
-
-/** (2025-11-25: rebuilt, references ResourceLink.) */
-export const ContentBlock: z.ZodType = z.union([
-  TextContent,
-  ImageContent,
-  AudioContent,
-  ResourceLink,
-  EmbeddedResource,
-]);
-
-/** The server's response to a tool call. (2025-11-25: rebuilt, references ContentBlock.) */
-export const CallToolResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  content: z.array(ContentBlock),
-  isError: z.boolean().optional(),
-  structuredContent: z.looseObject({}).optional(),
-});
-
-/** A request to cancel a task. (2025-11-25: added.) */
-export const CancelTaskRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('tasks/cancel'),
-  params: z.looseObject({ taskId: z.string() }),
-});
-
-/** The status of a task. (2025-11-25: added.) */
-export const TaskStatus: z.ZodType = z.enum([
-  'cancelled',
-  'completed',
-  'failed',
-  'input_required',
-  'working',
-]);
-
-/** Data associated with a task. (2025-11-25: added.) */
-export const Task: z.ZodType = z.looseObject({
-  createdAt: z.string(),
-  lastUpdatedAt: z.string(),
-  pollInterval: z.number().int().optional(),
-  status: TaskStatus,
-  statusMessage: z.string().optional(),
-  taskId: z.string(),
-  ttl: z.union([z.number().int(), z.null()]),
-});
-
-/** The response to a tasks/cancel request. (2025-11-25: added.) */
-export const CancelTaskResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  createdAt: z.string(),
-  lastUpdatedAt: z.string(),
-  pollInterval: z.number().int().optional(),
-  status: TaskStatus,
-  statusMessage: z.string().optional(),
-  taskId: z.string(),
-  ttl: z.union([z.number().int(), z.null()]),
-});
-
-/** Parameters for a `notifications/cancelled` notification. (2025-11-25: added.) */
-export const CancelledNotificationParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  reason: z.string().optional(),
-  requestId: RequestId.optional(),
-});
-
-/** This notification can be sent by either side to indicate that it is cancelling a previously-issued request. (2025-11-25: changed.) */
-export const CancelledNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/cancelled'),
-  params: CancelledNotificationParams,
-});
-
-/** Capabilities a client may support. (2025-11-25: changed.) */
-export const ClientCapabilities: z.ZodType = z.looseObject({
-  elicitation: z
-    .looseObject({ form: z.looseObject({}).optional(), url: z.looseObject({}).optional() })
-    .optional(),
-  experimental: z.record(z.string(), z.looseObject({})).optional(),
-  roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  sampling: z
-    .looseObject({ context: z.looseObject({}).optional(), tools: z.looseObject({}).optional() })
-    .optional(),
-  tasks: z
-    .looseObject({
-      cancel: z.looseObject({}).optional(),
-      list: z.looseObject({}).optional(),
-      requests: z
-        .looseObject({
-          elicitation: z.looseObject({ create: z.looseObject({}).optional() }).optional(),
-          sampling: z.looseObject({ createMessage: z.looseObject({}).optional() }).optional(),
-        })
-        .optional(),
-    })
-    .optional(),
-});
-
-/** (2025-11-25: added.) */
-export const NotificationParams: z.ZodType = z.looseObject({ _meta: z.looseObject({}).optional() });
-
-/** This notification is sent from the client to the server after initialization has finished. (2025-11-25: changed.) */
-export const InitializedNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/initialized'),
-  params: NotificationParams.optional(),
-});
-
-/** Parameters for a `notifications/progress` notification. (2025-11-25: added.) */
-export const ProgressNotificationParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  message: z.string().optional(),
-  progress: z.number(),
-  progressToken: ProgressToken,
-  total: z.number().optional(),
-});
-
-/** An out-of-band notification used to inform the receiver of a progress update for a long-running request. (2025-11-25: changed.) */
-export const ProgressNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/progress'),
-  params: ProgressNotificationParams,
-});
-
-/** A notification from the client to the server, informing it that the list of roots has changed. (2025-11-25: changed.) */
-export const RootsListChangedNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/roots/list_changed'),
-  params: NotificationParams.optional(),
-});
-
-/** Parameters for a `notifications/tasks/status` notification. (2025-11-25: added.) */
-export const TaskStatusNotificationParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  createdAt: z.string(),
-  lastUpdatedAt: z.string(),
-  pollInterval: z.number().int().optional(),
-  status: TaskStatus,
-  statusMessage: z.string().optional(),
-  taskId: z.string(),
-  ttl: z.union([z.number().int(), z.null()]),
-});
-
-/** An optional notification from the receiver to the requestor, informing them that a task's status has changed. (2025-11-25: added.) */
-export const TaskStatusNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/tasks/status'),
-  params: TaskStatusNotificationParams,
-});
-
-/** (2025-11-25: changed.) */
-export const ClientNotification: z.ZodType = z.union([
-  CancelledNotification,
-  InitializedNotification,
-  ProgressNotification,
-  TaskStatusNotification,
-  RootsListChangedNotification,
-]);
-
-/** Parameters for a `completion/complete` request. (2025-11-25: added.) */
-export const CompleteRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  argument: z.looseObject({ name: z.string(), value: z.string() }),
-  context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
-  ref: z.union([PromptReference, ResourceTemplateReference]),
-});
-
-/** A request from the client to the server, to ask for completion options. (2025-11-25: changed.) */
-export const CompleteRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('completion/complete'),
-  params: CompleteRequestParams,
-});
-
-/** Parameters for a `prompts/get` request. (2025-11-25: added.) */
-export const GetPromptRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  arguments: z.record(z.string(), z.string()).optional(),
-  name: z.string(),
-});
-
-/** Used by the client to get a prompt provided by the server. (2025-11-25: changed.) */
-export const GetPromptRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('prompts/get'),
-  params: GetPromptRequestParams,
-});
-
-/** A request to retrieve the result of a completed task. (2025-11-25: added.) */
-export const GetTaskPayloadRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('tasks/result'),
-  params: z.looseObject({ taskId: z.string() }),
-});
-
-/** A request to retrieve the state of a task. (2025-11-25: added.) */
-export const GetTaskRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('tasks/get'),
-  params: z.looseObject({ taskId: z.string() }),
-});
-
-/** Describes the MCP implementation. (2025-11-25: changed.) */
-export const Implementation: z.ZodType = z.looseObject({
-  description: z.string().optional(),
-  icons: z.array(Icon).optional(),
-  name: z.string(),
-  title: z.string().optional(),
-  version: z.string(),
-  websiteUrl: z.string().optional(),
-});
-
-/** Parameters for an `initialize` request. (2025-11-25: added.) */
-export const InitializeRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  capabilities: ClientCapabilities,
-  clientInfo: Implementation,
-  protocolVersion: z.string(),
-});
-
-/** This request is sent from the client to the server when it first connects, asking it to begin initialization. (2025-11-25: changed.) */
-export const InitializeRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('initialize'),
-  params: InitializeRequestParams,
-});
-
-/** Common parameters for paginated requests. (2025-11-25: added.) */
-export const PaginatedRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  cursor: z.string().optional(),
-});
-
-/** Sent from the client to request a list of prompts and prompt templates the server has. (2025-11-25: changed.) */
-export const ListPromptsRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('prompts/list'),
-  params: PaginatedRequestParams.optional(),
-});
-
-/** Sent from the client to request a list of resource templates the server has. (2025-11-25: changed.) */
-export const ListResourceTemplatesRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('resources/templates/list'),
-  params: PaginatedRequestParams.optional(),
-});
-
-/** Sent from the client to request a list of resources the server has. (2025-11-25: changed.) */
-export const ListResourcesRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('resources/list'),
-  params: PaginatedRequestParams.optional(),
-});
-
-/** A request to retrieve a list of tasks. (2025-11-25: added.) */
-export const ListTasksRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('tasks/list'),
-  params: PaginatedRequestParams.optional(),
-});
-
-/** Sent from the client to request a list of tools the server has. (2025-11-25: changed.) */
-export const ListToolsRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('tools/list'),
-  params: PaginatedRequestParams.optional(),
-});
-
-/** Common params for any request. (2025-11-25: added.) */
-export const RequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-});
-
-/** A ping, issued by either the server or the client, to check that the other party is still alive. (2025-11-25: changed.) */
-export const PingRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('ping'),
-  params: RequestParams.optional(),
-});
-
-/** Parameters for a `resources/read` request. (2025-11-25: added.) */
-export const ReadResourceRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  uri: z.string(),
-});
-
-/** Sent from the client to the server, to read a specific resource URI. (2025-11-25: changed.) */
-export const ReadResourceRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('resources/read'),
-  params: ReadResourceRequestParams,
-});
-
-/** Parameters for a `logging/setLevel` request. (2025-11-25: added.) */
-export const SetLevelRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  level: LoggingLevel,
-});
-
-/** A request from the client to the server, to enable or adjust logging. (2025-11-25: changed.) */
-export const SetLevelRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('logging/setLevel'),
-  params: SetLevelRequestParams,
-});
-
-/** Parameters for a `resources/subscribe` request. (2025-11-25: added.) */
-export const SubscribeRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  uri: z.string(),
-});
-
-/** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. (2025-11-25: changed.) */
-export const SubscribeRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('resources/subscribe'),
-  params: SubscribeRequestParams,
-});
-
-/** Parameters for a `resources/unsubscribe` request. (2025-11-25: added.) */
-export const UnsubscribeRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  uri: z.string(),
-});
-
-/** Sent from the client to request cancellation of resources/updated notifications from the server. (2025-11-25: changed.) */
-export const UnsubscribeRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('resources/unsubscribe'),
-  params: UnsubscribeRequestParams,
-});
-
-/** (2025-11-25: changed.) */
-export const ClientRequest: z.ZodType = z.union([
-  InitializeRequest,
-  PingRequest,
-  ListResourcesRequest,
-  ListResourceTemplatesRequest,
-  ReadResourceRequest,
-  SubscribeRequest,
-  UnsubscribeRequest,
-  ListPromptsRequest,
-  GetPromptRequest,
-  ListToolsRequest,
-  CallToolRequest,
-  GetTaskRequest,
-  GetTaskPayloadRequest,
-  CancelTaskRequest,
-  ListTasksRequest,
-  SetLevelRequest,
-  CompleteRequest,
-]);
-
-/** The result of a tool use, provided by the user back to the assistant. (2025-11-25: added.) */
-export const ToolResultContent: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  content: z.array(ContentBlock),
-  isError: z.boolean().optional(),
-  structuredContent: z.looseObject({}).optional(),
-  toolUseId: z.string(),
-  type: z.literal('tool_result'),
-});
-
-/** A request from the assistant to call a tool. (2025-11-25: added.) */
-export const ToolUseContent: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  id: z.string(),
-  input: z.looseObject({}),
-  name: z.string(),
-  type: z.literal('tool_use'),
-});
-
-/** (2025-11-25: added.) */
-export const SamplingMessageContentBlock: z.ZodType = z.union([
-  TextContent,
-  ImageContent,
-  AudioContent,
-  ToolUseContent,
-  ToolResultContent,
-]);
-
-/** The client's response to a sampling/createMessage request from the server. (2025-11-25: changed.) */
-export const CreateMessageResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  content: z.union([
+  /** Metadata for augmenting a request with task execution. (2025-11-25: added.) */
+  const TaskMetadata: z.ZodType = z.looseObject({ ttl: z.number().int().optional() });
+  /** Parameters for a `tools/call` request. (2025-11-25: added.) */
+  const CallToolRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    arguments: z.looseObject({}).optional(),
+    name: z.string(),
+    task: TaskMetadata.optional(),
+  });
+  /** Used by the client to invoke a tool provided by the server. (2025-11-25: changed.) */
+  const CallToolRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('tools/call'),
+    params: CallToolRequestParams,
+  });
+  /** An optionally-sized icon that can be displayed in a user interface. (2025-11-25: added.) */
+  const Icon: z.ZodType = z.looseObject({
+    mimeType: z.string().optional(),
+    sizes: z.array(z.string()).optional(),
+    src: z.string(),
+    theme: z.enum(['dark', 'light']).optional(),
+  });
+  /** A resource that the server is capable of reading, included in a prompt or tool call result. (2025-11-25: changed.) */
+  const ResourceLink: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: Annotations.optional(),
+    description: z.string().optional(),
+    icons: z.array(Icon).optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    size: z.number().int().optional(),
+    title: z.string().optional(),
+    type: z.literal('resource_link'),
+    uri: z.string(),
+  });
+  /** (2025-11-25: rebuilt, references ResourceLink.) */
+  const ContentBlock: z.ZodType = z.union([
+    TextContent,
+    ImageContent,
+    AudioContent,
+    ResourceLink,
+    EmbeddedResource,
+  ]);
+  /** The server's response to a tool call. (2025-11-25: rebuilt, references ContentBlock.) */
+  const CallToolResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    content: z.array(ContentBlock),
+    isError: z.boolean().optional(),
+    structuredContent: z.looseObject({}).optional(),
+  });
+  /** A request to cancel a task. (2025-11-25: added.) */
+  const CancelTaskRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('tasks/cancel'),
+    params: z.looseObject({ taskId: z.string() }),
+  });
+  /** The status of a task. (2025-11-25: added.) */
+  const TaskStatus: z.ZodType = z.enum(['cancelled', 'completed', 'failed', 'input_required', 'working']);
+  /** Data associated with a task. (2025-11-25: added.) */
+  const Task: z.ZodType = z.looseObject({
+    createdAt: z.string(),
+    lastUpdatedAt: z.string(),
+    pollInterval: z.number().int().optional(),
+    status: TaskStatus,
+    statusMessage: z.string().optional(),
+    taskId: z.string(),
+    ttl: z.union([z.number().int(), z.null()]),
+  });
+  /** The response to a tasks/cancel request. (2025-11-25: added.) */
+  const CancelTaskResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    createdAt: z.string(),
+    lastUpdatedAt: z.string(),
+    pollInterval: z.number().int().optional(),
+    status: TaskStatus,
+    statusMessage: z.string().optional(),
+    taskId: z.string(),
+    ttl: z.union([z.number().int(), z.null()]),
+  });
+  /** Parameters for a `notifications/cancelled` notification. (2025-11-25: added.) */
+  const CancelledNotificationParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    reason: z.string().optional(),
+    requestId: RequestId.optional(),
+  });
+  /** This notification can be sent by either side to indicate that it is cancelling a previously-issued request. (2025-11-25: changed.) */
+  const CancelledNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/cancelled'),
+    params: CancelledNotificationParams,
+  });
+  /** Capabilities a client may support. (2025-11-25: changed.) */
+  const ClientCapabilities: z.ZodType = z.looseObject({
+    elicitation: z
+      .looseObject({ form: z.looseObject({}).optional(), url: z.looseObject({}).optional() })
+      .optional(),
+    experimental: z.record(z.string(), z.looseObject({})).optional(),
+    roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+    sampling: z
+      .looseObject({ context: z.looseObject({}).optional(), tools: z.looseObject({}).optional() })
+      .optional(),
+    tasks: z
+      .looseObject({
+        cancel: z.looseObject({}).optional(),
+        list: z.looseObject({}).optional(),
+        requests: z
+          .looseObject({
+            elicitation: z.looseObject({ create: z.looseObject({}).optional() }).optional(),
+            sampling: z.looseObject({ createMessage: z.looseObject({}).optional() }).optional(),
+          })
+          .optional(),
+      })
+      .optional(),
+  });
+  /** (2025-11-25: added.) */
+  const NotificationParams: z.ZodType = z.looseObject({ _meta: z.looseObject({}).optional() });
+  /** This notification is sent from the client to the server after initialization has finished. (2025-11-25: changed.) */
+  const InitializedNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/initialized'),
+    params: NotificationParams.optional(),
+  });
+  /** Parameters for a `notifications/progress` notification. (2025-11-25: added.) */
+  const ProgressNotificationParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    message: z.string().optional(),
+    progress: z.number(),
+    progressToken: ProgressToken,
+    total: z.number().optional(),
+  });
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. (2025-11-25: changed.) */
+  const ProgressNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/progress'),
+    params: ProgressNotificationParams,
+  });
+  /** A notification from the client to the server, informing it that the list of roots has changed. (2025-11-25: changed.) */
+  const RootsListChangedNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/roots/list_changed'),
+    params: NotificationParams.optional(),
+  });
+  /** Parameters for a `notifications/tasks/status` notification. (2025-11-25: added.) */
+  const TaskStatusNotificationParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    createdAt: z.string(),
+    lastUpdatedAt: z.string(),
+    pollInterval: z.number().int().optional(),
+    status: TaskStatus,
+    statusMessage: z.string().optional(),
+    taskId: z.string(),
+    ttl: z.union([z.number().int(), z.null()]),
+  });
+  /** An optional notification from the receiver to the requestor, informing them that a task's status has changed. (2025-11-25: added.) */
+  const TaskStatusNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/tasks/status'),
+    params: TaskStatusNotificationParams,
+  });
+  /** (2025-11-25: changed.) */
+  const ClientNotification: z.ZodType = z.union([
+    CancelledNotification,
+    InitializedNotification,
+    ProgressNotification,
+    TaskStatusNotification,
+    RootsListChangedNotification,
+  ]);
+  /** Parameters for a `completion/complete` request. (2025-11-25: added.) */
+  const CompleteRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    argument: z.looseObject({ name: z.string(), value: z.string() }),
+    context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+    ref: z.union([PromptReference, ResourceTemplateReference]),
+  });
+  /** A request from the client to the server, to ask for completion options. (2025-11-25: changed.) */
+  const CompleteRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('completion/complete'),
+    params: CompleteRequestParams,
+  });
+  /** Parameters for a `prompts/get` request. (2025-11-25: added.) */
+  const GetPromptRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    arguments: z.record(z.string(), z.string()).optional(),
+    name: z.string(),
+  });
+  /** Used by the client to get a prompt provided by the server. (2025-11-25: changed.) */
+  const GetPromptRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('prompts/get'),
+    params: GetPromptRequestParams,
+  });
+  /** A request to retrieve the result of a completed task. (2025-11-25: added.) */
+  const GetTaskPayloadRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('tasks/result'),
+    params: z.looseObject({ taskId: z.string() }),
+  });
+  /** A request to retrieve the state of a task. (2025-11-25: added.) */
+  const GetTaskRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('tasks/get'),
+    params: z.looseObject({ taskId: z.string() }),
+  });
+  /** Describes the MCP implementation. (2025-11-25: changed.) */
+  const Implementation: z.ZodType = z.looseObject({
+    description: z.string().optional(),
+    icons: z.array(Icon).optional(),
+    name: z.string(),
+    title: z.string().optional(),
+    version: z.string(),
+    websiteUrl: z.string().optional(),
+  });
+  /** Parameters for an `initialize` request. (2025-11-25: added.) */
+  const InitializeRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    capabilities: ClientCapabilities,
+    clientInfo: Implementation,
+    protocolVersion: z.string(),
+  });
+  /** This request is sent from the client to the server when it first connects, asking it to begin initialization. (2025-11-25: changed.) */
+  const InitializeRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('initialize'),
+    params: InitializeRequestParams,
+  });
+  /** Common parameters for paginated requests. (2025-11-25: added.) */
+  const PaginatedRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    cursor: z.string().optional(),
+  });
+  /** Sent from the client to request a list of prompts and prompt templates the server has. (2025-11-25: changed.) */
+  const ListPromptsRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('prompts/list'),
+    params: PaginatedRequestParams.optional(),
+  });
+  /** Sent from the client to request a list of resource templates the server has. (2025-11-25: changed.) */
+  const ListResourceTemplatesRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('resources/templates/list'),
+    params: PaginatedRequestParams.optional(),
+  });
+  /** Sent from the client to request a list of resources the server has. (2025-11-25: changed.) */
+  const ListResourcesRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('resources/list'),
+    params: PaginatedRequestParams.optional(),
+  });
+  /** A request to retrieve a list of tasks. (2025-11-25: added.) */
+  const ListTasksRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('tasks/list'),
+    params: PaginatedRequestParams.optional(),
+  });
+  /** Sent from the client to request a list of tools the server has. (2025-11-25: changed.) */
+  const ListToolsRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('tools/list'),
+    params: PaginatedRequestParams.optional(),
+  });
+  /** Common params for any request. (2025-11-25: added.) */
+  const RequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+  });
+  /** A ping, issued by either the server or the client, to check that the other party is still alive. (2025-11-25: changed.) */
+  const PingRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('ping'),
+    params: RequestParams.optional(),
+  });
+  /** Parameters for a `resources/read` request. (2025-11-25: added.) */
+  const ReadResourceRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    uri: z.string(),
+  });
+  /** Sent from the client to the server, to read a specific resource URI. (2025-11-25: changed.) */
+  const ReadResourceRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('resources/read'),
+    params: ReadResourceRequestParams,
+  });
+  /** Parameters for a `logging/setLevel` request. (2025-11-25: added.) */
+  const SetLevelRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    level: LoggingLevel,
+  });
+  /** A request from the client to the server, to enable or adjust logging. (2025-11-25: changed.) */
+  const SetLevelRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('logging/setLevel'),
+    params: SetLevelRequestParams,
+  });
+  /** Parameters for a `resources/subscribe` request. (2025-11-25: added.) */
+  const SubscribeRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    uri: z.string(),
+  });
+  /** Sent from the client to request resources/updated notifications from the server whenever a particular resource changes. (2025-11-25: changed.) */
+  const SubscribeRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('resources/subscribe'),
+    params: SubscribeRequestParams,
+  });
+  /** Parameters for a `resources/unsubscribe` request. (2025-11-25: added.) */
+  const UnsubscribeRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    uri: z.string(),
+  });
+  /** Sent from the client to request cancellation of resources/updated notifications from the server. (2025-11-25: changed.) */
+  const UnsubscribeRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('resources/unsubscribe'),
+    params: UnsubscribeRequestParams,
+  });
+  /** (2025-11-25: changed.) */
+  const ClientRequest: z.ZodType = z.union([
+    InitializeRequest,
+    PingRequest,
+    ListResourcesRequest,
+    ListResourceTemplatesRequest,
+    ReadResourceRequest,
+    SubscribeRequest,
+    UnsubscribeRequest,
+    ListPromptsRequest,
+    GetPromptRequest,
+    ListToolsRequest,
+    CallToolRequest,
+    GetTaskRequest,
+    GetTaskPayloadRequest,
+    CancelTaskRequest,
+    ListTasksRequest,
+    SetLevelRequest,
+    CompleteRequest,
+  ]);
+  /** The result of a tool use, provided by the user back to the assistant. (2025-11-25: added.) */
+  const ToolResultContent: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    content: z.array(ContentBlock),
+    isError: z.boolean().optional(),
+    structuredContent: z.looseObject({}).optional(),
+    toolUseId: z.string(),
+    type: z.literal('tool_result'),
+  });
+  /** A request from the assistant to call a tool. (2025-11-25: added.) */
+  const ToolUseContent: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    id: z.string(),
+    input: z.looseObject({}),
+    name: z.string(),
+    type: z.literal('tool_use'),
+  });
+  /** (2025-11-25: added.) */
+  const SamplingMessageContentBlock: z.ZodType = z.union([
     TextContent,
     ImageContent,
     AudioContent,
     ToolUseContent,
     ToolResultContent,
-    z.array(SamplingMessageContentBlock),
-  ]),
-  model: z.string(),
-  role: Role,
-  stopReason: z.string().optional(),
-});
-
-/** The client's response to an elicitation request. (2025-11-25: changed.) */
-export const ElicitResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  action: z.enum(['accept', 'cancel', 'decline']),
-  content: z
-    .record(z.string(), z.union([z.array(z.string()), z.union([z.string(), z.number().int(), z.boolean()])]))
-    .optional(),
-});
-
-/** The response to a tasks/result request. (2025-11-25: added.) */
-export const GetTaskPayloadResult: z.ZodType = z.looseObject({ _meta: z.looseObject({}).optional() });
-
-/** The response to a tasks/get request. (2025-11-25: added.) */
-export const GetTaskResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  createdAt: z.string(),
-  lastUpdatedAt: z.string(),
-  pollInterval: z.number().int().optional(),
-  status: TaskStatus,
-  statusMessage: z.string().optional(),
-  taskId: z.string(),
-  ttl: z.union([z.number().int(), z.null()]),
-});
-
-/** The response to a tasks/list request. (2025-11-25: added.) */
-export const ListTasksResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  tasks: z.array(Task),
-});
-
-/** (2025-11-25: changed.) */
-export const ClientResult: z.ZodType = z.union([
-  Result,
-  GetTaskResult,
-  GetTaskPayloadResult,
-  CancelTaskResult,
-  ListTasksResult,
-  CreateMessageResult,
-  ListRootsResult,
-  ElicitResult,
-]);
-
-/** Describes a message issued to or received from an LLM API. (2025-11-25: changed.) */
-export const SamplingMessage: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  content: z.union([
-    TextContent,
-    ImageContent,
-    AudioContent,
-    ToolUseContent,
-    ToolResultContent,
-    z.array(SamplingMessageContentBlock),
-  ]),
-  role: Role,
-});
-
-/** Execution-related properties for a tool. (2025-11-25: added.) */
-export const ToolExecution: z.ZodType = z.looseObject({
-  taskSupport: z.enum(['forbidden', 'optional', 'required']).optional(),
-});
-
-/** Definition for a tool the client can call. (2025-11-25: changed.) */
-export const Tool: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: ToolAnnotations.optional(),
-  description: z.string().optional(),
-  execution: ToolExecution.optional(),
-  icons: z.array(Icon).optional(),
-  inputSchema: z.looseObject({
-    $schema: z.string().optional(),
-    properties: z.record(z.string(), z.looseObject({})).optional(),
-    required: z.array(z.string()).optional(),
-    type: z.literal('object'),
-  }),
-  name: z.string(),
-  outputSchema: z
-    .looseObject({
+  ]);
+  /** The client's response to a sampling/createMessage request from the server. (2025-11-25: changed.) */
+  const CreateMessageResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    content: z.union([
+      TextContent,
+      ImageContent,
+      AudioContent,
+      ToolUseContent,
+      ToolResultContent,
+      z.array(SamplingMessageContentBlock),
+    ]),
+    model: z.string(),
+    role: Role,
+    stopReason: z.string().optional(),
+  });
+  /** The client's response to an elicitation request. (2025-11-25: changed.) */
+  const ElicitResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    action: z.enum(['accept', 'cancel', 'decline']),
+    content: z
+      .record(
+        z.string(),
+        z.union([z.array(z.string()), z.union([z.string(), z.number().int(), z.boolean()])]),
+      )
+      .optional(),
+  });
+  /** The response to a tasks/result request. (2025-11-25: added.) */
+  const GetTaskPayloadResult: z.ZodType = z.looseObject({ _meta: z.looseObject({}).optional() });
+  /** The response to a tasks/get request. (2025-11-25: added.) */
+  const GetTaskResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    createdAt: z.string(),
+    lastUpdatedAt: z.string(),
+    pollInterval: z.number().int().optional(),
+    status: TaskStatus,
+    statusMessage: z.string().optional(),
+    taskId: z.string(),
+    ttl: z.union([z.number().int(), z.null()]),
+  });
+  /** The response to a tasks/list request. (2025-11-25: added.) */
+  const ListTasksResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    tasks: z.array(Task),
+  });
+  /** (2025-11-25: changed.) */
+  const ClientResult: z.ZodType = z.union([
+    Result,
+    GetTaskResult,
+    GetTaskPayloadResult,
+    CancelTaskResult,
+    ListTasksResult,
+    CreateMessageResult,
+    ListRootsResult,
+    ElicitResult,
+  ]);
+  /** Describes a message issued to or received from an LLM API. (2025-11-25: changed.) */
+  const SamplingMessage: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    content: z.union([
+      TextContent,
+      ImageContent,
+      AudioContent,
+      ToolUseContent,
+      ToolResultContent,
+      z.array(SamplingMessageContentBlock),
+    ]),
+    role: Role,
+  });
+  /** Execution-related properties for a tool. (2025-11-25: added.) */
+  const ToolExecution: z.ZodType = z.looseObject({
+    taskSupport: z.enum(['forbidden', 'optional', 'required']).optional(),
+  });
+  /** Definition for a tool the client can call. (2025-11-25: changed.) */
+  const Tool: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: ToolAnnotations.optional(),
+    description: z.string().optional(),
+    execution: ToolExecution.optional(),
+    icons: z.array(Icon).optional(),
+    inputSchema: z.looseObject({
       $schema: z.string().optional(),
       properties: z.record(z.string(), z.looseObject({})).optional(),
       required: z.array(z.string()).optional(),
       type: z.literal('object'),
-    })
-    .optional(),
-  title: z.string().optional(),
-});
-
-/** Controls tool selection behavior for sampling requests. (2025-11-25: added.) */
-export const ToolChoice: z.ZodType = z.looseObject({ mode: z.enum(['auto', 'none', 'required']).optional() });
-
-/** Parameters for a `sampling/createMessage` request. (2025-11-25: added.) */
-export const CreateMessageRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  includeContext: z.enum(['allServers', 'none', 'thisServer']).optional(),
-  maxTokens: z.number().int(),
-  messages: z.array(SamplingMessage),
-  metadata: z.looseObject({}).optional(),
-  modelPreferences: ModelPreferences.optional(),
-  stopSequences: z.array(z.string()).optional(),
-  systemPrompt: z.string().optional(),
-  task: TaskMetadata.optional(),
-  temperature: z.number().optional(),
-  toolChoice: ToolChoice.optional(),
-  tools: z.array(Tool).optional(),
-});
-
-/** A request from the server to sample an LLM via the client. (2025-11-25: changed.) */
-export const CreateMessageRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('sampling/createMessage'),
-  params: CreateMessageRequestParams,
-});
-
-/** A response to a task-augmented request. (2025-11-25: added.) */
-export const CreateTaskResult: z.ZodType = z.looseObject({ _meta: z.looseObject({}).optional(), task: Task });
-
-/** Use TitledSingleSelectEnumSchema instead. (2025-11-25: added.) */
-export const LegacyTitledEnumSchema: z.ZodType = z.looseObject({
-  default: z.string().optional(),
-  description: z.string().optional(),
-  enum: z.array(z.string()),
-  enumNames: z.array(z.string()).optional(),
-  title: z.string().optional(),
-  type: z.literal('string'),
-});
-
-/** (2025-11-25: changed.) */
-export const NumberSchema: z.ZodType = z.looseObject({
-  default: z.number().optional(),
-  description: z.string().optional(),
-  maximum: z.number().optional(),
-  minimum: z.number().optional(),
-  title: z.string().optional(),
-  type: z.enum(['integer', 'number']),
-});
-
-/** (2025-11-25: changed.) */
-export const StringSchema: z.ZodType = z.looseObject({
-  default: z.string().optional(),
-  description: z.string().optional(),
-  format: z.enum(['date', 'date-time', 'email', 'uri']).optional(),
-  maxLength: z.number().int().optional(),
-  minLength: z.number().int().optional(),
-  title: z.string().optional(),
-  type: z.literal('string'),
-});
-
-/** Schema for multiple-selection enumeration with display titles for each option. (2025-11-25: added.) */
-export const TitledMultiSelectEnumSchema: z.ZodType = z.looseObject({
-  default: z.array(z.string()).optional(),
-  description: z.string().optional(),
-  items: z.looseObject({ anyOf: z.array(z.looseObject({ const: z.string(), title: z.string() })) }),
-  maxItems: z.number().int().optional(),
-  minItems: z.number().int().optional(),
-  title: z.string().optional(),
-  type: z.literal('array'),
-});
-
-/** Schema for single-selection enumeration with display titles for each option. (2025-11-25: added.) */
-export const TitledSingleSelectEnumSchema: z.ZodType = z.looseObject({
-  default: z.string().optional(),
-  description: z.string().optional(),
-  oneOf: z.array(z.looseObject({ const: z.string(), title: z.string() })),
-  title: z.string().optional(),
-  type: z.literal('string'),
-});
-
-/** Schema for multiple-selection enumeration without display titles for options. (2025-11-25: added.) */
-export const UntitledMultiSelectEnumSchema: z.ZodType = z.looseObject({
-  default: z.array(z.string()).optional(),
-  description: z.string().optional(),
-  items: z.looseObject({ enum: z.array(z.string()), type: z.literal('string') }),
-  maxItems: z.number().int().optional(),
-  minItems: z.number().int().optional(),
-  title: z.string().optional(),
-  type: z.literal('array'),
-});
-
-/** Schema for single-selection enumeration without display titles for options. (2025-11-25: added.) */
-export const UntitledSingleSelectEnumSchema: z.ZodType = z.looseObject({
-  default: z.string().optional(),
-  description: z.string().optional(),
-  enum: z.array(z.string()),
-  title: z.string().optional(),
-  type: z.literal('string'),
-});
-
-/** Restricted schema definitions that only allow primitive types without nested objects or arrays. (2025-11-25: changed.) */
-export const PrimitiveSchemaDefinition: z.ZodType = z.union([
-  StringSchema,
-  NumberSchema,
-  BooleanSchema,
-  UntitledSingleSelectEnumSchema,
-  TitledSingleSelectEnumSchema,
-  UntitledMultiSelectEnumSchema,
-  TitledMultiSelectEnumSchema,
-  LegacyTitledEnumSchema,
-]);
-
-/** The parameters for a request to elicit non-sensitive information from the user via a form in the client. (2025-11-25: added.) */
-export const ElicitRequestFormParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  message: z.string(),
-  mode: z.literal('form').optional(),
-  requestedSchema: z.looseObject({
-    $schema: z.string().optional(),
-    properties: z.record(z.string(), PrimitiveSchemaDefinition),
-    required: z.array(z.string()).optional(),
-    type: z.literal('object'),
-  }),
-  task: TaskMetadata.optional(),
-});
-
-/** The parameters for a request to elicit information from the user via a URL in the client. (2025-11-25: added.) */
-export const ElicitRequestURLParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  elicitationId: z.string(),
-  message: z.string(),
-  mode: z.literal('url'),
-  task: TaskMetadata.optional(),
-  url: z.string(),
-});
-
-/** The parameters for a request to elicit additional information from the user via the client. (2025-11-25: added.) */
-export const ElicitRequestParams: z.ZodType = z.union([ElicitRequestURLParams, ElicitRequestFormParams]);
-
-/** A request from the server to elicit additional information from the user via the client. (2025-11-25: changed.) */
-export const ElicitRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('elicitation/create'),
-  params: ElicitRequestParams,
-});
-
-/** An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request. (2025-11-25: added.) */
-export const ElicitationCompleteNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/elicitation/complete'),
-  params: z.looseObject({ elicitationId: z.string() }),
-});
-
-/** (2025-11-25: changed.) */
-export const EnumSchema: z.ZodType = z.union([
-  UntitledSingleSelectEnumSchema,
-  TitledSingleSelectEnumSchema,
-  UntitledMultiSelectEnumSchema,
-  TitledMultiSelectEnumSchema,
-  LegacyTitledEnumSchema,
-]);
-
-/** (2025-11-25: added.) */
-export const ErrorDefinition: z.ZodType = z.looseObject({
-  code: z.number().int(),
-  data: z.unknown().optional(),
-  message: z.string(),
-});
-
-/** Describes a message returned as part of a prompt. (2025-11-25: rebuilt, references ContentBlock.) */
-export const PromptMessage: z.ZodType = z.looseObject({ content: ContentBlock, role: Role });
-
-/** The server's response to a prompts/get request from the client. (2025-11-25: rebuilt, references PromptMessage.) */
-export const GetPromptResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  description: z.string().optional(),
-  messages: z.array(PromptMessage),
-});
-
-/** Base interface to add `icons` property. (2025-11-25: added.) */
-export const Icons: z.ZodType = z.looseObject({ icons: z.array(Icon).optional() });
-
-/** Capabilities that a server may support. (2025-11-25: changed.) */
-export const ServerCapabilities: z.ZodType = z.looseObject({
-  completions: z.looseObject({}).optional(),
-  experimental: z.record(z.string(), z.looseObject({})).optional(),
-  logging: z.looseObject({}).optional(),
-  prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  resources: z
-    .looseObject({ listChanged: z.boolean().optional(), subscribe: z.boolean().optional() })
-    .optional(),
-  tasks: z
-    .looseObject({
-      cancel: z.looseObject({}).optional(),
-      list: z.looseObject({}).optional(),
-      requests: z
-        .looseObject({ tools: z.looseObject({ call: z.looseObject({}).optional() }).optional() })
-        .optional(),
-    })
-    .optional(),
-  tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-});
-
-/** After receiving an initialize request from the client, the server sends this response. (2025-11-25: rebuilt, references ServerCapabilities.) */
-export const InitializeResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  capabilities: ServerCapabilities,
-  instructions: z.string().optional(),
-  protocolVersion: z.string(),
-  serverInfo: Implementation,
-});
-
-/** A response to a request that indicates an error occurred. (2025-11-25: added.) */
-export const JSONRPCErrorResponse: z.ZodType = z.looseObject({
-  error: ErrorDefinition,
-  id: RequestId.optional(),
-  jsonrpc: z.literal('2.0'),
-});
-
-/** A notification which does not expect a response. (2025-11-25: changed.) */
-export const JSONRPCNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.string(),
-  params: z.looseObject({}).optional(),
-});
-
-/** A request that expects a response. (2025-11-25: changed.) */
-export const JSONRPCRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.string(),
-  params: z.looseObject({}).optional(),
-});
-
-/** A successful (non-error) response to a request. (2025-11-25: added.) */
-export const JSONRPCResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: Result,
-});
-
-/** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. (2025-11-25: changed.) */
-export const JSONRPCMessage: z.ZodType = z.union([
-  JSONRPCRequest,
-  JSONRPCNotification,
-  JSONRPCResultResponse,
-  JSONRPCErrorResponse,
-]);
-
-/** A response to a request, containing either the result or error. (2025-11-25: changed.) */
-export const JSONRPCResponse: z.ZodType = z.union([JSONRPCResultResponse, JSONRPCErrorResponse]);
-
-/** A prompt or prompt template that the server offers. (2025-11-25: changed.) */
-export const Prompt: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  arguments: z.array(PromptArgument).optional(),
-  description: z.string().optional(),
-  icons: z.array(Icon).optional(),
-  name: z.string(),
-  title: z.string().optional(),
-});
-
-/** The server's response to a prompts/list request from the client. (2025-11-25: rebuilt, references Prompt.) */
-export const ListPromptsResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  prompts: z.array(Prompt),
-});
-
-/** A template description for resources available on the server. (2025-11-25: changed.) */
-export const ResourceTemplate: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: Annotations.optional(),
-  description: z.string().optional(),
-  icons: z.array(Icon).optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  title: z.string().optional(),
-  uriTemplate: z.string(),
-});
-
-/** The server's response to a resources/templates/list request from the client. (2025-11-25: rebuilt, references ResourceTemplate.) */
-export const ListResourceTemplatesResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  resourceTemplates: z.array(ResourceTemplate),
-});
-
-/** A known resource that the server is capable of reading. (2025-11-25: changed.) */
-export const Resource: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  annotations: Annotations.optional(),
-  description: z.string().optional(),
-  icons: z.array(Icon).optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  size: z.number().int().optional(),
-  title: z.string().optional(),
-  uri: z.string(),
-});
-
-/** The server's response to a resources/list request from the client. (2025-11-25: rebuilt, references Resource.) */
-export const ListResourcesResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  resources: z.array(Resource),
-});
-
-/** Sent from the server to request a list of root URIs from the client. (2025-11-25: changed.) */
-export const ListRootsRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('roots/list'),
-  params: RequestParams.optional(),
-});
-
-/** The server's response to a tools/list request from the client. (2025-11-25: rebuilt, references Tool.) */
-export const ListToolsResult: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  nextCursor: z.string().optional(),
-  tools: z.array(Tool),
-});
-
-/** Parameters for a `notifications/message` notification. (2025-11-25: added.) */
-export const LoggingMessageNotificationParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  data: z.unknown(),
-  level: LoggingLevel,
-  logger: z.string().optional(),
-});
-
-/** JSONRPCNotification of a log message passed from server to client. (2025-11-25: changed.) */
-export const LoggingMessageNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/message'),
-  params: LoggingMessageNotificationParams,
-});
-
-/** (2025-11-25: added.) */
-export const MultiSelectEnumSchema: z.ZodType = z.union([
-  UntitledMultiSelectEnumSchema,
-  TitledMultiSelectEnumSchema,
-]);
-
-/** (2025-11-25: changed.) */
-export const Notification: z.ZodType = z.looseObject({
-  method: z.string(),
-  params: z.looseObject({}).optional(),
-});
-
-/** (2025-11-25: changed.) */
-export const PaginatedRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.string(),
-  params: PaginatedRequestParams.optional(),
-});
-
-/** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. (2025-11-25: changed.) */
-export const PromptListChangedNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/prompts/list_changed'),
-  params: NotificationParams.optional(),
-});
-
-/** Metadata for associating messages with a task. (2025-11-25: added.) */
-export const RelatedTaskMetadata: z.ZodType = z.looseObject({ taskId: z.string() });
-
-/** (2025-11-25: changed.) */
-export const Request: z.ZodType = z.looseObject({ method: z.string(), params: z.looseObject({}).optional() });
-
-/** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. (2025-11-25: changed.) */
-export const ResourceListChangedNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/resources/list_changed'),
-  params: NotificationParams.optional(),
-});
-
-/** Common parameters when working with resources. (2025-11-25: added.) */
-export const ResourceRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  uri: z.string(),
-});
-
-/** Parameters for a `notifications/resources/updated` notification. (2025-11-25: added.) */
-export const ResourceUpdatedNotificationParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({}).optional(),
-  uri: z.string(),
-});
-
-/** A notification from the server to the client, informing it that a resource has changed and may need to be read again. (2025-11-25: changed.) */
-export const ResourceUpdatedNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/resources/updated'),
-  params: ResourceUpdatedNotificationParams,
-});
-
-/** An optional notification from the server to the client, informing it that the list of tools it offers has changed. (2025-11-25: changed.) */
-export const ToolListChangedNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/tools/list_changed'),
-  params: NotificationParams.optional(),
-});
-
-/** (2025-11-25: changed.) */
-export const ServerNotification: z.ZodType = z.union([
-  CancelledNotification,
-  ProgressNotification,
-  ResourceListChangedNotification,
-  ResourceUpdatedNotification,
-  PromptListChangedNotification,
-  ToolListChangedNotification,
-  TaskStatusNotification,
-  LoggingMessageNotification,
-  ElicitationCompleteNotification,
-]);
-
-/** (2025-11-25: changed.) */
-export const ServerRequest: z.ZodType = z.union([
-  PingRequest,
-  GetTaskRequest,
-  GetTaskPayloadRequest,
-  CancelTaskRequest,
-  ListTasksRequest,
-  CreateMessageRequest,
-  ListRootsRequest,
-  ElicitRequest,
-]);
-
-/** (2025-11-25: changed.) */
-export const ServerResult: z.ZodType = z.union([
-  Result,
-  InitializeResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ReadResourceResult,
-  ListPromptsResult,
-  GetPromptResult,
-  ListToolsResult,
-  CallToolResult,
-  GetTaskResult,
-  GetTaskPayloadResult,
-  CancelTaskResult,
-  ListTasksResult,
-  CompleteResult,
-]);
-
-/** (2025-11-25: added.) */
-export const SingleSelectEnumSchema: z.ZodType = z.union([
-  UntitledSingleSelectEnumSchema,
-  TitledSingleSelectEnumSchema,
-]);
-
-/** Common params for any task-augmented request. (2025-11-25: added.) */
-export const TaskAugmentedRequestParams: z.ZodType = z.looseObject({
-  _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
-  task: TaskMetadata.optional(),
-});
-
-/** An error response that indicates that the server requires the client to provide additional information via an elicitation request. (2025-11-25: added.) */
-export const URLElicitationRequiredError: z.ZodType = z.looseObject({
-  error: z.looseObject({
-    code: z.literal(-32042),
-    data: z.looseObject({ elicitations: z.array(ElicitRequestURLParams) }),
+    }),
+    name: z.string(),
+    outputSchema: z
+      .looseObject({
+        $schema: z.string().optional(),
+        properties: z.record(z.string(), z.looseObject({})).optional(),
+        required: z.array(z.string()).optional(),
+        type: z.literal('object'),
+      })
+      .optional(),
+    title: z.string().optional(),
+  });
+  /** Controls tool selection behavior for sampling requests. (2025-11-25: added.) */
+  const ToolChoice: z.ZodType = z.looseObject({ mode: z.enum(['auto', 'none', 'required']).optional() });
+  /** Parameters for a `sampling/createMessage` request. (2025-11-25: added.) */
+  const CreateMessageRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    includeContext: z.enum(['allServers', 'none', 'thisServer']).optional(),
+    maxTokens: z.number().int(),
+    messages: z.array(SamplingMessage),
+    metadata: z.looseObject({}).optional(),
+    modelPreferences: ModelPreferences.optional(),
+    stopSequences: z.array(z.string()).optional(),
+    systemPrompt: z.string().optional(),
+    task: TaskMetadata.optional(),
+    temperature: z.number().optional(),
+    toolChoice: ToolChoice.optional(),
+    tools: z.array(Tool).optional(),
+  });
+  /** A request from the server to sample an LLM via the client. (2025-11-25: changed.) */
+  const CreateMessageRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('sampling/createMessage'),
+    params: CreateMessageRequestParams,
+  });
+  /** A response to a task-augmented request. (2025-11-25: added.) */
+  const CreateTaskResult: z.ZodType = z.looseObject({ _meta: z.looseObject({}).optional(), task: Task });
+  /** Use TitledSingleSelectEnumSchema instead. (2025-11-25: added.) */
+  const LegacyTitledEnumSchema: z.ZodType = z.looseObject({
+    default: z.string().optional(),
+    description: z.string().optional(),
+    enum: z.array(z.string()),
+    enumNames: z.array(z.string()).optional(),
+    title: z.string().optional(),
+    type: z.literal('string'),
+  });
+  /** (2025-11-25: changed.) */
+  const NumberSchema: z.ZodType = z.looseObject({
+    default: z.number().optional(),
+    description: z.string().optional(),
+    maximum: z.number().optional(),
+    minimum: z.number().optional(),
+    title: z.string().optional(),
+    type: z.enum(['integer', 'number']),
+  });
+  /** (2025-11-25: changed.) */
+  const StringSchema: z.ZodType = z.looseObject({
+    default: z.string().optional(),
+    description: z.string().optional(),
+    format: z.enum(['date', 'date-time', 'email', 'uri']).optional(),
+    maxLength: z.number().int().optional(),
+    minLength: z.number().int().optional(),
+    title: z.string().optional(),
+    type: z.literal('string'),
+  });
+  /** Schema for multiple-selection enumeration with display titles for each option. (2025-11-25: added.) */
+  const TitledMultiSelectEnumSchema: z.ZodType = z.looseObject({
+    default: z.array(z.string()).optional(),
+    description: z.string().optional(),
+    items: z.looseObject({ anyOf: z.array(z.looseObject({ const: z.string(), title: z.string() })) }),
+    maxItems: z.number().int().optional(),
+    minItems: z.number().int().optional(),
+    title: z.string().optional(),
+    type: z.literal('array'),
+  });
+  /** Schema for single-selection enumeration with display titles for each option. (2025-11-25: added.) */
+  const TitledSingleSelectEnumSchema: z.ZodType = z.looseObject({
+    default: z.string().optional(),
+    description: z.string().optional(),
+    oneOf: z.array(z.looseObject({ const: z.string(), title: z.string() })),
+    title: z.string().optional(),
+    type: z.literal('string'),
+  });
+  /** Schema for multiple-selection enumeration without display titles for options. (2025-11-25: added.) */
+  const UntitledMultiSelectEnumSchema: z.ZodType = z.looseObject({
+    default: z.array(z.string()).optional(),
+    description: z.string().optional(),
+    items: z.looseObject({ enum: z.array(z.string()), type: z.literal('string') }),
+    maxItems: z.number().int().optional(),
+    minItems: z.number().int().optional(),
+    title: z.string().optional(),
+    type: z.literal('array'),
+  });
+  /** Schema for single-selection enumeration without display titles for options. (2025-11-25: added.) */
+  const UntitledSingleSelectEnumSchema: z.ZodType = z.looseObject({
+    default: z.string().optional(),
+    description: z.string().optional(),
+    enum: z.array(z.string()),
+    title: z.string().optional(),
+    type: z.literal('string'),
+  });
+  /** Restricted schema definitions that only allow primitive types without nested objects or arrays. (2025-11-25: changed.) */
+  const PrimitiveSchemaDefinition: z.ZodType = z.union([
+    StringSchema,
+    NumberSchema,
+    BooleanSchema,
+    UntitledSingleSelectEnumSchema,
+    TitledSingleSelectEnumSchema,
+    UntitledMultiSelectEnumSchema,
+    TitledMultiSelectEnumSchema,
+    LegacyTitledEnumSchema,
+  ]);
+  /** The parameters for a request to elicit non-sensitive information from the user via a form in the client. (2025-11-25: added.) */
+  const ElicitRequestFormParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
     message: z.string(),
-  }),
-  id: RequestId.optional(),
-  jsonrpc: z.literal('2.0'),
-});
+    mode: z.literal('form').optional(),
+    requestedSchema: z.looseObject({
+      $schema: z.string().optional(),
+      properties: z.record(z.string(), PrimitiveSchemaDefinition),
+      required: z.array(z.string()).optional(),
+      type: z.literal('object'),
+    }),
+    task: TaskMetadata.optional(),
+  });
+  /** The parameters for a request to elicit information from the user via a URL in the client. (2025-11-25: added.) */
+  const ElicitRequestURLParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    elicitationId: z.string(),
+    message: z.string(),
+    mode: z.literal('url'),
+    task: TaskMetadata.optional(),
+    url: z.string(),
+  });
+  /** The parameters for a request to elicit additional information from the user via the client. (2025-11-25: added.) */
+  const ElicitRequestParams: z.ZodType = z.union([ElicitRequestURLParams, ElicitRequestFormParams]);
+  /** A request from the server to elicit additional information from the user via the client. (2025-11-25: changed.) */
+  const ElicitRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('elicitation/create'),
+    params: ElicitRequestParams,
+  });
+  /** An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request. (2025-11-25: added.) */
+  const ElicitationCompleteNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/elicitation/complete'),
+    params: z.looseObject({ elicitationId: z.string() }),
+  });
+  /** (2025-11-25: changed.) */
+  const EnumSchema: z.ZodType = z.union([
+    UntitledSingleSelectEnumSchema,
+    TitledSingleSelectEnumSchema,
+    UntitledMultiSelectEnumSchema,
+    TitledMultiSelectEnumSchema,
+    LegacyTitledEnumSchema,
+  ]);
+  /** (2025-11-25: added.) */
+  const ErrorDefinition: z.ZodType = z.looseObject({
+    code: z.number().int(),
+    data: z.unknown().optional(),
+    message: z.string(),
+  });
+  /** Describes a message returned as part of a prompt. (2025-11-25: rebuilt, references ContentBlock.) */
+  const PromptMessage: z.ZodType = z.looseObject({ content: ContentBlock, role: Role });
+  /** The server's response to a prompts/get request from the client. (2025-11-25: rebuilt, references PromptMessage.) */
+  const GetPromptResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    description: z.string().optional(),
+    messages: z.array(PromptMessage),
+  });
+  /** Base interface to add `icons` property. (2025-11-25: added.) */
+  const Icons: z.ZodType = z.looseObject({ icons: z.array(Icon).optional() });
+  /** Capabilities that a server may support. (2025-11-25: changed.) */
+  const ServerCapabilities: z.ZodType = z.looseObject({
+    completions: z.looseObject({}).optional(),
+    experimental: z.record(z.string(), z.looseObject({})).optional(),
+    logging: z.looseObject({}).optional(),
+    prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+    resources: z
+      .looseObject({ listChanged: z.boolean().optional(), subscribe: z.boolean().optional() })
+      .optional(),
+    tasks: z
+      .looseObject({
+        cancel: z.looseObject({}).optional(),
+        list: z.looseObject({}).optional(),
+        requests: z
+          .looseObject({ tools: z.looseObject({ call: z.looseObject({}).optional() }).optional() })
+          .optional(),
+      })
+      .optional(),
+    tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  });
+  /** After receiving an initialize request from the client, the server sends this response. (2025-11-25: rebuilt, references ServerCapabilities.) */
+  const InitializeResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    capabilities: ServerCapabilities,
+    instructions: z.string().optional(),
+    protocolVersion: z.string(),
+    serverInfo: Implementation,
+  });
+  /** A response to a request that indicates an error occurred. (2025-11-25: added.) */
+  const JSONRPCErrorResponse: z.ZodType = z.looseObject({
+    error: ErrorDefinition,
+    id: RequestId.optional(),
+    jsonrpc: z.literal('2.0'),
+  });
+  /** A notification which does not expect a response. (2025-11-25: changed.) */
+  const JSONRPCNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.string(),
+    params: z.looseObject({}).optional(),
+  });
+  /** A request that expects a response. (2025-11-25: changed.) */
+  const JSONRPCRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.string(),
+    params: z.looseObject({}).optional(),
+  });
+  /** A successful (non-error) response to a request. (2025-11-25: added.) */
+  const JSONRPCResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: Result,
+  });
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. (2025-11-25: changed.) */
+  const JSONRPCMessage: z.ZodType = z.union([
+    JSONRPCRequest,
+    JSONRPCNotification,
+    JSONRPCResultResponse,
+    JSONRPCErrorResponse,
+  ]);
+  /** A response to a request, containing either the result or error. (2025-11-25: changed.) */
+  const JSONRPCResponse: z.ZodType = z.union([JSONRPCResultResponse, JSONRPCErrorResponse]);
+  /** A prompt or prompt template that the server offers. (2025-11-25: changed.) */
+  const Prompt: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    arguments: z.array(PromptArgument).optional(),
+    description: z.string().optional(),
+    icons: z.array(Icon).optional(),
+    name: z.string(),
+    title: z.string().optional(),
+  });
+  /** The server's response to a prompts/list request from the client. (2025-11-25: rebuilt, references Prompt.) */
+  const ListPromptsResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    prompts: z.array(Prompt),
+  });
+  /** A template description for resources available on the server. (2025-11-25: changed.) */
+  const ResourceTemplate: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: Annotations.optional(),
+    description: z.string().optional(),
+    icons: z.array(Icon).optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    title: z.string().optional(),
+    uriTemplate: z.string(),
+  });
+  /** The server's response to a resources/templates/list request from the client. (2025-11-25: rebuilt, references ResourceTemplate.) */
+  const ListResourceTemplatesResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    resourceTemplates: z.array(ResourceTemplate),
+  });
+  /** A known resource that the server is capable of reading. (2025-11-25: changed.) */
+  const Resource: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    annotations: Annotations.optional(),
+    description: z.string().optional(),
+    icons: z.array(Icon).optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    size: z.number().int().optional(),
+    title: z.string().optional(),
+    uri: z.string(),
+  });
+  /** The server's response to a resources/list request from the client. (2025-11-25: rebuilt, references Resource.) */
+  const ListResourcesResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    resources: z.array(Resource),
+  });
+  /** Sent from the server to request a list of root URIs from the client. (2025-11-25: changed.) */
+  const ListRootsRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('roots/list'),
+    params: RequestParams.optional(),
+  });
+  /** The server's response to a tools/list request from the client. (2025-11-25: rebuilt, references Tool.) */
+  const ListToolsResult: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    nextCursor: z.string().optional(),
+    tools: z.array(Tool),
+  });
+  /** Parameters for a `notifications/message` notification. (2025-11-25: added.) */
+  const LoggingMessageNotificationParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    data: z.unknown(),
+    level: LoggingLevel,
+    logger: z.string().optional(),
+  });
+  /** JSONRPCNotification of a log message passed from server to client. (2025-11-25: changed.) */
+  const LoggingMessageNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/message'),
+    params: LoggingMessageNotificationParams,
+  });
+  /** (2025-11-25: added.) */
+  const MultiSelectEnumSchema: z.ZodType = z.union([
+    UntitledMultiSelectEnumSchema,
+    TitledMultiSelectEnumSchema,
+  ]);
+  /** (2025-11-25: changed.) */
+  const Notification: z.ZodType = z.looseObject({ method: z.string(), params: z.looseObject({}).optional() });
+  /** (2025-11-25: changed.) */
+  const PaginatedRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.string(),
+    params: PaginatedRequestParams.optional(),
+  });
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. (2025-11-25: changed.) */
+  const PromptListChangedNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/prompts/list_changed'),
+    params: NotificationParams.optional(),
+  });
+  /** Metadata for associating messages with a task. (2025-11-25: added.) */
+  const RelatedTaskMetadata: z.ZodType = z.looseObject({ taskId: z.string() });
+  /** (2025-11-25: changed.) */
+  const Request: z.ZodType = z.looseObject({ method: z.string(), params: z.looseObject({}).optional() });
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. (2025-11-25: changed.) */
+  const ResourceListChangedNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/resources/list_changed'),
+    params: NotificationParams.optional(),
+  });
+  /** Common parameters when working with resources. (2025-11-25: added.) */
+  const ResourceRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    uri: z.string(),
+  });
+  /** Parameters for a `notifications/resources/updated` notification. (2025-11-25: added.) */
+  const ResourceUpdatedNotificationParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({}).optional(),
+    uri: z.string(),
+  });
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. (2025-11-25: changed.) */
+  const ResourceUpdatedNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/resources/updated'),
+    params: ResourceUpdatedNotificationParams,
+  });
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. (2025-11-25: changed.) */
+  const ToolListChangedNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/tools/list_changed'),
+    params: NotificationParams.optional(),
+  });
+  /** (2025-11-25: changed.) */
+  const ServerNotification: z.ZodType = z.union([
+    CancelledNotification,
+    ProgressNotification,
+    ResourceListChangedNotification,
+    ResourceUpdatedNotification,
+    PromptListChangedNotification,
+    ToolListChangedNotification,
+    TaskStatusNotification,
+    LoggingMessageNotification,
+    ElicitationCompleteNotification,
+  ]);
+  /** (2025-11-25: changed.) */
+  const ServerRequest: z.ZodType = z.union([
+    PingRequest,
+    GetTaskRequest,
+    GetTaskPayloadRequest,
+    CancelTaskRequest,
+    ListTasksRequest,
+    CreateMessageRequest,
+    ListRootsRequest,
+    ElicitRequest,
+  ]);
+  /** (2025-11-25: changed.) */
+  const ServerResult: z.ZodType = z.union([
+    Result,
+    InitializeResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ReadResourceResult,
+    ListPromptsResult,
+    GetPromptResult,
+    ListToolsResult,
+    CallToolResult,
+    GetTaskResult,
+    GetTaskPayloadResult,
+    CancelTaskResult,
+    ListTasksResult,
+    CompleteResult,
+  ]);
+  /** (2025-11-25: added.) */
+  const SingleSelectEnumSchema: z.ZodType = z.union([
+    UntitledSingleSelectEnumSchema,
+    TitledSingleSelectEnumSchema,
+  ]);
+  /** Common params for any task-augmented request. (2025-11-25: added.) */
+  const TaskAugmentedRequestParams: z.ZodType = z.looseObject({
+    _meta: z.looseObject({ progressToken: ProgressToken.optional() }).optional(),
+    task: TaskMetadata.optional(),
+  });
+  /** An error response that indicates that the server requires the client to provide additional information via an elicitation request. (2025-11-25: added.) */
+  const URLElicitationRequiredError: z.ZodType = z.looseObject({
+    error: z.looseObject({
+      code: z.literal(-32042),
+      data: z.looseObject({ elicitations: z.array(ElicitRequestURLParams) }),
+      message: z.string(),
+    }),
+    id: RequestId.optional(),
+    jsonrpc: z.literal('2.0'),
+  });
 
-/** Every definition of the 2025-11-25 JSON Schema, keyed by its name there. */
-export const rev20251125 = {
-  Annotations,
-  AudioContent,
-  BaseMetadata,
-  BlobResourceContents,
-  BooleanSchema,
-  CallToolRequest,
-  CallToolRequestParams,
-  CallToolResult,
-  CancelTaskRequest,
-  CancelTaskResult,
-  CancelledNotification,
-  CancelledNotificationParams,
-  ClientCapabilities,
-  ClientNotification,
-  ClientRequest,
-  ClientResult,
-  CompleteRequest,
-  CompleteRequestParams,
-  CompleteResult,
-  ContentBlock,
-  CreateMessageRequest,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  CreateTaskResult,
-  Cursor,
-  ElicitRequest,
-  ElicitRequestFormParams,
-  ElicitRequestParams,
-  ElicitRequestURLParams,
-  ElicitResult,
-  ElicitationCompleteNotification,
-  EmbeddedResource,
-  EmptyResult,
-  EnumSchema,
-  Error: ErrorDefinition,
-  GetPromptRequest,
-  GetPromptRequestParams,
-  GetPromptResult,
-  GetTaskPayloadRequest,
-  GetTaskPayloadResult,
-  GetTaskRequest,
-  GetTaskResult,
-  Icon,
-  Icons,
-  ImageContent,
-  Implementation,
-  InitializeRequest,
-  InitializeRequestParams,
-  InitializeResult,
-  InitializedNotification,
-  JSONRPCErrorResponse,
-  JSONRPCMessage,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  JSONRPCResponse,
-  JSONRPCResultResponse,
-  LegacyTitledEnumSchema,
-  ListPromptsRequest,
-  ListPromptsResult,
-  ListResourceTemplatesRequest,
-  ListResourceTemplatesResult,
-  ListResourcesRequest,
-  ListResourcesResult,
-  ListRootsRequest,
-  ListRootsResult,
-  ListTasksRequest,
-  ListTasksResult,
-  ListToolsRequest,
-  ListToolsResult,
-  LoggingLevel,
-  LoggingMessageNotification,
-  LoggingMessageNotificationParams,
-  ModelHint,
-  ModelPreferences,
-  MultiSelectEnumSchema,
-  Notification,
-  NotificationParams,
-  NumberSchema,
-  PaginatedRequest,
-  PaginatedRequestParams,
-  PaginatedResult,
-  PingRequest,
-  PrimitiveSchemaDefinition,
-  ProgressNotification,
-  ProgressNotificationParams,
-  ProgressToken,
-  Prompt,
-  PromptArgument,
-  PromptListChangedNotification,
-  PromptMessage,
-  PromptReference,
-  ReadResourceRequest,
-  ReadResourceRequestParams,
-  ReadResourceResult,
-  RelatedTaskMetadata,
-  Request,
-  RequestId,
-  RequestParams,
-  Resource,
-  ResourceContents,
-  ResourceLink,
-  ResourceListChangedNotification,
-  ResourceRequestParams,
-  ResourceTemplate,
-  ResourceTemplateReference,
-  ResourceUpdatedNotification,
-  ResourceUpdatedNotificationParams,
-  Result,
-  Role,
-  Root,
-  RootsListChangedNotification,
-  SamplingMessage,
-  SamplingMessageContentBlock,
-  ServerCapabilities,
-  ServerNotification,
-  ServerRequest,
-  ServerResult,
-  SetLevelRequest,
-  SetLevelRequestParams,
-  SingleSelectEnumSchema,
-  StringSchema,
-  SubscribeRequest,
-  SubscribeRequestParams,
-  Task,
-  TaskAugmentedRequestParams,
-  TaskMetadata,
-  TaskStatus,
-  TaskStatusNotification,
-  TaskStatusNotificationParams,
-  TextContent,
-  TextResourceContents,
-  TitledMultiSelectEnumSchema,
-  TitledSingleSelectEnumSchema,
-  Tool,
-  ToolAnnotations,
-  ToolChoice,
-  ToolExecution,
-  ToolListChangedNotification,
-  ToolResultContent,
-  ToolUseContent,
-  URLElicitationRequiredError,
-  UnsubscribeRequest,
-  UnsubscribeRequestParams,
-  UntitledMultiSelectEnumSchema,
-  UntitledSingleSelectEnumSchema,
-} as const;
+  built = {
+    Annotations,
+    AudioContent,
+    BaseMetadata,
+    BlobResourceContents,
+    BooleanSchema,
+    CallToolRequest,
+    CallToolRequestParams,
+    CallToolResult,
+    CancelTaskRequest,
+    CancelTaskResult,
+    CancelledNotification,
+    CancelledNotificationParams,
+    ClientCapabilities,
+    ClientNotification,
+    ClientRequest,
+    ClientResult,
+    CompleteRequest,
+    CompleteRequestParams,
+    CompleteResult,
+    ContentBlock,
+    CreateMessageRequest,
+    CreateMessageRequestParams,
+    CreateMessageResult,
+    CreateTaskResult,
+    Cursor,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    ElicitRequestParams,
+    ElicitRequestURLParams,
+    ElicitResult,
+    ElicitationCompleteNotification,
+    EmbeddedResource,
+    EmptyResult,
+    EnumSchema,
+    Error: ErrorDefinition,
+    GetPromptRequest,
+    GetPromptRequestParams,
+    GetPromptResult,
+    GetTaskPayloadRequest,
+    GetTaskPayloadResult,
+    GetTaskRequest,
+    GetTaskResult,
+    Icon,
+    Icons,
+    ImageContent,
+    Implementation,
+    InitializeRequest,
+    InitializeRequestParams,
+    InitializeResult,
+    InitializedNotification,
+    JSONRPCErrorResponse,
+    JSONRPCMessage,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    JSONRPCResultResponse,
+    LegacyTitledEnumSchema,
+    ListPromptsRequest,
+    ListPromptsResult,
+    ListResourceTemplatesRequest,
+    ListResourceTemplatesResult,
+    ListResourcesRequest,
+    ListResourcesResult,
+    ListRootsRequest,
+    ListRootsResult,
+    ListTasksRequest,
+    ListTasksResult,
+    ListToolsRequest,
+    ListToolsResult,
+    LoggingLevel,
+    LoggingMessageNotification,
+    LoggingMessageNotificationParams,
+    ModelHint,
+    ModelPreferences,
+    MultiSelectEnumSchema,
+    Notification,
+    NotificationParams,
+    NumberSchema,
+    PaginatedRequest,
+    PaginatedRequestParams,
+    PaginatedResult,
+    PingRequest,
+    PrimitiveSchemaDefinition,
+    ProgressNotification,
+    ProgressNotificationParams,
+    ProgressToken,
+    Prompt,
+    PromptArgument,
+    PromptListChangedNotification,
+    PromptMessage,
+    PromptReference,
+    ReadResourceRequest,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    RelatedTaskMetadata,
+    Request,
+    RequestId,
+    RequestParams,
+    Resource,
+    ResourceContents,
+    ResourceLink,
+    ResourceListChangedNotification,
+    ResourceRequestParams,
+    ResourceTemplate,
+    ResourceTemplateReference,
+    ResourceUpdatedNotification,
+    ResourceUpdatedNotificationParams,
+    Result,
+    Role,
+    Root,
+    RootsListChangedNotification,
+    SamplingMessage,
+    SamplingMessageContentBlock,
+    ServerCapabilities,
+    ServerNotification,
+    ServerRequest,
+    ServerResult,
+    SetLevelRequest,
+    SetLevelRequestParams,
+    SingleSelectEnumSchema,
+    StringSchema,
+    SubscribeRequest,
+    SubscribeRequestParams,
+    Task,
+    TaskAugmentedRequestParams,
+    TaskMetadata,
+    TaskStatus,
+    TaskStatusNotification,
+    TaskStatusNotificationParams,
+    TextContent,
+    TextResourceContents,
+    TitledMultiSelectEnumSchema,
+    TitledSingleSelectEnumSchema,
+    Tool,
+    ToolAnnotations,
+    ToolChoice,
+    ToolExecution,
+    ToolListChangedNotification,
+    ToolResultContent,
+    ToolUseContent,
+    URLElicitationRequiredError,
+    UnsubscribeRequest,
+    UnsubscribeRequestParams,
+    UntitledMultiSelectEnumSchema,
+    UntitledSingleSelectEnumSchema,
+  };
+  return built;
+}

@@ -2,1154 +2,1167 @@
 // Do not edit by hand: change the generator or the hand-written superset schemas instead.
 // 2026-07-28 = 2025-11-25 + the deltas below (120 new/changed/rebuilt, 35 inherited; removed: CancelTaskRequest, CancelTaskResult, CreateTaskResult, ElicitationCompleteNotification, GetTaskPayloadRequest, GetTaskPayloadResult, GetTaskRequest, GetTaskResult, InitializeRequest, InitializeRequestParams, InitializeResult, InitializedNotification, ListTasksRequest, ListTasksResult, PingRequest, RelatedTaskMetadata, RootsListChangedNotification, ServerRequest, SetLevelRequest, SetLevelRequestParams, SubscribeRequest, SubscribeRequestParams, Task, TaskAugmentedRequestParams, TaskMetadata, TaskStatus, TaskStatusNotification, TaskStatusNotificationParams, ToolExecution, URLElicitationRequiredError, UnsubscribeRequest, UnsubscribeRequestParams).
 import { z } from 'zod';
-import {
-  Annotations,
-  BaseMetadata,
-  BooleanSchema,
-  Cursor,
-  EnumSchema,
-  ErrorDefinition,
-  Icon,
-  Icons,
-  Implementation,
-  JSONRPCErrorResponse,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  LegacyTitledEnumSchema,
-  LoggingLevel,
-  ModelHint,
-  ModelPreferences,
-  MultiSelectEnumSchema,
-  Notification,
-  NumberSchema,
-  PrimitiveSchemaDefinition,
-  ProgressToken,
-  PromptArgument,
-  PromptReference,
-  Request,
-  RequestId,
-  ResourceTemplateReference,
-  Role,
-  SingleSelectEnumSchema,
-  StringSchema,
-  TitledMultiSelectEnumSchema,
-  TitledSingleSelectEnumSchema,
-  ToolAnnotations,
-  ToolChoice,
-  UntitledMultiSelectEnumSchema,
-  UntitledSingleSelectEnumSchema,
-} from './2025-11-25.js';
-export {
-  Annotations,
-  BaseMetadata,
-  BooleanSchema,
-  Cursor,
-  EnumSchema,
-  ErrorDefinition,
-  Icon,
-  Icons,
-  Implementation,
-  JSONRPCErrorResponse,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  LegacyTitledEnumSchema,
-  LoggingLevel,
-  ModelHint,
-  ModelPreferences,
-  MultiSelectEnumSchema,
-  Notification,
-  NumberSchema,
-  PrimitiveSchemaDefinition,
-  ProgressToken,
-  PromptArgument,
-  PromptReference,
-  Request,
-  RequestId,
-  ResourceTemplateReference,
-  Role,
-  SingleSelectEnumSchema,
-  StringSchema,
-  TitledMultiSelectEnumSchema,
-  TitledSingleSelectEnumSchema,
-  ToolAnnotations,
-  ToolChoice,
-  UntitledMultiSelectEnumSchema,
-  UntitledSingleSelectEnumSchema,
-};
-
-/** Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions. (2026-07-28: added.) */
-export const MetaObject: z.ZodType = z.looseObject({});
-
-/** Audio provided to or from an LLM. (2026-07-28: changed.) */
-export const AudioContent: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  annotations: Annotations.optional(),
-  data: z.string(),
-  mimeType: z.string(),
-  type: z.literal('audio'),
-});
-
-/** (2026-07-28: changed.) */
-export const BlobResourceContents: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  blob: z.string(),
-  mimeType: z.string().optional(),
-  uri: z.string(),
-});
-
-/** Extends `MetaObject` with additional result-specific fields. (2026-07-28: added.) */
-export const ResultMetaObject: z.ZodType = z.looseObject({
-  'io.modelcontextprotocol/serverInfo': Implementation.optional(),
-});
-
-/** A result that supports a time-to-live (TTL) hint for client-side caching. (2026-07-28: added.) */
-export const CacheableResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  cacheScope: z.enum(['private', 'public']),
-  resultType: z.string(),
-  ttlMs: z.number().int().min(0),
-});
-
-/** An image provided to or from an LLM. (2026-07-28: changed.) */
-export const ImageContent: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  annotations: Annotations.optional(),
-  data: z.string(),
-  mimeType: z.string(),
-  type: z.literal('image'),
-});
-
-/** Text provided to or from an LLM. (2026-07-28: changed.) */
-export const TextContent: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  annotations: Annotations.optional(),
-  text: z.string(),
-  type: z.literal('text'),
-});
-
-/** (2026-07-28: changed.) */
-export const TextResourceContents: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  mimeType: z.string().optional(),
-  text: z.string(),
-  uri: z.string(),
-});
-
-/** The contents of a resource, embedded into a prompt or tool call result. (2026-07-28: changed.) */
-export const EmbeddedResource: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  annotations: Annotations.optional(),
-  resource: z.union([TextResourceContents, BlobResourceContents]),
-  type: z.literal('resource'),
-});
-
-/** A resource that the server is capable of reading, included in a prompt or tool call result. (2026-07-28: changed.) */
-export const ResourceLink: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  annotations: Annotations.optional(),
-  description: z.string().optional(),
-  icons: z.array(Icon).optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  size: z.number().int().optional(),
-  title: z.string().optional(),
-  type: z.literal('resource_link'),
-  uri: z.string(),
-});
-
-/** (2026-07-28: rebuilt, references TextContent.) */
-export const ContentBlock: z.ZodType = z.union([
-  TextContent,
-  ImageContent,
-  AudioContent,
-  ResourceLink,
-  EmbeddedResource,
-]);
-
-/** The result of a tool use, provided by the user back to the assistant. (2026-07-28: changed.) */
-export const ToolResultContent: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  content: z.array(ContentBlock),
-  isError: z.boolean().optional(),
-  structuredContent: z.unknown().optional(),
-  toolUseId: z.string(),
-  type: z.literal('tool_result'),
-});
-
-/** A request from the assistant to call a tool. (2026-07-28: changed.) */
-export const ToolUseContent: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  id: z.string(),
-  input: z.looseObject({}),
-  name: z.string(),
-  type: z.literal('tool_use'),
-});
-
-/** (2026-07-28: rebuilt, references TextContent.) */
-export const SamplingMessageContentBlock: z.ZodType = z.union([
-  TextContent,
-  ImageContent,
-  AudioContent,
-  ToolUseContent,
-  ToolResultContent,
-]);
-
-/** The result returned by the client for a `CreateMessageRequestsampling/createMessage` request. (2026-07-28: changed.) */
-export const CreateMessageResult: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  content: z.union([
-    TextContent,
-    ImageContent,
-    AudioContent,
-    ToolUseContent,
-    ToolResultContent,
-    z.array(SamplingMessageContentBlock),
-  ]),
-  model: z.string(),
-  role: Role,
-  stopReason: z.string().optional(),
-});
-
-/** The result returned by the client for an `ElicitRequestelicitation/create` request. (2026-07-28: changed.) */
-export const ElicitResult: z.ZodType = z.looseObject({
-  action: z.enum(['accept', 'cancel', 'decline']),
-  content: z
-    .record(z.string(), z.union([z.array(z.string()), z.union([z.string(), z.number().int(), z.boolean()])]))
-    .optional(),
-});
-
-/** Represents a root directory or file that the server can operate on. (2026-07-28: changed.) */
-export const Root: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  name: z.string().optional(),
-  uri: z.string(),
-});
-
-/** The result returned by the client for a `ListRootsRequestroots/list` request. (2026-07-28: changed.) */
-export const ListRootsResult: z.ZodType = z.looseObject({ roots: z.array(Root) });
-
-/** (2026-07-28: added.) */
-export const InputResponse: z.ZodType = z.union([CreateMessageResult, ListRootsResult, ElicitResult]);
-
-/** A map of client responses to server-initiated requests. (2026-07-28: added.) */
-export const InputResponses: z.ZodType = z.record(z.string(), InputResponse);
-
-/** (2026-07-28: added.) */
-export const JSONValue: z.ZodType = z.union([
-  z.lazy(() => JSONObject),
-  z.array(z.lazy(() => JSONValue)),
-  z.union([z.string(), z.number().int(), z.boolean()]),
-]);
-
-/** (2026-07-28: added.) */
-export const JSONObject: z.ZodType = z.record(z.string(), JSONValue);
-
-/** Capabilities a client may support. (2026-07-28: changed.) */
-export const ClientCapabilities: z.ZodType = z.looseObject({
-  elicitation: z.looseObject({ form: JSONObject.optional(), url: JSONObject.optional() }).optional(),
-  experimental: z.record(z.string(), JSONObject).optional(),
-  extensions: z.record(z.string(), JSONObject).optional(),
-  roots: z.looseObject({}).optional(),
-  sampling: z.looseObject({ context: JSONObject.optional(), tools: JSONObject.optional() }).optional(),
-});
-
-/** Extends `MetaObject` with additional request-specific fields. (2026-07-28: added.) */
-export const RequestMetaObject: z.ZodType = z.looseObject({
-  'io.modelcontextprotocol/clientCapabilities': ClientCapabilities,
-  'io.modelcontextprotocol/clientInfo': Implementation.optional(),
-  'io.modelcontextprotocol/logLevel': LoggingLevel.optional(),
-  'io.modelcontextprotocol/protocolVersion': z.string(),
-  progressToken: ProgressToken.optional(),
-});
-
-/** Parameters for a `tools/call` request. (2026-07-28: changed.) */
-export const CallToolRequestParams: z.ZodType = z.looseObject({
-  _meta: RequestMetaObject,
-  arguments: z.looseObject({}).optional(),
-  inputResponses: InputResponses.optional(),
-  name: z.string(),
-  requestState: z.string().optional(),
-});
-
-/** Used by the client to invoke a tool provided by the server. (2026-07-28: rebuilt, references CallToolRequestParams.) */
-export const CallToolRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('tools/call'),
-  params: CallToolRequestParams,
-});
-
-/** The result returned by the server for a `CallToolRequesttools/call` request. (2026-07-28: changed.) */
-export const CallToolResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  content: z.array(ContentBlock),
-  isError: z.boolean().optional(),
-  resultType: z.string(),
-  structuredContent: z.unknown().optional(),
-});
-
-/** Describes a message issued to or received from an LLM API. (2026-07-28: changed.) */
-export const SamplingMessage: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  content: z.union([
-    TextContent,
-    ImageContent,
-    AudioContent,
-    ToolUseContent,
-    ToolResultContent,
-    z.array(SamplingMessageContentBlock),
-  ]),
-  role: Role,
-});
-
-/** Definition for a tool the client can call. (2026-07-28: changed.) */
-export const Tool: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  annotations: ToolAnnotations.optional(),
-  description: z.string().optional(),
-  icons: z.array(Icon).optional(),
-  inputSchema: z.looseObject({ $schema: z.string().optional(), type: z.literal('object') }),
-  name: z.string(),
-  outputSchema: z.looseObject({ $schema: z.string().optional() }).optional(),
-  title: z.string().optional(),
-});
-
-/** Parameters for a `sampling/createMessage` request. (2026-07-28: changed.) */
-export const CreateMessageRequestParams: z.ZodType = z.looseObject({
-  includeContext: z.enum(['allServers', 'none', 'thisServer']).optional(),
-  maxTokens: z.number().int(),
-  messages: z.array(SamplingMessage),
-  metadata: JSONObject.optional(),
-  modelPreferences: ModelPreferences.optional(),
-  stopSequences: z.array(z.string()).optional(),
-  systemPrompt: z.string().optional(),
-  temperature: z.number().optional(),
-  toolChoice: ToolChoice.optional(),
-  tools: z.array(Tool).optional(),
-});
-
-/** A request from the server to sample an LLM via the client. (2026-07-28: changed.) */
-export const CreateMessageRequest: z.ZodType = z.looseObject({
-  method: z.literal('sampling/createMessage'),
-  params: CreateMessageRequestParams,
-});
-
-/** The parameters for a request to elicit non-sensitive information from the user via a form in the client. (2026-07-28: changed.) */
-export const ElicitRequestFormParams: z.ZodType = z.looseObject({
-  message: z.string(),
-  mode: z.literal('form').optional(),
-  requestedSchema: z.looseObject({
-    $schema: z.string().optional(),
-    properties: z.record(z.string(), PrimitiveSchemaDefinition),
-    required: z.array(z.string()).optional(),
-    type: z.literal('object'),
-  }),
-});
-
-/** The parameters for a request to elicit information from the user via a URL in the client. (2026-07-28: changed.) */
-export const ElicitRequestURLParams: z.ZodType = z.looseObject({
-  message: z.string(),
-  mode: z.literal('url'),
-  url: z.string(),
-});
-
-/** The parameters for a request to elicit additional information from the user via the client. (2026-07-28: changed.) */
-export const ElicitRequestParams: z.ZodType = z.union([ElicitRequestFormParams, ElicitRequestURLParams]);
-
-/** A request from the server to elicit additional information from the user via the client. (2026-07-28: changed.) */
-export const ElicitRequest: z.ZodType = z.looseObject({
-  method: z.literal('elicitation/create'),
-  params: ElicitRequestParams,
-});
-
-/** Sent from the server to request a list of root URIs from the client. (2026-07-28: changed.) */
-export const ListRootsRequest: z.ZodType = z.looseObject({
-  method: z.literal('roots/list'),
-  params: z.looseObject({ _meta: MetaObject.optional() }).optional(),
-});
-
-/** (2026-07-28: added.) */
-export const InputRequest: z.ZodType = z.union([CreateMessageRequest, ListRootsRequest, ElicitRequest]);
-
-/** A map of server-initiated requests that the client must fulfill. (2026-07-28: added.) */
-export const InputRequests: z.ZodType = z.record(z.string(), InputRequest);
-
-/** An InputRequiredResult sent by the server to indicate that additional input is needed before the request can be completed. (2026-07-28: added.) */
-export const InputRequiredResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  inputRequests: InputRequests.optional(),
-  requestState: z.string().optional(),
-  resultType: z.string(),
-});
-
-/** A successful response from the server for a `CallToolRequesttools/call` request. (2026-07-28: added.) */
-export const CallToolResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: z.union([InputRequiredResult, CallToolResult]),
-});
-
-/** Extends `MetaObject` with additional notification-specific fields. (2026-07-28: added.) */
-export const NotificationMetaObject: z.ZodType = z.looseObject({
-  'io.modelcontextprotocol/subscriptionId': RequestId.optional(),
-});
-
-/** Parameters for a `notifications/cancelled` notification. (2026-07-28: changed.) */
-export const CancelledNotificationParams: z.ZodType = z.looseObject({
-  _meta: NotificationMetaObject.optional(),
-  reason: z.string().optional(),
-  requestId: RequestId,
-});
-
-/** This notification is sent by the client to indicate that it is cancelling a request it previously issued. (2026-07-28: rebuilt, references CancelledNotificationParams.) */
-export const CancelledNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/cancelled'),
-  params: CancelledNotificationParams,
-});
-
-/** This notification is sent by the client to indicate that it is cancelling a request it previously issued. (2026-07-28: changed.) */
-export const ClientNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/cancelled'),
-  params: CancelledNotificationParams,
-});
-
-/** Parameters for a `completion/complete` request. (2026-07-28: changed.) */
-export const CompleteRequestParams: z.ZodType = z.looseObject({
-  _meta: RequestMetaObject,
-  argument: z.looseObject({ name: z.string(), value: z.string() }),
-  context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
-  ref: z.union([PromptReference, ResourceTemplateReference]),
-});
-
-/** A request from the client to the server, to ask for completion options. (2026-07-28: rebuilt, references CompleteRequestParams.) */
-export const CompleteRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('completion/complete'),
-  params: CompleteRequestParams,
-});
-
-/** Common params for any request. (2026-07-28: changed.) */
-export const RequestParams: z.ZodType = z.looseObject({ _meta: RequestMetaObject });
-
-/** A request from the client asking the server to advertise its supported protocol versions, capabilities, and other metadata. (2026-07-28: added.) */
-export const DiscoverRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('server/discover'),
-  params: RequestParams,
-});
-
-/** Parameters for a `prompts/get` request. (2026-07-28: changed.) */
-export const GetPromptRequestParams: z.ZodType = z.looseObject({
-  _meta: RequestMetaObject,
-  arguments: z.record(z.string(), z.string()).optional(),
-  inputResponses: InputResponses.optional(),
-  name: z.string(),
-  requestState: z.string().optional(),
-});
-
-/** Used by the client to get a prompt provided by the server. (2026-07-28: rebuilt, references GetPromptRequestParams.) */
-export const GetPromptRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('prompts/get'),
-  params: GetPromptRequestParams,
-});
-
-/** Common params for paginated requests. (2026-07-28: changed.) */
-export const PaginatedRequestParams: z.ZodType = z.looseObject({
-  _meta: RequestMetaObject,
-  cursor: z.string().optional(),
-});
-
-/** Sent from the client to request a list of prompts and prompt templates the server has. (2026-07-28: changed.) */
-export const ListPromptsRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('prompts/list'),
-  params: PaginatedRequestParams,
-});
-
-/** Sent from the client to request a list of resource templates the server has. (2026-07-28: changed.) */
-export const ListResourceTemplatesRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('resources/templates/list'),
-  params: PaginatedRequestParams,
-});
-
-/** Sent from the client to request a list of resources the server has. (2026-07-28: changed.) */
-export const ListResourcesRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('resources/list'),
-  params: PaginatedRequestParams,
-});
-
-/** Sent from the client to request a list of tools the server has. (2026-07-28: changed.) */
-export const ListToolsRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('tools/list'),
-  params: PaginatedRequestParams,
-});
-
-/** Parameters for a `resources/read` request. (2026-07-28: changed.) */
-export const ReadResourceRequestParams: z.ZodType = z.looseObject({
-  _meta: RequestMetaObject,
-  inputResponses: InputResponses.optional(),
-  requestState: z.string().optional(),
-  uri: z.string(),
-});
-
-/** Sent from the client to the server, to read a specific resource URI. (2026-07-28: rebuilt, references ReadResourceRequestParams.) */
-export const ReadResourceRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('resources/read'),
-  params: ReadResourceRequestParams,
-});
-
-/** The set of notification types a client may opt in to on a `SubscriptionsListenRequestsubscriptions/listen` request. (2026-07-28: added.) */
-export const SubscriptionFilter: z.ZodType = z.looseObject({
-  promptsListChanged: z.boolean().optional(),
-  resourceSubscriptions: z.array(z.string()).optional(),
-  resourcesListChanged: z.boolean().optional(),
-  toolsListChanged: z.boolean().optional(),
-});
-
-/** Parameters for a `SubscriptionsListenRequestsubscriptions/listen` request. (2026-07-28: added.) */
-export const SubscriptionsListenRequestParams: z.ZodType = z.looseObject({
-  _meta: RequestMetaObject,
-  notifications: SubscriptionFilter,
-});
-
-/** Sent from the client to open a long-lived channel for receiving notifications outside the context of a specific request. (2026-07-28: added.) */
-export const SubscriptionsListenRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('subscriptions/listen'),
-  params: SubscriptionsListenRequestParams,
-});
-
-/** (2026-07-28: changed.) */
-export const ClientRequest: z.ZodType = z.union([
-  DiscoverRequest,
-  ListResourcesRequest,
-  ListResourceTemplatesRequest,
-  ReadResourceRequest,
-  SubscriptionsListenRequest,
-  ListPromptsRequest,
-  GetPromptRequest,
-  ListToolsRequest,
-  CallToolRequest,
-  CompleteRequest,
-]);
-
-/** Common result fields. (2026-07-28: changed.) */
-export const Result: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  resultType: z.string(),
-});
-
-/** Common result fields. (2026-07-28: changed.) */
-export const ClientResult: z.ZodType = Result;
-
-/** The result returned by the server for a `CompleteRequestcompletion/complete` request. (2026-07-28: changed.) */
-export const CompleteResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  completion: z.looseObject({
-    hasMore: z.boolean().optional(),
-    total: z.number().int().optional(),
-    values: z.array(z.string()).max(100),
-  }),
-  resultType: z.string(),
-});
-
-/** A successful response from the server for a `CompleteRequestcompletion/complete` request. (2026-07-28: added.) */
-export const CompleteResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: CompleteResult,
-});
-
-/** Capabilities that a server may support. (2026-07-28: changed.) */
-export const ServerCapabilities: z.ZodType = z.looseObject({
-  completions: JSONObject.optional(),
-  experimental: z.record(z.string(), JSONObject).optional(),
-  extensions: z.record(z.string(), JSONObject).optional(),
-  logging: JSONObject.optional(),
-  prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  resources: z
-    .looseObject({ listChanged: z.boolean().optional(), subscribe: z.boolean().optional() })
-    .optional(),
-  tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-});
-
-/** The result returned by the server for a `DiscoverRequestserver/discover` request. (2026-07-28: added.) */
-export const DiscoverResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  cacheScope: z.enum(['private', 'public']),
-  capabilities: ServerCapabilities,
-  instructions: z.string().optional(),
-  resultType: z.string(),
-  supportedVersions: z.array(z.string()),
-  ttlMs: z.number().int().min(0),
-});
-
-/** A successful response from the server for a `DiscoverRequestserver/discover` request. (2026-07-28: added.) */
-export const DiscoverResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: DiscoverResult,
-});
-
-/** Common result fields. (2026-07-28: rebuilt, references Result.) */
-export const EmptyResult: z.ZodType = Result;
-
-/** Describes a message returned as part of a prompt. (2026-07-28: rebuilt, references ContentBlock.) */
-export const PromptMessage: z.ZodType = z.looseObject({ content: ContentBlock, role: Role });
-
-/** The result returned by the server for a `GetPromptRequestprompts/get` request. (2026-07-28: changed.) */
-export const GetPromptResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  description: z.string().optional(),
-  messages: z.array(PromptMessage),
-  resultType: z.string(),
-});
-
-/** A successful response from the server for a `GetPromptRequestprompts/get` request. (2026-07-28: added.) */
-export const GetPromptResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: z.union([InputRequiredResult, GetPromptResult]),
-});
-
-/** Returned when a server rejects a request because the values in the HTTP headers do not match the corresponding values in the request body, or because required headers are missing or malformed. (2026-07-28: added.) */
-export const HeaderMismatchError: z.ZodType = z.looseObject({
-  error: z.looseObject({ code: z.literal(-32020), data: z.unknown().optional(), message: z.string() }),
-  id: RequestId.optional(),
-  jsonrpc: z.literal('2.0'),
-});
-
-/** (2026-07-28: added.) */
-export const InputResponseRequestParams: z.ZodType = z.looseObject({
-  _meta: RequestMetaObject,
-  inputResponses: InputResponses.optional(),
-  requestState: z.string().optional(),
-});
-
-/** A JSON-RPC error indicating that an internal error occurred on the receiver. (2026-07-28: added.) */
-export const InternalError: z.ZodType = z.looseObject({
-  code: z.literal(-32603),
-  data: z.unknown().optional(),
-  message: z.string(),
-});
-
-/** A JSON-RPC error indicating that the method parameters are invalid or malformed. (2026-07-28: added.) */
-export const InvalidParamsError: z.ZodType = z.looseObject({
-  code: z.literal(-32602),
-  data: z.unknown().optional(),
-  message: z.string(),
-});
-
-/** A JSON-RPC error indicating that the request is not a valid request object. (2026-07-28: added.) */
-export const InvalidRequestError: z.ZodType = z.looseObject({
-  code: z.literal(-32600),
-  data: z.unknown().optional(),
-  message: z.string(),
-});
-
-/** (2026-07-28: added.) */
-export const JSONArray: z.ZodType = z.array(JSONValue);
-
-/** A successful (non-error) response to a request. (2026-07-28: rebuilt, references Result.) */
-export const JSONRPCResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: Result,
-});
-
-/** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. (2026-07-28: rebuilt, references JSONRPCResultResponse.) */
-export const JSONRPCMessage: z.ZodType = z.union([
-  JSONRPCRequest,
-  JSONRPCNotification,
-  JSONRPCResultResponse,
-  JSONRPCErrorResponse,
-]);
-
-/** A response to a request, containing either the result or error. (2026-07-28: rebuilt, references JSONRPCResultResponse.) */
-export const JSONRPCResponse: z.ZodType = z.union([JSONRPCResultResponse, JSONRPCErrorResponse]);
-
-/** A prompt or prompt template that the server offers. (2026-07-28: changed.) */
-export const Prompt: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  arguments: z.array(PromptArgument).optional(),
-  description: z.string().optional(),
-  icons: z.array(Icon).optional(),
-  name: z.string(),
-  title: z.string().optional(),
-});
-
-/** The result returned by the server for a `ListPromptsRequestprompts/list` request. (2026-07-28: changed.) */
-export const ListPromptsResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  cacheScope: z.enum(['private', 'public']),
-  nextCursor: z.string().optional(),
-  prompts: z.array(Prompt),
-  resultType: z.string(),
-  ttlMs: z.number().int().min(0),
-});
-
-/** A successful response from the server for a `ListPromptsRequestprompts/list` request. (2026-07-28: added.) */
-export const ListPromptsResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: ListPromptsResult,
-});
-
-/** A template description for resources available on the server. (2026-07-28: changed.) */
-export const ResourceTemplate: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  annotations: Annotations.optional(),
-  description: z.string().optional(),
-  icons: z.array(Icon).optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  title: z.string().optional(),
-  uriTemplate: z.string(),
-});
-
-/** The result returned by the server for a `ListResourceTemplatesRequestresources/templates/list` request. (2026-07-28: changed.) */
-export const ListResourceTemplatesResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  cacheScope: z.enum(['private', 'public']),
-  nextCursor: z.string().optional(),
-  resourceTemplates: z.array(ResourceTemplate),
-  resultType: z.string(),
-  ttlMs: z.number().int().min(0),
-});
-
-/** A successful response from the server for a `ListResourceTemplatesRequestresources/templates/list` request. (2026-07-28: added.) */
-export const ListResourceTemplatesResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: ListResourceTemplatesResult,
-});
-
-/** A known resource that the server is capable of reading. (2026-07-28: changed.) */
-export const Resource: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  annotations: Annotations.optional(),
-  description: z.string().optional(),
-  icons: z.array(Icon).optional(),
-  mimeType: z.string().optional(),
-  name: z.string(),
-  size: z.number().int().optional(),
-  title: z.string().optional(),
-  uri: z.string(),
-});
-
-/** The result returned by the server for a `ListResourcesRequestresources/list` request. (2026-07-28: changed.) */
-export const ListResourcesResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  cacheScope: z.enum(['private', 'public']),
-  nextCursor: z.string().optional(),
-  resources: z.array(Resource),
-  resultType: z.string(),
-  ttlMs: z.number().int().min(0),
-});
-
-/** A successful response from the server for a `ListResourcesRequestresources/list` request. (2026-07-28: added.) */
-export const ListResourcesResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: ListResourcesResult,
-});
-
-/** The result returned by the server for a `ListToolsRequesttools/list` request. (2026-07-28: changed.) */
-export const ListToolsResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  cacheScope: z.enum(['private', 'public']),
-  nextCursor: z.string().optional(),
-  resultType: z.string(),
-  tools: z.array(Tool),
-  ttlMs: z.number().int().min(0),
-});
-
-/** A successful response from the server for a `ListToolsRequesttools/list` request. (2026-07-28: added.) */
-export const ListToolsResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: ListToolsResult,
-});
-
-/** Parameters for a `notifications/message` notification. (2026-07-28: changed.) */
-export const LoggingMessageNotificationParams: z.ZodType = z.looseObject({
-  _meta: NotificationMetaObject.optional(),
-  data: z.unknown(),
-  level: LoggingLevel,
-  logger: z.string().optional(),
-});
-
-/** JSONRPCNotification of a log message passed from server to client. (2026-07-28: rebuilt, references LoggingMessageNotificationParams.) */
-export const LoggingMessageNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/message'),
-  params: LoggingMessageNotificationParams,
-});
-
-/** A JSON-RPC error indicating that the requested method does not exist or is not available. (2026-07-28: added.) */
-export const MethodNotFoundError: z.ZodType = z.looseObject({
-  code: z.literal(-32601),
-  data: z.unknown().optional(),
-  message: z.string(),
-});
-
-/** Returned when processing a request requires a capability the client did not declare in `clientCapabilities`. (2026-07-28: added.) */
-export const MissingRequiredClientCapabilityError: z.ZodType = z.looseObject({
-  error: z.looseObject({
-    code: z.literal(-32021),
-    data: z.looseObject({ requiredCapabilities: ClientCapabilities }),
-    message: z.string(),
-  }),
-  id: RequestId.optional(),
-  jsonrpc: z.literal('2.0'),
-});
-
-/** Common params for any notification. (2026-07-28: changed.) */
-export const NotificationParams: z.ZodType = z.looseObject({ _meta: NotificationMetaObject.optional() });
-
-/** (2026-07-28: changed.) */
-export const PaginatedRequest: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  method: z.string(),
-  params: PaginatedRequestParams,
-});
-
-/** (2026-07-28: changed.) */
-export const PaginatedResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  nextCursor: z.string().optional(),
-  resultType: z.string(),
-});
-
-/** A JSON-RPC error indicating that invalid JSON was received by the server. (2026-07-28: added.) */
-export const ParseError: z.ZodType = z.looseObject({
-  code: z.literal(-32700),
-  data: z.unknown().optional(),
-  message: z.string(),
-});
-
-/** Parameters for a `ProgressNotificationnotifications/progress` notification. (2026-07-28: changed.) */
-export const ProgressNotificationParams: z.ZodType = z.looseObject({
-  _meta: NotificationMetaObject.optional(),
-  message: z.string().optional(),
-  progress: z.number(),
-  progressToken: ProgressToken,
-  total: z.number().optional(),
-});
-
-/** An out-of-band notification used to inform the receiver of a progress update for a long-running request. (2026-07-28: rebuilt, references ProgressNotificationParams.) */
-export const ProgressNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/progress'),
-  params: ProgressNotificationParams,
-});
-
-/** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. (2026-07-28: rebuilt, references NotificationParams.) */
-export const PromptListChangedNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/prompts/list_changed'),
-  params: NotificationParams.optional(),
-});
-
-/** The result returned by the server for a `ReadResourceRequestresources/read` request. (2026-07-28: changed.) */
-export const ReadResourceResult: z.ZodType = z.looseObject({
-  _meta: ResultMetaObject.optional(),
-  cacheScope: z.enum(['private', 'public']),
-  contents: z.array(z.union([TextResourceContents, BlobResourceContents])),
-  resultType: z.string(),
-  ttlMs: z.number().int().min(0),
-});
-
-/** A successful response from the server for a `ReadResourceRequestresources/read` request. (2026-07-28: added.) */
-export const ReadResourceResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: z.union([InputRequiredResult, ReadResourceResult]),
-});
-
-/** The contents of a specific resource or sub-resource. (2026-07-28: changed.) */
-export const ResourceContents: z.ZodType = z.looseObject({
-  _meta: MetaObject.optional(),
-  mimeType: z.string().optional(),
-  uri: z.string(),
-});
-
-/** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. (2026-07-28: rebuilt, references NotificationParams.) */
-export const ResourceListChangedNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/resources/list_changed'),
-  params: NotificationParams.optional(),
-});
-
-/** Common params for resource-related requests. (2026-07-28: changed.) */
-export const ResourceRequestParams: z.ZodType = z.looseObject({ _meta: RequestMetaObject, uri: z.string() });
-
-/** Parameters for a `notifications/resources/updated` notification. (2026-07-28: changed.) */
-export const ResourceUpdatedNotificationParams: z.ZodType = z.looseObject({
-  _meta: NotificationMetaObject.optional(),
-  uri: z.string(),
-});
-
-/** A notification from the server to the client, informing it that a resource has changed and may need to be read again. (2026-07-28: rebuilt, references ResourceUpdatedNotificationParams.) */
-export const ResourceUpdatedNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/resources/updated'),
-  params: ResourceUpdatedNotificationParams,
-});
-
-/** Indicates the type of a `Result` object, allowing the client to determine how to parse the response. (2026-07-28: added.) */
-export const ResultType: z.ZodType = z.string();
-
-/** Parameters for a `SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged` notification. (2026-07-28: added.) */
-export const SubscriptionsAcknowledgedNotificationParams: z.ZodType = z.looseObject({
-  _meta: NotificationMetaObject.optional(),
-  notifications: SubscriptionFilter,
-});
-
-/** Sent by the server to acknowledge that a `SubscriptionsListenRequestsubscriptions/listen` subscription has been established and to report which notification types it agreed to honor. (2026-07-28: added.) */
-export const SubscriptionsAcknowledgedNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/subscriptions/acknowledged'),
-  params: SubscriptionsAcknowledgedNotificationParams,
-});
-
-/** An optional notification from the server to the client, informing it that the list of tools it offers has changed. (2026-07-28: rebuilt, references NotificationParams.) */
-export const ToolListChangedNotification: z.ZodType = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.literal('notifications/tools/list_changed'),
-  params: NotificationParams.optional(),
-});
-
-/** (2026-07-28: changed.) */
-export const ServerNotification: z.ZodType = z.union([
-  CancelledNotification,
-  ProgressNotification,
-  ResourceListChangedNotification,
-  SubscriptionsAcknowledgedNotification,
-  ResourceUpdatedNotification,
-  PromptListChangedNotification,
-  ToolListChangedNotification,
-  LoggingMessageNotification,
-]);
-
-/** Extends `ResultMetaObject` with the subscription-stream identifier carried by a `SubscriptionsListenResult`. (2026-07-28: added.) */
-export const SubscriptionsListenResultMetaObject: z.ZodType = z.looseObject({
-  'io.modelcontextprotocol/serverInfo': Implementation.optional(),
-  'io.modelcontextprotocol/subscriptionId': RequestId,
-});
-
-/** The response to a `SubscriptionsListenRequestsubscriptions/listen` request, signalling that the subscription has ended gracefully (for example, during server shutdown). (2026-07-28: added.) */
-export const SubscriptionsListenResult: z.ZodType = z.looseObject({
-  _meta: SubscriptionsListenResultMetaObject,
-  resultType: z.string(),
-});
-
-/** (2026-07-28: changed.) */
-export const ServerResult: z.ZodType = z.union([
-  Result,
-  InputRequiredResult,
-  DiscoverResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ReadResourceResult,
-  SubscriptionsListenResult,
-  ListPromptsResult,
-  GetPromptResult,
-  ListToolsResult,
-  CallToolResult,
-  CompleteResult,
-]);
-
-/** A successful response from the server for a `SubscriptionsListenRequestsubscriptions/listen` request, sent when the server tears the subscription down gracefully. (2026-07-28: added.) */
-export const SubscriptionsListenResultResponse: z.ZodType = z.looseObject({
-  id: RequestId,
-  jsonrpc: z.literal('2.0'),
-  result: SubscriptionsListenResult,
-});
-
-/** Returned when the request's protocol version is unknown to the server or unsupported (e.g., a known experimental or draft version the server has chosen not to implement). (2026-07-28: added.) */
-export const UnsupportedProtocolVersionError: z.ZodType = z.looseObject({
-  error: z.looseObject({
-    code: z.literal(-32022),
-    data: z.looseObject({ requested: z.string(), supported: z.array(z.string()) }),
-    message: z.string(),
-  }),
-  id: RequestId.optional(),
-  jsonrpc: z.literal('2.0'),
-});
+import { build20251125 } from './2025-11-25.js';
+
+/** Definition names of the 2026-07-28 JSON Schema. */
+export type Rev20260728Name =
+  | 'Annotations'
+  | 'AudioContent'
+  | 'BaseMetadata'
+  | 'BlobResourceContents'
+  | 'BooleanSchema'
+  | 'CacheableResult'
+  | 'CallToolRequest'
+  | 'CallToolRequestParams'
+  | 'CallToolResult'
+  | 'CallToolResultResponse'
+  | 'CancelledNotification'
+  | 'CancelledNotificationParams'
+  | 'ClientCapabilities'
+  | 'ClientNotification'
+  | 'ClientRequest'
+  | 'ClientResult'
+  | 'CompleteRequest'
+  | 'CompleteRequestParams'
+  | 'CompleteResult'
+  | 'CompleteResultResponse'
+  | 'ContentBlock'
+  | 'CreateMessageRequest'
+  | 'CreateMessageRequestParams'
+  | 'CreateMessageResult'
+  | 'Cursor'
+  | 'DiscoverRequest'
+  | 'DiscoverResult'
+  | 'DiscoverResultResponse'
+  | 'ElicitRequest'
+  | 'ElicitRequestFormParams'
+  | 'ElicitRequestParams'
+  | 'ElicitRequestURLParams'
+  | 'ElicitResult'
+  | 'EmbeddedResource'
+  | 'EmptyResult'
+  | 'EnumSchema'
+  | 'Error'
+  | 'GetPromptRequest'
+  | 'GetPromptRequestParams'
+  | 'GetPromptResult'
+  | 'GetPromptResultResponse'
+  | 'HeaderMismatchError'
+  | 'Icon'
+  | 'Icons'
+  | 'ImageContent'
+  | 'Implementation'
+  | 'InputRequest'
+  | 'InputRequests'
+  | 'InputRequiredResult'
+  | 'InputResponse'
+  | 'InputResponseRequestParams'
+  | 'InputResponses'
+  | 'InternalError'
+  | 'InvalidParamsError'
+  | 'InvalidRequestError'
+  | 'JSONArray'
+  | 'JSONObject'
+  | 'JSONRPCErrorResponse'
+  | 'JSONRPCMessage'
+  | 'JSONRPCNotification'
+  | 'JSONRPCRequest'
+  | 'JSONRPCResponse'
+  | 'JSONRPCResultResponse'
+  | 'JSONValue'
+  | 'LegacyTitledEnumSchema'
+  | 'ListPromptsRequest'
+  | 'ListPromptsResult'
+  | 'ListPromptsResultResponse'
+  | 'ListResourceTemplatesRequest'
+  | 'ListResourceTemplatesResult'
+  | 'ListResourceTemplatesResultResponse'
+  | 'ListResourcesRequest'
+  | 'ListResourcesResult'
+  | 'ListResourcesResultResponse'
+  | 'ListRootsRequest'
+  | 'ListRootsResult'
+  | 'ListToolsRequest'
+  | 'ListToolsResult'
+  | 'ListToolsResultResponse'
+  | 'LoggingLevel'
+  | 'LoggingMessageNotification'
+  | 'LoggingMessageNotificationParams'
+  | 'MetaObject'
+  | 'MethodNotFoundError'
+  | 'MissingRequiredClientCapabilityError'
+  | 'ModelHint'
+  | 'ModelPreferences'
+  | 'MultiSelectEnumSchema'
+  | 'Notification'
+  | 'NotificationMetaObject'
+  | 'NotificationParams'
+  | 'NumberSchema'
+  | 'PaginatedRequest'
+  | 'PaginatedRequestParams'
+  | 'PaginatedResult'
+  | 'ParseError'
+  | 'PrimitiveSchemaDefinition'
+  | 'ProgressNotification'
+  | 'ProgressNotificationParams'
+  | 'ProgressToken'
+  | 'Prompt'
+  | 'PromptArgument'
+  | 'PromptListChangedNotification'
+  | 'PromptMessage'
+  | 'PromptReference'
+  | 'ReadResourceRequest'
+  | 'ReadResourceRequestParams'
+  | 'ReadResourceResult'
+  | 'ReadResourceResultResponse'
+  | 'Request'
+  | 'RequestId'
+  | 'RequestMetaObject'
+  | 'RequestParams'
+  | 'Resource'
+  | 'ResourceContents'
+  | 'ResourceLink'
+  | 'ResourceListChangedNotification'
+  | 'ResourceRequestParams'
+  | 'ResourceTemplate'
+  | 'ResourceTemplateReference'
+  | 'ResourceUpdatedNotification'
+  | 'ResourceUpdatedNotificationParams'
+  | 'Result'
+  | 'ResultMetaObject'
+  | 'ResultType'
+  | 'Role'
+  | 'Root'
+  | 'SamplingMessage'
+  | 'SamplingMessageContentBlock'
+  | 'ServerCapabilities'
+  | 'ServerNotification'
+  | 'ServerResult'
+  | 'SingleSelectEnumSchema'
+  | 'StringSchema'
+  | 'SubscriptionFilter'
+  | 'SubscriptionsAcknowledgedNotification'
+  | 'SubscriptionsAcknowledgedNotificationParams'
+  | 'SubscriptionsListenRequest'
+  | 'SubscriptionsListenRequestParams'
+  | 'SubscriptionsListenResult'
+  | 'SubscriptionsListenResultMetaObject'
+  | 'SubscriptionsListenResultResponse'
+  | 'TextContent'
+  | 'TextResourceContents'
+  | 'TitledMultiSelectEnumSchema'
+  | 'TitledSingleSelectEnumSchema'
+  | 'Tool'
+  | 'ToolAnnotations'
+  | 'ToolChoice'
+  | 'ToolListChangedNotification'
+  | 'ToolResultContent'
+  | 'ToolUseContent'
+  | 'UnsupportedProtocolVersionError'
+  | 'UntitledMultiSelectEnumSchema'
+  | 'UntitledSingleSelectEnumSchema';
 
 /** Every definition of the 2026-07-28 JSON Schema, keyed by its name there. */
-export const rev20260728 = {
-  Annotations,
-  AudioContent,
-  BaseMetadata,
-  BlobResourceContents,
-  BooleanSchema,
-  CacheableResult,
-  CallToolRequest,
-  CallToolRequestParams,
-  CallToolResult,
-  CallToolResultResponse,
-  CancelledNotification,
-  CancelledNotificationParams,
-  ClientCapabilities,
-  ClientNotification,
-  ClientRequest,
-  ClientResult,
-  CompleteRequest,
-  CompleteRequestParams,
-  CompleteResult,
-  CompleteResultResponse,
-  ContentBlock,
-  CreateMessageRequest,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  Cursor,
-  DiscoverRequest,
-  DiscoverResult,
-  DiscoverResultResponse,
-  ElicitRequest,
-  ElicitRequestFormParams,
-  ElicitRequestParams,
-  ElicitRequestURLParams,
-  ElicitResult,
-  EmbeddedResource,
-  EmptyResult,
-  EnumSchema,
-  Error: ErrorDefinition,
-  GetPromptRequest,
-  GetPromptRequestParams,
-  GetPromptResult,
-  GetPromptResultResponse,
-  HeaderMismatchError,
-  Icon,
-  Icons,
-  ImageContent,
-  Implementation,
-  InputRequest,
-  InputRequests,
-  InputRequiredResult,
-  InputResponse,
-  InputResponseRequestParams,
-  InputResponses,
-  InternalError,
-  InvalidParamsError,
-  InvalidRequestError,
-  JSONArray,
-  JSONObject,
-  JSONRPCErrorResponse,
-  JSONRPCMessage,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  JSONRPCResponse,
-  JSONRPCResultResponse,
-  JSONValue,
-  LegacyTitledEnumSchema,
-  ListPromptsRequest,
-  ListPromptsResult,
-  ListPromptsResultResponse,
-  ListResourceTemplatesRequest,
-  ListResourceTemplatesResult,
-  ListResourceTemplatesResultResponse,
-  ListResourcesRequest,
-  ListResourcesResult,
-  ListResourcesResultResponse,
-  ListRootsRequest,
-  ListRootsResult,
-  ListToolsRequest,
-  ListToolsResult,
-  ListToolsResultResponse,
-  LoggingLevel,
-  LoggingMessageNotification,
-  LoggingMessageNotificationParams,
-  MetaObject,
-  MethodNotFoundError,
-  MissingRequiredClientCapabilityError,
-  ModelHint,
-  ModelPreferences,
-  MultiSelectEnumSchema,
-  Notification,
-  NotificationMetaObject,
-  NotificationParams,
-  NumberSchema,
-  PaginatedRequest,
-  PaginatedRequestParams,
-  PaginatedResult,
-  ParseError,
-  PrimitiveSchemaDefinition,
-  ProgressNotification,
-  ProgressNotificationParams,
-  ProgressToken,
-  Prompt,
-  PromptArgument,
-  PromptListChangedNotification,
-  PromptMessage,
-  PromptReference,
-  ReadResourceRequest,
-  ReadResourceRequestParams,
-  ReadResourceResult,
-  ReadResourceResultResponse,
-  Request,
-  RequestId,
-  RequestMetaObject,
-  RequestParams,
-  Resource,
-  ResourceContents,
-  ResourceLink,
-  ResourceListChangedNotification,
-  ResourceRequestParams,
-  ResourceTemplate,
-  ResourceTemplateReference,
-  ResourceUpdatedNotification,
-  ResourceUpdatedNotificationParams,
-  Result,
-  ResultMetaObject,
-  ResultType,
-  Role,
-  Root,
-  SamplingMessage,
-  SamplingMessageContentBlock,
-  ServerCapabilities,
-  ServerNotification,
-  ServerResult,
-  SingleSelectEnumSchema,
-  StringSchema,
-  SubscriptionFilter,
-  SubscriptionsAcknowledgedNotification,
-  SubscriptionsAcknowledgedNotificationParams,
-  SubscriptionsListenRequest,
-  SubscriptionsListenRequestParams,
-  SubscriptionsListenResult,
-  SubscriptionsListenResultMetaObject,
-  SubscriptionsListenResultResponse,
-  TextContent,
-  TextResourceContents,
-  TitledMultiSelectEnumSchema,
-  TitledSingleSelectEnumSchema,
-  Tool,
-  ToolAnnotations,
-  ToolChoice,
-  ToolListChangedNotification,
-  ToolResultContent,
-  ToolUseContent,
-  UnsupportedProtocolVersionError,
-  UntitledMultiSelectEnumSchema,
-  UntitledSingleSelectEnumSchema,
-} as const;
+export type Rev20260728 = Readonly<Record<Rev20260728Name, z.ZodType>>;
+
+let built: Rev20260728 | undefined;
+
+/** Builds every definition of the 2026-07-28 JSON Schema once, on first call, and returns them by name. */
+export function build20260728(): Rev20260728 {
+  if (built !== undefined) return built;
+  const {
+    Annotations,
+    BaseMetadata,
+    BooleanSchema,
+    Cursor,
+    EnumSchema,
+    Error: ErrorDefinition,
+    Icon,
+    Icons,
+    Implementation,
+    JSONRPCErrorResponse,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    LegacyTitledEnumSchema,
+    LoggingLevel,
+    ModelHint,
+    ModelPreferences,
+    MultiSelectEnumSchema,
+    Notification,
+    NumberSchema,
+    PrimitiveSchemaDefinition,
+    ProgressToken,
+    PromptArgument,
+    PromptReference,
+    Request,
+    RequestId,
+    ResourceTemplateReference,
+    Role,
+    SingleSelectEnumSchema,
+    StringSchema,
+    TitledMultiSelectEnumSchema,
+    TitledSingleSelectEnumSchema,
+    ToolAnnotations,
+    ToolChoice,
+    UntitledMultiSelectEnumSchema,
+    UntitledSingleSelectEnumSchema,
+  } = build20251125();
+
+  /** Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions. (2026-07-28: added.) */
+  const MetaObject: z.ZodType = z.looseObject({});
+  /** Audio provided to or from an LLM. (2026-07-28: changed.) */
+  const AudioContent: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    annotations: Annotations.optional(),
+    data: z.string(),
+    mimeType: z.string(),
+    type: z.literal('audio'),
+  });
+  /** (2026-07-28: changed.) */
+  const BlobResourceContents: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    blob: z.string(),
+    mimeType: z.string().optional(),
+    uri: z.string(),
+  });
+  /** Extends `MetaObject` with additional result-specific fields. (2026-07-28: added.) */
+  const ResultMetaObject: z.ZodType = z.looseObject({
+    'io.modelcontextprotocol/serverInfo': Implementation.optional(),
+  });
+  /** A result that supports a time-to-live (TTL) hint for client-side caching. (2026-07-28: added.) */
+  const CacheableResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    cacheScope: z.enum(['private', 'public']),
+    resultType: z.string(),
+    ttlMs: z.number().int().min(0),
+  });
+  /** An image provided to or from an LLM. (2026-07-28: changed.) */
+  const ImageContent: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    annotations: Annotations.optional(),
+    data: z.string(),
+    mimeType: z.string(),
+    type: z.literal('image'),
+  });
+  /** Text provided to or from an LLM. (2026-07-28: changed.) */
+  const TextContent: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    annotations: Annotations.optional(),
+    text: z.string(),
+    type: z.literal('text'),
+  });
+  /** (2026-07-28: changed.) */
+  const TextResourceContents: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    mimeType: z.string().optional(),
+    text: z.string(),
+    uri: z.string(),
+  });
+  /** The contents of a resource, embedded into a prompt or tool call result. (2026-07-28: changed.) */
+  const EmbeddedResource: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    annotations: Annotations.optional(),
+    resource: z.union([TextResourceContents, BlobResourceContents]),
+    type: z.literal('resource'),
+  });
+  /** A resource that the server is capable of reading, included in a prompt or tool call result. (2026-07-28: changed.) */
+  const ResourceLink: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    annotations: Annotations.optional(),
+    description: z.string().optional(),
+    icons: z.array(Icon).optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    size: z.number().int().optional(),
+    title: z.string().optional(),
+    type: z.literal('resource_link'),
+    uri: z.string(),
+  });
+  /** (2026-07-28: rebuilt, references TextContent.) */
+  const ContentBlock: z.ZodType = z.union([
+    TextContent,
+    ImageContent,
+    AudioContent,
+    ResourceLink,
+    EmbeddedResource,
+  ]);
+  /** The result of a tool use, provided by the user back to the assistant. (2026-07-28: changed.) */
+  const ToolResultContent: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    content: z.array(ContentBlock),
+    isError: z.boolean().optional(),
+    structuredContent: z.unknown().optional(),
+    toolUseId: z.string(),
+    type: z.literal('tool_result'),
+  });
+  /** A request from the assistant to call a tool. (2026-07-28: changed.) */
+  const ToolUseContent: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    id: z.string(),
+    input: z.looseObject({}),
+    name: z.string(),
+    type: z.literal('tool_use'),
+  });
+  /** (2026-07-28: rebuilt, references TextContent.) */
+  const SamplingMessageContentBlock: z.ZodType = z.union([
+    TextContent,
+    ImageContent,
+    AudioContent,
+    ToolUseContent,
+    ToolResultContent,
+  ]);
+  /** The result returned by the client for a `CreateMessageRequestsampling/createMessage` request. (2026-07-28: changed.) */
+  const CreateMessageResult: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    content: z.union([
+      TextContent,
+      ImageContent,
+      AudioContent,
+      ToolUseContent,
+      ToolResultContent,
+      z.array(SamplingMessageContentBlock),
+    ]),
+    model: z.string(),
+    role: Role,
+    stopReason: z.string().optional(),
+  });
+  /** The result returned by the client for an `ElicitRequestelicitation/create` request. (2026-07-28: changed.) */
+  const ElicitResult: z.ZodType = z.looseObject({
+    action: z.enum(['accept', 'cancel', 'decline']),
+    content: z
+      .record(
+        z.string(),
+        z.union([z.array(z.string()), z.union([z.string(), z.number().int(), z.boolean()])]),
+      )
+      .optional(),
+  });
+  /** Represents a root directory or file that the server can operate on. (2026-07-28: changed.) */
+  const Root: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    name: z.string().optional(),
+    uri: z.string(),
+  });
+  /** The result returned by the client for a `ListRootsRequestroots/list` request. (2026-07-28: changed.) */
+  const ListRootsResult: z.ZodType = z.looseObject({ roots: z.array(Root) });
+  /** (2026-07-28: added.) */
+  const InputResponse: z.ZodType = z.union([CreateMessageResult, ListRootsResult, ElicitResult]);
+  /** A map of client responses to server-initiated requests. (2026-07-28: added.) */
+  const InputResponses: z.ZodType = z.record(z.string(), InputResponse);
+  /** (2026-07-28: added.) */
+  const JSONValue: z.ZodType = z.union([
+    z.lazy(() => JSONObject),
+    z.array(z.lazy(() => JSONValue)),
+    z.union([z.string(), z.number().int(), z.boolean()]),
+  ]);
+  /** (2026-07-28: added.) */
+  const JSONObject: z.ZodType = z.record(z.string(), JSONValue);
+  /** Capabilities a client may support. (2026-07-28: changed.) */
+  const ClientCapabilities: z.ZodType = z.looseObject({
+    elicitation: z.looseObject({ form: JSONObject.optional(), url: JSONObject.optional() }).optional(),
+    experimental: z.record(z.string(), JSONObject).optional(),
+    extensions: z.record(z.string(), JSONObject).optional(),
+    roots: z.looseObject({}).optional(),
+    sampling: z.looseObject({ context: JSONObject.optional(), tools: JSONObject.optional() }).optional(),
+  });
+  /** Extends `MetaObject` with additional request-specific fields. (2026-07-28: added.) */
+  const RequestMetaObject: z.ZodType = z.looseObject({
+    'io.modelcontextprotocol/clientCapabilities': ClientCapabilities,
+    'io.modelcontextprotocol/clientInfo': Implementation.optional(),
+    'io.modelcontextprotocol/logLevel': LoggingLevel.optional(),
+    'io.modelcontextprotocol/protocolVersion': z.string(),
+    progressToken: ProgressToken.optional(),
+  });
+  /** Parameters for a `tools/call` request. (2026-07-28: changed.) */
+  const CallToolRequestParams: z.ZodType = z.looseObject({
+    _meta: RequestMetaObject,
+    arguments: z.looseObject({}).optional(),
+    inputResponses: InputResponses.optional(),
+    name: z.string(),
+    requestState: z.string().optional(),
+  });
+  /** Used by the client to invoke a tool provided by the server. (2026-07-28: rebuilt, references CallToolRequestParams.) */
+  const CallToolRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('tools/call'),
+    params: CallToolRequestParams,
+  });
+  /** The result returned by the server for a `CallToolRequesttools/call` request. (2026-07-28: changed.) */
+  const CallToolResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    content: z.array(ContentBlock),
+    isError: z.boolean().optional(),
+    resultType: z.string(),
+    structuredContent: z.unknown().optional(),
+  });
+  /** Describes a message issued to or received from an LLM API. (2026-07-28: changed.) */
+  const SamplingMessage: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    content: z.union([
+      TextContent,
+      ImageContent,
+      AudioContent,
+      ToolUseContent,
+      ToolResultContent,
+      z.array(SamplingMessageContentBlock),
+    ]),
+    role: Role,
+  });
+  /** Definition for a tool the client can call. (2026-07-28: changed.) */
+  const Tool: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    annotations: ToolAnnotations.optional(),
+    description: z.string().optional(),
+    icons: z.array(Icon).optional(),
+    inputSchema: z.looseObject({ $schema: z.string().optional(), type: z.literal('object') }),
+    name: z.string(),
+    outputSchema: z.looseObject({ $schema: z.string().optional() }).optional(),
+    title: z.string().optional(),
+  });
+  /** Parameters for a `sampling/createMessage` request. (2026-07-28: changed.) */
+  const CreateMessageRequestParams: z.ZodType = z.looseObject({
+    includeContext: z.enum(['allServers', 'none', 'thisServer']).optional(),
+    maxTokens: z.number().int(),
+    messages: z.array(SamplingMessage),
+    metadata: JSONObject.optional(),
+    modelPreferences: ModelPreferences.optional(),
+    stopSequences: z.array(z.string()).optional(),
+    systemPrompt: z.string().optional(),
+    temperature: z.number().optional(),
+    toolChoice: ToolChoice.optional(),
+    tools: z.array(Tool).optional(),
+  });
+  /** A request from the server to sample an LLM via the client. (2026-07-28: changed.) */
+  const CreateMessageRequest: z.ZodType = z.looseObject({
+    method: z.literal('sampling/createMessage'),
+    params: CreateMessageRequestParams,
+  });
+  /** The parameters for a request to elicit non-sensitive information from the user via a form in the client. (2026-07-28: changed.) */
+  const ElicitRequestFormParams: z.ZodType = z.looseObject({
+    message: z.string(),
+    mode: z.literal('form').optional(),
+    requestedSchema: z.looseObject({
+      $schema: z.string().optional(),
+      properties: z.record(z.string(), PrimitiveSchemaDefinition),
+      required: z.array(z.string()).optional(),
+      type: z.literal('object'),
+    }),
+  });
+  /** The parameters for a request to elicit information from the user via a URL in the client. (2026-07-28: changed.) */
+  const ElicitRequestURLParams: z.ZodType = z.looseObject({
+    message: z.string(),
+    mode: z.literal('url'),
+    url: z.string(),
+  });
+  /** The parameters for a request to elicit additional information from the user via the client. (2026-07-28: changed.) */
+  const ElicitRequestParams: z.ZodType = z.union([ElicitRequestFormParams, ElicitRequestURLParams]);
+  /** A request from the server to elicit additional information from the user via the client. (2026-07-28: changed.) */
+  const ElicitRequest: z.ZodType = z.looseObject({
+    method: z.literal('elicitation/create'),
+    params: ElicitRequestParams,
+  });
+  /** Sent from the server to request a list of root URIs from the client. (2026-07-28: changed.) */
+  const ListRootsRequest: z.ZodType = z.looseObject({
+    method: z.literal('roots/list'),
+    params: z.looseObject({ _meta: MetaObject.optional() }).optional(),
+  });
+  /** (2026-07-28: added.) */
+  const InputRequest: z.ZodType = z.union([CreateMessageRequest, ListRootsRequest, ElicitRequest]);
+  /** A map of server-initiated requests that the client must fulfill. (2026-07-28: added.) */
+  const InputRequests: z.ZodType = z.record(z.string(), InputRequest);
+  /** An InputRequiredResult sent by the server to indicate that additional input is needed before the request can be completed. (2026-07-28: added.) */
+  const InputRequiredResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    inputRequests: InputRequests.optional(),
+    requestState: z.string().optional(),
+    resultType: z.string(),
+  });
+  /** A successful response from the server for a `CallToolRequesttools/call` request. (2026-07-28: added.) */
+  const CallToolResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: z.union([InputRequiredResult, CallToolResult]),
+  });
+  /** Extends `MetaObject` with additional notification-specific fields. (2026-07-28: added.) */
+  const NotificationMetaObject: z.ZodType = z.looseObject({
+    'io.modelcontextprotocol/subscriptionId': RequestId.optional(),
+  });
+  /** Parameters for a `notifications/cancelled` notification. (2026-07-28: changed.) */
+  const CancelledNotificationParams: z.ZodType = z.looseObject({
+    _meta: NotificationMetaObject.optional(),
+    reason: z.string().optional(),
+    requestId: RequestId,
+  });
+  /** This notification is sent by the client to indicate that it is cancelling a request it previously issued. (2026-07-28: rebuilt, references CancelledNotificationParams.) */
+  const CancelledNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/cancelled'),
+    params: CancelledNotificationParams,
+  });
+  /** This notification is sent by the client to indicate that it is cancelling a request it previously issued. (2026-07-28: changed.) */
+  const ClientNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/cancelled'),
+    params: CancelledNotificationParams,
+  });
+  /** Parameters for a `completion/complete` request. (2026-07-28: changed.) */
+  const CompleteRequestParams: z.ZodType = z.looseObject({
+    _meta: RequestMetaObject,
+    argument: z.looseObject({ name: z.string(), value: z.string() }),
+    context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+    ref: z.union([PromptReference, ResourceTemplateReference]),
+  });
+  /** A request from the client to the server, to ask for completion options. (2026-07-28: rebuilt, references CompleteRequestParams.) */
+  const CompleteRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('completion/complete'),
+    params: CompleteRequestParams,
+  });
+  /** Common params for any request. (2026-07-28: changed.) */
+  const RequestParams: z.ZodType = z.looseObject({ _meta: RequestMetaObject });
+  /** A request from the client asking the server to advertise its supported protocol versions, capabilities, and other metadata. (2026-07-28: added.) */
+  const DiscoverRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('server/discover'),
+    params: RequestParams,
+  });
+  /** Parameters for a `prompts/get` request. (2026-07-28: changed.) */
+  const GetPromptRequestParams: z.ZodType = z.looseObject({
+    _meta: RequestMetaObject,
+    arguments: z.record(z.string(), z.string()).optional(),
+    inputResponses: InputResponses.optional(),
+    name: z.string(),
+    requestState: z.string().optional(),
+  });
+  /** Used by the client to get a prompt provided by the server. (2026-07-28: rebuilt, references GetPromptRequestParams.) */
+  const GetPromptRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('prompts/get'),
+    params: GetPromptRequestParams,
+  });
+  /** Common params for paginated requests. (2026-07-28: changed.) */
+  const PaginatedRequestParams: z.ZodType = z.looseObject({
+    _meta: RequestMetaObject,
+    cursor: z.string().optional(),
+  });
+  /** Sent from the client to request a list of prompts and prompt templates the server has. (2026-07-28: changed.) */
+  const ListPromptsRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('prompts/list'),
+    params: PaginatedRequestParams,
+  });
+  /** Sent from the client to request a list of resource templates the server has. (2026-07-28: changed.) */
+  const ListResourceTemplatesRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('resources/templates/list'),
+    params: PaginatedRequestParams,
+  });
+  /** Sent from the client to request a list of resources the server has. (2026-07-28: changed.) */
+  const ListResourcesRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('resources/list'),
+    params: PaginatedRequestParams,
+  });
+  /** Sent from the client to request a list of tools the server has. (2026-07-28: changed.) */
+  const ListToolsRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('tools/list'),
+    params: PaginatedRequestParams,
+  });
+  /** Parameters for a `resources/read` request. (2026-07-28: changed.) */
+  const ReadResourceRequestParams: z.ZodType = z.looseObject({
+    _meta: RequestMetaObject,
+    inputResponses: InputResponses.optional(),
+    requestState: z.string().optional(),
+    uri: z.string(),
+  });
+  /** Sent from the client to the server, to read a specific resource URI. (2026-07-28: rebuilt, references ReadResourceRequestParams.) */
+  const ReadResourceRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('resources/read'),
+    params: ReadResourceRequestParams,
+  });
+  /** The set of notification types a client may opt in to on a `SubscriptionsListenRequestsubscriptions/listen` request. (2026-07-28: added.) */
+  const SubscriptionFilter: z.ZodType = z.looseObject({
+    promptsListChanged: z.boolean().optional(),
+    resourceSubscriptions: z.array(z.string()).optional(),
+    resourcesListChanged: z.boolean().optional(),
+    toolsListChanged: z.boolean().optional(),
+  });
+  /** Parameters for a `SubscriptionsListenRequestsubscriptions/listen` request. (2026-07-28: added.) */
+  const SubscriptionsListenRequestParams: z.ZodType = z.looseObject({
+    _meta: RequestMetaObject,
+    notifications: SubscriptionFilter,
+  });
+  /** Sent from the client to open a long-lived channel for receiving notifications outside the context of a specific request. (2026-07-28: added.) */
+  const SubscriptionsListenRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('subscriptions/listen'),
+    params: SubscriptionsListenRequestParams,
+  });
+  /** (2026-07-28: changed.) */
+  const ClientRequest: z.ZodType = z.union([
+    DiscoverRequest,
+    ListResourcesRequest,
+    ListResourceTemplatesRequest,
+    ReadResourceRequest,
+    SubscriptionsListenRequest,
+    ListPromptsRequest,
+    GetPromptRequest,
+    ListToolsRequest,
+    CallToolRequest,
+    CompleteRequest,
+  ]);
+  /** Common result fields. (2026-07-28: changed.) */
+  const Result: z.ZodType = z.looseObject({ _meta: ResultMetaObject.optional(), resultType: z.string() });
+  /** Common result fields. (2026-07-28: changed.) */
+  const ClientResult: z.ZodType = Result;
+  /** The result returned by the server for a `CompleteRequestcompletion/complete` request. (2026-07-28: changed.) */
+  const CompleteResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    completion: z.looseObject({
+      hasMore: z.boolean().optional(),
+      total: z.number().int().optional(),
+      values: z.array(z.string()).max(100),
+    }),
+    resultType: z.string(),
+  });
+  /** A successful response from the server for a `CompleteRequestcompletion/complete` request. (2026-07-28: added.) */
+  const CompleteResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: CompleteResult,
+  });
+  /** Capabilities that a server may support. (2026-07-28: changed.) */
+  const ServerCapabilities: z.ZodType = z.looseObject({
+    completions: JSONObject.optional(),
+    experimental: z.record(z.string(), JSONObject).optional(),
+    extensions: z.record(z.string(), JSONObject).optional(),
+    logging: JSONObject.optional(),
+    prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+    resources: z
+      .looseObject({ listChanged: z.boolean().optional(), subscribe: z.boolean().optional() })
+      .optional(),
+    tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  });
+  /** The result returned by the server for a `DiscoverRequestserver/discover` request. (2026-07-28: added.) */
+  const DiscoverResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    cacheScope: z.enum(['private', 'public']),
+    capabilities: ServerCapabilities,
+    instructions: z.string().optional(),
+    resultType: z.string(),
+    supportedVersions: z.array(z.string()),
+    ttlMs: z.number().int().min(0),
+  });
+  /** A successful response from the server for a `DiscoverRequestserver/discover` request. (2026-07-28: added.) */
+  const DiscoverResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: DiscoverResult,
+  });
+  /** Common result fields. (2026-07-28: rebuilt, references Result.) */
+  const EmptyResult: z.ZodType = Result;
+  /** Describes a message returned as part of a prompt. (2026-07-28: rebuilt, references ContentBlock.) */
+  const PromptMessage: z.ZodType = z.looseObject({ content: ContentBlock, role: Role });
+  /** The result returned by the server for a `GetPromptRequestprompts/get` request. (2026-07-28: changed.) */
+  const GetPromptResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    description: z.string().optional(),
+    messages: z.array(PromptMessage),
+    resultType: z.string(),
+  });
+  /** A successful response from the server for a `GetPromptRequestprompts/get` request. (2026-07-28: added.) */
+  const GetPromptResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: z.union([InputRequiredResult, GetPromptResult]),
+  });
+  /** Returned when a server rejects a request because the values in the HTTP headers do not match the corresponding values in the request body, or because required headers are missing or malformed. (2026-07-28: added.) */
+  const HeaderMismatchError: z.ZodType = z.looseObject({
+    error: z.looseObject({ code: z.literal(-32020), data: z.unknown().optional(), message: z.string() }),
+    id: RequestId.optional(),
+    jsonrpc: z.literal('2.0'),
+  });
+  /** (2026-07-28: added.) */
+  const InputResponseRequestParams: z.ZodType = z.looseObject({
+    _meta: RequestMetaObject,
+    inputResponses: InputResponses.optional(),
+    requestState: z.string().optional(),
+  });
+  /** A JSON-RPC error indicating that an internal error occurred on the receiver. (2026-07-28: added.) */
+  const InternalError: z.ZodType = z.looseObject({
+    code: z.literal(-32603),
+    data: z.unknown().optional(),
+    message: z.string(),
+  });
+  /** A JSON-RPC error indicating that the method parameters are invalid or malformed. (2026-07-28: added.) */
+  const InvalidParamsError: z.ZodType = z.looseObject({
+    code: z.literal(-32602),
+    data: z.unknown().optional(),
+    message: z.string(),
+  });
+  /** A JSON-RPC error indicating that the request is not a valid request object. (2026-07-28: added.) */
+  const InvalidRequestError: z.ZodType = z.looseObject({
+    code: z.literal(-32600),
+    data: z.unknown().optional(),
+    message: z.string(),
+  });
+  /** (2026-07-28: added.) */
+  const JSONArray: z.ZodType = z.array(JSONValue);
+  /** A successful (non-error) response to a request. (2026-07-28: rebuilt, references Result.) */
+  const JSONRPCResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: Result,
+  });
+  /** Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent. (2026-07-28: rebuilt, references JSONRPCResultResponse.) */
+  const JSONRPCMessage: z.ZodType = z.union([
+    JSONRPCRequest,
+    JSONRPCNotification,
+    JSONRPCResultResponse,
+    JSONRPCErrorResponse,
+  ]);
+  /** A response to a request, containing either the result or error. (2026-07-28: rebuilt, references JSONRPCResultResponse.) */
+  const JSONRPCResponse: z.ZodType = z.union([JSONRPCResultResponse, JSONRPCErrorResponse]);
+  /** A prompt or prompt template that the server offers. (2026-07-28: changed.) */
+  const Prompt: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    arguments: z.array(PromptArgument).optional(),
+    description: z.string().optional(),
+    icons: z.array(Icon).optional(),
+    name: z.string(),
+    title: z.string().optional(),
+  });
+  /** The result returned by the server for a `ListPromptsRequestprompts/list` request. (2026-07-28: changed.) */
+  const ListPromptsResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    cacheScope: z.enum(['private', 'public']),
+    nextCursor: z.string().optional(),
+    prompts: z.array(Prompt),
+    resultType: z.string(),
+    ttlMs: z.number().int().min(0),
+  });
+  /** A successful response from the server for a `ListPromptsRequestprompts/list` request. (2026-07-28: added.) */
+  const ListPromptsResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: ListPromptsResult,
+  });
+  /** A template description for resources available on the server. (2026-07-28: changed.) */
+  const ResourceTemplate: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    annotations: Annotations.optional(),
+    description: z.string().optional(),
+    icons: z.array(Icon).optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    title: z.string().optional(),
+    uriTemplate: z.string(),
+  });
+  /** The result returned by the server for a `ListResourceTemplatesRequestresources/templates/list` request. (2026-07-28: changed.) */
+  const ListResourceTemplatesResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    cacheScope: z.enum(['private', 'public']),
+    nextCursor: z.string().optional(),
+    resourceTemplates: z.array(ResourceTemplate),
+    resultType: z.string(),
+    ttlMs: z.number().int().min(0),
+  });
+  /** A successful response from the server for a `ListResourceTemplatesRequestresources/templates/list` request. (2026-07-28: added.) */
+  const ListResourceTemplatesResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: ListResourceTemplatesResult,
+  });
+  /** A known resource that the server is capable of reading. (2026-07-28: changed.) */
+  const Resource: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    annotations: Annotations.optional(),
+    description: z.string().optional(),
+    icons: z.array(Icon).optional(),
+    mimeType: z.string().optional(),
+    name: z.string(),
+    size: z.number().int().optional(),
+    title: z.string().optional(),
+    uri: z.string(),
+  });
+  /** The result returned by the server for a `ListResourcesRequestresources/list` request. (2026-07-28: changed.) */
+  const ListResourcesResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    cacheScope: z.enum(['private', 'public']),
+    nextCursor: z.string().optional(),
+    resources: z.array(Resource),
+    resultType: z.string(),
+    ttlMs: z.number().int().min(0),
+  });
+  /** A successful response from the server for a `ListResourcesRequestresources/list` request. (2026-07-28: added.) */
+  const ListResourcesResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: ListResourcesResult,
+  });
+  /** The result returned by the server for a `ListToolsRequesttools/list` request. (2026-07-28: changed.) */
+  const ListToolsResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    cacheScope: z.enum(['private', 'public']),
+    nextCursor: z.string().optional(),
+    resultType: z.string(),
+    tools: z.array(Tool),
+    ttlMs: z.number().int().min(0),
+  });
+  /** A successful response from the server for a `ListToolsRequesttools/list` request. (2026-07-28: added.) */
+  const ListToolsResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: ListToolsResult,
+  });
+  /** Parameters for a `notifications/message` notification. (2026-07-28: changed.) */
+  const LoggingMessageNotificationParams: z.ZodType = z.looseObject({
+    _meta: NotificationMetaObject.optional(),
+    data: z.unknown(),
+    level: LoggingLevel,
+    logger: z.string().optional(),
+  });
+  /** JSONRPCNotification of a log message passed from server to client. (2026-07-28: rebuilt, references LoggingMessageNotificationParams.) */
+  const LoggingMessageNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/message'),
+    params: LoggingMessageNotificationParams,
+  });
+  /** A JSON-RPC error indicating that the requested method does not exist or is not available. (2026-07-28: added.) */
+  const MethodNotFoundError: z.ZodType = z.looseObject({
+    code: z.literal(-32601),
+    data: z.unknown().optional(),
+    message: z.string(),
+  });
+  /** Returned when processing a request requires a capability the client did not declare in `clientCapabilities`. (2026-07-28: added.) */
+  const MissingRequiredClientCapabilityError: z.ZodType = z.looseObject({
+    error: z.looseObject({
+      code: z.literal(-32021),
+      data: z.looseObject({ requiredCapabilities: ClientCapabilities }),
+      message: z.string(),
+    }),
+    id: RequestId.optional(),
+    jsonrpc: z.literal('2.0'),
+  });
+  /** Common params for any notification. (2026-07-28: changed.) */
+  const NotificationParams: z.ZodType = z.looseObject({ _meta: NotificationMetaObject.optional() });
+  /** (2026-07-28: changed.) */
+  const PaginatedRequest: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    method: z.string(),
+    params: PaginatedRequestParams,
+  });
+  /** (2026-07-28: changed.) */
+  const PaginatedResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    nextCursor: z.string().optional(),
+    resultType: z.string(),
+  });
+  /** A JSON-RPC error indicating that invalid JSON was received by the server. (2026-07-28: added.) */
+  const ParseError: z.ZodType = z.looseObject({
+    code: z.literal(-32700),
+    data: z.unknown().optional(),
+    message: z.string(),
+  });
+  /** Parameters for a `ProgressNotificationnotifications/progress` notification. (2026-07-28: changed.) */
+  const ProgressNotificationParams: z.ZodType = z.looseObject({
+    _meta: NotificationMetaObject.optional(),
+    message: z.string().optional(),
+    progress: z.number(),
+    progressToken: ProgressToken,
+    total: z.number().optional(),
+  });
+  /** An out-of-band notification used to inform the receiver of a progress update for a long-running request. (2026-07-28: rebuilt, references ProgressNotificationParams.) */
+  const ProgressNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/progress'),
+    params: ProgressNotificationParams,
+  });
+  /** An optional notification from the server to the client, informing it that the list of prompts it offers has changed. (2026-07-28: rebuilt, references NotificationParams.) */
+  const PromptListChangedNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/prompts/list_changed'),
+    params: NotificationParams.optional(),
+  });
+  /** The result returned by the server for a `ReadResourceRequestresources/read` request. (2026-07-28: changed.) */
+  const ReadResourceResult: z.ZodType = z.looseObject({
+    _meta: ResultMetaObject.optional(),
+    cacheScope: z.enum(['private', 'public']),
+    contents: z.array(z.union([TextResourceContents, BlobResourceContents])),
+    resultType: z.string(),
+    ttlMs: z.number().int().min(0),
+  });
+  /** A successful response from the server for a `ReadResourceRequestresources/read` request. (2026-07-28: added.) */
+  const ReadResourceResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: z.union([InputRequiredResult, ReadResourceResult]),
+  });
+  /** The contents of a specific resource or sub-resource. (2026-07-28: changed.) */
+  const ResourceContents: z.ZodType = z.looseObject({
+    _meta: MetaObject.optional(),
+    mimeType: z.string().optional(),
+    uri: z.string(),
+  });
+  /** An optional notification from the server to the client, informing it that the list of resources it can read from has changed. (2026-07-28: rebuilt, references NotificationParams.) */
+  const ResourceListChangedNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/resources/list_changed'),
+    params: NotificationParams.optional(),
+  });
+  /** Common params for resource-related requests. (2026-07-28: changed.) */
+  const ResourceRequestParams: z.ZodType = z.looseObject({ _meta: RequestMetaObject, uri: z.string() });
+  /** Parameters for a `notifications/resources/updated` notification. (2026-07-28: changed.) */
+  const ResourceUpdatedNotificationParams: z.ZodType = z.looseObject({
+    _meta: NotificationMetaObject.optional(),
+    uri: z.string(),
+  });
+  /** A notification from the server to the client, informing it that a resource has changed and may need to be read again. (2026-07-28: rebuilt, references ResourceUpdatedNotificationParams.) */
+  const ResourceUpdatedNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/resources/updated'),
+    params: ResourceUpdatedNotificationParams,
+  });
+  /** Indicates the type of a `Result` object, allowing the client to determine how to parse the response. (2026-07-28: added.) */
+  const ResultType: z.ZodType = z.string();
+  /** Parameters for a `SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged` notification. (2026-07-28: added.) */
+  const SubscriptionsAcknowledgedNotificationParams: z.ZodType = z.looseObject({
+    _meta: NotificationMetaObject.optional(),
+    notifications: SubscriptionFilter,
+  });
+  /** Sent by the server to acknowledge that a `SubscriptionsListenRequestsubscriptions/listen` subscription has been established and to report which notification types it agreed to honor. (2026-07-28: added.) */
+  const SubscriptionsAcknowledgedNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/subscriptions/acknowledged'),
+    params: SubscriptionsAcknowledgedNotificationParams,
+  });
+  /** An optional notification from the server to the client, informing it that the list of tools it offers has changed. (2026-07-28: rebuilt, references NotificationParams.) */
+  const ToolListChangedNotification: z.ZodType = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.literal('notifications/tools/list_changed'),
+    params: NotificationParams.optional(),
+  });
+  /** (2026-07-28: changed.) */
+  const ServerNotification: z.ZodType = z.union([
+    CancelledNotification,
+    ProgressNotification,
+    ResourceListChangedNotification,
+    SubscriptionsAcknowledgedNotification,
+    ResourceUpdatedNotification,
+    PromptListChangedNotification,
+    ToolListChangedNotification,
+    LoggingMessageNotification,
+  ]);
+  /** Extends `ResultMetaObject` with the subscription-stream identifier carried by a `SubscriptionsListenResult`. (2026-07-28: added.) */
+  const SubscriptionsListenResultMetaObject: z.ZodType = z.looseObject({
+    'io.modelcontextprotocol/serverInfo': Implementation.optional(),
+    'io.modelcontextprotocol/subscriptionId': RequestId,
+  });
+  /** The response to a `SubscriptionsListenRequestsubscriptions/listen` request, signalling that the subscription has ended gracefully (for example, during server shutdown). (2026-07-28: added.) */
+  const SubscriptionsListenResult: z.ZodType = z.looseObject({
+    _meta: SubscriptionsListenResultMetaObject,
+    resultType: z.string(),
+  });
+  /** (2026-07-28: changed.) */
+  const ServerResult: z.ZodType = z.union([
+    Result,
+    InputRequiredResult,
+    DiscoverResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ReadResourceResult,
+    SubscriptionsListenResult,
+    ListPromptsResult,
+    GetPromptResult,
+    ListToolsResult,
+    CallToolResult,
+    CompleteResult,
+  ]);
+  /** A successful response from the server for a `SubscriptionsListenRequestsubscriptions/listen` request, sent when the server tears the subscription down gracefully. (2026-07-28: added.) */
+  const SubscriptionsListenResultResponse: z.ZodType = z.looseObject({
+    id: RequestId,
+    jsonrpc: z.literal('2.0'),
+    result: SubscriptionsListenResult,
+  });
+  /** Returned when the request's protocol version is unknown to the server or unsupported (e.g., a known experimental or draft version the server has chosen not to implement). (2026-07-28: added.) */
+  const UnsupportedProtocolVersionError: z.ZodType = z.looseObject({
+    error: z.looseObject({
+      code: z.literal(-32022),
+      data: z.looseObject({ requested: z.string(), supported: z.array(z.string()) }),
+      message: z.string(),
+    }),
+    id: RequestId.optional(),
+    jsonrpc: z.literal('2.0'),
+  });
+
+  built = {
+    Annotations,
+    AudioContent,
+    BaseMetadata,
+    BlobResourceContents,
+    BooleanSchema,
+    CacheableResult,
+    CallToolRequest,
+    CallToolRequestParams,
+    CallToolResult,
+    CallToolResultResponse,
+    CancelledNotification,
+    CancelledNotificationParams,
+    ClientCapabilities,
+    ClientNotification,
+    ClientRequest,
+    ClientResult,
+    CompleteRequest,
+    CompleteRequestParams,
+    CompleteResult,
+    CompleteResultResponse,
+    ContentBlock,
+    CreateMessageRequest,
+    CreateMessageRequestParams,
+    CreateMessageResult,
+    Cursor,
+    DiscoverRequest,
+    DiscoverResult,
+    DiscoverResultResponse,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    ElicitRequestParams,
+    ElicitRequestURLParams,
+    ElicitResult,
+    EmbeddedResource,
+    EmptyResult,
+    EnumSchema,
+    Error: ErrorDefinition,
+    GetPromptRequest,
+    GetPromptRequestParams,
+    GetPromptResult,
+    GetPromptResultResponse,
+    HeaderMismatchError,
+    Icon,
+    Icons,
+    ImageContent,
+    Implementation,
+    InputRequest,
+    InputRequests,
+    InputRequiredResult,
+    InputResponse,
+    InputResponseRequestParams,
+    InputResponses,
+    InternalError,
+    InvalidParamsError,
+    InvalidRequestError,
+    JSONArray,
+    JSONObject,
+    JSONRPCErrorResponse,
+    JSONRPCMessage,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    JSONRPCResultResponse,
+    JSONValue,
+    LegacyTitledEnumSchema,
+    ListPromptsRequest,
+    ListPromptsResult,
+    ListPromptsResultResponse,
+    ListResourceTemplatesRequest,
+    ListResourceTemplatesResult,
+    ListResourceTemplatesResultResponse,
+    ListResourcesRequest,
+    ListResourcesResult,
+    ListResourcesResultResponse,
+    ListRootsRequest,
+    ListRootsResult,
+    ListToolsRequest,
+    ListToolsResult,
+    ListToolsResultResponse,
+    LoggingLevel,
+    LoggingMessageNotification,
+    LoggingMessageNotificationParams,
+    MetaObject,
+    MethodNotFoundError,
+    MissingRequiredClientCapabilityError,
+    ModelHint,
+    ModelPreferences,
+    MultiSelectEnumSchema,
+    Notification,
+    NotificationMetaObject,
+    NotificationParams,
+    NumberSchema,
+    PaginatedRequest,
+    PaginatedRequestParams,
+    PaginatedResult,
+    ParseError,
+    PrimitiveSchemaDefinition,
+    ProgressNotification,
+    ProgressNotificationParams,
+    ProgressToken,
+    Prompt,
+    PromptArgument,
+    PromptListChangedNotification,
+    PromptMessage,
+    PromptReference,
+    ReadResourceRequest,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    ReadResourceResultResponse,
+    Request,
+    RequestId,
+    RequestMetaObject,
+    RequestParams,
+    Resource,
+    ResourceContents,
+    ResourceLink,
+    ResourceListChangedNotification,
+    ResourceRequestParams,
+    ResourceTemplate,
+    ResourceTemplateReference,
+    ResourceUpdatedNotification,
+    ResourceUpdatedNotificationParams,
+    Result,
+    ResultMetaObject,
+    ResultType,
+    Role,
+    Root,
+    SamplingMessage,
+    SamplingMessageContentBlock,
+    ServerCapabilities,
+    ServerNotification,
+    ServerResult,
+    SingleSelectEnumSchema,
+    StringSchema,
+    SubscriptionFilter,
+    SubscriptionsAcknowledgedNotification,
+    SubscriptionsAcknowledgedNotificationParams,
+    SubscriptionsListenRequest,
+    SubscriptionsListenRequestParams,
+    SubscriptionsListenResult,
+    SubscriptionsListenResultMetaObject,
+    SubscriptionsListenResultResponse,
+    TextContent,
+    TextResourceContents,
+    TitledMultiSelectEnumSchema,
+    TitledSingleSelectEnumSchema,
+    Tool,
+    ToolAnnotations,
+    ToolChoice,
+    ToolListChangedNotification,
+    ToolResultContent,
+    ToolUseContent,
+    UnsupportedProtocolVersionError,
+    UntitledMultiSelectEnumSchema,
+    UntitledSingleSelectEnumSchema,
+  };
+  return built;
+}
