@@ -444,7 +444,8 @@ export class Protocol implements RequestContextHost {
     if (this.#transport !== transport) return;
     this.#transport = undefined;
     if (transport.onmessage === this.#onMessage) transport.onmessage = undefined;
-    const error = new ConnectionClosedError();
+    // Building an Error captures a stack: only pay for it when someone will receive it.
+    const error = this.#pending.size + this.#active.size > 0 ? new ConnectionClosedError() : undefined;
     this.#pending.rejectAll(error);
     this.#active.abortAll(error);
     try {
