@@ -44,6 +44,15 @@ export {
   pickCommonVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './versions.js';
+export {
+  acceptsBatches,
+  BATCH_PROTOCOL_VERSION,
+  BatchResponses,
+  DEFAULT_MAX_BATCH_SIZE,
+  parseMessageOrBatch,
+  readBatch,
+} from './jsonrpc-batch.js';
+export type { BatchReading, BatchResponsesOptions, ReadBatchOptions } from './jsonrpc-batch.js';
 export type { Era, LegacyProtocolVersion, ModernProtocolVersion, ProtocolVersion } from './versions.js';
 export {
   DEFAULT_MAX_LINE_BYTES,

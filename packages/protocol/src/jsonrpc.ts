@@ -144,7 +144,8 @@ export interface JSONRPCErrorResponse {
  */
 export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 /**
- * Any single JSON-RPC message a transport carries (batches are not part of MCP).
+ * Any single JSON-RPC message a transport carries. (A 2025-03-26 batch is a JSON array of these; see
+ * `readBatch`.)
  *
  * @example
  * ```ts

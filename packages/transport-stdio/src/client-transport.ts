@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { PassThrough, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import {
+  BatchResponses,
   ConnectionClosedError,
   encodeJsonLine,
   ErrorCode,
@@ -9,6 +10,7 @@ import {
   JsonLineDecoder,
   McpError,
   type MessageExtraInfo,
+  readBatch,
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
@@ -75,6 +77,8 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
    * `false` disables the hook. Default `'SIGTERM'`.
    */
   parentExitSignal?: NodeJS.Signals | false | undefined;
+  /** Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000. */
+  maxBatchSize?: number | undefined;
 }
 
 type State = 'new' | 'starting' | 'open' | 'closed';
@@ -84,6 +88,11 @@ type State = 'new' | 'starting' | 'open' | 'closed';
  * stdout. `close()` follows the spec's shutdown (close stdin → wait → `SIGTERM` → wait → `SIGKILL`) and
  * resolves once the process is gone; an exit of the server on its own fires `onclose` too, with the
  * reason in `exitInfo`.
+ *
+ * The client MUST support receiving JSON-RPC batches on 2025-03-26 (basic: "MUST support receiving
+ * JSON-RPC batches"): once that version is negotiated (`setProtocolVersion`), a line holding an array
+ * is delivered message by message and the answers to the server requests in it go back as one array
+ * line. On any other version a batch is refused with one -32600 line (id null).
  *
  * @example
  * ```ts
@@ -108,6 +117,8 @@ export class StdioClientTransport implements Transport {
   #closing: Promise<void> | undefined;
   #closed: Promise<void> | undefined;
   #resolveClosed: (() => void) | undefined;
+  #protocolVersion: string | undefined;
+  readonly #batches = new BatchResponses({ write: (responses) => this.#writeLine(responses) });
 
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
@@ -117,17 +128,9 @@ export class StdioClientTransport implements Transport {
     this.#options = options;
     this.#decoder = new JsonLineDecoder(
       {
-        onmessage: (message) => {
-          // Once close() was called nothing more is delivered, even from the chunk being decoded.
-          if (this.#closing !== undefined) return;
-          try {
-            this.onmessage?.(message);
-          } catch (error) {
-            // A throwing handler must not cut off the rest of the chunk being decoded.
-            this.#report(error);
-          }
-        },
+        onmessage: (message) => this.#deliver(message),
         onerror: (error) => this.#report(error),
+        onbatch: (values) => this.#onBatch(values),
       },
       { maxLineBytes: options.maxLineBytes },
     );
@@ -194,12 +197,25 @@ export class StdioClientTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#batches.pending !== 0) {
+      const held = this.#batches.take(message);
+      if (held !== undefined) return held;
+    }
+    return this.#writeLine(message);
+  }
+
+  /** The negotiated version: batches from the server are accepted only on 2025-03-26. */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+  }
+
+  #writeLine(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
     if (this.#state !== 'open' || this.#writer === undefined) {
       return Promise.reject(new ConnectionClosedError('StdioClientTransport is not open'));
     }
     let line: string;
     try {
-      line = encodeJsonLine(message);
+      line = encodeJsonLine(payload);
     } catch (error) {
       // Unencodable (a BigInt, a cycle): that message fails, the connection does not.
       return Promise.reject(error);
@@ -218,6 +234,7 @@ export class StdioClientTransport implements Transport {
   }
 
   async #close(): Promise<void> {
+    this.#batches.clear();
     // A close racing `start()` shuts down whatever the start produced.
     await this.#starting?.catch(() => undefined);
     const child = this.#child;
@@ -268,6 +285,7 @@ export class StdioClientTransport implements Transport {
 
   #onChildClose(child: ChildProcess): void {
     releaseChild(child);
+    this.#batches.clear();
     if (this.#decoder.reset()) {
       this.#report(
         new McpError(ErrorCode.ConnectionClosed, 'Server output ended in the middle of a message'),
@@ -279,6 +297,32 @@ export class StdioClientTransport implements Transport {
     this.#state = 'closed';
     this.#resolveClosed?.();
     this.onclose?.();
+  }
+
+  #deliver(message: JSONRPCMessage): void {
+    // Once close() was called nothing more is delivered, even from the chunk being decoded.
+    if (this.#closing !== undefined) return;
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      // A throwing handler must not cut off the rest of the chunk being decoded.
+      this.#report(error);
+    }
+  }
+
+  #onBatch(values: unknown[]): void {
+    if (this.#closing !== undefined) return;
+    const reading = readBatch(values, {
+      protocolVersion: this.#protocolVersion,
+      maxBatchSize: this.#options.maxBatchSize,
+    });
+    if (!reading.ok) {
+      this.#report(new McpError(reading.error.error.code, reading.error.error.message));
+      this.#writeLine(reading.error).catch((error: unknown) => this.#report(error));
+      return;
+    }
+    this.#batches.open(reading)?.catch((error: unknown) => this.#report(error));
+    for (const message of reading.messages) this.#deliver(message);
   }
 
   #report(error: unknown): void {

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import {
+  BatchResponses,
   ConnectionClosedError,
   encodeJsonLine,
   ErrorCode,
@@ -8,6 +9,7 @@ import {
   JsonLineDecoder,
   McpError,
   type MessageExtraInfo,
+  readBatch,
   type RequestId,
   type Transport,
   type TransportSendOptions,
@@ -50,6 +52,8 @@ export interface StdioServerTransportOptions {
    * (After close, `process.stdin` is paused so the process can exit; any other input is drained unread.)
    */
   endOutputOnClose?: boolean | undefined;
+  /** Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000. */
+  maxBatchSize?: number | undefined;
 }
 
 type State = 'new' | 'open' | 'closed';
@@ -59,6 +63,11 @@ type State = 'new' | 'open' | 'closed';
  * stdin (the client's shutdown signal, spec lifecycle § Shutdown) closes the transport and releases
  * stdin, so the process can exit; a malformed line is answered with a JSON-RPC error (-32700 for bad
  * JSON, -32600 for JSON that is not a message, with the request's id when readable) and decoding goes on.
+ *
+ * A line holding a JSON array is a JSON-RPC batch (2025-03-26 stdio: "a JSON-RPC batch containing one or
+ * more requests and/or notifications"). Once the session negotiated 2025-03-26 (`setProtocolVersion`),
+ * each message is delivered and the answers go out as one array line; otherwise the batch is refused
+ * with one -32600 line (id null).
  *
  * @example
  * ```ts
@@ -75,6 +84,9 @@ export class StdioServerTransport implements Transport {
   readonly #handleSigterm: boolean;
   readonly #exitOnClose: boolean;
   readonly #endOutputOnClose: boolean;
+  readonly #maxBatchSize: number | undefined;
+  readonly #batches = new BatchResponses({ write: (responses) => this.#writeLine(responses) });
+  #protocolVersion: string | undefined;
   #state: State = 'new';
   #closing: Promise<void> | undefined;
 
@@ -89,20 +101,13 @@ export class StdioServerTransport implements Transport {
     this.#handleSigterm = options.handleSigterm ?? ownStdout;
     this.#exitOnClose = options.exitOnClose ?? false;
     this.#endOutputOnClose = options.endOutputOnClose ?? !ownStdout;
+    this.#maxBatchSize = options.maxBatchSize;
     this.#writer = new LineWriter(this.#stdout, options.maxBufferedBytes);
     this.#decoder = new JsonLineDecoder(
       {
-        onmessage: (message) => {
-          // Once closing (close() from inside onmessage, say) the rest of the chunk is not delivered.
-          if (this.#state !== 'open') return;
-          try {
-            this.onmessage?.(message);
-          } catch (error) {
-            // A throwing handler must not cut off the rest of the chunk being decoded.
-            this.#report(error);
-          }
-        },
+        onmessage: (message) => this.#deliver(message),
         onerror: (error) => this.#onBadLine(error),
+        onbatch: (values) => this.#onBatch(values),
       },
       { maxLineBytes: options.maxLineBytes },
     );
@@ -121,12 +126,25 @@ export class StdioServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#batches.pending !== 0) {
+      const held = this.#batches.take(message);
+      if (held !== undefined) return held;
+    }
+    return this.#writeLine(message);
+  }
+
+  /** The negotiated version: batches are accepted only on 2025-03-26. */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+  }
+
+  #writeLine(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
     if (this.#state !== 'open') {
       return Promise.reject(new ConnectionClosedError('StdioServerTransport is not open'));
     }
     let line: string;
     try {
-      line = encodeJsonLine(message);
+      line = encodeJsonLine(payload);
     } catch (error) {
       // Unencodable (a BigInt, a cycle): that message fails, the connection does not.
       return Promise.reject(error);
@@ -147,6 +165,7 @@ export class StdioServerTransport implements Transport {
   async #close(): Promise<void> {
     const wasOpen = this.#state === 'open';
     this.#state = 'closed';
+    this.#batches.clear();
     const stdin = this.#stdin;
     stdin.off('data', this.#onData);
     stdin.off('end', this.#onEnd);
@@ -196,6 +215,32 @@ export class StdioServerTransport implements Transport {
       if (process.listenerCount('SIGTERM') === 0) process.kill(process.pid, 'SIGTERM');
     });
   };
+
+  #deliver(message: JSONRPCMessage): void {
+    // Once closing (close() from inside onmessage, say) the rest of the chunk is not delivered.
+    if (this.#state !== 'open') return;
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      // A throwing handler must not cut off the rest of the chunk being decoded.
+      this.#report(error);
+    }
+  }
+
+  #onBatch(values: unknown[]): void {
+    if (this.#state !== 'open') return;
+    const reading = readBatch(values, {
+      protocolVersion: this.#protocolVersion,
+      maxBatchSize: this.#maxBatchSize,
+    });
+    if (!reading.ok) {
+      this.#report(new McpError(reading.error.error.code, reading.error.error.message));
+      this.#writeLine(reading.error).catch((error: unknown) => this.#report(error));
+      return;
+    }
+    this.#batches.open(reading)?.catch((error: unknown) => this.#report(error));
+    for (const message of reading.messages) this.#deliver(message);
+  }
 
   #onBadLine(error: McpError): void {
     this.#report(error);

@@ -1,10 +1,13 @@
 import {
+  BatchResponses,
   ConnectionClosedError,
   ErrorCode,
   isJSONRPCRequest,
   isJSONRPCResponse,
   type JSONRPCMessage,
+  McpError,
   type MessageExtraInfo,
+  readBatch,
   type RequestId,
   type Transport,
   type TransportSendOptions,
@@ -48,6 +51,8 @@ export interface WebSocketClientCommonOptions {
    * connected again `onreconnect` fires. `onclose` fires only when the attempts run out. Off by default.
    */
   reconnect?: boolean | ReconnectOptions | undefined;
+  /** Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000. */
+  maxBatchSize?: number | undefined;
 }
 
 /** Opens one socket; resolves once it is open and speaks `mcp`; gives up when `signal` aborts. */
@@ -71,6 +76,11 @@ const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
 /**
  * The client transport's behaviour, shared by the Node and browser builds; each build only says how to
  * open a socket.
+ *
+ * Batches: the client MUST support receiving them on 2025-03-26 (basic: "MUST support receiving
+ * JSON-RPC batches"). Once that version is negotiated (`setProtocolVersion`) an array frame is delivered
+ * message by message and the answers to the server requests in it go back as one array frame; on any
+ * other version the batch is refused with one -32600 error frame (id null).
  */
 export class WebSocketClientTransportBase implements Transport {
   readonly #open: OpenSocket;
@@ -83,6 +93,9 @@ export class WebSocketClientTransportBase implements Transport {
   #attempt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #connecting: AbortController | undefined;
+  readonly #maxBatchSize: number | undefined;
+  readonly #batches = new BatchResponses({ write: (responses) => this.#write(responses) });
+  #protocolVersion: string | undefined;
 
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
@@ -98,6 +111,7 @@ export class WebSocketClientTransportBase implements Transport {
     this.#open = open;
     this.#reconnect = resolveReconnectOptions(options.reconnect);
     this.#inFlight = this.#reconnect === undefined ? undefined : new Set();
+    this.#maxBatchSize = options.maxBatchSize;
   }
 
   /** Whether a socket is open right now (false while reconnecting). */
@@ -118,12 +132,11 @@ export class WebSocketClientTransportBase implements Transport {
   }
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-    const socket = this.#socket;
-    if (this.#state !== 'open' || socket === undefined) {
-      const why = this.#state === 'reconnecting' ? 'WebSocket is reconnecting' : 'WebSocket is not open';
-      return Promise.reject(new ConnectionClosedError(why));
+    if (this.#batches.pending !== 0) {
+      const held = this.#batches.take(message);
+      if (held !== undefined) return held;
     }
-    const sent = sendMessage(socket, message);
+    const sent = this.#write(message);
     const inFlight = this.#inFlight;
     if (inFlight === undefined || !isJSONRPCRequest(message)) return sent;
     const id = message.id;
@@ -134,9 +147,19 @@ export class WebSocketClientTransportBase implements Transport {
     });
   }
 
+  #write(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
+    const socket = this.#socket;
+    if (this.#state !== 'open' || socket === undefined) {
+      const why = this.#state === 'reconnecting' ? 'WebSocket is reconnecting' : 'WebSocket is not open';
+      return Promise.reject(new ConnectionClosedError(why));
+    }
+    return sendMessage(socket, payload);
+  }
+
   async close(): Promise<void> {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
+    this.#batches.clear();
     this.#generation++;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#connecting?.abort();
@@ -147,8 +170,10 @@ export class WebSocketClientTransportBase implements Transport {
     await socket?.close(CloseCode.Normal, 'Closed');
   }
 
-  /** Protocol versions do not change the framing; kept for the `Transport` shape. */
-  setProtocolVersion(_version: string): void {}
+  /** The negotiated version: batches from the server are accepted only on 2025-03-26. */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+  }
 
   async #connect(): Promise<void> {
     const generation = ++this.#generation;
@@ -188,25 +213,52 @@ export class WebSocketClientTransportBase implements Transport {
 
   #ontext(text: string): void {
     const decoded = decodeText(text);
+    if (Array.isArray(decoded)) {
+      this.#onBatch(decoded);
+      return;
+    }
     if (!(decoded instanceof InvalidText)) {
-      const message = decoded;
-      if (this.#inFlight !== undefined && isJSONRPCResponse(message) && message.id != null) {
-        this.#inFlight.delete(message.id);
-      }
-      try {
-        this.onmessage?.(message);
-      } catch (error) {
-        // A throwing handler must not unwind into the socket's data event and crash the process.
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      }
+      this.#deliver(decoded);
       return;
     }
     this.onerror?.(decoded.error);
     if (this.#socket !== undefined) sendMessage(this.#socket, decoded.reply).catch(() => {});
   }
 
+  #deliver(message: JSONRPCMessage): void {
+    if (this.#inFlight !== undefined && isJSONRPCResponse(message) && message.id != null) {
+      this.#inFlight.delete(message.id);
+    }
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      // A throwing handler must not unwind into the socket's data event and crash the process.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #onBatch(values: unknown[]): void {
+    const reading = readBatch(values, {
+      protocolVersion: this.#protocolVersion,
+      maxBatchSize: this.#maxBatchSize,
+    });
+    if (!reading.ok) {
+      this.onerror?.(new McpError(reading.error.error.code, reading.error.error.message));
+      this.#write(reading.error).catch(() => {});
+      return;
+    }
+    this.#batches.open(reading)?.catch(() => {});
+    for (const message of reading.messages) {
+      // close() from a handler stops the rest of the batch, as it would the rest of a connection.
+      if (this.#state === 'closed') return;
+      this.#deliver(message);
+    }
+  }
+
   #ondrop(code: number): void {
     this.#socket = undefined;
+    // Answers to a dropped connection's batches have nobody to go to.
+    this.#batches.clear();
     if (this.#state === 'closed') return;
     if (this.#reconnect === undefined || FINAL_CLOSE_CODES.has(code)) {
       this.#state = 'closed';

@@ -3,7 +3,7 @@ import {
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
   McpError,
-  parseMessage,
+  parseMessageOrBatch,
 } from '@x/protocol';
 
 /** A text frame that was not a usable message, with the error response it deserves. */
@@ -21,14 +21,15 @@ export class InvalidText {
 }
 
 /**
- * Decodes one text frame (one JSON-RPC message per frame, SEP-1288). A frame that is not JSON, or not a
- * JSON-RPC message, yields the error response JSON-RPC 2.0 §5 asks for (`id` null when unreadable); the
- * connection stays open, since one bad message says nothing about the next. Returns the message itself
- * on the hot path: no wrapper object per frame.
+ * Decodes one text frame (one JSON-RPC message per frame, SEP-1288, or a 2025-03-26 batch: a JSON
+ * array, returned undecided for `readBatch`). A frame that is not JSON, or not a JSON-RPC message,
+ * yields the error response JSON-RPC 2.0 §5 asks for (`id` null when unreadable); the connection stays
+ * open, since one bad message says nothing about the next. Returns the message itself on the hot path:
+ * no wrapper object per frame.
  */
-export function decodeText(text: string): JSONRPCMessage | InvalidText {
+export function decodeText(text: string): JSONRPCMessage | unknown[] | InvalidText {
   try {
-    return parseMessage(text);
+    return parseMessageOrBatch(text);
   } catch (cause) {
     return new InvalidText(
       cause instanceof McpError

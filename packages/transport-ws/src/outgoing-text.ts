@@ -1,14 +1,18 @@
-import { type JSONRPCMessage, serializeMessage } from '@x/protocol';
+import type { JSONRPCMessage } from '@x/protocol';
 import type { WireSocket } from './wire-socket.js';
 
 /**
- * Serializes and sends one message. A message JSON cannot hold (a BigInt, a cycle) becomes a rejected
- * promise rather than a synchronous throw, as the Transport contract asks of `send()`.
+ * Serializes and sends one message, or the answers to a 2025-03-26 batch as one array frame. A message
+ * JSON cannot hold (a BigInt, a cycle) becomes a rejected promise rather than a synchronous throw, as the
+ * Transport contract asks of `send()`.
  */
-export function sendMessage(wire: WireSocket, message: JSONRPCMessage): Promise<void> {
+export function sendMessage(
+  wire: WireSocket,
+  message: JSONRPCMessage | readonly JSONRPCMessage[],
+): Promise<void> {
   let text: string;
   try {
-    text = serializeMessage(message);
+    text = JSON.stringify(message);
   } catch (error) {
     return Promise.reject(error);
   }

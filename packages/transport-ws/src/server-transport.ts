@@ -1,8 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import {
+  BatchResponses,
   ConnectionClosedError,
   type JSONRPCMessage,
+  McpError,
   type MessageExtraInfo,
+  readBatch,
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
@@ -42,6 +45,8 @@ export interface WebSocketServerTransportOptions {
   maxBufferedBytes?: number | undefined;
   /** How long `close()` waits for the peer's close frame. Default 2 s. */
   closeTimeoutMs?: number | undefined;
+  /** Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000. */
+  maxBatchSize?: number | undefined;
 }
 
 /**
@@ -50,6 +55,10 @@ export interface WebSocketServerTransportOptions {
  *
  * Incoming frames wait (the socket is paused) until `start()`, so nothing is lost between the upgrade and
  * `connect()`. A connection that is never started stops answering pings and is dropped by the heartbeat.
+ *
+ * A frame holding a JSON array is a JSON-RPC batch: on a session that negotiated 2025-03-26
+ * (`setProtocolVersion`) each message is delivered and the answers go out as one array frame; on any
+ * other version (or before `initialize`) it is refused with one -32600 error frame (id null).
  *
  * @example
  * ```ts
@@ -62,6 +71,9 @@ export class WebSocketServerTransport implements Transport {
   readonly #wire: NodeWireSocket;
   readonly #socket: WebSocket;
   readonly #extra: MessageExtraInfo | undefined;
+  readonly #maxBatchSize: number | undefined;
+  readonly #batches = new BatchResponses({ write: (responses) => this.#write(responses) });
+  #protocolVersion: string | undefined;
   #early: string[] | undefined = [];
   #started = false;
   #closed = false;
@@ -75,6 +87,7 @@ export class WebSocketServerTransport implements Transport {
   constructor(options: WebSocketServerTransportOptions) {
     this.#socket = options.socket;
     this.#extra = options.request === undefined ? undefined : { requestInfo: requestInfoOf(options.request) };
+    this.#maxBatchSize = options.maxBatchSize;
     this.#wire = new NodeWireSocket(
       options.socket,
       {
@@ -102,8 +115,16 @@ export class WebSocketServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#batches.pending !== 0) {
+      const held = this.#batches.take(message);
+      if (held !== undefined) return held;
+    }
+    return this.#write(message);
+  }
+
+  #write(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
     if (this.#closed) return Promise.reject(new ConnectionClosedError());
-    return sendMessage(this.#wire, message);
+    return sendMessage(this.#wire, payload);
   }
 
   async close(): Promise<void> {
@@ -120,8 +141,10 @@ export class WebSocketServerTransport implements Transport {
     await closing;
   }
 
-  /** Protocol versions do not change the framing; kept for the `Transport` shape. */
-  setProtocolVersion(_version: string): void {}
+  /** The negotiated version: batches are accepted only on 2025-03-26. */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+  }
 
   #ontext(text: string): void {
     if (this.#early !== undefined) {
@@ -131,23 +154,47 @@ export class WebSocketServerTransport implements Transport {
     }
     if (this.#closed) return;
     const decoded = decodeText(text);
+    if (Array.isArray(decoded)) {
+      this.#onBatch(decoded);
+      return;
+    }
     if (!(decoded instanceof InvalidText)) {
-      try {
-        this.onmessage?.(decoded, this.#extra);
-      } catch (error) {
-        // A throwing handler must not unwind into the socket's data event and crash the process.
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      }
+      this.#deliver(decoded);
       return;
     }
     this.onerror?.(decoded.error);
     sendMessage(this.#wire, decoded.reply).catch(() => {});
   }
 
+  #deliver(message: JSONRPCMessage): void {
+    if (this.#closed) return;
+    try {
+      this.onmessage?.(message, this.#extra);
+    } catch (error) {
+      // A throwing handler must not unwind into the socket's data event and crash the process.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #onBatch(values: unknown[]): void {
+    const reading = readBatch(values, {
+      protocolVersion: this.#protocolVersion,
+      maxBatchSize: this.#maxBatchSize,
+    });
+    if (!reading.ok) {
+      this.onerror?.(new McpError(reading.error.error.code, reading.error.error.message));
+      sendMessage(this.#wire, reading.error).catch(() => {});
+      return;
+    }
+    this.#batches.open(reading)?.catch(() => {});
+    for (const message of reading.messages) this.#deliver(message);
+  }
+
   #onclosed(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#early = undefined;
+    this.#batches.clear();
     this.onclose?.();
   }
 }

@@ -42,6 +42,8 @@ export interface WebSocketListenerOptions {
   heartbeatIntervalMs?: number | undefined;
   /** Unsent bytes per connection beyond which `send()` rejects. Default 8 MiB. */
   maxBufferedBytes?: number | undefined;
+  /** Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000. */
+  maxBatchSize?: number | undefined;
   /** Faults outside any one transport (a failing `onconnection`, a refused upgrade's socket error). */
   onerror?: ((error: Error) => void) | undefined;
 }
@@ -214,6 +216,7 @@ export class WebSocketListener {
       request,
       heartbeatIntervalMs: options.heartbeatIntervalMs,
       maxBufferedBytes: options.maxBufferedBytes,
+      maxBatchSize: options.maxBatchSize,
     });
     this.#connections.add(transport);
     ws.once('close', () => this.#connections.delete(transport));

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '../errors.js';
-import { type JSONRPCMessage, parseMessage } from '../jsonrpc.js';
+import { type JSONRPCMessage, validateMessage } from '../jsonrpc.js';
+import { parseMessageOrBatch } from '../jsonrpc-batch.js';
 
 /**
  * Default cap on one newline-delimited message: generous, but bounded.
@@ -58,6 +59,11 @@ export interface JsonLineDecoderSink {
    * JSON that is not JSON-RPC, `MessageTooLargeError` for an oversized line. Decoding goes on after it.
    */
   onerror(error: McpError): void;
+  /**
+   * A line holding a JSON array (a JSON-RPC batch), undecoded: check it with `readBatch`. Without this
+   * callback an array is reported to `onerror` as an invalid request.
+   */
+  onbatch?(values: unknown[]): void;
 }
 
 /**
@@ -220,15 +226,18 @@ export class JsonLineDecoder {
       return;
     }
     if (text.trim().length === 0) return;
-    let message: JSONRPCMessage;
+    let decoded: JSONRPCMessage | unknown[];
     try {
-      message = parseMessage(text);
+      decoded = parseMessageOrBatch(text);
+      // Without a batch handler an array is what it always was here: not a message.
+      if (Array.isArray(decoded) && this.#sink.onbatch === undefined) decoded = validateMessage(decoded);
     } catch (error) {
       this.#report(error instanceof McpError ? error : new McpError(ErrorCode.ParseError, String(error)));
       return;
     }
     try {
-      this.#sink.onmessage(message);
+      if (Array.isArray(decoded)) this.#sink.onbatch?.(decoded);
+      else this.#sink.onmessage(decoded);
     } catch (error) {
       this.#sinkFailure ??= { error };
     }
@@ -244,13 +253,14 @@ export class JsonLineDecoder {
 }
 
 /**
- * One message as a line: `JSON.stringify` escapes every newline, so the frame has exactly one.
+ * One message (or a 2025-03-26 batch: an array of them) as a line: `JSON.stringify` escapes every
+ * newline, so the frame has exactly one.
  *
  * @example
  * ```ts
  * process.stdout.write(encodeJsonLine({ jsonrpc: '2.0', method: 'notifications/initialized' }));
  * ```
  */
-export function encodeJsonLine(message: JSONRPCMessage): string {
+export function encodeJsonLine(message: JSONRPCMessage | readonly JSONRPCMessage[]): string {
   return JSON.stringify(message) + '\n';
 }

@@ -48,4 +48,6 @@ export interface SseClientTransportOptions {
    * value trades ordering for throughput.
    */
   maxConcurrentSends?: number | undefined;
+  /** Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000. */
+  maxBatchSize?: number | undefined;
 }

@@ -1,4 +1,11 @@
-import { ConnectionClosedError, parseMessage, serializeMessage } from '@x/protocol';
+import {
+  BatchResponses,
+  ConnectionClosedError,
+  McpError,
+  parseMessageOrBatch,
+  readBatch,
+  serializeMessage,
+} from '@x/protocol';
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol';
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
@@ -17,6 +24,12 @@ type State = 'new' | 'connecting' | 'open' | 'closed';
 /**
  * The client side of the legacy HTTP+SSE transport (2024-11-05): receives on a GET event stream, sends
  * each message as a POST to the endpoint the server announces.
+ *
+ * The client MUST support receiving JSON-RPC batches on 2025-03-26 (basic: "MUST support receiving
+ * JSON-RPC batches"): once that version is negotiated (`setProtocolVersion`), a `message` event whose data
+ * is an array is delivered message by message, and the answers to the server requests in it go back in
+ * one POST whose body is the array. On any other version the batch is refused: a -32600 error (id null)
+ * is POSTed back.
  *
  * @example
  * ```ts
@@ -43,6 +56,7 @@ export class SseClientTransport implements Transport {
   #fetchers: Fetchers | undefined;
   #endpointWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   #idle: IdleWatchdog;
+  readonly #batches = new BatchResponses({ write: (responses) => this.#post(JSON.stringify(responses)) });
 
   constructor(options: SseClientTransportOptions) {
     this.#url = new URL(options.url);
@@ -95,13 +109,20 @@ export class SseClientTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.#batches.pending !== 0) {
+      const held = this.#batches.take(message);
+      if (held !== undefined) return held;
+    }
+    return this.#post(serializeMessage(message), options);
+  }
+
+  async #post(body: string, options?: TransportSendOptions): Promise<void> {
     const endpoint = this.#endpoint;
     if (this.#state !== 'open' || endpoint === undefined) {
       throw new ConnectionClosedError(
         this.#state === 'closed' ? 'Transport closed' : 'Transport not started',
       );
     }
-    const body = serializeMessage(message);
     await this.#limiter.run(async () => {
       if (this.#state !== 'open') throw new ConnectionClosedError('Transport closed');
       const headers: Record<string, string> = { ...options?.headers, 'content-type': 'application/json' };
@@ -124,6 +145,7 @@ export class SseClientTransport implements Transport {
   async close(): Promise<void> {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
+    this.#batches.clear();
     this.#endpointWaiter?.reject(new ConnectionClosedError('Transport closed before the endpoint arrived'));
     this.#endpointWaiter = undefined;
     this.#idle.stop();
@@ -236,18 +258,42 @@ export class SseClientTransport implements Transport {
     }
     // Unnamed events dispatch as `message` (WHATWG SSE); anything else (a repeated endpoint) is ignored.
     if (event.event !== undefined && event.event !== 'message') return;
-    let message: JSONRPCMessage;
+    let message: JSONRPCMessage | unknown[];
     try {
-      message = parseMessage(event.data);
+      message = parseMessageOrBatch(event.data);
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
     }
+    if (Array.isArray(message)) this.#onBatch(message);
+    else this.#deliver(message);
+  }
+
+  #deliver(message: JSONRPCMessage): void {
     try {
       this.onmessage?.(message);
     } catch (error) {
       // A throwing handler must not look like a broken stream (it would end the session).
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #onBatch(values: unknown[]): void {
+    const reading = readBatch(values, {
+      protocolVersion: this.#protocolVersion,
+      maxBatchSize: this.#options.maxBatchSize,
+    });
+    const report = (error: unknown): void =>
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    if (!reading.ok) {
+      report(new McpError(reading.error.error.code, reading.error.error.message));
+      this.#post(serializeMessage(reading.error)).catch(report);
+      return;
+    }
+    this.#batches.open(reading)?.catch(report);
+    for (const message of reading.messages) {
+      if (this.#state === 'closed') return;
+      this.#deliver(message);
     }
   }
 

@@ -1,5 +1,11 @@
-import { ConnectionClosedError } from '@x/protocol';
-import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol';
+import { BatchResponses, ConnectionClosedError, readBatch } from '@x/protocol';
+import type {
+  JSONRPCErrorResponse,
+  JSONRPCMessage,
+  MessageExtraInfo,
+  Transport,
+  TransportSendOptions,
+} from '@x/protocol';
 import { encodeSseComment, encodeSseEvent } from '../http/sse-encoding.js';
 
 /** How much encoded output may wait for a slow client before `send()` starts waiting for it to read. */
@@ -17,6 +23,8 @@ export interface SseSessionInit {
   keepAliveIntervalMs: number;
   /** Called once when the session ends, whatever ended it. */
   onDispose: (sessionId: string) => void;
+  /** Most messages one 2025-03-26 batch may hold. */
+  maxBatchSize: number | undefined;
 }
 
 /** The server's handle on a session: the transport for the user, plus what only the server may do. */
@@ -24,6 +32,11 @@ export interface SseSessionHandle {
   transport: SseServerTransport;
   stream: ReadableStream<Uint8Array>;
   deliver: (message: JSONRPCMessage, extra: MessageExtraInfo) => void;
+  /**
+   * A POST body that is a JSON array: delivered when the session negotiated 2025-03-26, else the -32600
+   * error the POST is refused with.
+   */
+  deliverBatch: (values: unknown[], extra: MessageExtraInfo) => JSONRPCErrorResponse | undefined;
   /** The client went away (e.g. the GET request was aborted). */
   disconnect: () => void;
 }
@@ -33,6 +46,10 @@ export interface SseSessionHandle {
  * GET stream; messages from the client arrive in POSTs that `SseServer` routes here by session id.
  *
  * Created by `SseServer` (one per GET) and handed to `onsession`; connect an MCP server to it.
+ *
+ * A session that negotiated 2025-03-26 (`setProtocolVersion`) takes JSON-RPC batches: a POST body that
+ * is an array is delivered message by message, and the answers go out as one `message` event whose data
+ * is the array.
  *
  * @example
  * ```ts
@@ -53,10 +70,14 @@ export class SseServerTransport implements Transport {
   #drainWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   #keepAlive: ReturnType<typeof setInterval> | undefined;
   #onDispose: (sessionId: string) => void;
+  #maxBatchSize: number | undefined;
+  #protocolVersion: string | undefined;
+  readonly #batches = new BatchResponses({ write: (responses) => this.#sendEvent(responses) });
 
   private constructor(init: SseSessionInit) {
     this.sessionId = init.sessionId;
     this.#onDispose = init.onDispose;
+    this.#maxBatchSize = init.maxBatchSize;
   }
 
   /** @internal Used by `SseServer`; the stream is the GET response body. */
@@ -84,6 +105,7 @@ export class SseServerTransport implements Transport {
       transport,
       stream,
       deliver: (message, extra) => transport.#deliver(message, extra),
+      deliverBatch: (values, extra) => transport.#deliverBatch(values, extra),
       disconnect: () => transport.#dispose(false),
     };
   }
@@ -97,8 +119,21 @@ export class SseServerTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#batches.pending !== 0) {
+      const held = this.#batches.take(message);
+      if (held !== undefined) return held;
+    }
+    return this.#sendEvent(message);
+  }
+
+  /** The negotiated version: batches are accepted only on 2025-03-26. */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+  }
+
+  async #sendEvent(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
     if (this.#closed) throw new ConnectionClosedError('SSE session closed');
-    const chunk = encoder.encode(encodeSseEvent({ event: 'message', data: JSON.stringify(message) }));
+    const chunk = encoder.encode(encodeSseEvent({ event: 'message', data: JSON.stringify(payload) }));
     if (!this.#write(chunk)) throw new ConnectionClosedError('SSE session closed');
     const controller = this.#controller;
     if (controller !== undefined && (controller.desiredSize ?? 1) <= 0) {
@@ -135,6 +170,26 @@ export class SseServerTransport implements Transport {
     this.#dispatch(message, extra);
   }
 
+  #deliverBatch(values: unknown[], extra: MessageExtraInfo): JSONRPCErrorResponse | undefined {
+    if (this.#closed) return undefined;
+    // Before start() no handshake can have happened, so the version check refuses any batch here.
+    const reading = readBatch(values, {
+      protocolVersion: this.#protocolVersion,
+      maxBatchSize: this.#maxBatchSize,
+    });
+    if (!reading.ok) return reading.error;
+    this.#batches.open(reading)?.catch((error: unknown) => this.#reportError(error));
+    for (const message of reading.messages) {
+      if (this.#closed) break;
+      this.#dispatch(message, extra);
+    }
+    return undefined;
+  }
+
+  #reportError(error: unknown): void {
+    this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  }
+
   #dispatch(message: JSONRPCMessage, extra: MessageExtraInfo): void {
     try {
       this.onmessage?.(message, extra);
@@ -158,6 +213,7 @@ export class SseServerTransport implements Transport {
   #dispose(graceful: boolean): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#batches.clear();
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
     this.#keepAlive = undefined;
     this.#early = [];

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, parseMessage } from '@x/protocol';
+import { ErrorCode, McpError, parseMessageOrBatch } from '@x/protocol';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
 import {
   createDnsRebindingGuard,
@@ -103,6 +103,11 @@ export interface SseServerOptions {
   maxBodyBytes?: number | undefined;
   /** Interval of keep-alive comments on each stream; 0 disables them. Default 15 s. */
   keepAliveIntervalMs?: number | undefined;
+  /**
+   * Most messages one JSON-RPC batch may hold (2025-03-26 sessions only; larger ones get 400 with
+   * -32600). Default 1000.
+   */
+  maxBatchSize?: number | undefined;
   /**
    * Runs for every request. When the GET that opened a session was authenticated, POSTs to that
    * session must carry the same `clientId` (403 otherwise).
@@ -222,6 +227,7 @@ export class SseServer {
         endpoint,
         keepAliveIntervalMs: this.#keepAliveIntervalMs,
         onDispose: (id) => this.#sessions.delete(id),
+        maxBatchSize: this.#options.maxBatchSize,
       }),
       owner: authInfo?.clientId,
     };
@@ -258,9 +264,9 @@ export class SseServer {
       return jsonRpcErrorResponse(415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
     }
 
-    let message: JSONRPCMessage;
+    let message: JSONRPCMessage | unknown[];
     try {
-      message = parseMessage(await readBoundedText(request, { maxBytes: this.#maxBodyBytes }));
+      message = parseMessageOrBatch(await readBoundedText(request, { maxBytes: this.#maxBodyBytes }));
     } catch (error) {
       return this.#rejectBody(error);
     }
@@ -268,7 +274,15 @@ export class SseServer {
       requestInfo: { method: request.method, url, headers: Object.fromEntries(request.headers) },
       authInfo,
     };
-    session.deliver(message, extra);
+    if (Array.isArray(message)) {
+      // A JSON-RPC batch, on a session that negotiated 2025-03-26 only; its answers come as one event.
+      const refused = session.deliverBatch(message, extra);
+      if (refused !== undefined) {
+        return jsonRpcErrorResponse(400, refused.error.code, refused.error.message);
+      }
+    } else {
+      session.deliver(message, extra);
+    }
     return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
   }
 

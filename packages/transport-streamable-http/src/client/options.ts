@@ -45,4 +45,9 @@ export interface StreamableHttpClientTransportOptions {
   standaloneStream?: boolean | undefined;
   /** Send DELETE for the session on `close()` (2025-11-25 "Session Management" 5). Default true. */
   terminateSessionOnClose?: boolean | undefined;
+  /**
+   * Most messages one JSON-RPC batch from the server may hold (2025-03-26 sessions only; a larger one
+   * is reported to `onerror` and dropped). Default 1000.
+   */
+  maxBatchSize?: number | undefined;
 }

@@ -1,4 +1,4 @@
-import { isJSONRPCResponse, type JSONRPCMessage, type RequestId, validateMessage } from '@x/protocol';
+import { isJSONRPCResponse, type JSONRPCMessage, parseMessageOrBatch, type RequestId } from '@x/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HEADER } from '../shared/headers.js';
 import { parseMediaType } from '@x/protocol/http';
@@ -27,6 +27,11 @@ export interface StreamHost {
   getHeaders(): Promise<Record<string, string>>;
   hasSession(): boolean;
   receive(message: JSONRPCMessage): void;
+  /**
+   * An event whose data is a JSON array (2025-03-26 batch); returns whether it held the response to
+   * `requestId`.
+   */
+  receiveBatch(values: unknown[], requestId: RequestId | undefined): boolean;
   fault(error: unknown): void;
   /** The server answered 404 for the session on a GET. */
   sessionLost(standalone: boolean): void;
@@ -108,11 +113,15 @@ export class SseStreams {
       context.attempt = 0;
       // Priming events carry an id and empty data (2025-11-25 "Sending Messages to the Server" 6).
       if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
-      let message: JSONRPCMessage;
+      let message: JSONRPCMessage | unknown[];
       try {
-        message = validateMessage(JSON.parse(event.data));
+        message = parseMessageOrBatch(event.data);
       } catch (error) {
         this.#host.fault(error);
+        return;
+      }
+      if (Array.isArray(message)) {
+        if (this.#host.receiveBatch(message, context.requestId)) answered = true;
         return;
       }
       if (isJSONRPCResponse(message) && message.id === context.requestId) answered = true;

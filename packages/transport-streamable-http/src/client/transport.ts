@@ -5,10 +5,12 @@ import {
   isJSONRPCRequest,
   isJSONRPCResponse,
   type JSONRPCMessage,
+  McpError,
+  parseMessageOrBatch,
   type RequestId,
+  readBatch,
   type Transport,
   type TransportSendOptions,
-  validateMessage,
 } from '@x/protocol';
 import { HEADER } from '../shared/headers.js';
 import { parseMediaType } from '@x/protocol/http';
@@ -55,6 +57,11 @@ function isInitialized(message: JSONRPCMessage): boolean {
  * resumption with `Last-Event-ID`, and transparent re-initialization when the server forgets the session.
  * Modern (2026-07-28, chosen per request by its `_meta` protocol version): stateless POSTs with
  * `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` headers; cancelling a request closes its response stream.
+ *
+ * On a 2025-03-26 session the server's replies and stream events "MAY be batched": a JSON body or an SSE
+ * event holding an array is delivered message by message (answers to server requests in it go back as
+ * POSTs of their own). On other versions such a batch is refused: reported to `onerror` as a -32600
+ * error and not delivered (and a JSON reply that was refused fails the request it answered).
  *
  * @example
  * ```ts
@@ -193,6 +200,7 @@ export class StreamableHttpClientTransport implements Transport {
       getHeaders: () => this.#legacyHeaders(),
       hasSession: () => this.#sessionId !== undefined,
       receive: (message) => this.#receive(message),
+      receiveBatch: (values, requestId) => this.#receiveBatch(values, requestId),
       fault: (error) => this.#fault(error),
       sessionLost: (standalone) => {
         if (standalone && this.#mayRecover({ jsonrpc: '2.0', method: 'ping' }, {})) {
@@ -339,13 +347,46 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   async #receiveJson(text: string): Promise<void> {
-    const value: unknown = JSON.parse(text);
-    const messages = Array.isArray(value) ? value : [value];
-    for (let i = 0; i < messages.length; i++) {
+    const decoded = parseMessageOrBatch(text);
+    if (!Array.isArray(decoded)) {
+      this.#receive(decoded);
+      return;
+    }
+    const reading = readBatch(decoded, {
+      protocolVersion: this.#protocolVersion,
+      maxBatchSize: this.#options.maxBatchSize,
+    });
+    if (!reading.ok) throw new McpError(reading.error.error.code, reading.error.error.message);
+    this.#reportInvalid(reading.errors);
+    for (let i = 0; i < reading.messages.length; i++) {
       // One microtask apart, as on a stream (see sse-reader.ts).
       if (i > 0) await Promise.resolve();
-      this.#receive(validateMessage(messages[i]));
+      this.#receive(reading.messages[i] as JSONRPCMessage);
     }
+  }
+
+  /** A batch in an SSE event; returns whether it held the response to `requestId`. */
+  #receiveBatch(values: unknown[], requestId: RequestId | undefined): boolean {
+    const reading = readBatch(values, {
+      protocolVersion: this.#protocolVersion,
+      maxBatchSize: this.#options.maxBatchSize,
+    });
+    if (!reading.ok) {
+      this.#fault(new McpError(reading.error.error.code, reading.error.error.message));
+      return false;
+    }
+    this.#reportInvalid(reading.errors);
+    let answered = false;
+    for (const message of reading.messages) {
+      if (requestId !== undefined && isJSONRPCResponse(message) && message.id === requestId) answered = true;
+      this.#receive(message);
+    }
+    return answered;
+  }
+
+  /** Invalid elements of a batch: HTTP gives a client no channel to answer them, so they are reported. */
+  #reportInvalid(errors: readonly { error: { code: number; message: string } }[]): void {
+    for (const { error } of errors) this.#fault(new McpError(error.code, error.message));
   }
 
   #mayRecover(message: JSONRPCMessage, retry: RetryState): boolean {

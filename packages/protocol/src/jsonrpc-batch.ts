@@ -1,0 +1,264 @@
+import { ErrorCode, McpError } from './errors.js';
+import {
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+  type JSONRPCResponse,
+  type RequestId,
+  validateMessage,
+} from './jsonrpc.js';
+
+/**
+ * JSON-RPC 2.0 batches (https://www.jsonrpc.org/specification#batch) as MCP 2025-03-26 has them, shared by
+ * every transport: "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving
+ * JSON-RPC batches" (2025-03-26 basic). 2025-06-18 removed them again, so a batch is accepted only on a
+ * session that negotiated exactly 2025-03-26; anywhere else it is refused with one -32600 error, id null.
+ */
+
+/**
+ * The one protocol revision with JSON-RPC batches.
+ *
+ * @example
+ * ```ts
+ * if (negotiatedVersion === BATCH_PROTOCOL_VERSION) console.log('this peer may send batches');
+ * ```
+ */
+export const BATCH_PROTOCOL_VERSION = '2025-03-26' as const;
+
+/**
+ * Most messages one batch may hold before it is refused whole (the spec sets no limit; this bounds the
+ * answers a transport keeps while a batch is being worked on).
+ *
+ * @example
+ * ```ts
+ * const reading = readBatch(values, { protocolVersion, maxBatchSize: DEFAULT_MAX_BATCH_SIZE / 10 });
+ * ```
+ */
+export const DEFAULT_MAX_BATCH_SIZE = 1_000;
+
+/**
+ * Whether a session of this negotiated version takes batches (only 2025-03-26; `undefined`, i.e. before
+ * `initialize` completed, does not).
+ *
+ * @example
+ * ```ts
+ * transport.setProtocolVersion = (version) => {
+ *   batchesAllowed = acceptsBatches(version);
+ * };
+ * ```
+ */
+export function acceptsBatches(protocolVersion: string | undefined): boolean {
+  return protocolVersion === BATCH_PROTOCOL_VERSION;
+}
+
+/**
+ * Decodes one serialized message or batch. A JSON array comes back as it is (undecided: pass it to
+ * `readBatch`); anything else is checked as one message. Throws `McpError(ParseError)` for text that is
+ * not JSON and `McpError(InvalidRequest)` for a non-array that is not a JSON-RPC message.
+ *
+ * @example
+ * ```ts
+ * const decoded = parseMessageOrBatch(frame);
+ * if (Array.isArray(decoded)) handleBatch(decoded);
+ * else transport.onmessage?.(decoded);
+ * ```
+ */
+export function parseMessageOrBatch(text: string): JSONRPCMessage | unknown[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new McpError(ErrorCode.ParseError, 'Parse error: message is not valid JSON', undefined, { cause });
+  }
+  return Array.isArray(value) ? value : validateMessage(value);
+}
+
+/**
+ * What `readBatch` made of a decoded array: refused whole (`ok: false`, answer with `error`, nothing is
+ * delivered), or accepted (`ok: true`): deliver `messages` in order; `errors` answer the invalid elements
+ * and belong in the same answer array as the responses to the requests.
+ *
+ * @example
+ * ```ts
+ * const reading: BatchReading = readBatch(values, { protocolVersion: '2025-03-26' });
+ * if (!reading.ok) await write(reading.error);
+ * ```
+ */
+export type BatchReading =
+  | { readonly ok: false; readonly error: JSONRPCErrorResponse }
+  | { readonly ok: true; readonly messages: JSONRPCMessage[]; readonly errors: JSONRPCErrorResponse[] };
+
+/**
+ * Options of `readBatch`.
+ *
+ * @example
+ * ```ts
+ * const options: ReadBatchOptions = { protocolVersion: session.version, maxBatchSize: 100 };
+ * ```
+ */
+export interface ReadBatchOptions {
+  /** The session's negotiated version; `undefined` before `initialize` completed. */
+  protocolVersion: string | undefined;
+  /** Refuse batches with more elements than this. Default `DEFAULT_MAX_BATCH_SIZE`. */
+  maxBatchSize?: number | undefined;
+}
+
+function refuse(message: string): BatchReading {
+  return {
+    ok: false,
+    error: { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message } },
+  };
+}
+
+function idOf(data: unknown): RequestId | null {
+  if (typeof data !== 'object' || data === null || !('id' in data)) return null;
+  const id = data.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/**
+ * Checks a decoded JSON array against the batch rules of JSON-RPC 2.0 and MCP 2025-03-26. Refused whole,
+ * with one -32600 error (id null): an empty array ("an empty Array" is an Invalid Request), more than
+ * `maxBatchSize` elements, a session not on 2025-03-26, and a batch holding `initialize` ("The
+ * initialize request MUST NOT be part of a JSON-RPC batch"). Otherwise each invalid element gets its own
+ * -32600 error (with its id when readable) and the valid ones are delivered.
+ *
+ * @example
+ * ```ts
+ * const reading = readBatch(JSON.parse(body), { protocolVersion: negotiatedVersion });
+ * if (!reading.ok) return respond(400, reading.error);
+ * const flushNow = collector.open(reading);
+ * for (const message of reading.messages) transport.onmessage?.(message);
+ * ```
+ */
+export function readBatch(values: readonly unknown[], options: ReadBatchOptions): BatchReading {
+  if (values.length === 0) return refuse('Invalid Request: an empty JSON-RPC batch');
+  const max = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+  if (values.length > max)
+    return refuse(`Invalid Request: a JSON-RPC batch may hold at most ${max} messages`);
+  if (!acceptsBatches(options.protocolVersion)) {
+    const negotiated = options.protocolVersion ?? 'none yet';
+    return refuse(
+      `Invalid Request: JSON-RPC batches are only allowed in protocol version ${BATCH_PROTOCOL_VERSION} (negotiated: ${negotiated})`,
+    );
+  }
+  const messages: JSONRPCMessage[] = [];
+  const errors: JSONRPCErrorResponse[] = [];
+  for (const value of values) {
+    let message: JSONRPCMessage;
+    try {
+      message = validateMessage(value);
+    } catch (error) {
+      const invalid =
+        error instanceof McpError ? error : new McpError(ErrorCode.InvalidRequest, String(error));
+      errors.push({
+        jsonrpc: '2.0',
+        id: idOf(invalid.data),
+        error: { code: ErrorCode.InvalidRequest, message: invalid.message },
+      });
+      continue;
+    }
+    if (isJSONRPCRequest(message) && message.method === 'initialize') {
+      return refuse('Invalid Request: initialize must not be part of a JSON-RPC batch');
+    }
+    messages.push(message);
+  }
+  return { ok: true, messages, errors };
+}
+
+/**
+ * Options of `new BatchResponses(options)`.
+ *
+ * @example
+ * ```ts
+ * const batches = new BatchResponses({ write: (responses) => socket.send(JSON.stringify(responses)) });
+ * ```
+ */
+export interface BatchResponsesOptions {
+  /** Writes the answers of one batch as one array (JSON-RPC 2.0: "an Array containing the corresponding Response objects"). */
+  write: (responses: JSONRPCResponse[]) => Promise<void>;
+}
+
+interface OpenBatch {
+  waiting: number;
+  readonly responses: JSONRPCResponse[];
+}
+
+/**
+ * Collects the responses to the requests of accepted batches, so a transport writes each batch's
+ * answers as one array once its last request is answered ("The Server should respond with an Array
+ * containing the corresponding Response objects, after all of the batch Request objects have been
+ * processed"; order is free). A batch of only notifications and responses is answered with nothing.
+ *
+ * Memory stays bounded: a batch holds at most `maxBatchSize` requests (see `readBatch`), and `clear()`
+ * (call it when the transport closes) forgets every open batch, so answers that come later are not kept.
+ * A request whose id is already awaited (a duplicate) is not tracked twice: its second answer goes out
+ * on its own instead of holding a batch open forever.
+ *
+ * @example
+ * ```ts
+ * const batches = new BatchResponses({ write: (responses) => writeLine(JSON.stringify(responses)) });
+ * // Receiving an accepted batch:
+ * void batches.open(reading)?.catch(report);
+ * for (const message of reading.messages) transport.onmessage?.(message);
+ * // In send(): one cheap check while no batch is open.
+ * if (batches.pending !== 0) {
+ *   const held = batches.take(message);
+ *   if (held !== undefined) return held;
+ * }
+ * ```
+ */
+export class BatchResponses {
+  readonly #write: (responses: JSONRPCResponse[]) => Promise<void>;
+  readonly #byId = new Map<RequestId, OpenBatch>();
+
+  constructor(options: BatchResponsesOptions) {
+    this.#write = options.write;
+  }
+
+  /** Requests still awaiting their response across all open batches (0 on the single-message path). */
+  get pending(): number {
+    return this.#byId.size;
+  }
+
+  /**
+   * Starts collecting for an accepted batch; call before delivering its messages. When the batch holds
+   * no request but invalid elements, their errors are written at once and the write is returned.
+   */
+  open(reading: {
+    readonly messages: readonly JSONRPCMessage[];
+    readonly errors: readonly JSONRPCErrorResponse[];
+  }): Promise<void> | undefined {
+    const batch: OpenBatch = { waiting: 0, responses: [...reading.errors] };
+    for (const message of reading.messages) {
+      if (!isJSONRPCRequest(message) || this.#byId.has(message.id)) continue;
+      this.#byId.set(message.id, batch);
+      batch.waiting++;
+    }
+    if (batch.waiting === 0 && batch.responses.length > 0) return this.#write(batch.responses);
+    return undefined;
+  }
+
+  /**
+   * Takes an outgoing message if it answers a request of an open batch: resolves at once while other
+   * requests of that batch are still open, and with the write of the whole array for the last one.
+   * Returns `undefined` for anything else, which the transport sends as usual.
+   */
+  take(message: JSONRPCMessage): Promise<void> | undefined {
+    if (!isJSONRPCResponse(message)) return undefined;
+    const id = message.id;
+    if (id === undefined || id === null) return undefined;
+    const batch = this.#byId.get(id);
+    if (batch === undefined) return undefined;
+    this.#byId.delete(id);
+    batch.responses.push(message);
+    if (--batch.waiting > 0) return Promise.resolve();
+    return this.#write(batch.responses);
+  }
+
+  /** Forgets every open batch (the transport closed): later answers are neither kept nor written. */
+  clear(): void {
+    this.#byId.clear();
+  }
+}
