@@ -249,7 +249,9 @@ function generate(version, previous) {
     '  if (built !== undefined) return built;',
   ];
   if (previous && inherited.length > 0) {
-    body.push(`  const { ${inherited.map((name) => (idOf(name) === name ? name : `${name}: ${idOf(name)}`)).join(', ')} } = build${ident(previous).slice(3)}();`);
+    body.push(
+      `  const { ${inherited.map((name) => (idOf(name) === name ? name : `${name}: ${idOf(name)}`)).join(', ')} } = build${ident(previous).slice(3)}();`,
+    );
   }
   body.push('', ...lines, '', '  built = {');
   body.push(...names.map((name) => (idOf(name) === name ? `    ${name},` : `    ${name}: ${idOf(name)},`)));

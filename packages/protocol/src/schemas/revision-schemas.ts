@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { ProtocolVersion } from '../versions.js';
 import { build20241105, type Rev20241105 } from './revisions/2024-11-05.js';
 import { build20250326, type Rev20250326 } from './revisions/2025-03-26.js';
