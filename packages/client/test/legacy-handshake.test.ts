@@ -94,3 +94,37 @@ describe('legacy handshake', () => {
     }
   });
 });
+
+describe('legacy handshake after a transport reconnect', () => {
+  it('re-runs initialize and holds requests back until notifications/initialized is out', async () => {
+    let answerInitialize: (() => void) | undefined;
+    let initializeCount = 0;
+    const peer = await fakeServer((server) => {
+      server.setRequestHandler('initialize', async () => {
+        initializeCount++;
+        // The second handshake (after the reconnect) answers only when the test says so.
+        if (initializeCount === 2) await new Promise<void>((resolve) => (answerInitialize = resolve));
+        return { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: SERVER_INFO };
+      });
+      server.setRequestHandler('tools/call', () => ({ content: [{ type: 'text', text: 'ok' }] }));
+    });
+    const client = new Client(CLIENT_INFO, { protocolVersion: 'legacy' });
+    await client.connect(peer.transport);
+    peer.wire.length = 0;
+
+    peer.transport.onreconnect?.(); // what a reconnecting transport calls once its new connection is up
+    const call = client.callTool({ name: 'echo', arguments: {} });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // 2025-11-25 lifecycle: "The client SHOULD NOT send requests other than pings before the server has
+    // responded to the initialize request."
+    expect(peer.wire.map((m) => ('method' in m ? m.method : 'response'))).toEqual(['initialize']);
+
+    answerInitialize?.();
+    await expect(call).resolves.toMatchObject({ content: [{ type: 'text', text: 'ok' }] });
+    expect(peer.wire.map((m) => ('method' in m ? m.method : 'response'))).toEqual([
+      'initialize',
+      'notifications/initialized',
+      'tools/call',
+    ]);
+  });
+});

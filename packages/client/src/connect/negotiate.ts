@@ -133,27 +133,34 @@ async function legacy(
     requested,
     accepted,
   });
-  rehandshakeOnReconnect(ctx, transport, init.protocolVersion);
-  return new LegacySession(ctx.engine, init);
+  const session = new LegacySession(ctx.engine, init);
+  rehandshakeOnReconnect(ctx, transport, session);
+  return session;
 }
 
 /**
  * A transport that reconnects by itself reaches a server that has forgotten the session: re-run
  * `initialize` for the version already negotiated (2025-11-25 basic/lifecycle: initialization MUST be the
- * first interaction), so the caller's next request just works.
+ * first interaction), so the caller's next request just works: the session holds requests back until
+ * the new handshake is done (the server refuses anything but ping before `notifications/initialized`).
  */
-function rehandshakeOnReconnect(ctx: NegotiateContext, transport: Transport, version: ProtocolVersion): void {
+function rehandshakeOnReconnect(ctx: NegotiateContext, transport: Transport, session: LegacySession): void {
   const previous = transport.onreconnect;
+  const version = session.protocolVersion;
   transport.onreconnect = () => {
     previous?.();
-    initialize(ctx.engine, transport, {
+    const handshake = initialize(ctx.engine, transport, {
       clientInfo: ctx.clientInfo,
       capabilities: ctx.handlers.capabilities('legacy'),
       requested: version,
       accepted: [version],
-    }).catch((error: unknown) => {
-      transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    });
+    }).then(
+      () => undefined,
+      (error: unknown) => {
+        transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+    session.holdUntil(handshake);
   };
 }
 

@@ -22,6 +22,8 @@ export class LegacySession implements EraSession {
   readonly serverInfo: Implementation;
   readonly instructions: string | undefined;
   readonly #engine: ClientEngine;
+  /** Set while a re-run handshake (after a transport reconnect) is in flight. */
+  #handshake: Promise<void> | undefined;
 
   constructor(engine: ClientEngine, init: InitializeResult & { protocolVersion: ProtocolVersion }) {
     this.#engine = engine;
@@ -31,11 +33,21 @@ export class LegacySession implements EraSession {
     this.instructions = init.instructions;
   }
 
+  /** Holds requests back until `handshake` settles (it must not reject). */
+  holdUntil(handshake: Promise<void>): void {
+    const gate = handshake.then(() => {
+      if (this.#handshake === gate) this.#handshake = undefined;
+    });
+    this.#handshake = gate;
+  }
+
   request<M extends ClientRequestMethod>(
     method: M,
     params: Record<string, unknown> | undefined,
     options: RequestOptions | undefined,
   ): Promise<ClientRequestMap[M]['result']> {
+    const handshake = this.#handshake;
+    if (handshake !== undefined) return handshake.then(() => this.request(method, params, options));
     return this.#engine.request(
       params === undefined ? { method } : { method, params },
       clientRequestSchemas[method].result,
