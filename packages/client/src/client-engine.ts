@@ -1,4 +1,11 @@
-import { eraOf, Protocol, type ProtocolOptions, type ProtocolVersion, type RequestId } from '@x/protocol';
+import {
+  eraOf,
+  type ProgressToken,
+  Protocol,
+  type ProtocolOptions,
+  type ProtocolVersion,
+  type RequestId,
+} from '@x/protocol';
 import { assertNotificationAvailable, assertRequestAvailable } from './method-availability.js';
 
 /**
@@ -9,6 +16,8 @@ import { assertNotificationAvailable, assertRequestAvailable } from './method-av
 export class ClientEngine extends Protocol {
   /** The negotiated revision; undefined during the handshake and while disconnected. */
   version: ProtocolVersion | undefined;
+  /** Progress tokens the client routes itself (task-augmented calls); see `isExpectedProgressToken`. */
+  expectsProgressToken: ((token: ProgressToken) => boolean) | undefined;
 
   constructor(options: ProtocolOptions) {
     super(options);
@@ -37,6 +46,10 @@ export class ClientEngine extends Protocol {
       return false;
     }
     return super.isCancellable(method);
+  }
+
+  protected override isExpectedProgressToken(token: ProgressToken): boolean {
+    return this.expectsProgressToken?.(token) === true;
   }
 
   protected override assertNotificationCapability(method: string): void {

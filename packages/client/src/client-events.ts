@@ -5,6 +5,7 @@ import type {
   Prompt,
   Resource,
   ResourceUpdatedNotificationParams,
+  TaskStatusNotificationParams,
   Tool,
 } from '@x/protocol';
 
@@ -31,6 +32,11 @@ export interface ClientEventMap {
   progress: ProgressNotificationParams;
   /** `notifications/elicitation/complete` (2025-11-25): an out-of-band URL elicitation finished. */
   elicitationComplete: ElicitationCompleteNotificationParams;
+  /**
+   * `notifications/tasks/status` (2025-11-25, experimental): a task changed status. Optional for the
+   * receiver to send, so keep polling (`getTask`) rather than rely on it.
+   */
+  taskStatus: TaskStatusNotificationParams;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   McpError,
 } from '@x/protocol';
 import { fillElicitationDefaults } from './elicitation-defaults.js';
+import type { ClientTasks } from './legacy/client-tasks.js';
 
 /**
  * What a sampling, elicitation or roots handler knows about the request it answers.
@@ -115,9 +116,11 @@ export class ClientHandlers {
   roots: RootsHandler | undefined;
   #modes: { form: boolean; url: boolean } = { form: true, url: false };
   readonly #explicit: ClientCapabilities | undefined;
+  readonly #tasks: ClientTasks | undefined;
 
-  constructor(explicit: ClientCapabilities | undefined) {
+  constructor(explicit: ClientCapabilities | undefined, tasks?: ClientTasks) {
     this.#explicit = explicit;
+    this.#tasks = tasks;
   }
 
   setElicitation(handler: ElicitationHandler | undefined, modes: ElicitationModes | undefined): void {
@@ -139,6 +142,13 @@ export class ClientHandlers {
       caps.elicitation = elicitation;
     }
     if (this.roots !== undefined) caps.roots ??= era === 'legacy' ? { listChanged: true } : {};
+    // Experimental tasks exist in 2025-11-25 only (an extension from 2026-07-28 on).
+    if (this.#tasks !== undefined && era === 'legacy') {
+      caps.tasks ??= this.#tasks.capability({
+        sampling: this.sampling !== undefined,
+        elicitation: this.elicitation !== undefined,
+      });
+    }
     return caps;
   }
 

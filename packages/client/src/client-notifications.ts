@@ -4,8 +4,10 @@ import {
   LoggingMessageNotificationParamsSchema,
   NotificationParamsSchema,
   type ProgressNotificationParams,
+  type TaskStatusNotificationParams,
   ResourceUpdatedNotificationParamsSchema,
   SubscriptionsAcknowledgedNotificationParamsSchema,
+  TaskStatusNotificationParamsSchema,
 } from '@x/protocol';
 import type { ClientEngine } from './client-engine.js';
 import type { ClientEvents } from './client-events.js';
@@ -18,6 +20,11 @@ export interface NotificationTargets {
   cache: ResultCache;
   refresher: ListRefresher;
   subscriptions: SubscriptionRegistry;
+  /** Task-augmented calls: their progress outlives the request, their status ends it. */
+  tasks: {
+    progress(params: ProgressNotificationParams): boolean;
+    status(params: TaskStatusNotificationParams): void;
+  };
 }
 
 /** Which cached results a list_changed notification makes stale (server/utilities/caching). */
@@ -33,7 +40,7 @@ const LIST_CHANGED: ReadonlyArray<readonly [string, ListKind, readonly string[]]
  * stream of the request they concern (progress, logs).
  */
 export function wireNotifications(engine: ClientEngine, targets: NotificationTargets): void {
-  const { events, cache, refresher, subscriptions } = targets;
+  const { events, cache, refresher, subscriptions, tasks } = targets;
   for (const [method, kind, cached] of LIST_CHANGED) {
     engine.setNotificationHandler(method, NotificationParamsSchema, (params) => {
       for (const entry of cached) cache.invalidate(entry);
@@ -60,12 +67,21 @@ export function wireNotifications(engine: ClientEngine, targets: NotificationTar
   );
   // The engine already read these params to route progress to its request; no second parse here.
   engine.setNotificationHandler('notifications/progress', (params) => {
+    tasks.progress(params as ProgressNotificationParams);
     if (events.has('progress')) events.emit('progress', params as ProgressNotificationParams);
   });
   engine.setNotificationHandler(
     'notifications/elicitation/complete',
     ElicitationCompleteNotificationParamsSchema,
     (params) => events.emit('elicitationComplete', params),
+  );
+  engine.setNotificationHandler(
+    'notifications/tasks/status',
+    TaskStatusNotificationParamsSchema,
+    (params) => {
+      tasks.status(params);
+      events.emit('taskStatus', params);
+    },
   );
   // A server may end a listen stream by cancelling it (basic/patterns/cancellation).
   engine.setNotificationHandler('notifications/cancelled', CancelledNotificationParamsSchema, (params) => {

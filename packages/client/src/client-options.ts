@@ -1,6 +1,7 @@
 import type { ClientCapabilities, LoggingLevel, RequestOptions, Transport } from '@x/protocol';
 import type { EraCache } from './connect/era-cache.js';
 import type { VersionSelection } from './connect/negotiate.js';
+import type { ClientTaskOptions } from './legacy/client-tasks.js';
 import type { JsonSchemaCompiler } from './tool-registry.js';
 
 /**
@@ -47,6 +48,11 @@ export interface ClientOptions {
   logLevel?: LoggingLevel | undefined;
   /** Compiles tool output schemas. Default: `compileJsonSchema` from `@x/protocol`. */
   jsonSchemaCompiler?: JsonSchemaCompiler | undefined;
+  /**
+   * Experimental tasks as a receiver (2025-11-25 only): accept task-augmented sampling and elicitation
+   * requests from the server and answer `tasks/*` about them. Default: off.
+   */
+  tasks?: ClientTaskOptions | undefined;
   /** Non-fatal oddities (e.g. a tool dropped for an invalid `x-mcp-header`). Default: `console.warn`. */
   onwarning?: ((message: string) => void) | undefined;
 }

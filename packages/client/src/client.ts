@@ -1,6 +1,8 @@
 import {
   type CallToolRequestParams,
   type CallToolResult,
+  type CancelTaskResult,
+  type CreateTaskResult,
   type ClientRequestMap,
   type ClientRequestMethod,
   type CompleteRequestParams,
@@ -11,10 +13,12 @@ import {
   type Era,
   type GetPromptRequestParams,
   type GetPromptResult,
+  type GetTaskResult,
   type Implementation,
   type ListPromptsResult,
   type ListResourcesResult,
   type ListResourceTemplatesResult,
+  type ListTasksResult,
   type ListToolsResult,
   type LoggingLevel,
   type PaginatedRequestParams,
@@ -26,6 +30,7 @@ import {
   type ResourceTemplate,
   type ServerCapabilities,
   type SubscriptionFilter,
+  type Task,
   type Tool,
   type Transport,
 } from '@x/protocol';
@@ -44,7 +49,9 @@ import { Connector } from './connect/connector.js';
 import { InMemoryEraCache } from './connect/era-cache.js';
 import { defaultJsonSchemaCompiler } from './default-json-schema-compiler.js';
 import type { EraSession } from './era-session.js';
+import { ClientTasks } from './legacy/client-tasks.js';
 import { registerServerRequests } from './legacy/server-requests.js';
+import { type TaskCallOptions, TaskRequestor, type TaskRunOptions } from './legacy/task-requestor.js';
 import { ListAccess } from './list-access.js';
 import { ListRefresher } from './list-refresher.js';
 import { RequestEnvelope } from './modern/request-envelope.js';
@@ -83,6 +90,8 @@ export class Client {
   readonly #subscriptions = new SubscriptionRegistry();
   readonly #refresher: ListRefresher;
   readonly #connector: Connector;
+  readonly #tasks: TaskRequestor;
+  readonly #receiver: ClientTasks | undefined;
   #session: EraSession | undefined;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
@@ -91,7 +100,9 @@ export class Client {
       resetTimeoutOnProgress: options.resetTimeoutOnProgress,
       maxTotalTimeout: options.maxTotalTimeout,
     });
-    this.#handlers = new ClientHandlers(options.capabilities);
+    const receiver = options.tasks === undefined ? undefined : new ClientTasks(options.tasks);
+    this.#receiver = receiver;
+    this.#handlers = new ClientHandlers(options.capabilities, receiver);
     this.#envelope = new RequestEnvelope(clientInfo, () => this.#handlers.capabilities('modern'));
     this.#envelope.logLevel = options.logLevel;
     this.#events = new ClientEvents(this.#report);
@@ -134,14 +145,24 @@ export class Client {
         this.#refresher.clear();
       },
     });
+    this.#tasks = new TaskRequestor({
+      session: () => this.#live(),
+      tools: this.#tools,
+      listTools: () => this.#lists.all('tools/list'),
+      maxPages: options.maxPages ?? 100,
+    });
+    // Progress of a task-augmented call outlives its tools/call: not an unknown token to the engine.
+    this.#engine.expectsProgressToken = (token) => this.#tasks.ownsProgressToken(token);
     this.#engine.onerror = this.#report;
     this.#engine.onclose = this.#onEngineClose;
-    registerServerRequests(this.#engine, this.#handlers);
+    registerServerRequests(this.#engine, this.#handlers, receiver);
+    receiver?.register(this.#engine);
     wireNotifications(this.#engine, {
       events: this.#events,
       cache: this.#cache,
       refresher: this.#refresher,
       subscriptions: this.#subscriptions,
+      tasks: this.#tasks,
     });
   }
 
@@ -378,6 +399,103 @@ export class Client {
   }
 
   /**
+   * Calls a tool as a task (2025-11-25, experimental; spec basic/utilities/tasks): resolves with the
+   * `CreateTaskResult` as soon as the server accepted it. Refused locally (an `McpError`, nothing sent)
+   * when the server lacks the `tasks.requests.tools.call` capability or the tool's
+   * `execution.taskSupport` is absent or `forbidden` (the tools are listed first when unknown).
+   *
+   * @example
+   * ```ts
+   * const { task } = await client.callToolAsTask({ name: 'render', arguments: {} }, { ttl: 600_000 });
+   * const state = await client.getTask(task.taskId);
+   * if (state.status === 'completed') console.log(await client.getTaskResult(task.taskId));
+   * ```
+   */
+  async callToolAsTask(params: CallToolRequestParams, options?: TaskCallOptions): Promise<CreateTaskResult> {
+    return this.#tasks.callToolAsTask(params, options);
+  }
+
+  /**
+   * The whole task round in one call: creates the task, polls `tasks/get` honouring `pollInterval`,
+   * calls `tasks/result` on `input_required` (so the server's elicitation/sampling reach this client's
+   * handlers) or a terminal status, and resolves with the tool's result. Aborting `signal` stops
+   * polling and cancels the task.
+   *
+   * @example
+   * ```ts
+   * const result = await client.callToolInTask(
+   *   { name: 'render', arguments: { scene: 'intro' } },
+   *   { onstatus: (task) => console.log(task.status, task.statusMessage ?? '') },
+   * );
+   * ```
+   */
+  async callToolInTask(params: CallToolRequestParams, options?: TaskRunOptions): Promise<CallToolResult> {
+    return this.#tasks.callToolInTask(params, options);
+  }
+
+  /**
+   * `tasks/get`: a task's current state.
+   *
+   * @example
+   * ```ts
+   * const { status, pollInterval } = await client.getTask(taskId);
+   * ```
+   */
+  async getTask(taskId: string, options?: ClientRequestOptions): Promise<GetTaskResult> {
+    return this.#tasks.getTask(taskId, options);
+  }
+
+  /**
+   * `tasks/result`: blocks until the task is terminal and returns what the tool call returned (its
+   * `structuredContent` checked as `callTool` does), or rejects with the call's JSON-RPC error.
+   *
+   * @example
+   * ```ts
+   * const result = await client.getTaskResult(taskId, { timeout: 600_000 });
+   * ```
+   */
+  async getTaskResult(taskId: string, options?: ClientRequestOptions): Promise<CallToolResult> {
+    return this.#tasks.getTaskResult(taskId, options);
+  }
+
+  /**
+   * `tasks/list`: one page of this client's tasks.
+   *
+   * @example
+   * ```ts
+   * const { tasks, nextCursor } = await client.listTasks();
+   * ```
+   */
+  async listTasks(params?: PaginatedRequestParams, options?: ClientRequestOptions): Promise<ListTasksResult> {
+    return this.#tasks.listTasks(params, options);
+  }
+
+  /**
+   * Every task, page by page (at most `maxPages` pages).
+   *
+   * @example
+   * ```ts
+   * for await (const task of client.iterateTasks()) console.log(task.taskId, task.status);
+   * ```
+   */
+  iterateTasks(options?: ClientRequestOptions): AsyncGenerator<Task, void, undefined> {
+    return this.#tasks.iterateTasks(options);
+  }
+
+  /**
+   * `tasks/cancel`: the server stops the task and answers with it `cancelled`; a task already
+   * terminal is refused with -32602.
+   *
+   * @example
+   * ```ts
+   * const { status } = await client.cancelTask(taskId); // 'cancelled'
+   * ```
+   */
+  async cancelTask(taskId: string, options?: ClientRequestOptions): Promise<CancelTaskResult> {
+    return this.#tasks.cancelTask(taskId, options);
+  }
+
+  /**
    * `subscriptions/listen` (2026-07-28): a stream of the change notifications in `filter`. Stop iterating
    * (or abort `signal`) to cancel it. On a legacy connection the iteration fails with
    * `MethodNotSupportedError`; use `subscribeResource()` and `on(…)` there.
@@ -395,6 +513,7 @@ export class Client {
   readonly #onEngineClose = (): void => {
     const wasConnected = this.#session !== undefined;
     this.#session = undefined;
+    this.#receiver?.reset();
     this.#engine.version = undefined;
     if (!wasConnected) return;
     try {

@@ -8,6 +8,8 @@ export type {
   SamplingHandler,
 } from './client-handlers.js';
 export type { ClientOptions, ClientRequestOptions, ConnectOptions } from './client-options.js';
+export type { ClientTaskOptions } from './legacy/client-tasks.js';
+export type { TaskCallOptions, TaskRunOptions } from './legacy/task-requestor.js';
 export { InMemoryEraCache } from './connect/era-cache.js';
 export type { EraCache, EraRecord } from './connect/era-cache.js';
 export type { VersionSelection } from './connect/negotiate.js';

@@ -34,6 +34,8 @@ export type JsonSchemaCompiler = (schema: Record<string, unknown>) => {
 
 interface ToolEntry {
   readonly outputSchema: Record<string, unknown> | undefined;
+  /** `execution.taskSupport`; absent means `forbidden` (2025-11-25 basic/utilities/tasks). */
+  readonly taskSupport: 'forbidden' | 'optional' | 'required';
   validate: ((value: unknown) => JsonSchemaCheck) | undefined;
 }
 
@@ -66,13 +68,22 @@ export class ToolRegistry {
         continue;
       }
       kept?.push(tool);
-      this.#entries.set(tool.name, { outputSchema: tool.outputSchema, validate: undefined });
+      this.#entries.set(tool.name, {
+        outputSchema: tool.outputSchema,
+        taskSupport: tool.execution?.taskSupport ?? 'forbidden',
+        validate: undefined,
+      });
     }
     return kept ?? tools;
   }
 
   clear(): void {
     this.#entries.clear();
+  }
+
+  /** The tool's `execution.taskSupport` from the last listing; undefined for a tool not listed. */
+  taskSupport(name: string): ToolEntry['taskSupport'] | undefined {
+    return this.#entries.get(name)?.taskSupport;
   }
 
   /** Throws an `McpError` when a successful result does not match the tool's cached `outputSchema`. */

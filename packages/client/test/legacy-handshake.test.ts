@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from '@x/protocol';
+import { ConnectionClosedError, type Transport } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { Client, MethodNotSupportedError, NegotiationError } from '../src/index.js';
 import { CLIENT_INFO, fakeServer, legacyHandshake, SERVER_INFO } from './helpers.js';
@@ -112,7 +112,7 @@ describe('legacy handshake after a transport reconnect', () => {
     await client.connect(peer.transport);
     peer.wire.length = 0;
 
-    peer.transport.onreconnect?.(); // what a reconnecting transport calls once its new connection is up
+    (peer.transport as Transport).onreconnect?.(); // what a reconnecting transport calls once its new connection is up
     const call = client.callTool({ name: 'echo', arguments: {} });
     await new Promise((resolve) => setTimeout(resolve, 0));
     // 2025-11-25 lifecycle: "The client SHOULD NOT send requests other than pings before the server has

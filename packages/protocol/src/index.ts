@@ -464,3 +464,26 @@ export type {
   JsonSchemaValidator,
 } from './validation/json-schema/index.js';
 export type { StandardSchemaV1 } from './validation/standard-schema.js';
+
+// Experimental tasks of 2025-11-25: the receiver machinery both sides share, and the requestor's poller
+export {
+  InMemoryTaskStore,
+  isTerminalTaskStatus,
+  pollTask,
+  relatedTaskOf,
+  TaskReceiver,
+  TaskRun,
+  withRelatedTask,
+} from './tasks/index.js';
+export type {
+  PollTaskOptions,
+  StartTaskOptions,
+  StoredTask,
+  TaskDelivery,
+  TaskOutcome,
+  TaskPage,
+  TaskPeer,
+  TaskReceiverOptions,
+  TaskRequest,
+  TaskStore,
+} from './tasks/index.js';

@@ -44,6 +44,13 @@ export interface InputOptions {
   key?: string | undefined;
   /** Legacy only: timeout of the server→client request in ms. */
   timeout?: number | undefined;
+  /**
+   * Experimental (2025-11-25): ask the client to run sampling or elicitation as a task (`params.task`)
+   * and poll it (`tasks/get`, then `tasks/result`) until it answers. Applies where the client declared
+   * `tasks.requests.sampling.createMessage` / `tasks.requests.elicitation.create`; elsewhere the request
+   * is sent plainly.
+   */
+  task?: { ttl?: number | undefined } | undefined;
 }
 
 export function elicitationSpec(params: Record<string, unknown>): InputRequestSpec {

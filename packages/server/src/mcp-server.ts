@@ -18,6 +18,7 @@ import { ResourceTemplate } from './mcp/resource-template.js';
 import type { SchemaInput } from './mcp/schema-adapter.js';
 import type { RegisteredTool, ToolConfig, ToolHandler } from './mcp/tool-config.js';
 import { ToolRegistry } from './mcp/tool-registry.js';
+import { callToolWithTasks } from './mcp/tool-task-support.js';
 import { type ConnectOptions, Server } from './server.js';
 import type { ParamsSchema } from './server-core.js';
 import type { CacheHint, ServerInfo, ServerOptions } from './server-options.js';
@@ -138,7 +139,9 @@ export class McpServer {
       this.server.setRequestHandler('tools/list', (params, ctx) =>
         this.#tools.pages.page(params['cursor'], ctx.era),
       );
-      this.server.setRequestHandler('tools/call', (params, ctx) => this.#tools.call(params, ctx));
+      this.server.setRequestHandler('tools/call', (params, ctx) =>
+        callToolWithTasks(this.#tools, params, ctx),
+      );
     });
     return this.#tools.register(
       name,

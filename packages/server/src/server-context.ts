@@ -1,21 +1,24 @@
-import type {
-  AuthInfo,
-  ClientCapabilities,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
-  Era,
-  Implementation,
-  ListRootsResult,
-  LoggingLevel,
-  MetaObject,
-  OutgoingNotification,
-  ProgressToken,
-  ProgressUpdate,
-  RequestContext,
-  RequestId,
-  RequestInfo,
+import {
+  type AuthInfo,
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type CreateTaskResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type Era,
+  ErrorCode,
+  type Implementation,
+  type ListRootsResult,
+  type LoggingLevel,
+  McpError,
+  type MetaObject,
+  type OutgoingNotification,
+  type ProgressToken,
+  type ProgressUpdate,
+  type RequestContext,
+  type RequestId,
+  type RequestInfo,
 } from '@x/protocol';
 import {
   elicitationSpec,
@@ -25,6 +28,23 @@ import {
   samplingSpec,
 } from './input-requests.js';
 import type { ServerSession } from './session/server-session.js';
+import type { TaskScope } from './tasks/server-tasks.js';
+
+/**
+ * Options of `ctx.runAsTask()`.
+ *
+ * @example
+ * ```ts
+ * const options: RunAsTaskOptions = {
+ *   // A result that reports an error makes the task `failed` (spec: tools with `isError: true`).
+ *   failure: (result) => (result['isError'] === true ? { message: 'the job failed' } : undefined),
+ * };
+ * ```
+ */
+export interface RunAsTaskOptions {
+  /** Whether a successful result still counts as a failure, and the task's `statusMessage` then. */
+  failure?: ((result: Record<string, unknown>) => { message?: string | undefined } | undefined) | undefined;
+}
 
 /**
  * One `notifications/message` entry (spec: server/utilities/logging).
@@ -88,11 +108,70 @@ export class ServerContext {
   readonly request: RequestContext;
   readonly session: ServerSession;
   readonly #binding: EraBinding;
+  readonly #tasks: TaskScope | undefined;
 
-  constructor(session: ServerSession, request: RequestContext, binding: EraBinding) {
+  constructor(session: ServerSession, request: RequestContext, binding: EraBinding, tasks?: TaskScope) {
     this.session = session;
     this.request = request;
     this.#binding = binding;
+    this.#tasks = tasks;
+  }
+
+  /**
+   * Whether this request may run as a task: the server enabled `tasks` and the session negotiated
+   * 2025-11-25 (the only revision with experimental tasks). False inside a task.
+   */
+  get tasksEnabled(): boolean {
+    return this.#tasks !== undefined && this.#tasks.taskId === undefined;
+  }
+
+  /** The request's `params.task` (its requested `ttl`), when tasks are enabled and the client sent one. */
+  get taskRequested(): { ttl?: number | undefined } | undefined {
+    return this.tasksEnabled ? this.#tasks?.requested : undefined;
+  }
+
+  /** The id of the task this context runs in, if any. */
+  get taskId(): string | undefined {
+    return this.#tasks?.taskId;
+  }
+
+  /**
+   * Accepts this request as a task (spec 2025-11-25 basic/utilities/tasks, "Creating Tasks"): resolves
+   * at once with the `CreateTaskResult` to answer with, while `work` runs in the background with a
+   * context of its own (its `signal` follows `tasks/cancel` and the task's `ttl`; `elicit`/`sample`
+   * go out through `tasks/result`). What `work` returns or throws is what `tasks/result` answers.
+   * Rejects with -32600 when tasks are not enabled for this request.
+   *
+   * @example
+   * ```ts
+   * server.server.setRequestHandler('tools/call', (params, ctx) =>
+   *   ctx.taskRequested === undefined
+   *     ? runTool(params, ctx)
+   *     : ctx.runAsTask((taskCtx) => runTool(params, taskCtx)),
+   * );
+   * ```
+   */
+  runAsTask(
+    work: (ctx: ServerContext) => object | Promise<object>,
+    options: RunAsTaskOptions = {},
+  ): Promise<CreateTaskResult> {
+    const scope = this.#tasks;
+    if (scope === undefined || scope.taskId !== undefined) {
+      return Promise.reject(
+        new McpError(ErrorCode.InvalidRequest, 'Tasks are not available for this request'),
+      );
+    }
+    const { service } = scope;
+    return service.start(
+      this.session,
+      this.request,
+      scope.requested?.ttl,
+      (request, taskId) =>
+        work(
+          new ServerContext(this.session, request, this.#binding, { service, requested: undefined, taskId }),
+        ),
+      options.failure,
+    );
   }
 
   get era(): Era {

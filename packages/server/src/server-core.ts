@@ -13,6 +13,7 @@ import { RequestStateCodec } from './modern/request-state.js';
 import type { ServerContext } from './server-context.js';
 import type { CacheHint, ServerInfo, ServerOptions } from './server-options.js';
 import type { ServerSession } from './session/server-session.js';
+import { ServerTasks, TASKS_REVISION } from './tasks/server-tasks.js';
 
 /**
  * Anything with zod's `safeParse`: the method schemas of @x/protocol, or a user's zod schema.
@@ -88,6 +89,8 @@ export class ServerCore {
   /** `{ 'io.modelcontextprotocol/serverInfo': info }`, shared by every modern result. */
   readonly serverInfoMeta: Record<string, unknown> | undefined;
   readonly sessions = new Set<ServerSession>();
+  /** Experimental tasks, when `options.tasks` enabled them. */
+  readonly tasks: ServerTasks | undefined;
   readonly #handlers = new Map<string, HandlerEntry>();
   readonly #notificationHandlers = new Map<string, ServerNotificationHandler>();
   #capabilities: ServerCapabilities;
@@ -110,6 +113,8 @@ export class ServerCore {
     this.serverInfoMeta =
       options.serverInfoInResults === false ? undefined : { [MetaKey.ServerInfo]: infoOnly(info) };
     this.#capabilities = { ...options.capabilities };
+    this.tasks =
+      options.tasks === undefined ? undefined : new ServerTasks(options.tasks, (error) => this.report(error));
   }
 
   get servesLegacy(): boolean {
@@ -122,6 +127,20 @@ export class ServerCore {
 
   get capabilities(): ServerCapabilities {
     return this.#capabilities;
+  }
+
+  /**
+   * The capabilities `initialize` declares for `version`: `tasks` exists in 2025-11-25 only, so it is
+   * added there when tasks are enabled and removed from every other revision (their schemas lack it).
+   */
+  capabilitiesFor(version: string): ServerCapabilities {
+    const capabilities = this.#capabilities;
+    if (version === TASKS_REVISION && this.tasks !== undefined) {
+      return { ...capabilities, tasks: this.tasks.capability(capabilities) };
+    }
+    if (capabilities.tasks === undefined) return capabilities;
+    const { tasks: _tasks, ...rest } = capabilities;
+    return rest;
   }
 
   get requestStates(): RequestStateCodec {

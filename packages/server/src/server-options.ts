@@ -1,5 +1,6 @@
 import type { CacheScope, Implementation, ProtocolOptions, ServerCapabilities } from '@x/protocol';
 import type { RequestStateOptions } from './modern/request-state.js';
+import type { ServerTaskOptions } from './tasks/server-tasks.js';
 
 /**
  * Who the server is (`serverInfo` on legacy, `_meta` `io.modelcontextprotocol/serverInfo` on
@@ -79,6 +80,11 @@ export interface ServerOptions {
   discoverCache?: CacheHint | undefined;
   /** Add `io.modelcontextprotocol/serverInfo` to every 2026-07-28 result's `_meta`. Default true. */
   serverInfoInResults?: boolean | undefined;
+  /**
+   * Experimental tasks (2025-11-25 only): task-augmented `tools/call`, `tasks/get|result|list|cancel`
+   * and the `tasks` capability for sessions that negotiated 2025-11-25. Default: off.
+   */
+  tasks?: ServerTaskOptions | undefined;
   /** Engine options of every session (timeouts of server→client requests). */
   protocol?: Omit<ProtocolOptions, 'ping'> | undefined;
 }

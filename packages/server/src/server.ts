@@ -170,8 +170,9 @@ export class Server {
     this.#core.broadcast({ kind: 'resource', uri });
   }
 
-  /** Closes every connection (open subscriptions end gracefully first). */
+  /** Closes every connection (open subscriptions end gracefully first) and stops running tasks. */
   async close(): Promise<void> {
     await Promise.all([...this.#core.sessions].map((session) => session.close()));
+    this.#core.tasks?.receiver.close();
   }
 }

@@ -7,6 +7,7 @@ import {
   type ProtocolVersion,
   type RequestOptions,
   type ServerCapabilities,
+  type ZodSchema,
 } from '@x/protocol';
 import type { ClientEngine } from '../client-engine.js';
 import type { EraSession } from '../era-session.js';
@@ -46,12 +47,28 @@ export class LegacySession implements EraSession {
     params: Record<string, unknown> | undefined,
     options: RequestOptions | undefined,
   ): Promise<ClientRequestMap[M]['result']> {
-    const handshake = this.#handshake;
-    if (handshake !== undefined) return handshake.then(() => this.request(method, params, options));
-    return this.#engine.request(
-      params === undefined ? { method } : { method, params },
+    return this.requestAs<ClientRequestMap[M]['result']>(
+      method,
+      params,
       clientRequestSchemas[method].result,
       options,
-    ) as Promise<ClientRequestMap[M]['result']>;
+    );
+  }
+
+  /**
+   * A request whose answer `schema` validates instead of the method's usual result schema (a
+   * task-augmented `tools/call` answers with a `CreateTaskResult`).
+   */
+  requestAs<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    schema: ZodSchema,
+    options: RequestOptions | undefined,
+  ): Promise<T> {
+    const handshake = this.#handshake;
+    if (handshake !== undefined)
+      return handshake.then(() => this.requestAs<T>(method, params, schema, options));
+    const request = params === undefined ? { method } : { method, params };
+    return this.#engine.request(request, schema, options) as Promise<T>;
   }
 }

@@ -6,6 +6,7 @@ import {
   type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  type ProgressToken,
   type RequestId,
 } from '../jsonrpc.js';
 import type { MessageExtraInfo, Transport, TransportSendOptions } from '../transport.js';
@@ -292,6 +293,15 @@ export class Protocol implements RequestContextHost {
     return this.#notificationHandlers.delete(method);
   }
 
+  /**
+   * Whether progress for a token no pending request owns is still expected (a subclass's own tokens,
+   * e.g. a 2025-11-25 task's, whose progress outlives the request that started it); if not, the
+   * engine reports it to `onerror` as unknown. Notification handlers run either way.
+   */
+  protected isExpectedProgressToken(_token: ProgressToken): boolean {
+    return false;
+  }
+
   /** Throw (preferably an `McpError`) to refuse sending a request for `method`. */
   protected assertCapabilityForMethod(_method: string): void {}
 
@@ -387,7 +397,10 @@ export class Protocol implements RequestContextHost {
     const progress = readProgressParams(params);
     if (progress === undefined) return;
     try {
-      if (this.#pending.progress(progress) === 'unknown') {
+      if (
+        this.#pending.progress(progress) === 'unknown' &&
+        !this.isExpectedProgressToken(progress.progressToken)
+      ) {
         this.#report(new Error(`Received progress for an unknown token: ${String(progress.progressToken)}`));
       }
     } catch (error) {

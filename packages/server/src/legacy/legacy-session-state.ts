@@ -9,6 +9,7 @@ import {
 import { hasCapabilities, type InputOptions, type InputRequestSpec } from '../input-requests.js';
 import type { ServerCore } from '../server-core.js';
 import type { EraBinding, LogEntry, ServerContext } from '../server-context.js';
+import { canAugment, inputAsTask } from '../tasks/input-task.js';
 
 /**
  * What a legacy session (2024-11-05 … 2025-11-25) learned from `initialize` and later requests:
@@ -59,6 +60,9 @@ export class LegacySessionState implements EraBinding {
   input(ctx: ServerContext, spec: InputRequestSpec, options: InputOptions | undefined): Promise<unknown> {
     if (!hasCapabilities(this.clientCapabilities, spec.required)) {
       return Promise.reject(missingCapability(spec));
+    }
+    if (options?.task !== undefined && canAugment(ctx, spec, options)) {
+      return inputAsTask(ctx, spec, { ...options, task: options.task });
     }
     const request = { method: spec.method, params: spec.params };
     const timeout = options?.timeout;

@@ -16,6 +16,7 @@ import type { ServerCore } from '../server-core.js';
 import { ServerContext } from '../server-context.js';
 import type { ServerSession } from '../session/server-session.js';
 import { STANDARD_CLIENT_METHODS } from '../standard-methods.js';
+import { TASKS_REVISION } from '../tasks/server-tasks.js';
 import { LegacySessionState } from './legacy-session-state.js';
 
 /**
@@ -44,7 +45,7 @@ export function initializeLegacy(
   session.transport?.setProtocolVersion?.(version);
   const result: InitializeResult = {
     protocolVersion: version,
-    capabilities: core.capabilities,
+    capabilities: core.capabilitiesFor(version),
     serverInfo: core.info,
   };
   if (core.instructions !== undefined) result.instructions = core.instructions;
@@ -83,7 +84,12 @@ export function serveLegacy(
   if (method === 'resources/subscribe' || method === 'resources/unsubscribe') {
     return subscribe(core, state, method, params);
   }
-  return core.handle(method, params, new ServerContext(session, engineCtx, state));
+  const tasks = core.tasks;
+  if (tasks === undefined || state.protocolVersion !== TASKS_REVISION) {
+    return core.handle(method, params, new ServerContext(session, engineCtx, state));
+  }
+  if (tasks.serves(method)) return tasks.handle(method, params, session, engineCtx);
+  return core.handle(method, params, new ServerContext(session, engineCtx, state, tasks.scope(params)));
 }
 
 function notInitialized(core: ServerCore, method: string): McpError {

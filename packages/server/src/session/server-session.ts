@@ -142,6 +142,7 @@ export class ServerSession extends Protocol {
   detach(): void {
     this.#core.sessions.delete(this);
     this.#hub?.dropAll(new ConnectionClosedError());
+    this.#core.tasks?.sessionClosed(this);
   }
 
   protected override assertCapabilityForMethod(method: string): void {

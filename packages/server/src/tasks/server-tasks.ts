@@ -1,0 +1,170 @@
+import {
+  type AuthInfo,
+  type CreateTaskResult,
+  ErrorCode,
+  McpError,
+  type RequestContext,
+  type ServerCapabilities,
+  type StartTaskOptions,
+  TaskReceiver,
+  type TaskReceiverOptions,
+} from '@x/protocol';
+import type { ServerSession } from '../session/server-session.js';
+import { TaskRequestContext } from './task-request-context.js';
+
+/** The only revision with (experimental) tasks; 2026-07-28 moved them into an extension. */
+export const TASKS_REVISION = '2025-11-25';
+
+/**
+ * `tasks` option of a server: experimental task-augmented `tools/call` (spec 2025-11-25
+ * basic/utilities/tasks), declared to 2025-11-25 sessions only. Tasks belong to their requestor: to
+ * the authenticated principal when the transport provides `authInfo` (its `extra.sub` when present,
+ * else the client id and token), else to the session that created them, whose end stops them.
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer({ name: 'jobs', version: '1.0.0' }, {
+ *   tasks: { defaultTtlMs: 60_000, maxTtlMs: 3_600_000, pollIntervalMs: 2_000, maxTasksPerOwner: 8 },
+ * });
+ * server.registerTool('render', { execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
+ *   await ctx.sendProgress({ progress: 1, total: 2 });
+ *   return { content: [{ type: 'text', text: 'rendered' }] };
+ * });
+ * ```
+ */
+export interface ServerTaskOptions extends TaskReceiverOptions {
+  /** Declare `tasks.list` and answer `tasks/list`. Default true. */
+  list?: boolean | undefined;
+}
+
+/** What a request may do with tasks: set on requests of a 2025-11-25 session when tasks are enabled. */
+export interface TaskScope {
+  readonly service: ServerTasks;
+  /** The request's `params.task`, when it asked to run as a task. */
+  readonly requested: { ttl?: number | undefined } | undefined;
+  /** Set on the context a task's work runs with. */
+  readonly taskId: string | undefined;
+}
+
+const TASK_METHODS: ReadonlySet<string> = new Set([
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
+]);
+
+/**
+ * The server's half of tasks: one `TaskReceiver` shared by every session, the requestor key of each
+ * request, the capability, and the `tasks/*` methods. Internal: configured through `ServerOptions.tasks`.
+ */
+export class ServerTasks {
+  readonly receiver: TaskReceiver;
+  readonly list: boolean;
+  readonly #sessionKeys = new WeakMap<ServerSession, string>();
+  readonly #report: (error: unknown) => void;
+
+  constructor(options: ServerTaskOptions, report: (error: unknown) => void) {
+    this.receiver = new TaskReceiver({ ...options, onerror: options.onerror ?? report });
+    this.list = options.list ?? true;
+    this.#report = report;
+  }
+
+  /** The `tasks` capability for a server with these capabilities (spec "Server Capabilities"). */
+  capability(capabilities: ServerCapabilities): NonNullable<ServerCapabilities['tasks']> {
+    const tasks: NonNullable<ServerCapabilities['tasks']> = {};
+    if (this.list) tasks.list = {};
+    tasks.cancel = {};
+    tasks.requests = capabilities.tools === undefined ? {} : { tools: { call: {} } };
+    return tasks;
+  }
+
+  /** Whether `method` is one of the `tasks/*` requests this server answers. */
+  serves(method: string): boolean {
+    return TASK_METHODS.has(method) && (method !== 'tasks/list' || this.list);
+  }
+
+  scope(params: Record<string, unknown>): TaskScope {
+    const task = params['task'];
+    const requested =
+      typeof task === 'object' && task !== null && !Array.isArray(task)
+        ? {
+            ttl:
+              typeof (task as { ttl?: unknown }).ttl === 'number' ? (task as { ttl: number }).ttl : undefined,
+          }
+        : undefined;
+    return { service: this, requested, taskId: undefined };
+  }
+
+  async handle(
+    method: string,
+    params: Record<string, unknown>,
+    session: ServerSession,
+    request: RequestContext,
+  ): Promise<Record<string, unknown>> {
+    const owner = await this.ownerOf(session, request.authInfo);
+    return this.receiver.handle(method, params, owner, request);
+  }
+
+  /**
+   * Accepts the request as a task: answers `CreateTaskResult` now and runs `work` in the background
+   * with a context routed through the task.
+   */
+  async start(
+    session: ServerSession,
+    request: RequestContext,
+    ttl: number | undefined,
+    work: (request: RequestContext, taskId: string) => Promise<object> | object,
+    failure: StartTaskOptions['failure'],
+  ): Promise<CreateTaskResult> {
+    const owner = await this.ownerOf(session, request.authInfo);
+    return this.receiver.start(
+      {
+        owner,
+        method: request.method,
+        ttl,
+        failure,
+        // The notification carries the task itself, without related-task `_meta` (spec "Task Notifications").
+        notify: (task) => {
+          session
+            .notification({ method: 'notifications/tasks/status', params: task })
+            .catch((error: unknown) => this.#report(error));
+        },
+      },
+      async (run) =>
+        (await work(new TaskRequestContext(request, session, run), run.taskId)) as Record<string, unknown>,
+    );
+  }
+
+  /** A session ended: the tasks only it could reach stop and are forgotten. */
+  sessionClosed(session: ServerSession): void {
+    const key = this.#sessionKeys.get(session);
+    if (key === undefined) return;
+    this.receiver.dropOwner(key, new McpError(ErrorCode.ConnectionClosed, 'The session of this task ended'));
+  }
+
+  /**
+   * Whose task (spec "Task Isolation and Access Control": "When an authorization context is provided,
+   * receivers MUST bind tasks to said context"): the authenticated principal, else the session.
+   */
+  async ownerOf(session: ServerSession, authInfo: AuthInfo | undefined): Promise<string> {
+    if (authInfo !== undefined) {
+      const subject = authInfo.extra?.['sub'];
+      if (typeof subject === 'string') return `auth:${authInfo.clientId}:sub:${subject}`;
+      // Tokens never reach the store in the clear: a durable store would otherwise hold credentials.
+      return `auth:${authInfo.clientId}:token:${await sha256(authInfo.token)}`;
+    }
+    let key = this.#sessionKeys.get(session);
+    if (key === undefined) {
+      key = `session:${globalThis.crypto.randomUUID()}`;
+      this.#sessionKeys.set(session, key);
+    }
+    return key;
+  }
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  let hex = '';
+  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
