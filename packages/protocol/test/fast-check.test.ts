@@ -35,11 +35,24 @@ const nearResult = fc.record(
   { requiredKeys: [] },
 );
 
+// The everyday shape itself, so the accepting branch is always exercised.
+const plainResult = fc.record(
+  {
+    content: fc.array(fc.record({ type: fc.constant('text'), text: fc.string({ maxLength: 8 }) }), {
+      maxLength: 3,
+    }),
+    isError: fc.boolean(),
+    structuredContent: fc.jsonValue({ maxDepth: 2 }),
+    extra: fc.jsonValue({ maxDepth: 1 }),
+  },
+  { requiredKeys: ['content'] },
+);
+
 describe('fast checks', () => {
   it('the CallToolResult check only accepts what the schema accepts, and the schema returns it unchanged', () => {
     let accepted = 0;
     fc.assert(
-      fc.property(fc.oneof(nearResult, fc.jsonValue({ maxDepth: 3 })), (generated) => {
+      fc.property(fc.oneof(plainResult, nearResult, fc.jsonValue({ maxDepth: 3 })), (generated) => {
         const value: unknown = JSON.parse(JSON.stringify(generated)); // as it comes off a wire
         if (!isPlainCallToolResult(value)) return;
         accepted++;
