@@ -34,6 +34,12 @@ export interface TaskReceiverOptions {
   maxTasksPerOwner?: number | undefined;
   /** Tasks per `tasks/list` page. Default 50. */
   pageSize?: number | undefined;
+  /**
+   * Tasks this receiver holds at once, running or finished (until their `ttl`). At the limit a new
+   * task first evicts the oldest finished one ("Receivers are not required to retain tasks
+   * indefinitely"); when all are running it is refused with -32600. Default 10 000.
+   */
+  maxTasks?: number | undefined;
   /** Clock, for tests. Default `Date.now`. */
   now?: (() => number) | undefined;
   /** Store failures while a task changes state (the change stands in memory). */
@@ -113,11 +119,14 @@ export class TaskReceiver {
   readonly pollIntervalMs: number;
   readonly maxTasksPerOwner: number;
   readonly pageSize: number;
+  readonly maxTasks: number;
   readonly #now: () => number;
   readonly #onerror: ((error: Error) => void) | undefined;
   readonly #runs = new Map<string, TaskRun>();
   readonly #owned = new Map<string, Set<TaskRun>>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Every task held (running or finished, not yet expired) → its owner, oldest first. */
+  readonly #held = new Map<string, string>();
 
   constructor(options: TaskReceiverOptions = {}) {
     this.#now = options.now ?? Date.now;
@@ -128,6 +137,7 @@ export class TaskReceiver {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.maxTasksPerOwner = options.maxTasksPerOwner ?? 32;
     this.pageSize = options.pageSize ?? 50;
+    this.maxTasks = options.maxTasks ?? 10_000;
   }
 
   /** Tasks of `owner` still running in this process. */
@@ -152,6 +162,7 @@ export class TaskReceiver {
         { maxTasksPerOwner: this.maxTasksPerOwner },
       );
     }
+    if (this.#held.size >= this.maxTasks) await this.#evictFinished();
     const requested = options.ttl;
     const ttl = Math.min(
       requested !== undefined && Number.isFinite(requested) && requested >= 0 ? requested : this.defaultTtlMs,
@@ -189,10 +200,12 @@ export class TaskReceiver {
       },
     });
     this.#track(run);
+    this.#held.set(taskId, owner);
     try {
       await store.create({ task, owner, method: options.method, expiresAt: now + ttl });
     } catch (error) {
       this.#release(run);
+      this.#held.delete(taskId);
       throw error;
     }
     this.#schedule(taskId, ttl);
@@ -320,17 +333,35 @@ export class TaskReceiver {
     return task;
   }
 
-  /** Stops the running tasks of `owner` (e.g. its session ended and nobody else can reach them). */
+  /**
+   * Stops the running tasks of `owner` and forgets its finished ones (e.g. its session ended and
+   * nobody else can reach them).
+   */
   dropOwner(owner: string, reason: unknown): void {
-    const runs = this.#owned.get(owner);
-    if (runs === undefined) return;
-    for (const run of [...runs]) void this.#expire(run.taskId, reason);
+    for (const [taskId, holder] of [...this.#held]) {
+      if (holder === owner) void this.#expire(taskId, reason);
+    }
+  }
+
+  /** Makes room for one task by expiring the oldest finished one; -32600 when every task is running. */
+  async #evictFinished(): Promise<void> {
+    for (const taskId of this.#held.keys()) {
+      if (this.#runs.has(taskId)) continue;
+      await this.#expire(taskId, undefined);
+      return;
+    }
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      `Too many tasks: this receiver holds at most ${this.maxTasks} and all of them are running`,
+      { maxTasks: this.maxTasks },
+    );
   }
 
   /** Stops every running task and timer (the receiver is shutting down). */
   close(): void {
     for (const timer of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();
+    this.#held.clear();
     for (const run of [...this.#runs.values()]) {
       this.#release(run);
       run.drop(new McpError(ErrorCode.ConnectionClosed, 'The task receiver closed'));
@@ -410,6 +441,7 @@ export class TaskReceiver {
     const timer = this.#timers.get(taskId);
     if (timer !== undefined) clearTimeout(timer);
     this.#timers.delete(taskId);
+    this.#held.delete(taskId);
     const run = this.#runs.get(taskId);
     if (run !== undefined) {
       this.#release(run);
