@@ -34,20 +34,63 @@ function isEventStream(response: Response): boolean {
   return response.headers.get('content-type')?.toLowerCase().startsWith('text/event-stream') === true;
 }
 
-function toHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
+// Bodies up to this size with a declared length are read before the `Request` is built and handed
+// over as bytes: a body stream adapted from node costs more than the round trip it carries.
+const BUFFERED_BODY_BYTES = 64 * 1024;
+
+function toHeaders(req: IncomingMessage): Array<[string, string]> {
+  // Name/value pairs: `Request` copies them into its own `Headers` in one pass.
+  const headers: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(req.headers)) {
     // HTTP/2 pseudo-headers (`:authority`, …) are not valid Fetch header names.
     if (value === undefined || name.startsWith(':')) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
+    if (Array.isArray(value)) for (const item of value) headers.push([name, item]);
+    else headers.push([name, value]);
   }
   return headers;
 }
 
-function toBody(req: IncomingMessage, parsedBody: unknown): BodyInit | null {
+/** The whole body of a request that declared a small `Content-Length`; undefined to stream it. */
+function smallBody(req: IncomingMessage): Promise<Buffer> | undefined {
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (!(declared <= BUFFERED_BODY_BYTES) || req.readableEnded || req.readableDidRead) return undefined;
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    // The listeners stay until the request is done (it is read once): a flag is cheaper than removing
+    // them per request.
+    let settled = false;
+    req.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.byteLength;
+    });
+    req.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length));
+    });
+    req.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    });
+    // `close` follows every `end`: only build the error when it means something.
+    req.on('close', () => {
+      if (settled) return;
+      settled = true;
+      reject(new Error('The request body ended early: the client went away'));
+    });
+  });
+}
+
+async function toBody(req: IncomingMessage, parsedBody: unknown): Promise<BodyInit | null> {
   if (req.method === 'GET' || req.method === 'HEAD') return null;
-  if (parsedBody === undefined) return Readable.toWeb(req) as ReadableStream<Uint8Array>;
+  if (parsedBody === undefined) {
+    const buffered = await smallBody(req);
+    // Socket buffers are never shared memory, which is all `BodyInit` asks of the bytes.
+    if (buffered !== undefined) return buffered as Uint8Array<ArrayBuffer>;
+    return Readable.toWeb(req) as ReadableStream<Uint8Array>;
+  }
   if (typeof parsedBody === 'string') return parsedBody;
   // A raw body parser's Buffer: decoded here so the core still sees (and size-checks) the same text.
   if (parsedBody instanceof Uint8Array) return new TextDecoder().decode(parsedBody);
@@ -59,10 +102,17 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse):
   // A client that disconnects cancels the body, which ends the SSE session behind it.
   const cancel = (): void => void reader.cancel().catch(() => {});
   res.once('close', cancel);
+  // The headers leave with the first event when it is ready in this turn of the event loop (the
+  // `endpoint` event always is), else on their own, so the client sees the stream open at once.
+  let wrote = false;
+  const flush = setImmediate(() => {
+    if (!wrote && !res.destroyed) res.flushHeaders();
+  });
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done || res.destroyed) break;
+      wrote = true;
       if (!res.write(value)) {
         await new Promise<void>((resolve) => {
           const settle = (): void => {
@@ -78,6 +128,7 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse):
   } catch {
     // The stream was cancelled because the response closed; nothing left to write to.
   } finally {
+    clearImmediate(flush);
     res.off('close', cancel);
     if (!res.destroyed) res.end();
   }
@@ -97,12 +148,15 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse):
 export function createNodeHandler(server: WebHandler): NodeHandler {
   return async (req, res, parsedBody) => {
     const aborted = new AbortController();
-    res.once('close', () => aborted.abort());
+    // `close` also follows a response that was sent in full; only an unfinished one is a disconnect.
+    res.once('close', () => {
+      if (!res.writableFinished) aborted.abort();
+    });
     let request: Request;
     try {
       const protocol = (req.socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http';
       const url = new URL(req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`);
-      const body = toBody(req, parsedBody);
+      const body = await toBody(req, parsedBody);
       // `duplex: 'half'` is required by Node's fetch for a streamed request body; not in the DOM typings.
       const init: RequestInit & { duplex: 'half' } = {
         method: req.method ?? 'GET',
@@ -139,8 +193,6 @@ export function createNodeHandler(server: WebHandler): NodeHandler {
       return;
     }
     res.writeHead(response.status, response.statusText, headers);
-    // Send the headers now: an SSE client waits for them before it reads any event.
-    res.flushHeaders();
     await writeBody(response.body, res);
   };
 }

@@ -1,5 +1,6 @@
 import { type Era, eraOf, isSupportedProtocolVersion, type JSONRPCMessage } from '@x/protocol';
 import { HEADER } from '../shared/headers.js';
+import type { HeaderReader } from './http-incoming.js';
 import { metaProtocolVersion } from './modern/header-validation.js';
 
 /**
@@ -20,7 +21,7 @@ import { metaProtocolVersion } from './modern/header-validation.js';
  *    servers read as 2025-03-26 ("if the server does not receive an MCP-Protocol-Version header ... the
  *    server SHOULD assume protocol version 2025-03-26").
  */
-export function classifyPost(headers: Headers, body: JSONRPCMessage | readonly JSONRPCMessage[]): Era {
+export function classifyPost(headers: HeaderReader, body: JSONRPCMessage | readonly JSONRPCMessage[]): Era {
   if (Array.isArray(body)) return 'legacy';
   const header = headers.get(HEADER.protocolVersion);
   if (header !== null && (isSupportedProtocolVersion(header) || eraOf(header) === 'modern')) {
@@ -38,7 +39,7 @@ export function classifyPost(headers: Headers, body: JSONRPCMessage | readonly J
 }
 
 /** GET and DELETE: only a modern `MCP-Protocol-Version` makes them modern (and so 405). */
-export function classifyBodiless(headers: Headers): Era {
+export function classifyBodiless(headers: HeaderReader): Era {
   const header = headers.get(HEADER.protocolVersion);
   return header !== null && eraOf(header) === 'modern' ? 'modern' : 'legacy';
 }

@@ -18,6 +18,13 @@ export interface CorsOptions {
   maxAge?: number | undefined;
 }
 
+import type { HeaderReader } from './http-incoming.js';
+
+/** What CORS reads of a request. */
+interface CorsRequest {
+  readonly headers: HeaderReader;
+}
+
 const ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
 // A browser client must be able to read the session id and negotiated version (2025-11-25 sessions).
 const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate';
@@ -37,14 +44,14 @@ export class Cors {
     this.#maxAge = String(options.maxAge ?? 600);
   }
 
-  #allowOrigin(request: Request): string | undefined {
+  #allowOrigin(request: CorsRequest): string | undefined {
     const origin = request.headers.get('origin');
     if (this.#origins === '*') return this.#credentials && origin !== null ? origin : '*';
     return origin !== null && this.#origins.has(origin) ? origin : undefined;
   }
 
   /** The 204 answer to an `OPTIONS` preflight. */
-  preflight(request: Request): Response {
+  preflight(request: CorsRequest): Response {
     const headers = new Headers({
       'access-control-allow-methods': ALLOW_METHODS,
       'access-control-max-age': this.#maxAge,
@@ -60,7 +67,7 @@ export class Cors {
   }
 
   /** Adds the response headers to a response the handler (or an auth hook) built. */
-  apply(request: Request, original: Response): Response {
+  apply(request: CorsRequest, original: Response): Response {
     const origin = this.#allowOrigin(request);
     if (origin === undefined) return original;
     let response = original;

@@ -9,7 +9,9 @@ import {
 import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
 import { classifyBodiless, classifyPost } from './classify-era.js';
 import { Cors } from './cors.js';
+import { headersChanged, materialize } from './deferred-body.js';
 import type { EndpointState } from './endpoint-state.js';
+import { type HttpIncoming, webIncoming } from './http-incoming.js';
 import { methodNotAllowed } from './http-responses.js';
 import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy/legacy-handler.js';
 import { SessionStore } from './legacy/session-store.js';
@@ -28,8 +30,8 @@ import {
   isLoopbackAddress,
   jsonRpcErrorResponse,
   PayloadTooLargeError,
-  readBoundedText,
 } from '@x/protocol/http';
+import { NODE_DISPATCH } from './node-dispatch.js';
 
 /**
  * A Web-standard MCP endpoint: `(request) => Promise<Response>` for Node (through `toNodeHandler`),
@@ -56,19 +58,27 @@ export interface StreamableHttpHandler {
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 const ALLOW = 'GET, POST, DELETE, OPTIONS';
 
+/**
+ * `fn` with its last answer remembered: a client sends the same `Accept` and `Content-Type` on every
+ * POST, so parsing them once per distinct value is enough.
+ */
+function lastValueMemo(fn: (header: string | null) => boolean): (header: string | null) => boolean {
+  let last: string | null | undefined;
+  let answer = false;
+  return (header) => {
+    if (header !== last) {
+      answer = fn(header);
+      last = header;
+    }
+    return answer;
+  };
+}
+
 function defaultSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function plainHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    out[name] = value;
-  });
-  return out;
 }
 
 /**
@@ -96,6 +106,8 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       ? undefined
       : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
   const generate = options.sessionIdGenerator ?? defaultSessionId;
+  const acceptsPost = lastValueMemo((header) => acceptsAll(header, [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE]));
+  const isJsonPost = lastValueMemo(isJsonContentType);
   let closed = false;
 
   const state: EndpointState = {
@@ -145,14 +157,14 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     return local !== undefined && !isLoopbackAddress(local) ? undefined : explicitGuard;
   }
 
-  async function authenticate(request: Request): Promise<AuthInfo | Response | undefined> {
-    return options.authenticate === undefined ? undefined : options.authenticate(request);
+  async function authenticate(request: HttpIncoming): Promise<AuthInfo | Response | undefined> {
+    return options.authenticate === undefined ? undefined : options.authenticate(request.toRequest());
   }
 
-  async function readMessages(request: Request): Promise<JSONRPCMessage | JSONRPCMessage[] | Response> {
+  async function readMessages(request: HttpIncoming): Promise<JSONRPCMessage | JSONRPCMessage[] | Response> {
     let text: string;
     try {
-      text = await readBoundedText(request, { maxBytes: maxBodyBytes });
+      text = await request.readText(maxBodyBytes);
     } catch (error) {
       if (error instanceof PayloadTooLargeError) {
         return jsonRpcErrorResponse(413, ErrorCode.InvalidRequest, `Content Too Large: ${error.message}`);
@@ -175,16 +187,16 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     }
   }
 
-  async function post(request: Request, extra: MessageExtraInfo): Promise<Response> {
+  async function post(request: HttpIncoming, extra: MessageExtraInfo): Promise<Response> {
     // "The client MUST include an Accept header, listing both application/json and text/event-stream".
-    if (!acceptsAll(request.headers.get(HEADER.accept), [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE])) {
+    if (!acceptsPost(request.headers.get(HEADER.accept))) {
       return jsonRpcErrorResponse(
         406,
         ErrorCode.InvalidRequest,
         'Not Acceptable: the client must accept both application/json and text/event-stream',
       );
     }
-    if (!isJsonContentType(request.headers.get(HEADER.contentType))) {
+    if (!isJsonPost(request.headers.get(HEADER.contentType))) {
       return jsonRpcErrorResponse(
         415,
         ErrorCode.InvalidRequest,
@@ -198,11 +210,12 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       : handleLegacyPost(state, request, body, extra);
   }
 
-  async function route(request: Request, context: HandlerContext | undefined): Promise<Response> {
+  async function route(request: HttpIncoming, context: HandlerContext | undefined): Promise<Response> {
     if (closed)
       return jsonRpcErrorResponse(503, ErrorCode.InternalError, 'Service Unavailable: shutting down');
     if (request.method === 'OPTIONS') return cors?.preflight(request) ?? methodNotAllowed(ALLOW);
-    const refused = guardFor(context)?.(request);
+    // The guard reads only `headers.get` and `url`, which every HttpIncoming has.
+    const refused = guardFor(context)?.(request as unknown as Request);
     // "If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden."
     if (refused !== undefined)
       return jsonRpcErrorResponse(403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
@@ -212,7 +225,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       requestInfo: {
         method: request.method,
         url: new URL(request.url),
-        headers: plainHeaders(request.headers),
+        headers: request.headerRecord(),
       },
       authInfo: auth,
     };
@@ -233,7 +246,8 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     }
   }
 
-  const handler = async (request: Request, context?: HandlerContext): Promise<Response> => {
+  /** The whole exchange; a response body may still be deferred (see `materialize`). */
+  const dispatch = async (request: HttpIncoming, context?: HandlerContext): Promise<Response> => {
     let response: Response;
     try {
       response = await route(request, context);
@@ -241,10 +255,17 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       state.onerror(error);
       response = jsonRpcErrorResponse(500, ErrorCode.InternalError, 'Internal error');
     }
-    return cors === undefined ? response : cors.apply(request, response);
+    if (cors === undefined) return response;
+    headersChanged(response);
+    return cors.apply(request, response);
   };
 
+  const handler = async (request: Request, context?: HandlerContext): Promise<Response> =>
+    materialize(await dispatch(webIncoming(request), context));
+
   return Object.defineProperties(handler, {
+    // The node:http adapter's way in: no Web Request, and bodies it writes straight to the socket.
+    [NODE_DISPATCH]: { value: dispatch },
     close: {
       value: async () => {
         closed = true;

@@ -1,5 +1,6 @@
 import { ErrorCode } from '@x/protocol';
 import { jsonRpcErrorResponse } from '@x/protocol/http';
+import { deferredResponse } from './deferred-body.js';
 
 /** 400 with the generic "invalid request" code, for malformed transport usage. */
 export function badRequest(message: string, headers?: Record<string, string>): Response {
@@ -22,6 +23,14 @@ export function methodNotAllowed(allow: string): Response {
 /** 202 Accepted with no body: the answer to notifications and responses. */
 export function accepted(headers?: Record<string, string>): Response {
   return new Response(null, headers === undefined ? { status: 202 } : { status: 202, headers });
+}
+
+/** A response with a JSON body (already serialized); `headers` may add e.g. `Mcp-Session-Id`. */
+export function jsonResponse(status: number, json: string, headers?: Record<string, string>): Response {
+  return deferredResponse(
+    { text: json },
+    { status, headers: { ...headers, 'content-type': 'application/json' } },
+  );
 }
 
 /** Headers every SSE response carries (2026-07-28 streamable-http: `X-Accel-Buffering: no` for proxies). */

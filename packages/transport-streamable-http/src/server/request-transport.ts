@@ -10,7 +10,7 @@ import {
   type RequestId,
   type TransportSendOptions,
 } from '@x/protocol';
-import { accepted } from './http-responses.js';
+import { accepted, jsonResponse } from './http-responses.js';
 import type { StreamableHttpServerTransport } from './options.js';
 import { ResponseChannel } from './response-channel.js';
 import { ServerTransportBase } from './server-transport-base.js';
@@ -37,10 +37,7 @@ function statusOf(message: JSONRPCMessage): number {
 }
 
 function jsonReply(message: JSONRPCMessage): Response {
-  return new Response(JSON.stringify(message), {
-    status: statusOf(message),
-    headers: { 'content-type': 'application/json' },
-  });
+  return jsonResponse(statusOf(message), JSON.stringify(message));
 }
 
 /** Options for {@link RequestTransport}. */

@@ -1,4 +1,5 @@
 import { isJSONRPCResponse, type JSONRPCMessage, type RequestId } from '@x/protocol';
+import { jsonResponse } from './http-responses.js';
 import type { SseWriter } from './sse-writer.js';
 
 /** Options for {@link ResponseChannel}. */
@@ -149,10 +150,7 @@ export class ResponseChannel {
       this.#resolve(
         body === undefined
           ? new Response(null, { status: 202, headers: this.#options.headers })
-          : new Response(JSON.stringify(body), {
-              status: 200,
-              headers: { ...this.#options.headers, 'content-type': 'application/json' },
-            }),
+          : jsonResponse(200, JSON.stringify(body), this.#options.headers),
       );
       return;
     }

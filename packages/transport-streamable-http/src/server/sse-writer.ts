@@ -1,3 +1,4 @@
+import { deferredResponse } from './deferred-body.js';
 import { SSE_HEADERS } from './http-responses.js';
 
 /** Options for {@link SseWriter}. */
@@ -13,16 +14,37 @@ export interface SseWriterOptions {
   onDisconnect?: (() => void) | undefined;
 }
 
+/**
+ * A byte sink the writer can write to directly instead of a `ReadableStream`: the `node:http`
+ * adapter passes its `ServerResponse` (which has this shape), so frames skip the Web stream machinery.
+ */
+export interface SseSink {
+  write(chunk: string): boolean;
+  end(): void;
+  destroy(error?: Error): void;
+  /** Bytes written but not yet handed to the network. */
+  readonly writableLength: number;
+}
+
 const encoder = new TextEncoder();
 const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+// What a reader may hold unread before it counts as falling behind (the stream's high-water mark).
+const HIGH_WATER_BYTES = 64 * 1024;
 
 /**
  * One Server-Sent Events response body (WHATWG HTML §9.2). Frames are written whole, so a reader never
  * sees half an event; `data` is one line because `JSON.stringify` never emits a raw line break.
+ *
+ * Frames go to whichever consumer attaches first: `stream` (a `ReadableStream`, created on first use,
+ * for Web-standard runtimes) or a sink (`attach`, the `node:http` adapter). Until then they are held.
  */
 export class SseWriter {
-  readonly stream: ReadableStream<Uint8Array>;
-  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #stream: ReadableStream<Uint8Array> | undefined;
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #sink: SseSink | undefined;
+  #held: string[] = [];
+  #heldLength = 0;
+  #failure: Error | undefined;
   #closed = false;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
   #maxBuffered: number;
@@ -31,15 +53,6 @@ export class SseWriter {
   constructor(options: SseWriterOptions = {}) {
     this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#onDisconnect = options.onDisconnect;
-    this.stream = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.#controller = controller;
-        },
-        cancel: () => this.#ended(),
-      },
-      new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
-    );
     const keepAliveMs = options.keepAliveMs ?? 0;
     if (keepAliveMs > 0) {
       this.#keepAlive = setInterval(() => this.#enqueue(':\n\n'), keepAliveMs);
@@ -48,13 +61,52 @@ export class SseWriter {
     }
   }
 
+  /** The frames as a byte stream; cancelling it counts as the client going away. */
+  get stream(): ReadableStream<Uint8Array> {
+    if (this.#stream !== undefined) return this.#stream;
+    if (this.#sink !== undefined) throw new Error('This SSE writer already writes to a sink');
+    this.#stream = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+          for (const text of this.#takeHeld()) controller.enqueue(encoder.encode(text));
+          if (this.#failure !== undefined) controller.error(this.#failure);
+          else if (this.#closed) controller.close();
+        },
+        cancel: () => this.#ended(),
+      },
+      new ByteLengthQueuingStrategy({ highWaterMark: HIGH_WATER_BYTES }),
+    );
+    return this.#stream;
+  }
+
+  /**
+   * Writes the frames to `sink` from now on (held ones first, in one write), ending or destroying it
+   * with the writer. Returns true when something was written. The owner of the sink calls `abandon()`
+   * when the client goes away.
+   */
+  attach(sink: SseSink): boolean {
+    if (this.#stream !== undefined || this.#sink !== undefined) throw new Error('This SSE writer is in use');
+    this.#sink = sink;
+    const held = this.#takeHeld();
+    if (held.length > 0) sink.write(held.length === 1 ? (held[0] as string) : held.join(''));
+    if (this.#failure !== undefined) sink.destroy(this.#failure);
+    else if (this.#closed) sink.end();
+    return held.length > 0;
+  }
+
+  /** The client went away (its connection closed under the sink): like a cancelled stream. */
+  abandon(): void {
+    this.#ended();
+  }
+
   get closed(): boolean {
     return this.#closed;
   }
 
   /** A `Response` streaming this writer, with the SSE headers plus `headers`. */
   response(headers?: Record<string, string>): Response {
-    return new Response(this.stream, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+    return deferredResponse({ sse: this }, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
   }
 
   /** Writes one event; returns false when the stream is already gone. */
@@ -80,8 +132,12 @@ export class SseWriter {
   close(): void {
     if (this.#closed) return;
     this.#stop();
+    if (this.#sink !== undefined) {
+      this.#sink.end();
+      return;
+    }
     try {
-      this.#controller.close();
+      this.#controller?.close();
     } catch {
       // already errored by the runtime
     }
@@ -89,21 +145,51 @@ export class SseWriter {
 
   #enqueue(text: string): boolean {
     if (this.#closed) return false;
-    const desired = this.#controller.desiredSize;
-    if (desired !== null && desired < -this.#maxBuffered) {
+    const sink = this.#sink;
+    const controller = this.#controller;
+    const buffered =
+      sink !== undefined
+        ? sink.writableLength
+        : controller !== undefined
+          ? HIGH_WATER_BYTES - (controller.desiredSize ?? HIGH_WATER_BYTES)
+          : this.#heldLength;
+    if (buffered - HIGH_WATER_BYTES > this.#maxBuffered) {
       // The client stopped reading: drop it (and what it has not read) rather than buffer forever.
-      this.#stop();
-      this.#controller.error(new Error('SSE client fell too far behind'));
-      this.#onDisconnect?.();
+      this.#fail(new Error('SSE client fell too far behind'));
       return false;
     }
+    if (sink !== undefined) {
+      sink.write(text);
+      return true;
+    }
+    if (controller === undefined) {
+      this.#held.push(text);
+      this.#heldLength += text.length;
+      return true;
+    }
     try {
-      this.#controller.enqueue(encoder.encode(text));
+      controller.enqueue(encoder.encode(text));
       return true;
     } catch {
       this.#ended();
       return false;
     }
+  }
+
+  #takeHeld(): string[] {
+    const held = this.#held;
+    this.#held = [];
+    this.#heldLength = 0;
+    return held;
+  }
+
+  #fail(error: Error): void {
+    this.#stop();
+    this.#failure = error;
+    this.#takeHeld();
+    if (this.#sink !== undefined) this.#sink.destroy(error);
+    else this.#controller?.error(error);
+    this.#onDisconnect?.();
   }
 
   #stop(): void {

@@ -9,6 +9,7 @@ import { HEADER, SSE_MEDIA_TYPE } from '../../shared/headers.js';
 import { acceptsAll, jsonRpcErrorResponse } from '@x/protocol/http';
 import type { EndpointState } from '../endpoint-state.js';
 import { badRequest, methodNotAllowed, sessionNotFound } from '../http-responses.js';
+import type { HttpIncoming } from '../http-incoming.js';
 import { RequestTransport } from '../request-transport.js';
 import { LegacySessionTransport } from './session-transport.js';
 
@@ -30,7 +31,7 @@ function checkVersion(state: EndpointState, version: string | null): Response | 
   return badRequest(`Unsupported protocol version: ${version} (supported: ${state.supported.join(', ')})`);
 }
 
-function lookupSession(state: EndpointState, request: Request): LegacySessionTransport | Response {
+function lookupSession(state: EndpointState, request: HttpIncoming): LegacySessionTransport | Response {
   const id = request.headers.get(HEADER.sessionId);
   // "Servers that require a session ID SHOULD respond to requests without an MCP-Session-Id header
   // (other than initialization) with HTTP 400 Bad Request".
@@ -41,7 +42,7 @@ function lookupSession(state: EndpointState, request: Request): LegacySessionTra
 /** A legacy POST: one message or a 2025-03-26 batch, in a session or stateless. */
 export async function handleLegacyPost(
   state: EndpointState,
-  request: Request,
+  request: HttpIncoming,
   body: JSONRPCMessage | readonly JSONRPCMessage[],
   extra: MessageExtraInfo,
 ): Promise<Response> {
@@ -106,7 +107,7 @@ function batchRefused(): Response {
 /** GET: the standalone SSE stream of a session, or its resumption with `Last-Event-ID`. */
 export async function handleLegacyGet(
   state: EndpointState,
-  request: Request,
+  request: HttpIncoming,
   extra: MessageExtraInfo,
 ): Promise<Response> {
   // Without sessions there is nothing to attach a GET stream to: "or else return HTTP 405".
@@ -122,7 +123,7 @@ export async function handleLegacyGet(
 }
 
 /** DELETE: the client ends its session (2025-11-25 "Session Management" 5). */
-export async function handleLegacyDelete(state: EndpointState, request: Request): Promise<Response> {
+export async function handleLegacyDelete(state: EndpointState, request: HttpIncoming): Promise<Response> {
   if (!state.sessionsEnabled) return methodNotAllowed('POST');
   const session = lookupSession(state, request);
   if (session instanceof Response) return session;

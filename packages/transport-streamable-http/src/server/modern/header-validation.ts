@@ -2,6 +2,7 @@ import { ErrorCode, type JSONRPCMessage, McpError } from '@x/protocol';
 import { HEADER, META_PROTOCOL_VERSION, PARAM_HEADER_PREFIX } from '../../shared/headers.js';
 import { decodeHeaderValue } from '../../shared/header-value.js';
 import { argumentAt, type ParamHeader, paramValueString } from '../../shared/param-headers.js';
+import type { HeaderReader } from '../http-incoming.js';
 
 /** The body field `Mcp-Name` mirrors, per method (2026-07-28 streamable-http, "Standard Request Headers"). */
 const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
@@ -37,7 +38,7 @@ export function metaProtocolVersion(message: JSONRPCMessage): unknown {
  * only headers that are present are compared.
  */
 export function validateModernHeaders(
-  headers: Headers,
+  headers: HeaderReader,
   message: JSONRPCMessage,
   paramHeaders: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined,
 ): void {
@@ -78,7 +79,7 @@ export function validateModernHeaders(
 }
 
 function validateParamHeaders(
-  headers: Headers,
+  headers: HeaderReader,
   message: JSONRPCMessage & { method: string },
   paramHeaders: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined,
 ): void {

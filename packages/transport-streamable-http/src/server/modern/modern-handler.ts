@@ -10,6 +10,7 @@ import {
 } from '@x/protocol';
 import { HEADER } from '../../shared/headers.js';
 import type { EndpointState } from '../endpoint-state.js';
+import type { HttpIncoming } from '../http-incoming.js';
 import { RequestTransport } from '../request-transport.js';
 import { validateModernHeaders } from './header-validation.js';
 
@@ -19,7 +20,7 @@ import { validateModernHeaders } from './header-validation.js';
  */
 export async function handleModernPost(
   state: EndpointState,
-  request: Request,
+  request: HttpIncoming,
   message: JSONRPCMessage,
   extra: MessageExtraInfo,
 ): Promise<Response> {

@@ -1,0 +1,170 @@
+import { Buffer } from 'node:buffer';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { PayloadTooLargeError, readBoundedText } from '@x/protocol/http';
+import type { HeaderReader, HttpIncoming } from './http-incoming.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function headerValue(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return typeof value === 'string' ? value : value.join(', ');
+}
+
+/** `Headers`-like reads over node's already lower-cased header record. */
+class NodeHeaders implements HeaderReader {
+  readonly #raw: IncomingHttpHeaders;
+
+  constructor(raw: IncomingHttpHeaders) {
+    this.#raw = raw;
+  }
+
+  get(name: string): string | null {
+    return headerValue(this.#raw[name.toLowerCase()]);
+  }
+
+  has(name: string): boolean {
+    return this.#raw[name.toLowerCase()] !== undefined;
+  }
+
+  forEach(callback: (value: string, name: string) => void): void {
+    // In arrival order (`Headers` sorts; nothing here depends on order). HTTP/2 pseudo-headers
+    // (`:authority`) are no header names.
+    for (const name in this.#raw) {
+      const value = headerValue(this.#raw[name]);
+      if (value !== null && name.charCodeAt(0) !== 0x3a) callback(value, name);
+    }
+  }
+}
+
+/** The body a framework's parser already read (`express.json()`, Fastify), as text; else undefined. */
+function parsedBody(req: IncomingMessage): string | undefined {
+  const parsed = (req as { body?: unknown }).body;
+  if (parsed === undefined || !req.readableEnded) return undefined;
+  return typeof parsed === 'string' ? parsed : JSON.stringify(parsed);
+}
+
+/**
+ * A `node:http` request as the handler core reads it (see {@link HttpIncoming}): headers straight from
+ * `req.headers`, the body read from the stream with the byte limit applied while reading, and an
+ * `AbortSignal` only for whoever asks for one. `toRequest()` builds the same Web `Request` the
+ * Web-standard path would see (streamed body, abort on disconnect) for hooks that take one.
+ */
+export class NodeIncoming implements HttpIncoming {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: HeaderReader;
+  readonly #req: IncomingMessage;
+  #abort: AbortController | undefined;
+  #gone = false;
+  #request: Request | undefined;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+    this.method = req.method ?? 'GET';
+    const scheme = (req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http';
+    // Parsed once here so that a Host no URL can hold fails before the handler runs, as `new Request`
+    // would.
+    this.url = new URL(`${scheme}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`).href;
+    this.headers = new NodeHeaders(req.headers);
+  }
+
+  get signal(): AbortSignal {
+    if (this.#abort === undefined) {
+      this.#abort = new AbortController();
+      if (this.#gone) this.#abort.abort();
+    }
+    return this.#abort.signal;
+  }
+
+  /** The client went away before the response was complete. */
+  disconnected(): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    this.#abort?.abort();
+  }
+
+  headerRecord(): Record<string, string> {
+    const out: Record<string, string> = {};
+    this.headers.forEach((value, name) => {
+      out[name] = value;
+    });
+    return out;
+  }
+
+  readText(maxBytes: number): Promise<string> {
+    if (this.#request !== undefined) return readBoundedText(this.#request, { maxBytes });
+    const req = this.#req;
+    if (this.method === 'GET' || this.method === 'HEAD') return Promise.resolve('');
+    const parsed = parsedBody(req);
+    if (parsed !== undefined) {
+      return Buffer.byteLength(parsed) > maxBytes
+        ? Promise.reject(new PayloadTooLargeError(maxBytes))
+        : Promise.resolve(parsed);
+    }
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > maxBytes) {
+      return Promise.reject(new PayloadTooLargeError(maxBytes));
+    }
+    if (req.readableEnded) return Promise.resolve('');
+    return new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      // The listeners stay until the request is done (it is read once): a flag is cheaper than
+      // removing four of them per request.
+      let settled = false;
+      req.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        total += chunk.byteLength;
+        if (total > maxBytes) {
+          // The rest of the body still flows (and is dropped) so the 413 reaches the client.
+          settled = true;
+          reject(new PayloadTooLargeError(maxBytes));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      req.on('end', () => {
+        if (settled) return;
+        settled = true;
+        try {
+          resolve(utf8.decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total)));
+        } catch (error) {
+          reject(error);
+        }
+      });
+      const fail = (error: Error): void => {
+        if (settled) return;
+        settled = true;
+        reject(error);
+      };
+      req.on('error', fail);
+      req.on('close', () => {
+        // `close` follows every `end`: only build the error when it means something.
+        if (!settled) fail(new Error('The request body ended early: the client went away'));
+      });
+    });
+  }
+
+  toRequest(): Request {
+    if (this.#request !== undefined) return this.#request;
+    const req = this.#req;
+    const headers = new Headers();
+    this.headers.forEach((value, name) => {
+      headers.set(name, value);
+    });
+    const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers, signal: this.signal };
+    if (this.method !== 'GET' && this.method !== 'HEAD') {
+      const parsed = parsedBody(req);
+      if (parsed !== undefined) {
+        init.body = parsed;
+        headers.set('content-length', String(Buffer.byteLength(parsed)));
+      } else {
+        init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
+        init.duplex = 'half';
+      }
+    }
+    this.#request = new Request(this.url, init);
+    return this.#request;
+  }
+}
