@@ -108,8 +108,8 @@ describe('SseClientTransport ↔ SseServer', () => {
     expect((inbox[0] as JSONRPCResponse & { result: { echo: { big: string } } }).result.echo.big).toBe(big);
   });
 
-  it('completes 1,000 concurrent round trips, none lost, in order', async () => {
-    const { client, received, inbox } = await connect();
+  it('completes 1,000 concurrent round trips, none lost, in order with maxConcurrentSends: 1', async () => {
+    const { client, received, inbox } = await connect({ maxConcurrentSends: 1 });
     await Promise.all(
       Array.from({ length: 1000 }, (_, i) =>
         client.send({ jsonrpc: '2.0', id: i, method: 'ping', params: { i } }),
@@ -122,12 +122,20 @@ describe('SseClientTransport ↔ SseServer', () => {
     expect(new Set(inbox.filter(isJSONRPCResponse).map((m) => m.id)).size).toBe(1000);
   });
 
-  it('trades order for throughput when maxConcurrentSends > 1, still losing nothing', async () => {
-    const { client, inbox } = await connect({ maxConcurrentSends: 16 });
-    await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => client.send({ jsonrpc: '2.0', id: i, method: 'ping' })),
-    );
+  it('overlaps POSTs by default, losing nothing, while a notification keeps its place', async () => {
+    const { client, received, inbox } = await connect();
+    const sends: Array<Promise<void>> = [];
+    for (let i = 0; i < 500; i++) sends.push(client.send({ jsonrpc: '2.0', id: i, method: 'ping' }));
+    sends.push(client.send({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }));
+    for (let i = 500; i < 1000; i++) sends.push(client.send({ jsonrpc: '2.0', id: i, method: 'ping' }));
+    await Promise.all(sends);
     await waitFor(() => inbox.length === 1000, 20_000);
     expect(new Set(inbox.filter(isJSONRPCResponse).map((m) => m.id)).size).toBe(1000);
+    // Nothing sent before the notification arrives after it, nothing sent after it arrives before it.
+    const order = received.map((r) => (r.message as { id?: number }).id ?? 'notification');
+    const at = order.indexOf('notification');
+    expect(at).toBe(500);
+    expect(order.slice(0, at).every((id) => typeof id === 'number' && id < 500)).toBe(true);
+    expect(order.slice(at + 1).every((id) => typeof id === 'number' && id >= 500)).toBe(true);
   });
 });

@@ -44,8 +44,10 @@ export interface SseClientTransportOptions {
   /** Largest single event accepted from the server. Default 64 MiB. */
   maxEventBytes?: number | undefined;
   /**
-   * POSTs in flight at once. Default 1, which keeps messages in the order they were sent; a higher
-   * value trades ordering for throughput.
+   * POSTs in flight at once. Default 16. Requests and responses may then reach the server in another
+   * order than they were sent (they race over separate connections), but a notification keeps its
+   * place: it goes out once every earlier POST was accepted, and nothing later overtakes it (so
+   * `notifications/initialized` precedes every later request). 1 keeps every message in order.
    */
   maxConcurrentSends?: number | undefined;
   /** Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000. */

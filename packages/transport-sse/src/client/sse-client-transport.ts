@@ -15,7 +15,7 @@ import { loadDefaultFetchers } from './default-fetch.js';
 import type { Fetchers } from './default-fetch.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './idle-watchdog.js';
 import { linkedSignal } from './linked-signal.js';
-import { SendLimiter } from './send-limiter.js';
+import { DEFAULT_MAX_CONCURRENT_SENDS, SendLimiter } from './send-limiter.js';
 import type { SseClientTransportOptions } from './sse-client-options.js';
 import { SseEndpointError } from './sse-endpoint-error.js';
 
@@ -56,12 +56,14 @@ export class SseClientTransport implements Transport {
   #fetchers: Fetchers | undefined;
   #endpointWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   #idle: IdleWatchdog;
-  readonly #batches = new BatchResponses({ write: (responses) => this.#post(JSON.stringify(responses)) });
+  readonly #batches = new BatchResponses({
+    write: (responses) => this.#post(JSON.stringify(responses), undefined),
+  });
 
   constructor(options: SseClientTransportOptions) {
     this.#url = new URL(options.url);
     this.#options = options;
-    this.#limiter = new SendLimiter(options.maxConcurrentSends ?? 1);
+    this.#limiter = new SendLimiter(options.maxConcurrentSends ?? DEFAULT_MAX_CONCURRENT_SENDS);
     const timeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.#idle = new IdleWatchdog({ timeoutMs, onIdle: () => this.#idleTimedOut(timeoutMs) });
   }
@@ -113,10 +115,11 @@ export class SseClientTransport implements Transport {
       const held = this.#batches.take(message);
       if (held !== undefined) return held;
     }
-    return this.#post(serializeMessage(message), options);
+    // A notification keeps its place among the POSTs (see SendLimiter).
+    return this.#post(serializeMessage(message), options, 'method' in message && !('id' in message));
   }
 
-  async #post(body: string, options?: TransportSendOptions): Promise<void> {
+  async #post(body: string, options: TransportSendOptions | undefined, barrier = false): Promise<void> {
     const endpoint = this.#endpoint;
     if (this.#state !== 'open' || endpoint === undefined) {
       throw new ConnectionClosedError(
@@ -138,7 +141,7 @@ export class SseClientTransport implements Transport {
       } finally {
         link.dispose();
       }
-    });
+    }, barrier);
   }
 
   /** Ends the stream and aborts POSTs in flight. Idempotent; `onclose` fires once. */
@@ -287,7 +290,7 @@ export class SseClientTransport implements Transport {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     if (!reading.ok) {
       report(new McpError(reading.error.error.code, reading.error.error.message));
-      this.#post(serializeMessage(reading.error)).catch(report);
+      this.#post(serializeMessage(reading.error), undefined).catch(report);
       return;
     }
     this.#batches.open(reading)?.catch(report);

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { SendLimiter } from '../src/client/send-limiter.js';
+
+/** A task that runs until the test releases it, recording when it started and ended. */
+function gate(log: string[], name: string) {
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => (release = resolve));
+  return {
+    task: async () => {
+      log.push(`start ${name}`);
+      await done;
+      log.push(`end ${name}`);
+    },
+    release,
+  };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('SendLimiter', () => {
+  it('runs up to its cap at once, the rest in order as slots free up', async () => {
+    const limiter = new SendLimiter(2);
+    const log: string[] = [];
+    const [a, b, c] = [gate(log, 'a'), gate(log, 'b'), gate(log, 'c')];
+    const runs = [limiter.run(a.task), limiter.run(b.task), limiter.run(c.task)];
+    await tick();
+    expect(log).toEqual(['start a', 'start b']);
+    b.release();
+    await tick();
+    expect(log).toEqual(['start a', 'start b', 'end b', 'start c']);
+    a.release();
+    c.release();
+    await Promise.all(runs);
+  });
+
+  it('a barrier waits for every earlier task and holds back every later one', async () => {
+    const limiter = new SendLimiter(8);
+    const log: string[] = [];
+    const [a, b, n, c] = [gate(log, 'a'), gate(log, 'b'), gate(log, 'notification'), gate(log, 'c')];
+    const runs = [limiter.run(a.task), limiter.run(b.task), limiter.run(n.task, true), limiter.run(c.task)];
+    await tick();
+    expect(log).toEqual(['start a', 'start b']); // c may not overtake the notification
+    a.release();
+    await tick();
+    expect(log).toEqual(['start a', 'start b', 'end a']); // the barrier still waits for b
+    b.release();
+    await tick();
+    expect(log.slice(3)).toEqual(['end b', 'start notification']);
+    n.release();
+    await tick();
+    expect(log.slice(5)).toEqual(['end notification', 'start c']);
+    c.release();
+    await Promise.all(runs);
+  });
+
+  it('a failing task frees its slot and lifts its barrier', async () => {
+    const limiter = new SendLimiter(1);
+    await expect(limiter.run(() => Promise.reject(new Error('boom')), true)).rejects.toThrow('boom');
+    await expect(limiter.run(async () => 'next')).resolves.toBe('next');
+  });
+
+  it('refuses a cap below 1', () => {
+    expect(() => new SendLimiter(0)).toThrow(RangeError);
+  });
+});
