@@ -274,6 +274,61 @@ describe('2025-03-26 batches', () => {
     ).toEqual(['a', 'b']);
   });
 
+  it('answers an invalid element with its own error next to the other responses (JSON and SSE)', async () => {
+    // JSON-RPC 2.0 batch: an invalid element gets {"code": -32600} in the response array, the valid
+    // requests their results; "should respond with an Array containing the corresponding Response objects".
+    const body = [
+      { jsonrpc: '2.0', id: 1, method: 'echo', params: { n: 1 } },
+      { jsonrpc: '1.0', id: 2, method: 'echo' },
+      { foo: 'boo' },
+    ];
+    await using json = await startServer({ enableJsonResponse: true });
+    const jsonSession = await openSession(json.url, '2025-03-26');
+    const reply = await raw(json.url, { headers: sessionHeaders(jsonSession, '2025-03-26'), body });
+    expect(reply.status).toBe(200);
+    const answers = reply.json() as Array<{ id: number | null; result?: unknown; error?: { code: number } }>;
+    expect(answers).toHaveLength(3);
+    expect(answers.find((a) => a.id === 1)?.result).toBeDefined();
+    expect(answers.find((a) => a.id === 2)?.error?.code).toBe(-32600);
+    expect(answers.find((a) => a.id === null)?.error?.code).toBe(-32600);
+
+    await using sse = await startServer();
+    const sseSession = await openSession(sse.url, '2025-03-26');
+    const streamed = await raw(sse.url, { headers: sessionHeaders(sseSession, '2025-03-26'), body });
+    expect(streamed.status).toBe(200);
+    const events = sseMessages(streamed.text) as Array<{ id: number | null; error?: { code: number } }>;
+    expect(events.map((e) => e.id).sort()).toEqual([1, 2, null].sort());
+    expect(events.filter((e) => e.error?.code === -32600)).toHaveLength(2);
+  });
+
+  it('does the same without sessions (stateless)', async () => {
+    await using server = await startServer({ sessions: false, enableJsonResponse: true });
+    const reply = await raw(server.url, {
+      headers: { ...POST_HEADERS, 'mcp-protocol-version': '2025-03-26' },
+      body: [
+        { jsonrpc: '2.0', id: 'ok', method: 'ping' },
+        { jsonrpc: '2.0', id: 'bad', method: 7 },
+      ],
+    });
+    expect(reply.status).toBe(200);
+    const answers = reply.json() as Array<{ id: string; result?: unknown; error?: { code: number } }>;
+    expect(answers.find((a) => a.id === 'ok')?.result).toEqual({});
+    expect(answers.find((a) => a.id === 'bad')?.error?.code).toBe(-32600);
+  });
+
+  it('answers a batch of only invalid elements and notifications with their errors (200, not 202)', async () => {
+    await using server = await startServer();
+    const sessionId = await openSession(server.url, '2025-03-26');
+    const reply = await raw(server.url, {
+      headers: sessionHeaders(sessionId, '2025-03-26'),
+      body: [{ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, 42],
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.json()).toEqual([
+      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) },
+    ]);
+  });
+
   it('refuses batches on later versions and batched initialize (400)', async () => {
     await using server = await startServer();
     const sessionId = await openSession(server.url, V);

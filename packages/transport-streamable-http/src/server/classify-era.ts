@@ -21,7 +21,7 @@ import { metaProtocolVersion } from './modern/header-validation.js';
  *    servers read as 2025-03-26 ("if the server does not receive an MCP-Protocol-Version header ... the
  *    server SHOULD assume protocol version 2025-03-26").
  */
-export function classifyPost(headers: HeaderReader, body: JSONRPCMessage | readonly JSONRPCMessage[]): Era {
+export function classifyPost(headers: HeaderReader, body: JSONRPCMessage | readonly unknown[]): Era {
   if (Array.isArray(body)) return 'legacy';
   const header = headers.get(HEADER.protocolVersion);
   if (header !== null && (isSupportedProtocolVersion(header) || eraOf(header) === 'modern')) {

@@ -161,7 +161,8 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     return options.authenticate === undefined ? undefined : options.authenticate(request.toRequest());
   }
 
-  async function readMessages(request: HttpIncoming): Promise<JSONRPCMessage | JSONRPCMessage[] | Response> {
+  /** One checked message, or a batch whose elements `readBatch` checks once the session's version is known. */
+  async function readMessages(request: HttpIncoming): Promise<JSONRPCMessage | unknown[] | Response> {
     let text: string;
     try {
       text = await request.readText(maxBodyBytes);
@@ -180,7 +181,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     try {
       if (!Array.isArray(value)) return validateMessage(value);
       if (value.length === 0) throw new Error('An empty batch is not a JSON-RPC message');
-      return value.map((item) => validateMessage(item));
+      return value;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: ${message}`);

@@ -4,6 +4,7 @@ import {
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResponse,
+  type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type MessageExtraInfo,
   McpError,
@@ -57,6 +58,8 @@ export interface RequestExchange {
   messages: readonly JSONRPCMessage[];
   extra: MessageExtraInfo;
   batch: boolean;
+  /** Answers to the invalid elements of a batch, sent with the responses to its requests. */
+  errors?: readonly JSONRPCErrorResponse[] | undefined;
   /** Reply with SSE and keep-alives regardless of `json` (a `subscriptions/listen` stream). */
   longLived: boolean;
   /** Aborted when the HTTP request goes away (client disconnect). */
@@ -104,10 +107,11 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
   async handle(exchange: RequestExchange): Promise<Response> {
     const { messages, batch, longLived } = exchange;
     for (const message of messages) if (isJSONRPCRequest(message)) this.#pending.push(message.id);
+    const errors = exchange.errors ?? [];
     if (this.#pending.length === 0) {
       for (const message of messages) this.deliver(message, exchange.extra);
       this.#closeWhenDelivered();
-      return accepted();
+      return errors.length === 0 ? accepted() : jsonResponse(200, JSON.stringify(errors));
     }
     const deferred = this.era === 'modern' && !longLived;
     const channel = new ResponseChannel({
@@ -131,10 +135,12 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
       return reply;
     }
     if (channel.json) {
+      for (const error of errors) channel.write(error);
       for (const message of messages) this.deliver(message, extra);
       return channel.jsonResponse();
     }
     channel.attach(this.#writer(longLived));
+    for (const error of errors) channel.write(error);
     for (const message of messages) this.deliver(message, extra);
     return channel.writer?.response() ?? accepted();
   }

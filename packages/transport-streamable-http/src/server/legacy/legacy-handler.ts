@@ -1,9 +1,12 @@
 import {
+  BATCH_PROTOCOL_VERSION,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   isJSONRPCRequest,
   isLegacyProtocolVersion,
+  type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type MessageExtraInfo,
+  readBatch,
 } from '@x/protocol';
 import { HEADER, SSE_MEDIA_TYPE } from '../../shared/headers.js';
 import { acceptsAll, jsonRpcErrorResponse } from '@x/protocol/http';
@@ -12,10 +15,6 @@ import { badRequest, methodNotAllowed, sessionNotFound } from '../http-responses
 import type { HttpIncoming } from '../http-incoming.js';
 import { RequestTransport } from '../request-transport.js';
 import { LegacySessionTransport } from './session-transport.js';
-
-// Batches exist only in this revision (2025-03-26 transports: "An array batching one or more requests
-// and/or notifications"); 2025-06-18 removed them.
-const BATCH_VERSION = '2025-03-26';
 
 function randomTag(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
@@ -43,35 +42,21 @@ function lookupSession(state: EndpointState, request: HttpIncoming): LegacySessi
 export async function handleLegacyPost(
   state: EndpointState,
   request: HttpIncoming,
-  body: JSONRPCMessage | readonly JSONRPCMessage[],
+  body: JSONRPCMessage | readonly unknown[],
   extra: MessageExtraInfo,
 ): Promise<Response> {
   const header = request.headers.get(HEADER.protocolVersion);
   const versionError = checkVersion(state, header);
   if (versionError !== undefined) return versionError;
-  const batch = Array.isArray(body);
-  const messages: readonly JSONRPCMessage[] = batch ? body : [body as JSONRPCMessage];
-  const initialize = messages.some((m) => isJSONRPCRequest(m) && m.method === 'initialize');
-  if (batch && initialize) {
-    // 2025-03-26 lifecycle: "The initialize request MUST NOT be part of a JSON-RPC batch".
-    return badRequest('initialize must not be part of a JSON-RPC batch');
-  }
+  if (Array.isArray(body)) return handleBatch(state, request, body, header, extra);
+  const message = body as JSONRPCMessage;
+  const initialize = isJSONRPCRequest(message) && message.method === 'initialize';
 
   if (!state.sessionsEnabled) {
-    if (batch && (header ?? BATCH_VERSION) !== BATCH_VERSION) return batchRefused();
-    const transport = new RequestTransport({
-      era: 'legacy',
-      // No session carries the handshake's outcome, so each request stands for an initialized one of
-      // the version it declares (spec: a missing header means 2025-03-26). initialize itself needs none.
-      statelessLegacyVersion: initialize ? undefined : (header ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION),
-      json: state.settings.json,
-      keepAliveMs: state.settings.keepAliveMs,
-      onFinished: () => state.live.delete(transport),
-    });
-    state.live.add(transport);
-    const failed = await state.connect(transport);
-    if (failed !== undefined) return failed;
-    return transport.handle({ messages, extra, batch, longLived: false, signal: request.signal });
+    // No session carries the handshake's outcome, so each request stands for an initialized one of
+    // the version it declares (spec: a missing header means 2025-03-26). initialize itself needs none.
+    const version = initialize ? undefined : (header ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION);
+    return handleStateless(state, request, version, { messages: [message], errors: [] }, false, extra);
   }
 
   if (initialize) {
@@ -91,17 +76,75 @@ export async function handleLegacyPost(
     state.sessions.add(session);
     const failed = await state.connect(session);
     if (failed !== undefined) return failed;
-    return session.handlePost(messages, { extra, batch: false });
+    return session.handlePost([message], { extra, batch: false, errors: [] });
   }
 
   const session = lookupSession(state, request);
   if (session instanceof Response) return session;
-  if (batch && (header ?? session.protocolVersion ?? BATCH_VERSION) !== BATCH_VERSION) return batchRefused();
-  return session.handlePost(messages, { extra, batch });
+  return session.handlePost([message], { extra, batch: false, errors: [] });
 }
 
-function batchRefused(): Response {
-  return badRequest(`JSON-RPC batches are only allowed in protocol version ${BATCH_VERSION}`);
+/**
+ * A 2025-03-26 batch. Refused whole with 400 (-32600) when it holds `initialize` ("The initialize request
+ * MUST NOT be part of a JSON-RPC batch"), on any other version, or when it is too large; otherwise an
+ * invalid element gets its own error in the reply, next to the responses to the valid requests (JSON-RPC
+ * 2.0: "The Server should respond with an Array containing the corresponding Response objects").
+ */
+async function handleBatch(
+  state: EndpointState,
+  request: HttpIncoming,
+  values: readonly unknown[],
+  header: string | null,
+  extra: MessageExtraInfo,
+): Promise<Response> {
+  if (values.some(isInitializeRequest)) return badRequest('initialize must not be part of a JSON-RPC batch');
+  if (!state.sessionsEnabled) {
+    const reading = readBatch(values, { protocolVersion: header ?? BATCH_PROTOCOL_VERSION });
+    if (!reading.ok) return batchRefused(reading.error);
+    const version = header ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+    return handleStateless(state, request, version, reading, true, extra);
+  }
+  const session = lookupSession(state, request);
+  if (session instanceof Response) return session;
+  const version = header ?? session.protocolVersion ?? BATCH_PROTOCOL_VERSION;
+  const reading = readBatch(values, { protocolVersion: version });
+  if (!reading.ok) return batchRefused(reading.error);
+  return session.handlePost(reading.messages, { extra, batch: true, errors: reading.errors });
+}
+
+async function handleStateless(
+  state: EndpointState,
+  request: HttpIncoming,
+  statelessLegacyVersion: string | undefined,
+  post: { messages: readonly JSONRPCMessage[]; errors: readonly JSONRPCErrorResponse[] },
+  batch: boolean,
+  extra: MessageExtraInfo,
+): Promise<Response> {
+  const transport = new RequestTransport({
+    era: 'legacy',
+    statelessLegacyVersion,
+    json: state.settings.json,
+    keepAliveMs: state.settings.keepAliveMs,
+    onFinished: () => state.live.delete(transport),
+  });
+  state.live.add(transport);
+  const failed = await state.connect(transport);
+  if (failed !== undefined) return failed;
+  const { messages, errors } = post;
+  return transport.handle({ messages, errors, extra, batch, longLived: false, signal: request.signal });
+}
+
+function isInitializeRequest(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<string, unknown>)['method'] === 'initialize' &&
+    'id' in value
+  );
+}
+
+function batchRefused(refusal: JSONRPCErrorResponse): Response {
+  return jsonRpcErrorResponse(400, refusal.error.code, refusal.error.message);
 }
 
 /** GET: the standalone SSE stream of a session, or its resumption with `Last-Event-ID`. */

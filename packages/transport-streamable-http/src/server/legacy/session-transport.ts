@@ -5,12 +5,13 @@ import {
   isJSONRPCRequest,
   isJSONRPCResponse,
   isJSONRPCResultResponse,
+  type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type RequestId,
   type TransportSendOptions,
 } from '@x/protocol';
-import { accepted, badRequest } from '../http-responses.js';
+import { accepted, badRequest, jsonResponse } from '../http-responses.js';
 import type { StreamableHttpServerTransport } from '../options.js';
 import { ResponseChannel } from '../response-channel.js';
 import { ServerTransportBase } from '../server-transport-base.js';
@@ -30,6 +31,8 @@ export interface SessionSettings {
 export interface PostContext {
   extra: MessageExtraInfo;
   batch: boolean;
+  /** Answers to the invalid elements of a batch, sent with the responses to its requests. */
+  errors: readonly JSONRPCErrorResponse[];
 }
 
 // Empty `data:` lines (priming events) broke clients before 2025-11-25, which made them legal.
@@ -100,7 +103,9 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     const extra = this.#extraFor(context.extra, undefined);
     if (requestIds.length === 0) {
       for (const message of messages) this.deliver(message, extra);
-      return accepted(headers);
+      return context.errors.length === 0
+        ? accepted(headers)
+        : jsonResponse(200, JSON.stringify(context.errors), headers);
     }
     for (const message of messages) {
       if (isJSONRPCRequest(message) && message.method === 'initialize') this.#initializeId = message.id;
@@ -116,11 +121,13 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     for (const id of requestIds) this.#byRequest.set(id, channel);
     const requestExtra = this.#extraFor(context.extra, channel);
     if (channel.json) {
+      for (const error of context.errors) channel.write(error);
       for (const message of messages) this.deliver(message, requestExtra);
       return channel.jsonResponse();
     }
     const writer = this.#writerFor(channel, 0);
     channel.attach(writer);
+    for (const error of context.errors) void this.#emit(channel, error, undefined);
     const store = this.#settings.eventStore;
     if (store !== undefined && this.#primes(context.extra)) {
       this.#resumable.set(channel.streamId, channel);
