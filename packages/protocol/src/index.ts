@@ -52,7 +52,12 @@ export {
   parseMessageOrBatch,
   readBatch,
 } from './jsonrpc-batch.js';
-export type { BatchReading, BatchResponsesOptions, ReadBatchOptions } from './jsonrpc-batch.js';
+export type {
+  BatchReading,
+  BatchResponsesOptions,
+  ReadBatchOptions,
+  ReceiveBatchOptions,
+} from './jsonrpc-batch.js';
 export type { Era, LegacyProtocolVersion, ModernProtocolVersion, ProtocolVersion } from './versions.js';
 export {
   DEFAULT_MAX_LINE_BYTES,

@@ -180,6 +180,28 @@ export interface BatchResponsesOptions {
   write: (responses: JSONRPCResponse[]) => Promise<void>;
 }
 
+/**
+ * Options of `BatchResponses.receive`.
+ *
+ * @example
+ * ```ts
+ * const options: ReceiveBatchOptions = {
+ *   protocolVersion: '2025-03-26',
+ *   deliver: (message) => void transport.onmessage?.(message),
+ *   refuse: (error) => writeLine(JSON.stringify(error)),
+ *   onerror: (error) => transport.onerror?.(error),
+ * };
+ * ```
+ */
+export interface ReceiveBatchOptions extends ReadBatchOptions {
+  /** Delivers one message of an accepted batch; returning false stops the rest (the transport closed). */
+  deliver: (message: JSONRPCMessage) => unknown;
+  /** Writes the single error that refuses a batch whole. */
+  refuse: (error: JSONRPCErrorResponse) => Promise<void>;
+  /** The refusal itself, and any failed write. */
+  onerror: (error: Error) => void;
+}
+
 interface OpenBatch {
   waiting: number;
   readonly responses: JSONRPCResponse[];
@@ -255,6 +277,32 @@ export class BatchResponses {
     batch.responses.push(message);
     if (--batch.waiting > 0) return Promise.resolve();
     return this.#write(batch.responses);
+  }
+
+  /**
+   * Takes a decoded array as a batch, the way a message-stream transport (stdio, WebSocket, an SSE
+   * event) does: refused whole → the error is reported to `onerror` and written with `refuse`; accepted
+   * → the batch is opened (its answers, and the errors of its invalid elements, go out as one array
+   * through this collector's `write`) and each message is delivered until `deliver` returns false.
+   *
+   * @example
+   * ```ts
+   * const decoded = parseMessageOrBatch(line);
+   * if (!Array.isArray(decoded)) deliver(decoded);
+   * else batches.receive(decoded, { protocolVersion, deliver, refuse: writeLine, onerror: report });
+   * ```
+   */
+  receive(values: readonly unknown[], options: ReceiveBatchOptions): void {
+    const report = (error: unknown): void =>
+      options.onerror(error instanceof Error ? error : new Error(String(error)));
+    const reading = readBatch(values, options);
+    if (!reading.ok) {
+      report(new McpError(reading.error.error.code, reading.error.error.message));
+      options.refuse(reading.error).catch(report);
+      return;
+    }
+    this.open(reading)?.catch(report);
+    for (const message of reading.messages) if (options.deliver(message) === false) return;
   }
 
   /** Forgets every open batch (the transport closed): later answers are neither kept nor written. */

@@ -173,3 +173,39 @@ describe('JsonLineDecoder with onbatch', () => {
     expect(errors.map((error) => error.code)).toEqual([ErrorCode.InvalidRequest]);
   });
 });
+
+describe('BatchResponses.receive', () => {
+  const request = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'ping' });
+
+  it('refuses a batch whole: reported to onerror and answered with one -32600 error (id null)', async () => {
+    const written: unknown[] = [];
+    const errors: Error[] = [];
+    const delivered: unknown[] = [];
+    new BatchResponses({ write: async () => {} }).receive([request(1)], {
+      protocolVersion: '2025-06-18',
+      deliver: (message) => delivered.push(message),
+      refuse: async (error) => void written.push(error),
+      onerror: (error) => errors.push(error),
+    });
+    expect(delivered).toEqual([]);
+    expect(written).toEqual([{ jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) }]);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('delivers an accepted batch until deliver returns false, and collects its answers', async () => {
+    const arrays: unknown[][] = [];
+    const batches = new BatchResponses({ write: async (responses) => void arrays.push(responses) });
+    const delivered: number[] = [];
+    batches.receive([request(1), request(2), request(3)], {
+      protocolVersion: '2025-03-26',
+      deliver: (message) => {
+        delivered.push((message as { id: number }).id);
+        return delivered.length < 2; // the transport closed while handling the second
+      },
+      refuse: async () => {},
+      onerror: () => {},
+    });
+    expect(delivered).toEqual([1, 2]);
+    expect(batches.pending).toBe(3);
+  });
+});

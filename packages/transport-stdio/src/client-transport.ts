@@ -10,7 +10,6 @@ import {
   JsonLineDecoder,
   McpError,
   type MessageExtraInfo,
-  readBatch,
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
@@ -312,17 +311,13 @@ export class StdioClientTransport implements Transport {
 
   #onBatch(values: unknown[]): void {
     if (this.#closing !== undefined) return;
-    const reading = readBatch(values, {
+    this.#batches.receive(values, {
       protocolVersion: this.#protocolVersion,
       maxBatchSize: this.#options.maxBatchSize,
+      deliver: (message) => this.#deliver(message),
+      refuse: (error) => this.#writeLine(error),
+      onerror: (error) => this.#report(error),
     });
-    if (!reading.ok) {
-      this.#report(new McpError(reading.error.error.code, reading.error.error.message));
-      this.#writeLine(reading.error).catch((error: unknown) => this.#report(error));
-      return;
-    }
-    this.#batches.open(reading)?.catch((error: unknown) => this.#report(error));
-    for (const message of reading.messages) this.#deliver(message);
   }
 
   #report(error: unknown): void {

@@ -9,7 +9,6 @@ import {
   JsonLineDecoder,
   McpError,
   type MessageExtraInfo,
-  readBatch,
   type RequestId,
   type Transport,
   type TransportSendOptions,
@@ -229,17 +228,13 @@ export class StdioServerTransport implements Transport {
 
   #onBatch(values: unknown[]): void {
     if (this.#state !== 'open') return;
-    const reading = readBatch(values, {
+    this.#batches.receive(values, {
       protocolVersion: this.#protocolVersion,
       maxBatchSize: this.#maxBatchSize,
+      deliver: (message) => this.#deliver(message),
+      refuse: (error) => this.#writeLine(error),
+      onerror: (error) => this.#report(error),
     });
-    if (!reading.ok) {
-      this.#report(new McpError(reading.error.error.code, reading.error.error.message));
-      this.#writeLine(reading.error).catch((error: unknown) => this.#report(error));
-      return;
-    }
-    this.#batches.open(reading)?.catch((error: unknown) => this.#report(error));
-    for (const message of reading.messages) this.#deliver(message);
   }
 
   #onBadLine(error: McpError): void {

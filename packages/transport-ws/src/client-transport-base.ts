@@ -5,9 +5,7 @@ import {
   isJSONRPCRequest,
   isJSONRPCResponse,
   type JSONRPCMessage,
-  McpError,
   type MessageExtraInfo,
-  readBatch,
   type RequestId,
   type Transport,
   type TransportSendOptions,
@@ -238,21 +236,18 @@ export class WebSocketClientTransportBase implements Transport {
   }
 
   #onBatch(values: unknown[]): void {
-    const reading = readBatch(values, {
+    this.#batches.receive(values, {
       protocolVersion: this.#protocolVersion,
       maxBatchSize: this.#maxBatchSize,
+      deliver: (message) => {
+        // close() from a handler stops the rest of the batch, as it would the rest of a connection.
+        if (this.#state === 'closed') return false;
+        this.#deliver(message);
+        return true;
+      },
+      refuse: (error) => this.#write(error),
+      onerror: (error) => this.onerror?.(error),
     });
-    if (!reading.ok) {
-      this.onerror?.(new McpError(reading.error.error.code, reading.error.error.message));
-      this.#write(reading.error).catch(() => {});
-      return;
-    }
-    this.#batches.open(reading)?.catch(() => {});
-    for (const message of reading.messages) {
-      // close() from a handler stops the rest of the batch, as it would the rest of a connection.
-      if (this.#state === 'closed') return;
-      this.#deliver(message);
-    }
   }
 
   #ondrop(code: number): void {

@@ -3,9 +3,7 @@ import {
   BatchResponses,
   ConnectionClosedError,
   type JSONRPCMessage,
-  McpError,
   type MessageExtraInfo,
-  readBatch,
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
@@ -177,17 +175,13 @@ export class WebSocketServerTransport implements Transport {
   }
 
   #onBatch(values: unknown[]): void {
-    const reading = readBatch(values, {
+    this.#batches.receive(values, {
       protocolVersion: this.#protocolVersion,
       maxBatchSize: this.#maxBatchSize,
+      deliver: (message) => this.#deliver(message),
+      refuse: (error) => sendMessage(this.#wire, error),
+      onerror: (error) => this.onerror?.(error),
     });
-    if (!reading.ok) {
-      this.onerror?.(new McpError(reading.error.error.code, reading.error.error.message));
-      sendMessage(this.#wire, reading.error).catch(() => {});
-      return;
-    }
-    this.#batches.open(reading)?.catch(() => {});
-    for (const message of reading.messages) this.#deliver(message);
   }
 
   #onclosed(): void {

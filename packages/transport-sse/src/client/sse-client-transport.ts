@@ -1,11 +1,4 @@
-import {
-  BatchResponses,
-  ConnectionClosedError,
-  McpError,
-  parseMessageOrBatch,
-  readBatch,
-  serializeMessage,
-} from '@x/protocol';
+import { BatchResponses, ConnectionClosedError, parseMessageOrBatch, serializeMessage } from '@x/protocol';
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol';
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
@@ -282,22 +275,17 @@ export class SseClientTransport implements Transport {
   }
 
   #onBatch(values: unknown[]): void {
-    const reading = readBatch(values, {
+    this.#batches.receive(values, {
       protocolVersion: this.#protocolVersion,
       maxBatchSize: this.#options.maxBatchSize,
+      deliver: (message) => {
+        if (this.#state === 'closed') return false;
+        this.#deliver(message);
+        return true;
+      },
+      refuse: (error) => this.#post(serializeMessage(error), undefined),
+      onerror: (error) => this.onerror?.(error),
     });
-    const report = (error: unknown): void =>
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    if (!reading.ok) {
-      report(new McpError(reading.error.error.code, reading.error.error.message));
-      this.#post(serializeMessage(reading.error), undefined).catch(report);
-      return;
-    }
-    this.#batches.open(reading)?.catch(report);
-    for (const message of reading.messages) {
-      if (this.#state === 'closed') return;
-      this.#deliver(message);
-    }
   }
 
   #acceptEndpoint(data: string): void {
