@@ -1,4 +1,5 @@
-import type { AuthInfo, MessageExtraInfo } from '@x/protocol';
+import type { AuthInfo, Era, MessageExtraInfo } from '@x/protocol';
+import { type RequestExchange, RequestTransport } from './request-transport.js';
 import type { SessionStore } from './legacy/session-store.js';
 import type { SessionSettings } from './legacy/session-transport.js';
 import type { StreamableHttpHandlerOptions, StreamableHttpServerTransport } from './options.js';
@@ -25,4 +26,27 @@ export interface IncomingRequest {
   request: Request;
   extra: MessageExtraInfo;
   authInfo: AuthInfo | undefined;
+}
+
+/**
+ * Serves one POST on a transport of its own (every modern request; legacy requests without sessions):
+ * creates it, hands it to the user, and answers with what it makes of the exchange.
+ */
+export async function serveOnOwnTransport(
+  state: EndpointState,
+  era: Era,
+  statelessLegacyVersion: string | undefined,
+  exchange: RequestExchange,
+): Promise<Response> {
+  const transport: RequestTransport = new RequestTransport({
+    era,
+    statelessLegacyVersion,
+    json: state.settings.json,
+    keepAliveMs: state.settings.keepAliveMs,
+    onFinished: () => state.live.delete(transport),
+  });
+  state.live.add(transport);
+  const failed = await state.connect(transport);
+  if (failed !== undefined) return failed;
+  return transport.handle(exchange);
 }

@@ -10,10 +10,9 @@ import {
 } from '@x/protocol';
 import { HEADER, SSE_MEDIA_TYPE } from '../../shared/headers.js';
 import { acceptsAll, jsonRpcErrorResponse } from '@x/protocol/http';
-import type { EndpointState } from '../endpoint-state.js';
+import { type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';
 import { badRequest, methodNotAllowed, sessionNotFound } from '../http-responses.js';
 import type { HttpIncoming } from '../http-incoming.js';
-import { RequestTransport } from '../request-transport.js';
 import { LegacySessionTransport } from './session-transport.js';
 
 function randomTag(): string {
@@ -112,7 +111,7 @@ async function handleBatch(
   return session.handlePost(reading.messages, { extra, batch: true, errors: reading.errors });
 }
 
-async function handleStateless(
+function handleStateless(
   state: EndpointState,
   request: HttpIncoming,
   statelessLegacyVersion: string | undefined,
@@ -120,18 +119,15 @@ async function handleStateless(
   batch: boolean,
   extra: MessageExtraInfo,
 ): Promise<Response> {
-  const transport = new RequestTransport({
-    era: 'legacy',
-    statelessLegacyVersion,
-    json: state.settings.json,
-    keepAliveMs: state.settings.keepAliveMs,
-    onFinished: () => state.live.delete(transport),
-  });
-  state.live.add(transport);
-  const failed = await state.connect(transport);
-  if (failed !== undefined) return failed;
   const { messages, errors } = post;
-  return transport.handle({ messages, errors, extra, batch, longLived: false, signal: request.signal });
+  return serveOnOwnTransport(state, 'legacy', statelessLegacyVersion, {
+    messages,
+    errors,
+    extra,
+    batch,
+    longLived: false,
+    signal: request.signal,
+  });
 }
 
 function isInitializeRequest(value: unknown): boolean {

@@ -9,9 +9,8 @@ import {
   MetaKey,
 } from '@x/protocol';
 import { HEADER } from '../../shared/headers.js';
-import type { EndpointState } from '../endpoint-state.js';
+import { type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';
 import type { HttpIncoming } from '../http-incoming.js';
-import { RequestTransport } from '../request-transport.js';
 import { validateModernHeaders } from './header-validation.js';
 
 /**
@@ -55,16 +54,7 @@ export async function handleModernPost(
     if (!(error instanceof McpError)) throw error;
     return jsonRpcErrorResponse(400, error.code, error.message, { id });
   }
-  const transport: RequestTransport = new RequestTransport({
-    era: 'modern',
-    json: state.settings.json,
-    keepAliveMs: state.settings.keepAliveMs,
-    onFinished: () => state.live.delete(transport),
-  });
-  state.live.add(transport);
-  const failed = await state.connect(transport);
-  if (failed !== undefined) return failed;
-  return transport.handle({
+  return serveOnOwnTransport(state, 'modern', undefined, {
     messages: [message],
     extra,
     batch: false,
