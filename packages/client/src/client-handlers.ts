@@ -166,6 +166,12 @@ export class ClientHandlers {
 
   async answerElicitation(params: ElicitRequestParams, ctx: InputContext): Promise<ElicitResult> {
     const handler = this.#require(this.elicitation, 'elicitation/create');
+    this.assertElicitationMode(params);
+    return fillElicitationDefaults(params, await handler(params, ctx));
+  }
+
+  /** Throws -32602 for a mode this client did not declare. */
+  assertElicitationMode(params: ElicitRequestParams): void {
     const mode = params.mode ?? 'form';
     // Servers MUST NOT use a mode the client did not declare (2025-11-25 client/elicitation).
     if (!this.#modes[mode]) {
@@ -174,7 +180,6 @@ export class ClientHandlers {
         `Elicitation mode "${mode}" is not supported by this client`,
       );
     }
-    return fillElicitationDefaults(params, await handler(params, ctx));
   }
 
   #require<H>(handler: H | undefined, method: InputMethod): H {

@@ -78,6 +78,27 @@ describe('client as task receiver', () => {
     expect((refused as McpError).code).toBe(ErrorCode.InvalidParams);
   });
 
+  it('refuses a task-augmented elicitation in an undeclared mode at once, without creating a task', async () => {
+    const peer = await fakeServer((server) => legacyHandshake(server, { protocolVersion: '2025-11-25' }));
+    const client = new Client(CLIENT_INFO, { protocolVersion: 'legacy', tasks: {} });
+    const asked: unknown[] = [];
+    client.setElicitationHandler(async (params) => {
+      asked.push(params);
+      return { action: 'decline' };
+    });
+    await client.connect(peer.transport);
+    const ask = (method: string, params: Record<string, unknown>) =>
+      peer.server.request({ method, params }, ResultSchema) as Promise<Record<string, unknown>>;
+    // A mode the client did not declare is the server's protocol error ("Servers MUST NOT send elicitation
+    // requests with modes that are not supported by the client"), answered as such, not a failed task
+    // (tasks "Error Handling": protocol errors vs task execution errors).
+    const url = { mode: 'url', message: 'Sign in', url: 'https://example.com/login', elicitationId: 'e1' };
+    const refused = await ask('elicitation/create', { ...url, task: {} }).catch((e: McpError) => e);
+    expect((refused as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect(await ask('tasks/list', {})).toEqual({ tasks: [] });
+    expect(asked).toEqual([]);
+  });
+
   it('answers a plain request normally, and ignores the task field on an older revision', async () => {
     const current = await receiver();
     current.release();

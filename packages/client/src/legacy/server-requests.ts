@@ -35,8 +35,10 @@ export function registerServerRequests(
   engine.setRequestHandler(
     'elicitation/create',
     ElicitRequestParamsSchema,
-    (params, ctx): Promise<object> => {
+    async (params, ctx): Promise<object> => {
       if (tasks !== undefined && handlers.elicitation !== undefined && tasks.wants(engine, params)) {
+        // An undeclared mode is the server's protocol error, answered now rather than as a failed task.
+        handlers.assertElicitationMode(params);
         return tasks.start(engine, ctx, params, (plain, input) =>
           handlers.answer('elicitation/create', plain, input),
         );
