@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CACHE_SCOPES, LOGGING_LEVELS, MetaKey } from './meta-keys.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /**
  * Building blocks every message shares, as superset schemas: each accepts the shape of every
@@ -46,7 +47,8 @@ export const IconSchema = z.looseObject({
 export type Icon = z.infer<typeof IconSchema>;
 
 /** Mixin of objects that may carry icons (2025-11-25+). */
-export const IconsSchema = z.looseObject({ icons: z.array(IconSchema).optional() });
+export const IconsSchema: LooseObject<{ icons: z.ZodOptional<z.ZodArray<typeof IconSchema>> }> =
+  z.looseObject({ icons: z.array(IconSchema).optional() });
 export type Icons = z.infer<typeof IconsSchema>;
 
 /** Name plus optional display title (`title` since 2025-06-18). */
@@ -62,7 +64,14 @@ export type BaseMetadata = z.infer<typeof BaseMetadataSchema>;
  * console.log(ImplementationSchema.safeParse({ name: 'files' }).success); // false: `version` is required
  * ```
  */
-export const ImplementationSchema = z.looseObject({
+export const ImplementationSchema: LooseObject<{
+  name: z.ZodString;
+  version: z.ZodString;
+  title: z.ZodOptional<z.ZodString>;
+  description: z.ZodOptional<z.ZodString>;
+  icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
+  websiteUrl: z.ZodOptional<z.ZodString>;
+}> = z.looseObject({
   name: z.string(),
   version: z.string(),
   title: z.string().optional(),
@@ -88,7 +97,9 @@ export type CacheScope = z.infer<typeof CacheScopeSchema>;
 export const ResultTypeSchema = z.string();
 
 /** `_meta` of a result: 2026-07-28 names `io.modelcontextprotocol/serverInfo`. */
-export const ResultMetaObjectSchema = z.looseObject({
+export const ResultMetaObjectSchema: LooseObject<{
+  [MetaKey.ServerInfo]: z.ZodOptional<typeof ImplementationSchema>;
+}> = z.looseObject({
   [MetaKey.ServerInfo]: ImplementationSchema.optional(),
 });
 export type ResultMetaObject = z.infer<typeof ResultMetaObjectSchema>;
@@ -100,7 +111,10 @@ export const NotificationMetaObjectSchema = z.looseObject({
 export type NotificationMetaObject = z.infer<typeof NotificationMetaObjectSchema>;
 
 /** Fields every result may carry. `resultType` is required on the wire from 2026-07-28 on only. */
-export const ResultSchema = z.looseObject({
+export const ResultSchema: LooseObject<{
+  _meta: z.ZodOptional<typeof ResultMetaObjectSchema>;
+  resultType: z.ZodOptional<typeof ResultTypeSchema>;
+}> = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   resultType: ResultTypeSchema.optional(),
 });
@@ -111,16 +125,24 @@ export const EmptyResultSchema = ResultSchema;
 export type EmptyResult = Result;
 
 /** Caching hints of 2026-07-28 list/read results (`CacheableResult`): required there, absent before. */
-export const CacheableResultSchema = ResultSchema.extend({
+export const CacheableResultSchema: Extended<
+  typeof ResultSchema,
+  { ttlMs: z.ZodOptional<z.ZodNumber>; cacheScope: z.ZodOptional<typeof CacheScopeSchema> }
+> = ResultSchema.extend({
   ttlMs: z.number().int().min(0).optional(),
   cacheScope: CacheScopeSchema.optional(),
 });
 export type CacheableResult = z.infer<typeof CacheableResultSchema>;
 
 /** Params of a notification that has no other params. */
-export const NotificationParamsSchema = z.looseObject({ _meta: NotificationMetaObjectSchema.optional() });
+export const NotificationParamsSchema: LooseObject<{
+  _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
+}> = z.looseObject({ _meta: NotificationMetaObjectSchema.optional() });
 export type NotificationParams = z.infer<typeof NotificationParamsSchema>;
 
 /** A result page with an optional cursor for the next one. */
-export const PaginatedResultSchema = ResultSchema.extend({ nextCursor: CursorSchema.optional() });
+export const PaginatedResultSchema: Extended<
+  typeof ResultSchema,
+  { nextCursor: z.ZodOptional<typeof CursorSchema> }
+> = ResultSchema.extend({ nextCursor: CursorSchema.optional() });
 export type PaginatedResult = z.infer<typeof PaginatedResultSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ResultSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /** Completion for a prompt's argument. */
 export const PromptReferenceSchema = z.looseObject({
@@ -18,7 +19,17 @@ export const ResourceTemplateReferenceSchema = z.looseObject({
 export type ResourceTemplateReference = z.infer<typeof ResourceTemplateReferenceSchema>;
 
 /** Params of `completion/complete`; `context` is 2025-06-18+. */
-export const CompleteRequestParamsSchema = RequestParamsSchema.extend({
+export const CompleteRequestParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  {
+    ref: z.ZodDiscriminatedUnion<
+      [typeof PromptReferenceSchema, typeof ResourceTemplateReferenceSchema],
+      'type'
+    >;
+    argument: LooseObject<{ name: z.ZodString; value: z.ZodString }>;
+    context: z.ZodOptional<LooseObject<{ arguments: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodString>> }>>;
+  }
+> = RequestParamsSchema.extend({
   ref: z.discriminatedUnion('type', [PromptReferenceSchema, ResourceTemplateReferenceSchema]),
   argument: z.looseObject({ name: z.string(), value: z.string() }),
   context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
@@ -26,7 +37,10 @@ export const CompleteRequestParamsSchema = RequestParamsSchema.extend({
 export type CompleteRequestParams = z.infer<typeof CompleteRequestParamsSchema>;
 
 /** `completion/complete`. */
-export const CompleteRequestSchema = z.looseObject({
+export const CompleteRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'completion/complete'>;
+  params: typeof CompleteRequestParamsSchema;
+}> = z.looseObject({
   method: z.literal('completion/complete'),
   params: CompleteRequestParamsSchema,
 });
@@ -43,7 +57,16 @@ export type CompleteRequest = z.infer<typeof CompleteRequestSchema>;
  * console.log(completion.values); // ['go', 'rust']
  * ```
  */
-export const CompleteResultSchema = ResultSchema.extend({
+export const CompleteResultSchema: Extended<
+  typeof ResultSchema,
+  {
+    completion: LooseObject<{
+      values: z.ZodArray<z.ZodString>;
+      total: z.ZodOptional<z.ZodNumber>;
+      hasMore: z.ZodOptional<z.ZodBoolean>;
+    }>;
+  }
+> = ResultSchema.extend({
   completion: z.looseObject({
     values: z.array(z.string()).max(100),
     total: z.number().int().optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AnnotationsSchema, IconSchema, MetaObjectSchema } from './common.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /**
  * Content blocks and resource contents. Supersets: AudioContent (2025-03-26+), ResourceLink and
@@ -8,7 +9,11 @@ import { AnnotationsSchema, IconSchema, MetaObjectSchema } from './common.js';
  */
 
 /** Contents of a resource, common part. */
-export const ResourceContentsSchema = z.looseObject({
+export const ResourceContentsSchema: LooseObject<{
+  uri: z.ZodString;
+  mimeType: z.ZodOptional<z.ZodString>;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({
   uri: z.string(),
   mimeType: z.string().optional(),
   _meta: MetaObjectSchema.optional(),
@@ -16,15 +21,19 @@ export const ResourceContentsSchema = z.looseObject({
 export type ResourceContents = z.infer<typeof ResourceContentsSchema>;
 
 /** Text contents of a resource. */
-export const TextResourceContentsSchema = ResourceContentsSchema.extend({ text: z.string() });
+export const TextResourceContentsSchema: Extended<typeof ResourceContentsSchema, { text: z.ZodString }> =
+  ResourceContentsSchema.extend({ text: z.string() });
 export type TextResourceContents = z.infer<typeof TextResourceContentsSchema>;
 
 /** Binary contents of a resource, base64-encoded. */
-export const BlobResourceContentsSchema = ResourceContentsSchema.extend({ blob: z.string() });
+export const BlobResourceContentsSchema: Extended<typeof ResourceContentsSchema, { blob: z.ZodString }> =
+  ResourceContentsSchema.extend({ blob: z.string() });
 export type BlobResourceContents = z.infer<typeof BlobResourceContentsSchema>;
 
 /** Text or blob contents, as returned by `resources/read` and embedded in content. */
-export const ResourceContentsUnionSchema = z.union([TextResourceContentsSchema, BlobResourceContentsSchema]);
+export const ResourceContentsUnionSchema: z.ZodUnion<
+  readonly [typeof TextResourceContentsSchema, typeof BlobResourceContentsSchema]
+> = z.union([TextResourceContentsSchema, BlobResourceContentsSchema]);
 
 const blockBase = {
   annotations: AnnotationsSchema.optional(),
@@ -32,11 +41,22 @@ const blockBase = {
 };
 
 /** Text for or from an LLM. */
-export const TextContentSchema = z.looseObject({ type: z.literal('text'), text: z.string(), ...blockBase });
+export const TextContentSchema: LooseObject<{
+  type: z.ZodLiteral<'text'>;
+  text: z.ZodString;
+  annotations: z.ZodOptional<typeof AnnotationsSchema>;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({ type: z.literal('text'), text: z.string(), ...blockBase });
 export type TextContent = z.infer<typeof TextContentSchema>;
 
 /** A base64-encoded image. */
-export const ImageContentSchema = z.looseObject({
+export const ImageContentSchema: LooseObject<{
+  type: z.ZodLiteral<'image'>;
+  data: z.ZodString;
+  mimeType: z.ZodString;
+  annotations: z.ZodOptional<typeof AnnotationsSchema>;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({
   type: z.literal('image'),
   data: z.string(),
   mimeType: z.string(),
@@ -45,7 +65,13 @@ export const ImageContentSchema = z.looseObject({
 export type ImageContent = z.infer<typeof ImageContentSchema>;
 
 /** Base64-encoded audio (2025-03-26+). */
-export const AudioContentSchema = z.looseObject({
+export const AudioContentSchema: LooseObject<{
+  type: z.ZodLiteral<'audio'>;
+  data: z.ZodString;
+  mimeType: z.ZodString;
+  annotations: z.ZodOptional<typeof AnnotationsSchema>;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({
   type: z.literal('audio'),
   data: z.string(),
   mimeType: z.string(),
@@ -54,7 +80,18 @@ export const AudioContentSchema = z.looseObject({
 export type AudioContent = z.infer<typeof AudioContentSchema>;
 
 /** A link to a resource the client may read (2025-06-18+). */
-export const ResourceLinkSchema = z.looseObject({
+export const ResourceLinkSchema: LooseObject<{
+  type: z.ZodLiteral<'resource_link'>;
+  uri: z.ZodString;
+  name: z.ZodString;
+  title: z.ZodOptional<z.ZodString>;
+  description: z.ZodOptional<z.ZodString>;
+  mimeType: z.ZodOptional<z.ZodString>;
+  size: z.ZodOptional<z.ZodNumber>;
+  icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
+  annotations: z.ZodOptional<typeof AnnotationsSchema>;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({
   type: z.literal('resource_link'),
   uri: z.string(),
   name: z.string(),
@@ -68,7 +105,12 @@ export const ResourceLinkSchema = z.looseObject({
 export type ResourceLink = z.infer<typeof ResourceLinkSchema>;
 
 /** A resource's contents embedded in a prompt or tool result. */
-export const EmbeddedResourceSchema = z.looseObject({
+export const EmbeddedResourceSchema: LooseObject<{
+  type: z.ZodLiteral<'resource'>;
+  resource: typeof ResourceContentsUnionSchema;
+  annotations: z.ZodOptional<typeof AnnotationsSchema>;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({
   type: z.literal('resource'),
   resource: ResourceContentsUnionSchema,
   ...blockBase,
@@ -85,7 +127,16 @@ export type EmbeddedResource = z.infer<typeof EmbeddedResourceSchema>;
  * else if (block.type === 'image') console.log(`${block.mimeType}, ${block.data.length} base64 chars`);
  * ```
  */
-export const ContentBlockSchema = z.discriminatedUnion('type', [
+export const ContentBlockSchema: z.ZodDiscriminatedUnion<
+  [
+    typeof TextContentSchema,
+    typeof ImageContentSchema,
+    typeof AudioContentSchema,
+    typeof ResourceLinkSchema,
+    typeof EmbeddedResourceSchema,
+  ],
+  'type'
+> = z.discriminatedUnion('type', [
   TextContentSchema,
   ImageContentSchema,
   AudioContentSchema,
@@ -95,7 +146,13 @@ export const ContentBlockSchema = z.discriminatedUnion('type', [
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 
 /** A tool call requested by the model during sampling (2025-11-25+). */
-export const ToolUseContentSchema = z.looseObject({
+export const ToolUseContentSchema: LooseObject<{
+  type: z.ZodLiteral<'tool_use'>;
+  id: z.ZodString;
+  name: z.ZodString;
+  input: z.ZodRecord<z.ZodString, z.ZodUnknown>;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({
   type: z.literal('tool_use'),
   id: z.string(),
   name: z.string(),
@@ -105,7 +162,14 @@ export const ToolUseContentSchema = z.looseObject({
 export type ToolUseContent = z.infer<typeof ToolUseContentSchema>;
 
 /** The outcome of a tool call, sent back to the model during sampling (2025-11-25+). */
-export const ToolResultContentSchema = z.looseObject({
+export const ToolResultContentSchema: LooseObject<{
+  type: z.ZodLiteral<'tool_result'>;
+  toolUseId: z.ZodString;
+  content: z.ZodArray<typeof ContentBlockSchema>;
+  structuredContent: z.ZodOptional<z.ZodUnknown>;
+  isError: z.ZodOptional<z.ZodBoolean>;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({
   type: z.literal('tool_result'),
   toolUseId: z.string(),
   content: z.array(ContentBlockSchema),
@@ -117,7 +181,16 @@ export const ToolResultContentSchema = z.looseObject({
 export type ToolResultContent = z.infer<typeof ToolResultContentSchema>;
 
 /** Content of a sampling message. */
-export const SamplingMessageContentBlockSchema = z.discriminatedUnion('type', [
+export const SamplingMessageContentBlockSchema: z.ZodDiscriminatedUnion<
+  [
+    typeof TextContentSchema,
+    typeof ImageContentSchema,
+    typeof AudioContentSchema,
+    typeof ToolUseContentSchema,
+    typeof ToolResultContentSchema,
+  ],
+  'type'
+> = z.discriminatedUnion('type', [
   TextContentSchema,
   ImageContentSchema,
   AudioContentSchema,

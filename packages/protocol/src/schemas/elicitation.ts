@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NotificationMetaObjectSchema, ResultSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
 import { TaskMetadataSchema } from './tasks.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /**
  * `elicitation/create` (2025-06-18+): form mode everywhere, URL mode 2025-11-25+. A server→client
@@ -85,13 +86,24 @@ export const TitledMultiSelectEnumSchemaSchema = z.looseObject({
 export type TitledMultiSelectEnumSchema = z.infer<typeof TitledMultiSelectEnumSchemaSchema>;
 
 /** The 2025-06-18 enum field with parallel `enumNames` (named `EnumSchema` there, kept for compatibility). */
-export const LegacyTitledEnumSchemaSchema = UntitledSingleSelectEnumSchemaSchema.extend({
+export const LegacyTitledEnumSchemaSchema: Extended<
+  typeof UntitledSingleSelectEnumSchemaSchema,
+  { enumNames: z.ZodOptional<z.ZodArray<z.ZodString>> }
+> = UntitledSingleSelectEnumSchemaSchema.extend({
   enumNames: z.array(z.string()).optional(),
 });
 export type LegacyTitledEnumSchema = z.infer<typeof LegacyTitledEnumSchemaSchema>;
 
 /** Any enum field. */
-export const EnumSchemaSchema = z.union([
+export const EnumSchemaSchema: z.ZodUnion<
+  readonly [
+    typeof UntitledSingleSelectEnumSchemaSchema,
+    typeof TitledSingleSelectEnumSchemaSchema,
+    typeof UntitledMultiSelectEnumSchemaSchema,
+    typeof TitledMultiSelectEnumSchemaSchema,
+    typeof LegacyTitledEnumSchemaSchema,
+  ]
+> = z.union([
   UntitledSingleSelectEnumSchemaSchema,
   TitledSingleSelectEnumSchemaSchema,
   UntitledMultiSelectEnumSchemaSchema,
@@ -101,7 +113,18 @@ export const EnumSchemaSchema = z.union([
 export type EnumSchema = z.infer<typeof EnumSchemaSchema>;
 
 /** Any field of an elicitation form: flat, primitive-valued (spec: no nesting). */
-export const PrimitiveSchemaDefinitionSchema = z.union([
+export const PrimitiveSchemaDefinitionSchema: z.ZodUnion<
+  readonly [
+    typeof UntitledSingleSelectEnumSchemaSchema,
+    typeof TitledSingleSelectEnumSchemaSchema,
+    typeof UntitledMultiSelectEnumSchemaSchema,
+    typeof TitledMultiSelectEnumSchemaSchema,
+    typeof LegacyTitledEnumSchemaSchema,
+    typeof StringSchemaSchema,
+    typeof NumberSchemaSchema,
+    typeof BooleanSchemaSchema,
+  ]
+> = z.union([
   UntitledSingleSelectEnumSchemaSchema,
   TitledSingleSelectEnumSchemaSchema,
   UntitledMultiSelectEnumSchemaSchema,
@@ -114,7 +137,20 @@ export const PrimitiveSchemaDefinitionSchema = z.union([
 export type PrimitiveSchemaDefinition = z.infer<typeof PrimitiveSchemaDefinitionSchema>;
 
 /** Params of a form-mode elicitation (`mode` is absent before 2025-11-25). */
-export const ElicitRequestFormParamsSchema = RequestParamsSchema.extend({
+export const ElicitRequestFormParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  {
+    mode: z.ZodOptional<z.ZodLiteral<'form'>>;
+    message: z.ZodString;
+    requestedSchema: LooseObject<{
+      $schema: z.ZodOptional<z.ZodString>;
+      type: z.ZodLiteral<'object'>;
+      properties: z.ZodRecord<z.ZodString, typeof PrimitiveSchemaDefinitionSchema>;
+      required: z.ZodOptional<z.ZodArray<z.ZodString>>;
+    }>;
+    task: z.ZodOptional<typeof TaskMetadataSchema>;
+  }
+> = RequestParamsSchema.extend({
   mode: z.literal('form').optional(),
   message: z.string(),
   requestedSchema: z.looseObject({
@@ -128,7 +164,16 @@ export const ElicitRequestFormParamsSchema = RequestParamsSchema.extend({
 export type ElicitRequestFormParams = z.infer<typeof ElicitRequestFormParamsSchema>;
 
 /** Params of a URL-mode elicitation (2025-11-25+; `elicitationId` is gone in 2026-07-28). */
-export const ElicitRequestURLParamsSchema = RequestParamsSchema.extend({
+export const ElicitRequestURLParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  {
+    mode: z.ZodLiteral<'url'>;
+    message: z.ZodString;
+    url: z.ZodString;
+    elicitationId: z.ZodOptional<z.ZodString>;
+    task: z.ZodOptional<typeof TaskMetadataSchema>;
+  }
+> = RequestParamsSchema.extend({
   mode: z.literal('url'),
   message: z.string(),
   url: z.string(),
@@ -138,14 +183,16 @@ export const ElicitRequestURLParamsSchema = RequestParamsSchema.extend({
 export type ElicitRequestURLParams = z.infer<typeof ElicitRequestURLParamsSchema>;
 
 /** Params of `elicitation/create`. */
-export const ElicitRequestParamsSchema = z.union([
-  ElicitRequestURLParamsSchema,
-  ElicitRequestFormParamsSchema,
-]);
+export const ElicitRequestParamsSchema: z.ZodUnion<
+  readonly [typeof ElicitRequestURLParamsSchema, typeof ElicitRequestFormParamsSchema]
+> = z.union([ElicitRequestURLParamsSchema, ElicitRequestFormParamsSchema]);
 export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
 
 /** `elicitation/create` request. */
-export const ElicitRequestSchema = z.looseObject({
+export const ElicitRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'elicitation/create'>;
+  params: typeof ElicitRequestParamsSchema;
+}> = z.looseObject({
   method: z.literal('elicitation/create'),
   params: ElicitRequestParamsSchema,
 });
@@ -165,7 +212,18 @@ export type ElicitRequest = z.infer<typeof ElicitRequestSchema>;
  * console.log(request.mode, answer.action); // 'url' 'accept'
  * ```
  */
-export const ElicitResultSchema = ResultSchema.extend({
+export const ElicitResultSchema: Extended<
+  typeof ResultSchema,
+  {
+    action: z.ZodEnum<{ accept: 'accept'; decline: 'decline'; cancel: 'cancel' }>;
+    content: z.ZodOptional<
+      z.ZodRecord<
+        z.ZodString,
+        z.ZodUnion<readonly [z.ZodString, z.ZodNumber, z.ZodBoolean, z.ZodArray<z.ZodString>]>
+      >
+    >;
+  }
+> = ResultSchema.extend({
   action: z.enum(['accept', 'decline', 'cancel']),
   content: z
     .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
@@ -174,7 +232,10 @@ export const ElicitResultSchema = ResultSchema.extend({
 export type ElicitResult = z.infer<typeof ElicitResultSchema>;
 
 /** Params of `notifications/elicitation/complete`. */
-export const ElicitationCompleteNotificationParamsSchema = z.looseObject({
+export const ElicitationCompleteNotificationParamsSchema: LooseObject<{
+  elicitationId: z.ZodString;
+  _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
+}> = z.looseObject({
   elicitationId: z.string(),
   _meta: NotificationMetaObjectSchema.optional(),
 });
@@ -183,7 +244,10 @@ export type ElicitationCompleteNotificationParams = z.infer<
 >;
 
 /** `notifications/elicitation/complete`: an out-of-band URL elicitation finished (2025-11-25 only). */
-export const ElicitationCompleteNotificationSchema = z.looseObject({
+export const ElicitationCompleteNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/elicitation/complete'>;
+  params: typeof ElicitationCompleteNotificationParamsSchema;
+}> = z.looseObject({
   method: z.literal('notifications/elicitation/complete'),
   params: ElicitationCompleteNotificationParamsSchema,
 });

@@ -3,6 +3,7 @@ import { ErrorCode } from '../errors.js';
 import { ClientCapabilitiesSchema } from './capabilities.js';
 import { RequestIdSchema } from './common.js';
 import { ElicitRequestURLParamsSchema } from './elicitation.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /**
  * JSON-RPC error objects and the MCP-specific error responses. The error objects (`ParseError` …)
@@ -18,7 +19,10 @@ export const ErrorSchema = z.looseObject({
 });
 export type ErrorObject = z.infer<typeof ErrorSchema>;
 
-const errorWithCode = <C extends number>(code: C) => ErrorSchema.extend({ code: z.literal(code) });
+/** An error object with a fixed `code`. */
+type ErrorWithCode<C extends number> = Extended<typeof ErrorSchema, { code: z.ZodLiteral<C> }>;
+const errorWithCode = <C extends number>(code: C): ErrorWithCode<C> =>
+  ErrorSchema.extend({ code: z.literal(code) });
 
 /** -32700. */
 export const ParseErrorSchema = errorWithCode(ErrorCode.ParseError);
@@ -31,7 +35,13 @@ export const InvalidParamsErrorSchema = errorWithCode(ErrorCode.InvalidParams);
 /** -32603. */
 export const InternalErrorSchema = errorWithCode(ErrorCode.InternalError);
 
-const errorResponse = <E extends z.ZodType>(error: E) =>
+/** A whole error response whose `error` member is `E`. */
+type ErrorResponse<E extends z.ZodType> = LooseObject<{
+  jsonrpc: z.ZodLiteral<'2.0'>;
+  id: z.ZodOptional<typeof RequestIdSchema>;
+  error: E;
+}>;
+const errorResponse = <E extends z.ZodType>(error: E): ErrorResponse<E> =>
   z.looseObject({ jsonrpc: z.literal('2.0'), id: RequestIdSchema.optional(), error });
 
 /** -32020: an HTTP `Mcp-*` header disagrees with the body (2026-07-28). */
@@ -39,7 +49,12 @@ export const HeaderMismatchErrorSchema = errorResponse(errorWithCode(ErrorCode.H
 export type HeaderMismatchError = z.infer<typeof HeaderMismatchErrorSchema>;
 
 /** -32021: the request needs a client capability that its `_meta` did not declare (2026-07-28). */
-export const MissingRequiredClientCapabilityErrorSchema = errorResponse(
+export const MissingRequiredClientCapabilityErrorSchema: ErrorResponse<
+  Extended<
+    ErrorWithCode<typeof ErrorCode.MissingRequiredClientCapability>,
+    { data: LooseObject<{ requiredCapabilities: typeof ClientCapabilitiesSchema }> }
+  >
+> = errorResponse(
   errorWithCode(ErrorCode.MissingRequiredClientCapability).extend({
     data: z.looseObject({ requiredCapabilities: ClientCapabilitiesSchema }),
   }),
@@ -64,7 +79,12 @@ export type MissingRequiredClientCapabilityError = z.infer<typeof MissingRequire
  * if (parsed.success) console.log('retry with', parsed.data.error.data.supported[0]); // '2026-07-28'
  * ```
  */
-export const UnsupportedProtocolVersionErrorSchema = errorResponse(
+export const UnsupportedProtocolVersionErrorSchema: ErrorResponse<
+  Extended<
+    ErrorWithCode<typeof ErrorCode.UnsupportedProtocolVersion>,
+    { data: LooseObject<{ requested: z.ZodString; supported: z.ZodArray<z.ZodString> }> }
+  >
+> = errorResponse(
   errorWithCode(ErrorCode.UnsupportedProtocolVersion).extend({
     data: z.looseObject({ requested: z.string(), supported: z.array(z.string()) }),
   }),
@@ -72,7 +92,12 @@ export const UnsupportedProtocolVersionErrorSchema = errorResponse(
 export type UnsupportedProtocolVersionError = z.infer<typeof UnsupportedProtocolVersionErrorSchema>;
 
 /** -32042: the request needs URL elicitations completed first (2025-11-25). */
-export const URLElicitationRequiredErrorSchema = errorResponse(
+export const URLElicitationRequiredErrorSchema: ErrorResponse<
+  Extended<
+    ErrorWithCode<typeof ErrorCode.UrlElicitationRequired>,
+    { data: LooseObject<{ elicitations: z.ZodArray<typeof ElicitRequestURLParamsSchema> }> }
+  >
+> = errorResponse(
   errorWithCode(ErrorCode.UrlElicitationRequired).extend({
     data: z.looseObject({ elicitations: z.array(ElicitRequestURLParamsSchema) }),
   }),

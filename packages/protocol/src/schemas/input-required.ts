@@ -4,6 +4,7 @@ import { ElicitRequestSchema, ElicitResultSchema } from './elicitation.js';
 import { RequestParamsSchema } from './request-params.js';
 import { ListRootsRequestSchema, ListRootsResultSchema } from './roots.js';
 import { CreateMessageRequestSchema, CreateMessageResultSchema } from './sampling.js';
+import type { Extended } from './schema-types.js';
 
 /**
  * Multi round-trip requests (2026-07-28, `basic/patterns/mrtr`): instead of sending its own
@@ -12,30 +13,32 @@ import { CreateMessageRequestSchema, CreateMessageResultSchema } from './samplin
  */
 
 /** A request the server needs the client to answer: sampling, roots or elicitation. */
-export const InputRequestSchema = z.union([
-  CreateMessageRequestSchema,
-  ListRootsRequestSchema,
-  ElicitRequestSchema,
-]);
+export const InputRequestSchema: z.ZodUnion<
+  readonly [typeof CreateMessageRequestSchema, typeof ListRootsRequestSchema, typeof ElicitRequestSchema]
+> = z.union([CreateMessageRequestSchema, ListRootsRequestSchema, ElicitRequestSchema]);
 export type InputRequest = z.infer<typeof InputRequestSchema>;
 
 /** Input requests keyed by a server-chosen id. */
-export const InputRequestsSchema = z.record(z.string(), InputRequestSchema);
+export const InputRequestsSchema: z.ZodRecord<z.ZodString, typeof InputRequestSchema> = z.record(
+  z.string(),
+  InputRequestSchema,
+);
 export type InputRequests = z.infer<typeof InputRequestsSchema>;
 
 /**
  * The client's answer to one input request. Sampling first: its required `model`/`role` keep an
  * elicitation or roots answer from matching it by accident.
  */
-export const InputResponseSchema = z.union([
-  CreateMessageResultSchema,
-  ListRootsResultSchema,
-  ElicitResultSchema,
-]);
+export const InputResponseSchema: z.ZodUnion<
+  readonly [typeof CreateMessageResultSchema, typeof ListRootsResultSchema, typeof ElicitResultSchema]
+> = z.union([CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]);
 export type InputResponse = z.infer<typeof InputResponseSchema>;
 
 /** Answers keyed like the `inputRequests` they answer. */
-export const InputResponsesSchema = z.record(z.string(), InputResponseSchema);
+export const InputResponsesSchema: z.ZodRecord<z.ZodString, typeof InputResponseSchema> = z.record(
+  z.string(),
+  InputResponseSchema,
+);
 export type InputResponses = z.infer<typeof InputResponsesSchema>;
 
 /**
@@ -58,14 +61,20 @@ export type InputResponses = z.infer<typeof InputResponsesSchema>;
  * }
  * ```
  */
-export const InputRequiredResultSchema = ResultSchema.extend({
+export const InputRequiredResultSchema: Extended<
+  typeof ResultSchema,
+  { inputRequests: z.ZodOptional<typeof InputRequestsSchema>; requestState: z.ZodOptional<z.ZodString> }
+> = ResultSchema.extend({
   inputRequests: InputRequestsSchema.optional(),
   requestState: z.string().optional(),
 });
 export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;
 
 /** Params fields of a request retried with answers (`tools/call`, `prompts/get`, `resources/read`). */
-export const InputResponseRequestParamsSchema = RequestParamsSchema.extend({
+export const InputResponseRequestParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  { inputResponses: z.ZodOptional<typeof InputResponsesSchema>; requestState: z.ZodOptional<z.ZodString> }
+> = RequestParamsSchema.extend({
   inputResponses: InputResponsesSchema.optional(),
   requestState: z.string().optional(),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from './capabilities.js';
 import { CacheScopeSchema, ImplementationSchema, NotificationParamsSchema, ResultSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /**
  * Connection set-up of both eras: the legacy `initialize` handshake and `ping`, and the modern
@@ -9,7 +10,14 @@ import { RequestParamsSchema } from './request-params.js';
  */
 
 /** Params of `initialize` (legacy era). */
-export const InitializeRequestParamsSchema = RequestParamsSchema.extend({
+export const InitializeRequestParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  {
+    protocolVersion: z.ZodString;
+    capabilities: typeof ClientCapabilitiesSchema;
+    clientInfo: typeof ImplementationSchema;
+  }
+> = RequestParamsSchema.extend({
   protocolVersion: z.string(),
   capabilities: ClientCapabilitiesSchema,
   clientInfo: ImplementationSchema,
@@ -17,7 +25,10 @@ export const InitializeRequestParamsSchema = RequestParamsSchema.extend({
 export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSchema>;
 
 /** `initialize` (legacy era). */
-export const InitializeRequestSchema = z.looseObject({
+export const InitializeRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'initialize'>;
+  params: typeof InitializeRequestParamsSchema;
+}> = z.looseObject({
   method: z.literal('initialize'),
   params: InitializeRequestParamsSchema,
 });
@@ -36,7 +47,15 @@ export type InitializeRequest = z.infer<typeof InitializeRequestSchema>;
  * console.log(init.serverInfo.name, init.protocolVersion); // files 2025-06-18
  * ```
  */
-export const InitializeResultSchema = ResultSchema.extend({
+export const InitializeResultSchema: Extended<
+  typeof ResultSchema,
+  {
+    protocolVersion: z.ZodString;
+    capabilities: typeof ServerCapabilitiesSchema;
+    serverInfo: typeof ImplementationSchema;
+    instructions: z.ZodOptional<z.ZodString>;
+  }
+> = ResultSchema.extend({
   protocolVersion: z.string(),
   capabilities: ServerCapabilitiesSchema,
   serverInfo: ImplementationSchema,
@@ -45,28 +64,46 @@ export const InitializeResultSchema = ResultSchema.extend({
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 
 /** `notifications/initialized` (legacy era). */
-export const InitializedNotificationSchema = z.looseObject({
+export const InitializedNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/initialized'>;
+  params: z.ZodOptional<typeof NotificationParamsSchema>;
+}> = z.looseObject({
   method: z.literal('notifications/initialized'),
   params: NotificationParamsSchema.optional(),
 });
 export type InitializedNotification = z.infer<typeof InitializedNotificationSchema>;
 
 /** `ping` (legacy era, either direction); answered with an empty result. */
-export const PingRequestSchema = z.looseObject({
+export const PingRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'ping'>;
+  params: z.ZodOptional<typeof RequestParamsSchema>;
+}> = z.looseObject({
   method: z.literal('ping'),
   params: RequestParamsSchema.optional(),
 });
 export type PingRequest = z.infer<typeof PingRequestSchema>;
 
 /** `server/discover` (2026-07-28). */
-export const DiscoverRequestSchema = z.looseObject({
+export const DiscoverRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'server/discover'>;
+  params: z.ZodOptional<typeof RequestParamsSchema>;
+}> = z.looseObject({
   method: z.literal('server/discover'),
   params: RequestParamsSchema.optional(),
 });
 export type DiscoverRequest = z.infer<typeof DiscoverRequestSchema>;
 
 /** What a 2026-07-28 server supports; a cacheable result (`ttlMs`, `cacheScope`). */
-export const DiscoverResultSchema = ResultSchema.extend({
+export const DiscoverResultSchema: Extended<
+  typeof ResultSchema,
+  {
+    supportedVersions: z.ZodArray<z.ZodString>;
+    capabilities: typeof ServerCapabilitiesSchema;
+    instructions: z.ZodOptional<z.ZodString>;
+    ttlMs: z.ZodOptional<z.ZodNumber>;
+    cacheScope: z.ZodOptional<typeof CacheScopeSchema>;
+  }
+> = ResultSchema.extend({
   supportedVersions: z.array(z.string()),
   capabilities: ServerCapabilitiesSchema,
   instructions: z.string().optional(),

@@ -1,13 +1,20 @@
 import { z } from 'zod';
 import { LoggingLevelSchema, NotificationMetaObjectSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /** Params of `logging/setLevel` (legacy era; 2026-07-28 sets the level per request in `_meta`). */
-export const SetLevelRequestParamsSchema = RequestParamsSchema.extend({ level: LoggingLevelSchema });
+export const SetLevelRequestParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  { level: typeof LoggingLevelSchema }
+> = RequestParamsSchema.extend({ level: LoggingLevelSchema });
 export type SetLevelRequestParams = z.infer<typeof SetLevelRequestParamsSchema>;
 
 /** `logging/setLevel` (legacy era only). */
-export const SetLevelRequestSchema = z.looseObject({
+export const SetLevelRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'logging/setLevel'>;
+  params: typeof SetLevelRequestParamsSchema;
+}> = z.looseObject({
   method: z.literal('logging/setLevel'),
   params: SetLevelRequestParamsSchema,
 });
@@ -26,7 +33,12 @@ export type SetLevelRequest = z.infer<typeof SetLevelRequestSchema>;
  * console.log(`[${level}] ${logger}:`, data);
  * ```
  */
-export const LoggingMessageNotificationParamsSchema = z.looseObject({
+export const LoggingMessageNotificationParamsSchema: LooseObject<{
+  level: typeof LoggingLevelSchema;
+  logger: z.ZodOptional<z.ZodString>;
+  data: z.ZodUnknown;
+  _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
+}> = z.looseObject({
   level: LoggingLevelSchema,
   logger: z.string().optional(),
   data: z.unknown(),
@@ -35,7 +47,10 @@ export const LoggingMessageNotificationParamsSchema = z.looseObject({
 export type LoggingMessageNotificationParams = z.infer<typeof LoggingMessageNotificationParamsSchema>;
 
 /** `notifications/message`: a log message from the server. */
-export const LoggingMessageNotificationSchema = z.looseObject({
+export const LoggingMessageNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/message'>;
+  params: typeof LoggingMessageNotificationParamsSchema;
+}> = z.looseObject({
   method: z.literal('notifications/message'),
   params: LoggingMessageNotificationParamsSchema,
 });

@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { NotificationMetaObjectSchema, ProgressTokenSchema, RequestIdSchema } from './common.js';
+import type { LooseObject } from './schema-types.js';
 
 /** Params of `notifications/cancelled`; `requestId` is optional only in 2025-11-25 (task cancellation). */
-export const CancelledNotificationParamsSchema = z.looseObject({
+export const CancelledNotificationParamsSchema: LooseObject<{
+  requestId: z.ZodOptional<typeof RequestIdSchema>;
+  reason: z.ZodOptional<z.ZodString>;
+  _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
+}> = z.looseObject({
   requestId: RequestIdSchema.optional(),
   reason: z.string().optional(),
   _meta: NotificationMetaObjectSchema.optional(),
@@ -10,7 +15,10 @@ export const CancelledNotificationParamsSchema = z.looseObject({
 export type CancelledNotificationParams = z.infer<typeof CancelledNotificationParamsSchema>;
 
 /** `notifications/cancelled` (either direction). */
-export const CancelledNotificationSchema = z.looseObject({
+export const CancelledNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/cancelled'>;
+  params: typeof CancelledNotificationParamsSchema;
+}> = z.looseObject({
   method: z.literal('notifications/cancelled'),
   params: CancelledNotificationParamsSchema,
 });
@@ -30,7 +38,13 @@ export type CancelledNotification = z.infer<typeof CancelledNotificationSchema>;
  * console.log(`${message}: ${progress}/${total}`); // Downloading: 30/100
  * ```
  */
-export const ProgressNotificationParamsSchema = z.looseObject({
+export const ProgressNotificationParamsSchema: LooseObject<{
+  progressToken: typeof ProgressTokenSchema;
+  progress: z.ZodNumber;
+  total: z.ZodOptional<z.ZodNumber>;
+  message: z.ZodOptional<z.ZodString>;
+  _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
+}> = z.looseObject({
   progressToken: ProgressTokenSchema,
   progress: z.number(),
   total: z.number().optional(),
@@ -40,7 +54,10 @@ export const ProgressNotificationParamsSchema = z.looseObject({
 export type ProgressNotificationParams = z.infer<typeof ProgressNotificationParamsSchema>;
 
 /** `notifications/progress` (either direction). */
-export const ProgressNotificationSchema = z.looseObject({
+export const ProgressNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/progress'>;
+  params: typeof ProgressNotificationParamsSchema;
+}> = z.looseObject({
   method: z.literal('notifications/progress'),
   params: ProgressNotificationParamsSchema,
 });

@@ -11,6 +11,7 @@ import {
 import { ContentBlockSchema } from './content.js';
 import { InputResponsesSchema } from './input-required.js';
 import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-params.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /** An argument a prompt accepts. */
 export const PromptArgumentSchema = z.looseObject({
@@ -22,7 +23,14 @@ export const PromptArgumentSchema = z.looseObject({
 export type PromptArgument = z.infer<typeof PromptArgumentSchema>;
 
 /** A prompt or prompt template the server offers. */
-export const PromptSchema = z.looseObject({
+export const PromptSchema: LooseObject<{
+  name: z.ZodString;
+  title: z.ZodOptional<z.ZodString>;
+  description: z.ZodOptional<z.ZodString>;
+  arguments: z.ZodOptional<z.ZodArray<typeof PromptArgumentSchema>>;
+  icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({
   name: z.string(),
   title: z.string().optional(),
   description: z.string().optional(),
@@ -33,25 +41,42 @@ export const PromptSchema = z.looseObject({
 export type Prompt = z.infer<typeof PromptSchema>;
 
 /** One message of a prompt. */
-export const PromptMessageSchema = z.looseObject({ role: RoleSchema, content: ContentBlockSchema });
+export const PromptMessageSchema: LooseObject<{
+  role: typeof RoleSchema;
+  content: typeof ContentBlockSchema;
+}> = z.looseObject({ role: RoleSchema, content: ContentBlockSchema });
 export type PromptMessage = z.infer<typeof PromptMessageSchema>;
 
 /** `prompts/list`. */
-export const ListPromptsRequestSchema = z.looseObject({
+export const ListPromptsRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'prompts/list'>;
+  params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
+}> = z.looseObject({
   method: z.literal('prompts/list'),
   params: PaginatedRequestParamsSchema.optional(),
 });
 export type ListPromptsRequest = z.infer<typeof ListPromptsRequestSchema>;
 
 /** A page of prompts; `ttlMs`/`cacheScope` are 2026-07-28 cache hints. */
-export const ListPromptsResultSchema = CacheableResultSchema.extend({
+export const ListPromptsResultSchema: Extended<
+  typeof CacheableResultSchema,
+  { nextCursor: z.ZodOptional<typeof CursorSchema>; prompts: z.ZodArray<typeof PromptSchema> }
+> = CacheableResultSchema.extend({
   nextCursor: CursorSchema.optional(),
   prompts: z.array(PromptSchema),
 });
 export type ListPromptsResult = z.infer<typeof ListPromptsResultSchema>;
 
 /** Params of `prompts/get`; `inputResponses`/`requestState` are 2026-07-28. */
-export const GetPromptRequestParamsSchema = RequestParamsSchema.extend({
+export const GetPromptRequestParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  {
+    name: z.ZodString;
+    arguments: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodString>>;
+    inputResponses: z.ZodOptional<typeof InputResponsesSchema>;
+    requestState: z.ZodOptional<z.ZodString>;
+  }
+> = RequestParamsSchema.extend({
   name: z.string(),
   arguments: z.record(z.string(), z.string()).optional(),
   inputResponses: InputResponsesSchema.optional(),
@@ -60,7 +85,10 @@ export const GetPromptRequestParamsSchema = RequestParamsSchema.extend({
 export type GetPromptRequestParams = z.infer<typeof GetPromptRequestParamsSchema>;
 
 /** `prompts/get`. */
-export const GetPromptRequestSchema = z.looseObject({
+export const GetPromptRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'prompts/get'>;
+  params: typeof GetPromptRequestParamsSchema;
+}> = z.looseObject({
   method: z.literal('prompts/get'),
   params: GetPromptRequestParamsSchema,
 });
@@ -78,14 +106,20 @@ export type GetPromptRequest = z.infer<typeof GetPromptRequestSchema>;
  *   if (content.type === 'text') console.log(role, content.text);
  * ```
  */
-export const GetPromptResultSchema = ResultSchema.extend({
+export const GetPromptResultSchema: Extended<
+  typeof ResultSchema,
+  { description: z.ZodOptional<z.ZodString>; messages: z.ZodArray<typeof PromptMessageSchema> }
+> = ResultSchema.extend({
   description: z.string().optional(),
   messages: z.array(PromptMessageSchema),
 });
 export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
 
 /** `notifications/prompts/list_changed`. */
-export const PromptListChangedNotificationSchema = z.looseObject({
+export const PromptListChangedNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/prompts/list_changed'>;
+  params: z.ZodOptional<typeof NotificationParamsSchema>;
+}> = z.looseObject({
   method: z.literal('notifications/prompts/list_changed'),
   params: NotificationParamsSchema.optional(),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ClientCapabilitiesSchema } from './capabilities.js';
 import { CursorSchema, ImplementationSchema, LoggingLevelSchema, ProgressTokenSchema } from './common.js';
 import { MetaKey } from './meta-keys.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /**
  * The `_meta` of a request and the params every request shares. In 2026-07-28 every client request
@@ -9,7 +10,13 @@ import { MetaKey } from './meta-keys.js';
  * only knew `progressToken`. The superset keeps all of them optional: the engine checks presence
  * per era, not the schema.
  */
-export const RequestMetaObjectSchema = z.looseObject({
+export const RequestMetaObjectSchema: LooseObject<{
+  [MetaKey.ProgressToken]: z.ZodOptional<typeof ProgressTokenSchema>;
+  [MetaKey.ProtocolVersion]: z.ZodOptional<z.ZodString>;
+  [MetaKey.ClientCapabilities]: z.ZodOptional<typeof ClientCapabilitiesSchema>;
+  [MetaKey.ClientInfo]: z.ZodOptional<typeof ImplementationSchema>;
+  [MetaKey.LogLevel]: z.ZodOptional<typeof LoggingLevelSchema>;
+}> = z.looseObject({
   [MetaKey.ProgressToken]: ProgressTokenSchema.optional(),
   [MetaKey.ProtocolVersion]: z.string().optional(),
   [MetaKey.ClientCapabilities]: ClientCapabilitiesSchema.optional(),
@@ -19,7 +26,8 @@ export const RequestMetaObjectSchema = z.looseObject({
 export type RequestMetaObject = z.infer<typeof RequestMetaObjectSchema>;
 
 /** Params of a request that has no other params. */
-export const RequestParamsSchema = z.looseObject({ _meta: RequestMetaObjectSchema.optional() });
+export const RequestParamsSchema: LooseObject<{ _meta: z.ZodOptional<typeof RequestMetaObjectSchema> }> =
+  z.looseObject({ _meta: RequestMetaObjectSchema.optional() });
 export type RequestParams = z.infer<typeof RequestParamsSchema>;
 
 /**
@@ -34,9 +42,13 @@ export type RequestParams = z.infer<typeof RequestParamsSchema>;
  * console.log(params.cursor, params._meta?.[MetaKey.ProtocolVersion]); // page-2 2026-07-28
  * ```
  */
-export const PaginatedRequestParamsSchema = RequestParamsSchema.extend({ cursor: CursorSchema.optional() });
+export const PaginatedRequestParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  { cursor: z.ZodOptional<typeof CursorSchema> }
+> = RequestParamsSchema.extend({ cursor: CursorSchema.optional() });
 export type PaginatedRequestParams = z.infer<typeof PaginatedRequestParamsSchema>;
 
 /** Params of a request about one resource. */
-export const ResourceRequestParamsSchema = RequestParamsSchema.extend({ uri: z.string() });
+export const ResourceRequestParamsSchema: Extended<typeof RequestParamsSchema, { uri: z.ZodString }> =
+  RequestParamsSchema.extend({ uri: z.string() });
 export type ResourceRequestParams = z.infer<typeof ResourceRequestParamsSchema>;

@@ -11,9 +11,20 @@ import {
 import { ResourceContentsUnionSchema } from './content.js';
 import { InputResponsesSchema } from './input-required.js';
 import { PaginatedRequestParamsSchema, ResourceRequestParamsSchema } from './request-params.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /** A resource the server can read. */
-export const ResourceSchema = z.looseObject({
+export const ResourceSchema: LooseObject<{
+  uri: z.ZodString;
+  name: z.ZodString;
+  title: z.ZodOptional<z.ZodString>;
+  description: z.ZodOptional<z.ZodString>;
+  mimeType: z.ZodOptional<z.ZodString>;
+  size: z.ZodOptional<z.ZodNumber>;
+  annotations: z.ZodOptional<typeof AnnotationsSchema>;
+  icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({
   uri: z.string(),
   name: z.string(),
   title: z.string().optional(),
@@ -27,7 +38,16 @@ export const ResourceSchema = z.looseObject({
 export type Resource = z.infer<typeof ResourceSchema>;
 
 /** A family of resources addressed by an RFC 6570 URI template. */
-export const ResourceTemplateSchema = z.looseObject({
+export const ResourceTemplateSchema: LooseObject<{
+  uriTemplate: z.ZodString;
+  name: z.ZodString;
+  title: z.ZodOptional<z.ZodString>;
+  description: z.ZodOptional<z.ZodString>;
+  mimeType: z.ZodOptional<z.ZodString>;
+  annotations: z.ZodOptional<typeof AnnotationsSchema>;
+  icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({
   uriTemplate: z.string(),
   name: z.string(),
   title: z.string().optional(),
@@ -40,42 +60,63 @@ export const ResourceTemplateSchema = z.looseObject({
 export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
 /** `resources/list`. */
-export const ListResourcesRequestSchema = z.looseObject({
+export const ListResourcesRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'resources/list'>;
+  params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
+}> = z.looseObject({
   method: z.literal('resources/list'),
   params: PaginatedRequestParamsSchema.optional(),
 });
 export type ListResourcesRequest = z.infer<typeof ListResourcesRequestSchema>;
 
 /** A page of resources. */
-export const ListResourcesResultSchema = CacheableResultSchema.extend({
+export const ListResourcesResultSchema: Extended<
+  typeof CacheableResultSchema,
+  { nextCursor: z.ZodOptional<typeof CursorSchema>; resources: z.ZodArray<typeof ResourceSchema> }
+> = CacheableResultSchema.extend({
   nextCursor: CursorSchema.optional(),
   resources: z.array(ResourceSchema),
 });
 export type ListResourcesResult = z.infer<typeof ListResourcesResultSchema>;
 
 /** `resources/templates/list`. */
-export const ListResourceTemplatesRequestSchema = z.looseObject({
+export const ListResourceTemplatesRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'resources/templates/list'>;
+  params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
+}> = z.looseObject({
   method: z.literal('resources/templates/list'),
   params: PaginatedRequestParamsSchema.optional(),
 });
 export type ListResourceTemplatesRequest = z.infer<typeof ListResourceTemplatesRequestSchema>;
 
 /** A page of resource templates. */
-export const ListResourceTemplatesResultSchema = CacheableResultSchema.extend({
+export const ListResourceTemplatesResultSchema: Extended<
+  typeof CacheableResultSchema,
+  {
+    nextCursor: z.ZodOptional<typeof CursorSchema>;
+    resourceTemplates: z.ZodArray<typeof ResourceTemplateSchema>;
+  }
+> = CacheableResultSchema.extend({
   nextCursor: CursorSchema.optional(),
   resourceTemplates: z.array(ResourceTemplateSchema),
 });
 export type ListResourceTemplatesResult = z.infer<typeof ListResourceTemplatesResultSchema>;
 
 /** Params of `resources/read`; `inputResponses`/`requestState` are 2026-07-28. */
-export const ReadResourceRequestParamsSchema = ResourceRequestParamsSchema.extend({
+export const ReadResourceRequestParamsSchema: Extended<
+  typeof ResourceRequestParamsSchema,
+  { inputResponses: z.ZodOptional<typeof InputResponsesSchema>; requestState: z.ZodOptional<z.ZodString> }
+> = ResourceRequestParamsSchema.extend({
   inputResponses: InputResponsesSchema.optional(),
   requestState: z.string().optional(),
 });
 export type ReadResourceRequestParams = z.infer<typeof ReadResourceRequestParamsSchema>;
 
 /** `resources/read`. */
-export const ReadResourceRequestSchema = z.looseObject({
+export const ReadResourceRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'resources/read'>;
+  params: typeof ReadResourceRequestParamsSchema;
+}> = z.looseObject({
   method: z.literal('resources/read'),
   params: ReadResourceRequestParamsSchema,
 });
@@ -93,7 +134,10 @@ export type ReadResourceRequest = z.infer<typeof ReadResourceRequestSchema>;
  *   console.log(item.uri, 'text' in item ? item.text : `${item.blob.length} base64 chars`);
  * ```
  */
-export const ReadResourceResultSchema = CacheableResultSchema.extend({
+export const ReadResourceResultSchema: Extended<
+  typeof CacheableResultSchema,
+  { contents: z.ZodArray<typeof ResourceContentsUnionSchema> }
+> = CacheableResultSchema.extend({
   contents: z.array(ResourceContentsUnionSchema),
 });
 export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;
@@ -103,7 +147,10 @@ export const SubscribeRequestParamsSchema = ResourceRequestParamsSchema;
 export type SubscribeRequestParams = z.infer<typeof SubscribeRequestParamsSchema>;
 
 /** `resources/subscribe` (legacy era only). */
-export const SubscribeRequestSchema = z.looseObject({
+export const SubscribeRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'resources/subscribe'>;
+  params: typeof SubscribeRequestParamsSchema;
+}> = z.looseObject({
   method: z.literal('resources/subscribe'),
   params: SubscribeRequestParamsSchema,
 });
@@ -114,28 +161,40 @@ export const UnsubscribeRequestParamsSchema = ResourceRequestParamsSchema;
 export type UnsubscribeRequestParams = z.infer<typeof UnsubscribeRequestParamsSchema>;
 
 /** `resources/unsubscribe` (legacy era only). */
-export const UnsubscribeRequestSchema = z.looseObject({
+export const UnsubscribeRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'resources/unsubscribe'>;
+  params: typeof UnsubscribeRequestParamsSchema;
+}> = z.looseObject({
   method: z.literal('resources/unsubscribe'),
   params: UnsubscribeRequestParamsSchema,
 });
 export type UnsubscribeRequest = z.infer<typeof UnsubscribeRequestSchema>;
 
 /** `notifications/resources/list_changed`. */
-export const ResourceListChangedNotificationSchema = z.looseObject({
+export const ResourceListChangedNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/resources/list_changed'>;
+  params: z.ZodOptional<typeof NotificationParamsSchema>;
+}> = z.looseObject({
   method: z.literal('notifications/resources/list_changed'),
   params: NotificationParamsSchema.optional(),
 });
 export type ResourceListChangedNotification = z.infer<typeof ResourceListChangedNotificationSchema>;
 
 /** Params of `notifications/resources/updated`. */
-export const ResourceUpdatedNotificationParamsSchema = z.looseObject({
+export const ResourceUpdatedNotificationParamsSchema: LooseObject<{
+  uri: z.ZodString;
+  _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
+}> = z.looseObject({
   uri: z.string(),
   _meta: NotificationMetaObjectSchema.optional(),
 });
 export type ResourceUpdatedNotificationParams = z.infer<typeof ResourceUpdatedNotificationParamsSchema>;
 
 /** `notifications/resources/updated`: a subscribed resource changed. */
-export const ResourceUpdatedNotificationSchema = z.looseObject({
+export const ResourceUpdatedNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/resources/updated'>;
+  params: typeof ResourceUpdatedNotificationParamsSchema;
+}> = z.looseObject({
   method: z.literal('notifications/resources/updated'),
   params: ResourceUpdatedNotificationParamsSchema,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MetaObjectSchema, NotificationParamsSchema, ResultSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /** A directory or file the client exposes to the server. */
 export const RootSchema = z.looseObject({
@@ -15,7 +16,10 @@ export const ListRootsRequestParamsSchema = RequestParamsSchema;
 export type ListRootsRequestParams = z.infer<typeof ListRootsRequestParamsSchema>;
 
 /** `roots/list` request. */
-export const ListRootsRequestSchema = z.looseObject({
+export const ListRootsRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'roots/list'>;
+  params: z.ZodOptional<typeof ListRootsRequestParamsSchema>;
+}> = z.looseObject({
   method: z.literal('roots/list'),
   params: ListRootsRequestParamsSchema.optional(),
 });
@@ -32,11 +36,15 @@ export type ListRootsRequest = z.infer<typeof ListRootsRequestSchema>;
  * console.log(roots.map((root) => root.uri)); // ['file:///home/ada/project']
  * ```
  */
-export const ListRootsResultSchema = ResultSchema.extend({ roots: z.array(RootSchema) });
+export const ListRootsResultSchema: Extended<typeof ResultSchema, { roots: z.ZodArray<typeof RootSchema> }> =
+  ResultSchema.extend({ roots: z.array(RootSchema) });
 export type ListRootsResult = z.infer<typeof ListRootsResultSchema>;
 
 /** `notifications/roots/list_changed` (client → server; removed in 2026-07-28). */
-export const RootsListChangedNotificationSchema = z.looseObject({
+export const RootsListChangedNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/roots/list_changed'>;
+  params: z.ZodOptional<typeof NotificationParamsSchema>;
+}> = z.looseObject({
   method: z.literal('notifications/roots/list_changed'),
   params: NotificationParamsSchema.optional(),
 });

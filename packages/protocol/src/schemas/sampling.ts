@@ -4,6 +4,7 @@ import { SamplingMessageContentBlockSchema } from './content.js';
 import { RequestParamsSchema } from './request-params.js';
 import { TaskMetadataSchema } from './tasks.js';
 import { ToolSchema } from './tool-definition.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /**
  * `sampling/createMessage`: a server→client request in the legacy era, an input request of an
@@ -15,7 +16,12 @@ export const ModelHintSchema = z.looseObject({ name: z.string().optional() });
 export type ModelHint = z.infer<typeof ModelHintSchema>;
 
 /** The server's model preferences; the client may ignore them. */
-export const ModelPreferencesSchema = z.looseObject({
+export const ModelPreferencesSchema: LooseObject<{
+  hints: z.ZodOptional<z.ZodArray<typeof ModelHintSchema>>;
+  costPriority: z.ZodOptional<z.ZodNumber>;
+  speedPriority: z.ZodOptional<z.ZodNumber>;
+  intelligencePriority: z.ZodOptional<z.ZodNumber>;
+}> = z.looseObject({
   hints: z.array(ModelHintSchema).optional(),
   costPriority: z.number().min(0).max(1).optional(),
   speedPriority: z.number().min(0).max(1).optional(),
@@ -28,13 +34,16 @@ export const ToolChoiceSchema = z.looseObject({ mode: z.enum(['auto', 'required'
 export type ToolChoice = z.infer<typeof ToolChoiceSchema>;
 
 /** One block, or (2025-11-25+) several blocks. */
-const SamplingContentSchema = z.union([
-  SamplingMessageContentBlockSchema,
-  z.array(SamplingMessageContentBlockSchema),
-]);
+const SamplingContentSchema: z.ZodUnion<
+  readonly [typeof SamplingMessageContentBlockSchema, z.ZodArray<typeof SamplingMessageContentBlockSchema>]
+> = z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]);
 
 /** A message sent to or received from the model. */
-export const SamplingMessageSchema = z.looseObject({
+export const SamplingMessageSchema: LooseObject<{
+  role: typeof RoleSchema;
+  content: typeof SamplingContentSchema;
+  _meta: z.ZodOptional<typeof MetaObjectSchema>;
+}> = z.looseObject({
   role: RoleSchema,
   content: SamplingContentSchema,
   _meta: MetaObjectSchema.optional(),
@@ -42,7 +51,24 @@ export const SamplingMessageSchema = z.looseObject({
 export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
 
 /** Params of `sampling/createMessage`. */
-export const CreateMessageRequestParamsSchema = RequestParamsSchema.extend({
+export const CreateMessageRequestParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  {
+    messages: z.ZodArray<typeof SamplingMessageSchema>;
+    modelPreferences: z.ZodOptional<typeof ModelPreferencesSchema>;
+    systemPrompt: z.ZodOptional<z.ZodString>;
+    includeContext: z.ZodOptional<
+      z.ZodEnum<{ none: 'none'; thisServer: 'thisServer'; allServers: 'allServers' }>
+    >;
+    temperature: z.ZodOptional<z.ZodNumber>;
+    maxTokens: z.ZodNumber;
+    stopSequences: z.ZodOptional<z.ZodArray<z.ZodString>>;
+    metadata: z.ZodOptional<typeof JSONObjectSchema>;
+    tools: z.ZodOptional<z.ZodArray<typeof ToolSchema>>;
+    toolChoice: z.ZodOptional<typeof ToolChoiceSchema>;
+    task: z.ZodOptional<typeof TaskMetadataSchema>;
+  }
+> = RequestParamsSchema.extend({
   messages: z.array(SamplingMessageSchema),
   modelPreferences: ModelPreferencesSchema.optional(),
   systemPrompt: z.string().optional(),
@@ -59,7 +85,10 @@ export const CreateMessageRequestParamsSchema = RequestParamsSchema.extend({
 export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestParamsSchema>;
 
 /** `sampling/createMessage` request. */
-export const CreateMessageRequestSchema = z.looseObject({
+export const CreateMessageRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'sampling/createMessage'>;
+  params: typeof CreateMessageRequestParamsSchema;
+}> = z.looseObject({
   method: z.literal('sampling/createMessage'),
   params: CreateMessageRequestParamsSchema,
 });
@@ -79,7 +108,15 @@ export type CreateMessageRequest = z.infer<typeof CreateMessageRequestSchema>;
  * console.log(reply.model, reply.stopReason); // example-1 endTurn
  * ```
  */
-export const CreateMessageResultSchema = ResultSchema.extend({
+export const CreateMessageResultSchema: Extended<
+  typeof ResultSchema,
+  {
+    role: typeof RoleSchema;
+    content: typeof SamplingContentSchema;
+    model: z.ZodString;
+    stopReason: z.ZodOptional<z.ZodString>;
+  }
+> = ResultSchema.extend({
   role: RoleSchema,
   content: SamplingContentSchema,
   model: z.string(),

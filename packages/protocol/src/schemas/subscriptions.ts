@@ -7,6 +7,7 @@ import {
 } from './common.js';
 import { MetaKey } from './meta-keys.js';
 import { RequestParamsSchema } from './request-params.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /**
  * `subscriptions/listen` (2026-07-28, `basic/patterns/subscriptions`): one long-lived request whose
@@ -34,32 +35,47 @@ export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;
  * console.log(notifications.resourceSubscriptions); // ['file:///notes.md']
  * ```
  */
-export const SubscriptionsListenRequestParamsSchema = RequestParamsSchema.extend({
+export const SubscriptionsListenRequestParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  { notifications: typeof SubscriptionFilterSchema }
+> = RequestParamsSchema.extend({
   notifications: SubscriptionFilterSchema,
 });
 export type SubscriptionsListenRequestParams = z.infer<typeof SubscriptionsListenRequestParamsSchema>;
 
 /** `subscriptions/listen`. */
-export const SubscriptionsListenRequestSchema = z.looseObject({
+export const SubscriptionsListenRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'subscriptions/listen'>;
+  params: typeof SubscriptionsListenRequestParamsSchema;
+}> = z.looseObject({
   method: z.literal('subscriptions/listen'),
   params: SubscriptionsListenRequestParamsSchema,
 });
 export type SubscriptionsListenRequest = z.infer<typeof SubscriptionsListenRequestSchema>;
 
 /** `_meta` of the final listen result: the subscription id the stream's notifications carried. */
-export const SubscriptionsListenResultMetaObjectSchema = ResultMetaObjectSchema.extend({
+export const SubscriptionsListenResultMetaObjectSchema: Extended<
+  typeof ResultMetaObjectSchema,
+  { [MetaKey.SubscriptionId]: typeof RequestIdSchema }
+> = ResultMetaObjectSchema.extend({
   [MetaKey.SubscriptionId]: RequestIdSchema,
 });
 export type SubscriptionsListenResultMetaObject = z.infer<typeof SubscriptionsListenResultMetaObjectSchema>;
 
 /** Sent when the server ends the stream. */
-export const SubscriptionsListenResultSchema = ResultSchema.extend({
+export const SubscriptionsListenResultSchema: Extended<
+  typeof ResultSchema,
+  { _meta: typeof SubscriptionsListenResultMetaObjectSchema }
+> = ResultSchema.extend({
   _meta: SubscriptionsListenResultMetaObjectSchema,
 });
 export type SubscriptionsListenResult = z.infer<typeof SubscriptionsListenResultSchema>;
 
 /** Params of `notifications/subscriptions/acknowledged`: the filter the server will honour. */
-export const SubscriptionsAcknowledgedNotificationParamsSchema = z.looseObject({
+export const SubscriptionsAcknowledgedNotificationParamsSchema: LooseObject<{
+  notifications: typeof SubscriptionFilterSchema;
+  _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
+}> = z.looseObject({
   notifications: SubscriptionFilterSchema,
   _meta: NotificationMetaObjectSchema.optional(),
 });
@@ -68,7 +84,10 @@ export type SubscriptionsAcknowledgedNotificationParams = z.infer<
 >;
 
 /** `notifications/subscriptions/acknowledged`: first message on a listen stream. */
-export const SubscriptionsAcknowledgedNotificationSchema = z.looseObject({
+export const SubscriptionsAcknowledgedNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/subscriptions/acknowledged'>;
+  params: typeof SubscriptionsAcknowledgedNotificationParamsSchema;
+}> = z.looseObject({
   method: z.literal('notifications/subscriptions/acknowledged'),
   params: SubscriptionsAcknowledgedNotificationParamsSchema,
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NotificationMetaObjectSchema, PaginatedResultSchema, ResultSchema } from './common.js';
 import { TASK_STATUSES } from './meta-keys.js';
 import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-params.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /**
  * Experimental tasks of 2025-11-25 (`tasks/*`, task-augmented requests). 2026-07-28 moved them into
@@ -21,7 +22,10 @@ export const RelatedTaskMetadataSchema = z.looseObject({ taskId: z.string() });
 export type RelatedTaskMetadata = z.infer<typeof RelatedTaskMetadataSchema>;
 
 /** Params of a request that may be task-augmented. */
-export const TaskAugmentedRequestParamsSchema = RequestParamsSchema.extend({
+export const TaskAugmentedRequestParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  { task: z.ZodOptional<typeof TaskMetadataSchema> }
+> = RequestParamsSchema.extend({
   task: TaskMetadataSchema.optional(),
 });
 export type TaskAugmentedRequestParams = z.infer<typeof TaskAugmentedRequestParamsSchema>;
@@ -43,7 +47,15 @@ export type TaskAugmentedRequestParams = z.infer<typeof TaskAugmentedRequestPara
  *   setTimeout(() => console.log('poll', task.taskId), task.pollInterval ?? 1_000);
  * ```
  */
-export const TaskSchema = z.looseObject({
+export const TaskSchema: LooseObject<{
+  taskId: z.ZodString;
+  status: typeof TaskStatusSchema;
+  statusMessage: z.ZodOptional<z.ZodString>;
+  createdAt: z.ZodString;
+  lastUpdatedAt: z.ZodString;
+  ttl: z.ZodNullable<z.ZodNumber>;
+  pollInterval: z.ZodOptional<z.ZodNumber>;
+}> = z.looseObject({
   taskId: z.string(),
   status: TaskStatusSchema,
   statusMessage: z.string().optional(),
@@ -55,26 +67,35 @@ export const TaskSchema = z.looseObject({
 export type Task = z.infer<typeof TaskSchema>;
 
 /** Answer to a task-augmented request: the task handle instead of the result. */
-export const CreateTaskResultSchema = ResultSchema.extend({ task: TaskSchema });
+export const CreateTaskResultSchema: Extended<typeof ResultSchema, { task: typeof TaskSchema }> =
+  ResultSchema.extend({ task: TaskSchema });
 export type CreateTaskResult = z.infer<typeof CreateTaskResultSchema>;
 
 /** Params naming one task. */
-export const TaskIdParamsSchema = RequestParamsSchema.extend({ taskId: z.string() });
+export const TaskIdParamsSchema: Extended<typeof RequestParamsSchema, { taskId: z.ZodString }> =
+  RequestParamsSchema.extend({ taskId: z.string() });
 export type TaskIdParams = z.infer<typeof TaskIdParamsSchema>;
 
 /** `tasks/get`. */
-export const GetTaskRequestSchema = z.looseObject({
+export const GetTaskRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'tasks/get'>;
+  params: typeof TaskIdParamsSchema;
+}> = z.looseObject({
   method: z.literal('tasks/get'),
   params: TaskIdParamsSchema,
 });
 export type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
 
 /** A task's current state. */
-export const GetTaskResultSchema = ResultSchema.extend(TaskSchema.shape);
+export const GetTaskResultSchema: Extended<typeof ResultSchema, typeof TaskSchema.shape> =
+  ResultSchema.extend(TaskSchema.shape);
 export type GetTaskResult = z.infer<typeof GetTaskResultSchema>;
 
 /** `tasks/result`: blocks until the task's own result is ready. */
-export const GetTaskPayloadRequestSchema = z.looseObject({
+export const GetTaskPayloadRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'tasks/result'>;
+  params: typeof TaskIdParamsSchema;
+}> = z.looseObject({
   method: z.literal('tasks/result'),
   params: TaskIdParamsSchema,
 });
@@ -85,7 +106,10 @@ export const GetTaskPayloadResultSchema = ResultSchema;
 export type GetTaskPayloadResult = z.infer<typeof GetTaskPayloadResultSchema>;
 
 /** `tasks/cancel`. */
-export const CancelTaskRequestSchema = z.looseObject({
+export const CancelTaskRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'tasks/cancel'>;
+  params: typeof TaskIdParamsSchema;
+}> = z.looseObject({
   method: z.literal('tasks/cancel'),
   params: TaskIdParamsSchema,
 });
@@ -96,25 +120,36 @@ export const CancelTaskResultSchema = GetTaskResultSchema;
 export type CancelTaskResult = z.infer<typeof CancelTaskResultSchema>;
 
 /** `tasks/list`. */
-export const ListTasksRequestSchema = z.looseObject({
+export const ListTasksRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'tasks/list'>;
+  params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
+}> = z.looseObject({
   method: z.literal('tasks/list'),
   params: PaginatedRequestParamsSchema.optional(),
 });
 export type ListTasksRequest = z.infer<typeof ListTasksRequestSchema>;
 
 /** A page of tasks. */
-export const ListTasksResultSchema = PaginatedResultSchema.extend({ tasks: z.array(TaskSchema) });
+export const ListTasksResultSchema: Extended<
+  typeof PaginatedResultSchema,
+  { tasks: z.ZodArray<typeof TaskSchema> }
+> = PaginatedResultSchema.extend({ tasks: z.array(TaskSchema) });
 export type ListTasksResult = z.infer<typeof ListTasksResultSchema>;
 
 /** Params of `notifications/tasks/status`: the task's new state. */
-export const TaskStatusNotificationParamsSchema = z.looseObject({
+export const TaskStatusNotificationParamsSchema: LooseObject<
+  z.core.util.Extend<{ _meta: z.ZodOptional<typeof NotificationMetaObjectSchema> }, typeof TaskSchema.shape>
+> = z.looseObject({
   _meta: NotificationMetaObjectSchema.optional(),
   ...TaskSchema.shape,
 });
 export type TaskStatusNotificationParams = z.infer<typeof TaskStatusNotificationParamsSchema>;
 
 /** `notifications/tasks/status` (either direction). */
-export const TaskStatusNotificationSchema = z.looseObject({
+export const TaskStatusNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/tasks/status'>;
+  params: typeof TaskStatusNotificationParamsSchema;
+}> = z.looseObject({
   method: z.literal('notifications/tasks/status'),
   params: TaskStatusNotificationParamsSchema,
 });

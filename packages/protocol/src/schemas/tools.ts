@@ -6,23 +6,39 @@ import { InputResponsesSchema } from './input-required.js';
 import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-params.js';
 import { TaskMetadataSchema } from './tasks.js';
 import { ToolSchema } from './tool-definition.js';
+import type { Extended, LooseObject } from './schema-types.js';
 
 /** `tools/list`: params are optional before 2026-07-28 (where `_meta` makes them required). */
-export const ListToolsRequestSchema = z.looseObject({
+export const ListToolsRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'tools/list'>;
+  params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
+}> = z.looseObject({
   method: z.literal('tools/list'),
   params: PaginatedRequestParamsSchema.optional(),
 });
 export type ListToolsRequest = z.infer<typeof ListToolsRequestSchema>;
 
 /** A page of tools; `ttlMs`/`cacheScope` are 2026-07-28 cache hints. */
-export const ListToolsResultSchema = CacheableResultSchema.extend({
+export const ListToolsResultSchema: Extended<
+  typeof CacheableResultSchema,
+  { nextCursor: z.ZodOptional<typeof CursorSchema>; tools: z.ZodArray<typeof ToolSchema> }
+> = CacheableResultSchema.extend({
   nextCursor: CursorSchema.optional(),
   tools: z.array(ToolSchema),
 });
 export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
 
 /** Params of `tools/call`. `task` is 2025-11-25 only; `inputResponses`/`requestState` 2026-07-28. */
-export const CallToolRequestParamsSchema = RequestParamsSchema.extend({
+export const CallToolRequestParamsSchema: Extended<
+  typeof RequestParamsSchema,
+  {
+    name: z.ZodString;
+    arguments: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>>;
+    task: z.ZodOptional<typeof TaskMetadataSchema>;
+    inputResponses: z.ZodOptional<typeof InputResponsesSchema>;
+    requestState: z.ZodOptional<z.ZodString>;
+  }
+> = RequestParamsSchema.extend({
   name: z.string(),
   arguments: z.record(z.string(), z.unknown()).optional(),
   task: TaskMetadataSchema.optional(),
@@ -32,7 +48,10 @@ export const CallToolRequestParamsSchema = RequestParamsSchema.extend({
 export type CallToolRequestParams = z.infer<typeof CallToolRequestParamsSchema>;
 
 /** `tools/call` request. */
-export const CallToolRequestSchema = z.looseObject({
+export const CallToolRequestSchema: LooseObject<{
+  method: z.ZodLiteral<'tools/call'>;
+  params: typeof CallToolRequestParamsSchema;
+}> = z.looseObject({
   method: z.literal('tools/call'),
   params: CallToolRequestParamsSchema,
 });
@@ -52,7 +71,14 @@ export type CallToolRequest = z.infer<typeof CallToolRequestSchema>;
  * console.log(result.structuredContent); // { celsius: 21 }
  * ```
  */
-export const CallToolResultSchema = registerFastCheck(
+export const CallToolResultSchema: Extended<
+  typeof ResultSchema,
+  {
+    content: z.ZodArray<typeof ContentBlockSchema>;
+    structuredContent: z.ZodOptional<z.ZodUnknown>;
+    isError: z.ZodOptional<z.ZodBoolean>;
+  }
+> = registerFastCheck(
   ResultSchema.extend({
     content: z.array(ContentBlockSchema),
     structuredContent: z.unknown().optional(),
@@ -63,7 +89,10 @@ export const CallToolResultSchema = registerFastCheck(
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 
 /** `notifications/tools/list_changed`. */
-export const ToolListChangedNotificationSchema = z.looseObject({
+export const ToolListChangedNotificationSchema: LooseObject<{
+  method: z.ZodLiteral<'notifications/tools/list_changed'>;
+  params: z.ZodOptional<typeof NotificationParamsSchema>;
+}> = z.looseObject({
   method: z.literal('notifications/tools/list_changed'),
   params: NotificationParamsSchema.optional(),
 });
