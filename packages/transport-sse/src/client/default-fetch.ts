@@ -1,9 +1,52 @@
 import type { FetchLike } from './fetch-like.js';
 
+/** One POST of a message. */
+export interface PostInit {
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+}
+
+/**
+ * Sends one POST and reads its answer to the end (so the connection can be reused): undefined when the
+ * server took the message (2xx), else the refusal as a `Response`. The answer to a message the server
+ * took is "Accepted" and nothing else, so the common case builds no `Response` at all.
+ */
+export type PostFn = (url: URL, init: PostInit) => Promise<Response | undefined>;
+
+/**
+ * The answer to the GET that opens the event stream, whatever made the request: the body comes as
+ * text, chunk by chunk, with no `ReadableStream` in between when undici made it.
+ */
+export interface OpenedStream {
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly hasBody: boolean;
+  /** Hands over the body as text (multi-byte characters kept whole); settles when it ends or breaks. */
+  read(onText: (text: string) => void): Promise<void>;
+  /** Drops the body unread. */
+  cancel(): Promise<void>;
+  /** The whole answer as a `Response` (for an error, or `onUnauthorized`). */
+  toResponse(): Promise<Response>;
+}
+
+/** Opens the event stream (a GET). */
+export type StreamFn = (
+  url: URL,
+  init: { headers: Record<string, string>; signal: AbortSignal },
+) => Promise<OpenedStream>;
+
 /** The two request shapes the client makes: one long-lived stream, many small POSTs. */
 export interface Fetchers {
-  stream: FetchLike;
-  post: FetchLike;
+  stream: StreamFn;
+  post: PostFn;
+  /**
+   * Present when `post` lets go of `init.signal` once the POST is done, so the transport's own
+   * long-lived signal may be passed to every POST as is; called once with that signal and how many
+   * requests may hold it at once. A `fetch` may keep a listener on its signal until the request is
+   * garbage-collected (undici's does): for those each POST gets a short-lived signal of its own.
+   */
+  shareSignal?: ((signal: AbortSignal, holders: number) => void) | undefined;
 }
 
 // Statuses whose response may not carry a body; `new Response(body, …)` throws for them.
@@ -11,43 +54,122 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 let loaded: Promise<Fetchers> | undefined;
 
-function toRecord(headers: HeadersInit | undefined): Record<string, string> {
-  // The client passes plain objects; anything else is normalized through Headers.
-  if (headers === undefined) return {};
-  if (!(headers instanceof Headers) && !Array.isArray(headers)) return headers as Record<string, string>;
-  return Object.fromEntries(new Headers(headers));
+/** The `OpenedStream` of a `fetch` answer. */
+function openedResponse(response: Response): OpenedStream {
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    hasBody: response.body !== null,
+    read: async (onText) => {
+      if (response.body === null) return;
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        // `stream: true` keeps a multi-byte character split across chunks intact.
+        onText(decoder.decode(value, { stream: true }));
+      }
+    },
+    cancel: async () => {
+      await response.body?.cancel().catch(() => {});
+    },
+    toResponse: async () => response,
+  };
+}
+
+function webResponse(
+  status: number,
+  statusText: string,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+): Response {
+  const responseHeaders = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (Array.isArray(value)) for (const item of value) responseHeaders.append(name, item);
+    else if (value !== undefined) responseHeaders.set(name, value);
+  }
+  return new Response(NULL_BODY_STATUSES.has(status) ? null : text, {
+    status,
+    statusText,
+    headers: responseHeaders,
+  });
+}
+
+/** The fetchers of a user-supplied `fetch`. */
+export function fetchersOf(fetch: FetchLike): Fetchers {
+  const post: PostFn = async (url, init) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: init.headers,
+      body: init.body,
+      signal: init.signal,
+    });
+    if (!response.ok) return response;
+    await response.arrayBuffer();
+    return undefined;
+  };
+  const stream: StreamFn = async (url, init) =>
+    openedResponse(await fetch(url, { method: 'GET', headers: init.headers, signal: init.signal }));
+  return { stream, post };
 }
 
 /**
  * undici, loaded on first use (dynamically, so browser and Workers bundles that inject their own
- * `fetch` never pull it in). The stream uses undici's `fetch` for its Web `ReadableStream` body; POSTs
- * use `undici.request`, about twice as fast per call, which matters because order-preserving sends are
- * one round trip each. POST answers are small (202 "Accepted", or an error text), so buffering them
- * into a `Response` costs nothing that matters.
+ * `fetch` never pull it in). Both the stream and the POSTs use `undici.request`: about twice as fast per
+ * call as its `fetch`, which matters because every message is a round trip of its own, and the stream's
+ * body arrives as node `data` events with no Web stream to pass through. `undici.request` drops its
+ * abort listener when the answer has been read.
  */
 export function loadDefaultFetchers(): Promise<Fetchers> {
-  loaded ??= import('undici').then((undici) => {
-    const post: FetchLike = async (input, init) => {
-      const options: Parameters<typeof undici.request>[1] = {
-        method: (init?.method ?? 'POST') as 'POST',
-        headers: toRecord(init?.headers),
-        body: typeof init?.body === 'string' ? init.body : null,
-      };
-      if (init?.signal) options.signal = init.signal;
-      const { statusCode, statusText, headers, body } = await undici.request(input, options);
-      const text = await body.text();
-      const responseHeaders = new Headers();
-      for (const [name, value] of Object.entries(headers)) {
-        if (Array.isArray(value)) for (const item of value) responseHeaders.append(name, item);
-        else if (value !== undefined) responseHeaders.set(name, value);
-      }
-      return new Response(NULL_BODY_STATUSES.has(statusCode) ? null : text, {
-        status: statusCode,
-        statusText,
-        headers: responseHeaders,
+  loaded ??= Promise.all([import('undici'), import('node:events')]).then(([undici, events]) => {
+    const post: PostFn = async (url, init) => {
+      const { statusCode, statusText, headers, body } = await undici.request(url, {
+        method: 'POST',
+        headers: init.headers,
+        body: init.body,
+        signal: init.signal,
       });
+      if (statusCode >= 200 && statusCode < 300) {
+        await body.dump();
+        return undefined;
+      }
+      return webResponse(statusCode, statusText, headers, await body.text());
     };
-    return { stream: undici.fetch as unknown as FetchLike, post };
+    const stream: StreamFn = async (url, init) => {
+      const { statusCode, statusText, headers, body } = await undici.request(url, {
+        method: 'GET',
+        headers: init.headers,
+        signal: init.signal,
+      });
+      const contentType = headers['content-type'];
+      return {
+        status: statusCode,
+        contentType: typeof contentType === 'string' ? contentType : null,
+        hasBody: !NULL_BODY_STATUSES.has(statusCode),
+        read: (onText) =>
+          new Promise<void>((resolve, reject) => {
+            const decoder = new TextDecoder();
+            // `stream: true` keeps a multi-byte character split across chunks intact.
+            body.on('data', (chunk: Uint8Array) => onText(decoder.decode(chunk, { stream: true })));
+            body.once('end', resolve);
+            body.once('error', reject);
+            // A body destroyed without `end` or an error (undici reports those as errors) still ends.
+            body.once('close', () => reject(new Error('The event stream closed before its end')));
+          }),
+        cancel: async () => {
+          body.destroy();
+        },
+        toResponse: async () => webResponse(statusCode, statusText, headers, await body.text()),
+      };
+    };
+    // Each request in flight holds one abort listener; Node warns of a leak past 10 by default.
+    const shareSignal = (signal: AbortSignal, holders: number): void =>
+      events.EventEmitter.setMaxListeners(
+        Math.max(events.EventEmitter.getMaxListeners(signal), holders),
+        signal,
+      );
+    return { stream, post, shareSignal };
   });
   return loaded;
 }

@@ -4,8 +4,8 @@ import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { httpStatusErrorFrom } from '../http/http-status-error.js';
 import { parseMediaType } from '@x/protocol/http';
-import { loadDefaultFetchers } from './default-fetch.js';
-import type { Fetchers } from './default-fetch.js';
+import { fetchersOf, loadDefaultFetchers } from './default-fetch.js';
+import type { Fetchers, OpenedStream } from './default-fetch.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './idle-watchdog.js';
 import { linkedSignal } from './linked-signal.js';
 import { DEFAULT_MAX_CONCURRENT_SENDS, SendLimiter } from './send-limiter.js';
@@ -46,6 +46,7 @@ export class SseClientTransport implements Transport {
   #protocolVersion: string | undefined;
   #abort = new AbortController();
   #limiter: SendLimiter;
+  #maxConcurrentSends: number;
   #fetchers: Fetchers | undefined;
   #endpointWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   #idle: IdleWatchdog;
@@ -56,7 +57,8 @@ export class SseClientTransport implements Transport {
   constructor(options: SseClientTransportOptions) {
     this.#url = new URL(options.url);
     this.#options = options;
-    this.#limiter = new SendLimiter(options.maxConcurrentSends ?? DEFAULT_MAX_CONCURRENT_SENDS);
+    this.#maxConcurrentSends = options.maxConcurrentSends ?? DEFAULT_MAX_CONCURRENT_SENDS;
+    this.#limiter = new SendLimiter(this.#maxConcurrentSends);
     const timeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.#idle = new IdleWatchdog({ timeoutMs, onIdle: () => this.#idleTimedOut(timeoutMs) });
   }
@@ -76,25 +78,23 @@ export class SseClientTransport implements Transport {
     this.#state = 'connecting';
     try {
       const fetch = this.#options.fetch;
-      this.#fetchers = fetch === undefined ? await loadDefaultFetchers() : { stream: fetch, post: fetch };
+      this.#fetchers = fetch === undefined ? await loadDefaultFetchers() : fetchersOf(fetch);
+      // Every POST in flight and the stream itself.
+      this.#fetchers.shareSignal?.(this.#abort.signal, this.#maxConcurrentSends + 1);
       const endpointReady = new Promise<void>((resolve, reject) => {
         this.#endpointWaiter = { resolve, reject };
       });
       // close() during the GET rejects it before anyone awaits it; the await below still sees that.
       endpointReady.catch(() => {});
-      const response = await this.#fetchWithAuth(
-        this.#url,
-        { method: 'GET', headers: { accept: 'text/event-stream' } },
-        'Opening the SSE stream',
-      );
-      const type = parseMediaType(response.headers.get('content-type'))?.type;
-      if (type !== 'text/event-stream' || response.body === null) {
-        await response.body?.cancel().catch(() => {});
+      const opened = await this.#openStream();
+      const type = parseMediaType(opened.contentType)?.type;
+      if (type !== 'text/event-stream' || !opened.hasBody) {
+        await opened.cancel();
         throw new Error(
           `Expected an event stream from ${this.#url.href}, got content-type ${type ?? 'none'}`,
         );
       }
-      void this.#pump(response.body);
+      void this.#pump(opened);
       await this.#withTimeout(endpointReady);
     } catch (error) {
       this.#endpointWaiter = undefined;
@@ -119,22 +119,39 @@ export class SseClientTransport implements Transport {
         this.#state === 'closed' ? 'Transport closed' : 'Transport not started',
       );
     }
-    await this.#limiter.run(async () => {
-      if (this.#state !== 'open') throw new ConnectionClosedError('Transport closed');
-      const headers: Record<string, string> = { ...options?.headers, 'content-type': 'application/json' };
-      const link = linkedSignal([this.#abort.signal, options?.signal]);
-      try {
-        const response = await this.#fetchWithAuth(
-          endpoint,
-          { method: 'POST', headers, body, signal: link.signal },
-          'POST to the message endpoint',
-        );
-        // Reading the (tiny) body to its end lets the connection be reused for the next POST.
-        await response.arrayBuffer();
-      } finally {
-        link.dispose();
+    await this.#limiter.run(() => this.#postNow(endpoint, body, options), barrier);
+  }
+
+  async #postNow(endpoint: URL, body: string, options: TransportSendOptions | undefined): Promise<void> {
+    if (this.#state !== 'open') throw new ConnectionClosedError('Transport closed');
+    const fetchers = this.#fetchers as Fetchers;
+    const extra: Record<string, string> = { ...options?.headers, 'content-type': 'application/json' };
+    const signal = options?.signal;
+    // See `Fetchers.shareSignal`: only a post that lets go of its signal may share the transport's.
+    const link =
+      signal === undefined && fetchers.shareSignal !== undefined
+        ? undefined
+        : linkedSignal([this.#abort.signal, signal]);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        let refused: Response | undefined;
+        try {
+          refused = await fetchers.post(endpoint, {
+            headers: await this.#headers(extra),
+            body,
+            signal: link?.signal ?? signal ?? this.#abort.signal,
+          });
+        } catch (cause) {
+          if (this.#abort.signal.aborted) throw new ConnectionClosedError('Transport closed', { cause });
+          throw cause;
+        }
+        if (refused === undefined) return;
+        if (await this.#retryAfterUnauthorized(refused, attempt)) continue;
+        throw await httpStatusErrorFrom(refused, 'POST to the message endpoint');
       }
-    }, barrier);
+    } finally {
+      link?.dispose();
+    }
   }
 
   /** Ends the stream and aborts POSTs in flight. Idempotent; `onclose` fires once. */
@@ -156,46 +173,38 @@ export class SseClientTransport implements Transport {
     return headers;
   }
 
-  async #fetchWithAuth(
-    url: URL,
-    init: {
-      method: string;
-      headers: Record<string, string>;
-      body?: string;
-      signal?: AbortSignal | undefined;
-    },
-    context: string,
-  ): Promise<Response> {
+  /** The GET of the event stream, answered with 2xx (else thrown as `HttpStatusError`). */
+  async #openStream(): Promise<OpenedStream> {
     const fetchers = this.#fetchers;
     if (fetchers === undefined) throw new ConnectionClosedError('Transport not started');
-    const fetch = init.method === 'GET' ? fetchers.stream : fetchers.post;
-    const signal = init.signal ?? this.#abort.signal;
     for (let attempt = 0; ; attempt++) {
-      const requestInit: RequestInit = {
-        method: init.method,
-        headers: await this.#headers(init.headers),
-        signal,
-      };
-      if (init.body !== undefined) requestInit.body = init.body;
-      let response: Response;
+      let opened: OpenedStream;
       try {
-        response = await fetch(url, requestInit);
+        opened = await fetchers.stream(this.#url, {
+          headers: await this.#headers({ accept: 'text/event-stream' }),
+          signal: this.#abort.signal,
+        });
       } catch (cause) {
         if (this.#abort.signal.aborted) throw new ConnectionClosedError('Transport closed', { cause });
         throw cause;
       }
-      if (response.ok) return response;
-      const onUnauthorized = this.#options.onUnauthorized;
-      if (response.status === 401 && onUnauthorized !== undefined && attempt === 0) {
-        try {
-          await onUnauthorized(response);
-        } finally {
-          await response.body?.cancel().catch(() => {});
-        }
-        continue;
-      }
-      throw await httpStatusErrorFrom(response, context);
+      if (opened.status >= 200 && opened.status < 300) return opened;
+      const response = await opened.toResponse();
+      if (await this.#retryAfterUnauthorized(response, attempt)) continue;
+      throw await httpStatusErrorFrom(response, 'Opening the SSE stream');
     }
+  }
+
+  /** A first 401 goes to `onUnauthorized` (e.g. to refresh a token); true to send the request again. */
+  async #retryAfterUnauthorized(response: Response, attempt: number): Promise<boolean> {
+    const onUnauthorized = this.#options.onUnauthorized;
+    if (response.status !== 401 || onUnauthorized === undefined || attempt !== 0) return false;
+    try {
+      await onUnauthorized(response);
+    } finally {
+      await response.body?.cancel().catch(() => {});
+    }
+    return true;
   }
 
   async #withTimeout(ready: Promise<void>): Promise<void> {
@@ -214,7 +223,7 @@ export class SseClientTransport implements Transport {
     }
   }
 
-  async #pump(body: ReadableStream<Uint8Array>): Promise<void> {
+  async #pump(opened: OpenedStream): Promise<void> {
     const parser = createParser({
       onEvent: (event) => this.#onEvent(event),
       // A comment is a keep-alive: the server sends them, so silence now means trouble (see idleTimeoutMs).
@@ -226,19 +235,14 @@ export class SseClientTransport implements Transport {
       },
       maxBufferSize: this.#options.maxEventBytes ?? 64 * 1024 * 1024,
     });
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
     if (this.#options.idleTimeoutMs !== undefined) this.#idle.arm();
     let cause: unknown;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
+      await opened.read((text) => {
         // Any byte proves the peer alive, whether or not it completes an event.
         this.#idle.touch();
-        // `stream: true` keeps a multi-byte character split across chunks intact.
-        parser.feed(decoder.decode(value, { stream: true }));
-      }
+        parser.feed(text);
+      });
     } catch (error) {
       cause = error;
     }

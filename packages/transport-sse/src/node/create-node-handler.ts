@@ -2,6 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
+import { NODE_DISPATCH, type NodeDispatch } from '../server/node-dispatch.js';
+import { ACCEPTED, type SseReply } from '../server/sse-reply.js';
+import { NodeIncoming } from './node-incoming.js';
+import { NodeSseSink } from './node-sse-sink.js';
+import { writeWebResponse } from './web-response.js';
 
 /**
  * Anything with the Web-standard handler shape, e.g. `SseServer`.
@@ -29,10 +34,6 @@ export interface WebHandler {
  * ```
  */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
-
-function isEventStream(response: Response): boolean {
-  return response.headers.get('content-type')?.toLowerCase().startsWith('text/event-stream') === true;
-}
 
 // Bodies up to this size with a declared length are read before the `Request` is built and handed
 // over as bytes: a body stream adapted from node costs more than the round trip it carries.
@@ -97,45 +98,12 @@ async function toBody(req: IncomingMessage, parsedBody: unknown): Promise<BodyIn
   return JSON.stringify(parsedBody);
 }
 
-async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
-  const reader = body.getReader();
-  // A client that disconnects cancels the body, which ends the SSE session behind it.
-  const cancel = (): void => void reader.cancel().catch(() => {});
-  res.once('close', cancel);
-  // The headers leave with the first event when it is ready in this turn of the event loop (the
-  // `endpoint` event always is), else on their own, so the client sees the stream open at once.
-  let wrote = false;
-  const flush = setImmediate(() => {
-    if (!wrote && !res.destroyed) res.flushHeaders();
-  });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || res.destroyed) break;
-      wrote = true;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          const settle = (): void => {
-            res.off('drain', settle);
-            res.off('close', settle);
-            resolve();
-          };
-          res.on('drain', settle);
-          res.on('close', settle);
-        });
-      }
-    }
-  } catch {
-    // The stream was cancelled because the response closed; nothing left to write to.
-  } finally {
-    clearImmediate(flush);
-    res.off('close', cancel);
-    if (!res.destroyed) res.end();
-  }
-}
-
 /**
  * Adapts a Web-standard handler to `node:http`, Express and Fastify (`reply.raw`).
+ *
+ * An `SseServer` is served without the Web detour: the adapter reads the `IncomingMessage` and writes
+ * the `ServerResponse` itself (a `Request` is built only for an `authenticate` hook or an `onsession`
+ * that reads `context.request`), with every check of the Web-standard path.
  *
  * @example
  * ```ts
@@ -146,6 +114,8 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse):
  * ```
  */
 export function createNodeHandler(server: WebHandler): NodeHandler {
+  const dispatch = (server as { [NODE_DISPATCH]?: NodeDispatch })[NODE_DISPATCH];
+  if (dispatch !== undefined) return nodeHandlerFor(dispatch);
   return async (req, res, parsedBody) => {
     const aborted = new AbortController();
     // `close` also follows a response that was sent in full; only an unfinished one is a disconnect.
@@ -167,7 +137,7 @@ export function createNodeHandler(server: WebHandler): NodeHandler {
       };
       request = new Request(url, init);
     } catch {
-      res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
+      badRequest(res);
       return;
     }
 
@@ -175,24 +145,48 @@ export function createNodeHandler(server: WebHandler): NodeHandler {
     try {
       response = await server.handle(request);
     } catch {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal server error');
+      internalError(res);
       return;
     }
+    await writeWebResponse(response, res);
+  };
+}
 
-    const headers: Record<string, string | string[]> = {};
-    response.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    const cookies = response.headers.getSetCookie();
-    if (cookies.length > 0) headers['set-cookie'] = cookies;
-    if (response.body === null || !isEventStream(response)) {
-      // Ordinary answers (202, errors) are small: one write with a Content-Length beats chunked output.
-      const body = response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
-      if (body !== undefined) headers['content-length'] = String(body.byteLength);
-      res.writeHead(response.status, response.statusText, headers).end(body);
+function badRequest(res: ServerResponse): void {
+  res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
+}
+
+function internalError(res: ServerResponse): void {
+  if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal server error');
+}
+
+const ACCEPTED_HEADERS = {
+  ...ACCEPTED.headers,
+  'content-length': String(Buffer.byteLength(ACCEPTED.body)),
+};
+
+/** The adapter for `SseServer`'s own entry: no `Request`, no `Response`, no streams in between. */
+function nodeHandlerFor(dispatch: NodeDispatch): NodeHandler {
+  return async (req, res, parsedBody) => {
+    let incoming: NodeIncoming;
+    try {
+      incoming = new NodeIncoming(req, res, parsedBody);
+    } catch {
+      badRequest(res);
       return;
     }
-    res.writeHead(response.status, response.statusText, headers);
-    await writeBody(response.body, res);
+    let reply: SseReply<NodeSseSink>;
+    try {
+      reply = await dispatch(incoming, () => new NodeSseSink(res));
+    } catch {
+      internalError(res);
+      return;
+    }
+    if (reply === ACCEPTED) res.writeHead(202, ACCEPTED_HEADERS).end(ACCEPTED.body);
+    else if (reply.kind === 'text') {
+      const headers = { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) };
+      res.writeHead(reply.status, headers).end(reply.body);
+    } else if (reply.kind === 'stream') reply.sink.open();
+    else await writeWebResponse(reply.response, res);
   };
 }

@@ -7,12 +7,9 @@ import type {
   TransportSendOptions,
 } from '@x/protocol';
 import { encodeSseComment, encodeSseEvent } from '../http/sse-encoding.js';
+import type { SseSink } from './sse-sink.js';
 
-/** How much encoded output may wait for a slow client before `send()` starts waiting for it to read. */
-const STREAM_HIGH_WATER_BYTES = 64 * 1024;
-
-const encoder = new TextEncoder();
-const KEEP_ALIVE = encoder.encode(encodeSseComment('keep-alive'));
+const KEEP_ALIVE = encodeSseComment('keep-alive');
 
 /** What the server needs to create a session; not public API. */
 export interface SseSessionInit {
@@ -30,7 +27,6 @@ export interface SseSessionInit {
 /** The server's handle on a session: the transport for the user, plus what only the server may do. */
 export interface SseSessionHandle {
   transport: SseServerTransport;
-  stream: ReadableStream<Uint8Array>;
   deliver: (message: JSONRPCMessage, extra: MessageExtraInfo) => void;
   /**
    * A POST body that is a JSON array: delivered when the session negotiated 2025-03-26, else the -32600
@@ -62,7 +58,7 @@ export class SseServerTransport implements Transport {
   onerror?: ((error: Error) => void) | undefined;
   onclose?: (() => void) | undefined;
 
-  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #sink: SseSink;
   #started = false;
   #closed = false;
   // POSTs that arrive before the MCP server called start() (onsession may connect asynchronously).
@@ -74,27 +70,19 @@ export class SseServerTransport implements Transport {
   #protocolVersion: string | undefined;
   readonly #batches = new BatchResponses({ write: (responses) => this.#sendEvent(responses) });
 
-  private constructor(init: SseSessionInit) {
+  private constructor(init: SseSessionInit, sink: SseSink) {
     this.sessionId = init.sessionId;
+    this.#sink = sink;
     this.#onDispose = init.onDispose;
     this.#maxBatchSize = init.maxBatchSize;
   }
 
-  /** @internal Used by `SseServer`; the stream is the GET response body. */
-  static open(init: SseSessionInit): SseSessionHandle {
-    const transport = new SseServerTransport(init);
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          transport.#controller = controller;
-          // 2024-11-05 transports: the server MUST send the endpoint event first.
-          controller.enqueue(encoder.encode(encodeSseEvent({ event: 'endpoint', data: init.endpoint })));
-        },
-        pull: () => transport.#releaseWaiters(),
-        cancel: () => transport.#dispose(false),
-      },
-      new ByteLengthQueuingStrategy({ highWaterMark: STREAM_HIGH_WATER_BYTES }),
-    );
+  /** @internal Used by `SseServer`; `sink` carries the GET response body. */
+  static open(init: SseSessionInit, sink: SseSink): SseSessionHandle {
+    const transport = new SseServerTransport(init, sink);
+    sink.bind({ drained: () => transport.#releaseWaiters(), gone: () => transport.#dispose(false) });
+    // 2024-11-05 transports: the server MUST send the endpoint event first.
+    sink.write(encodeSseEvent({ event: 'endpoint', data: init.endpoint }));
     if (init.keepAliveIntervalMs > 0) {
       transport.#keepAlive = setInterval(() => transport.#write(KEEP_ALIVE), init.keepAliveIntervalMs);
       // Node and Deno timers can be unref'd so an idle stream does not keep the process alive; browsers'
@@ -103,7 +91,6 @@ export class SseServerTransport implements Transport {
     }
     return {
       transport,
-      stream,
       deliver: (message, extra) => transport.#deliver(message, extra),
       deliverBatch: (values, extra) => transport.#deliverBatch(values, extra),
       disconnect: () => transport.#dispose(false),
@@ -133,10 +120,9 @@ export class SseServerTransport implements Transport {
 
   async #sendEvent(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
     if (this.#closed) throw new ConnectionClosedError('SSE session closed');
-    const chunk = encoder.encode(encodeSseEvent({ event: 'message', data: JSON.stringify(payload) }));
-    if (!this.#write(chunk)) throw new ConnectionClosedError('SSE session closed');
-    const controller = this.#controller;
-    if (controller !== undefined && (controller.desiredSize ?? 1) <= 0) {
+    const frame = encodeSseEvent({ event: 'message', data: JSON.stringify(payload) });
+    if (!this.#write(frame)) throw new ConnectionClosedError('SSE session closed');
+    if (this.#sink.congested) {
       // Backpressure: the event is queued, but the caller waits until the client reads, so a slow client
       // cannot make the server buffer without bound.
       await new Promise<void>((resolve, reject) => this.#drainWaiters.push({ resolve, reject }));
@@ -148,10 +134,10 @@ export class SseServerTransport implements Transport {
     this.#dispose(true);
   }
 
-  #write(chunk: Uint8Array): boolean {
-    if (this.#closed || this.#controller === undefined) return false;
+  #write(frame: string): boolean {
+    if (this.#closed) return false;
     try {
-      this.#controller.enqueue(chunk);
+      this.#sink.write(frame);
       return true;
     } catch (cause) {
       // The stream was errored or cancelled under us: the client is gone.
@@ -223,14 +209,9 @@ export class SseServerTransport implements Transport {
       if (graceful) waiter.resolve();
       else waiter.reject(new ConnectionClosedError('SSE client disconnected'));
     }
-    try {
-      // Graceful: queued events still reach the client before the end. Otherwise nobody will read them,
-      // and erroring the stream drops them at once.
-      if (graceful) this.#controller?.close();
-      else this.#controller?.error(new ConnectionClosedError('SSE client disconnected'));
-    } catch {
-      // Already closed or cancelled by the runtime: nothing left to end.
-    }
+    // Graceful: queued events still reach the client before the end. Otherwise nobody will read them.
+    if (graceful) this.#sink.end();
+    else this.#sink.abort(new ConnectionClosedError('SSE client disconnected'));
     this.#onDispose(this.sessionId);
     this.onclose?.();
   }

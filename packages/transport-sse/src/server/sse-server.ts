@@ -5,10 +5,12 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   type DnsRebindingGuard,
   isJsonContentType,
-  jsonRpcErrorResponse,
   PayloadTooLargeError,
-  readBoundedText,
 } from '@x/protocol/http';
+import { NODE_DISPATCH } from './node-dispatch.js';
+import { type SseIncoming, webIncoming } from './sse-incoming.js';
+import { ACCEPTED, errorReply, SSE_HEADERS, type SseReply, type TextReply } from './sse-reply.js';
+import { type SseSink, WebStreamSink } from './sse-sink.js';
 import { SseServerTransport } from './sse-server-transport.js';
 import type { SseSessionHandle } from './sse-server-transport.js';
 
@@ -125,13 +127,6 @@ interface Session extends SseSessionHandle {
   owner: string | undefined;
 }
 
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  // Stops nginx from buffering the stream, which would delay every event until the buffer fills.
-  'x-accel-buffering': 'no',
-};
-
 /**
  * The server side of the legacy HTTP+SSE transport (2024-11-05) as a Web-standard handler: a GET opens
  * a session's event stream, POSTs to the announced endpoint carry the client's messages. Runs wherever
@@ -167,6 +162,10 @@ export class SseServer {
           });
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#keepAliveIntervalMs = options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS;
+    // Not a public method: the `node:http` adapter finds it by symbol (see node-dispatch.ts).
+    Object.defineProperty(this, NODE_DISPATCH, {
+      value: <S extends SseSink>(incoming: SseIncoming, openSink: () => S) => this.#serve(incoming, openSink),
+    });
   }
 
   /** Number of open sessions (streams). */
@@ -181,29 +180,15 @@ export class SseServer {
 
   /** Handles one HTTP request; bound, so it can be passed around as `sse.handle`. */
   readonly handle = async (request: Request): Promise<Response> => {
-    if (this.#closed) return jsonRpcErrorResponse(503, ErrorCode.ConnectionClosed, 'Server is shutting down');
-    const rejection = this.#guard?.(request);
-    if (rejection !== undefined) return jsonRpcErrorResponse(403, ErrorCode.InvalidRequest, rejection);
-    if (request.method !== 'GET' && request.method !== 'POST') {
-      return jsonRpcErrorResponse(405, ErrorCode.InvalidRequest, 'Method not allowed', {
-        headers: { allow: 'GET, POST' },
-      });
+    const reply = await this.#serve(webIncoming(request), () => new WebStreamSink());
+    switch (reply.kind) {
+      case 'response':
+        return reply.response;
+      case 'stream':
+        return new Response(reply.sink.stream, { status: 200, headers: SSE_HEADERS });
+      default:
+        return new Response(reply.body, { status: reply.status, headers: reply.headers });
     }
-
-    let authInfo: AuthInfo | undefined;
-    if (this.#options.authenticate !== undefined) {
-      let result: AuthInfo | Response | undefined;
-      try {
-        result = await this.#options.authenticate(request);
-      } catch (cause) {
-        // The hook's own failure (e.g. the token service is down) is for the operator, not the client.
-        this.#report('authenticate failed', cause);
-        return jsonRpcErrorResponse(500, ErrorCode.InternalError, 'Authentication failed');
-      }
-      if (result instanceof Response) return result;
-      authInfo = result;
-    }
-    return request.method === 'GET' ? this.#openStream(request, authInfo) : this.#receive(request, authInfo);
   };
 
   /** Ends every stream (clients see their connection close) and refuses new requests with 503. */
@@ -213,90 +198,125 @@ export class SseServer {
     await Promise.all(sessions.map((session) => session.transport.close()));
   }
 
-  async #openStream(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
+  /** The whole exchange, shared by `handle` and the `node:http` adapter's own entry. */
+  async #serve<S extends SseSink>(incoming: SseIncoming, openSink: () => S): Promise<SseReply<S>> {
+    if (this.#closed) return errorReply(503, ErrorCode.ConnectionClosed, 'Server is shutting down');
+    // The guard reads only `headers.get` and `url`, which every SseIncoming has.
+    const rejection = this.#guard?.(incoming as unknown as Request);
+    if (rejection !== undefined) return errorReply(403, ErrorCode.InvalidRequest, rejection);
+    if (incoming.method !== 'GET' && incoming.method !== 'POST') {
+      return errorReply(405, ErrorCode.InvalidRequest, 'Method not allowed', { allow: 'GET, POST' });
+    }
+
+    let authInfo: AuthInfo | undefined;
+    if (this.#options.authenticate !== undefined) {
+      let result: AuthInfo | Response | undefined;
+      try {
+        result = await this.#options.authenticate(incoming.toRequest());
+      } catch (cause) {
+        // The hook's own failure (e.g. the token service is down) is for the operator, not the client.
+        this.#report('authenticate failed', cause);
+        return errorReply(500, ErrorCode.InternalError, 'Authentication failed');
+      }
+      if (result instanceof Response) return { kind: 'response', response: result };
+      authInfo = result;
+    }
+    return incoming.method === 'GET'
+      ? this.#openStream(incoming, authInfo, openSink)
+      : this.#receive(incoming, authInfo);
+  }
+
+  async #openStream<S extends SseSink>(
+    incoming: SseIncoming,
+    authInfo: AuthInfo | undefined,
+    openSink: () => S,
+  ): Promise<SseReply<S>> {
     const sessionId = globalThis.crypto.randomUUID();
-    const base = new URL(request.url);
+    const base = incoming.url;
     const target = new URL(this.#options.endpoint ?? base.pathname, base);
     target.searchParams.set('sessionId', sessionId);
     // Relative when same-origin, so the endpoint stays right behind proxies that rewrite the host.
     const endpoint = target.origin === base.origin ? target.pathname + target.search : target.href;
 
+    const sink = openSink();
     const session: Session = {
-      ...SseServerTransport.open({
-        sessionId,
-        endpoint,
-        keepAliveIntervalMs: this.#keepAliveIntervalMs,
-        onDispose: (id) => this.#sessions.delete(id),
-        maxBatchSize: this.#options.maxBatchSize,
-      }),
+      ...SseServerTransport.open(
+        {
+          sessionId,
+          endpoint,
+          keepAliveIntervalMs: this.#keepAliveIntervalMs,
+          onDispose: (id) => this.#sessions.delete(id),
+          maxBatchSize: this.#options.maxBatchSize,
+        },
+        sink,
+      ),
       owner: authInfo?.clientId,
     };
     this.#sessions.set(sessionId, session);
-    // Runtimes abort the request signal when the client disconnects; some only cancel the body, which
-    // the stream's cancel() handles.
-    if (request.signal.aborted) session.disconnect();
-    else request.signal.addEventListener('abort', session.disconnect, { once: true });
+    incoming.onDisconnect(session.disconnect);
 
+    // A getter: under the node adapter the `Request` is only built when `onsession` reads it.
+    const context: SseSessionContext = {
+      get request() {
+        return incoming.toRequest();
+      },
+      authInfo,
+    };
     try {
-      await this.#options.onsession(session.transport, { request, authInfo });
+      await this.#options.onsession(session.transport, context);
     } catch (cause) {
       session.disconnect();
       this.#report('onsession failed', cause);
-      return jsonRpcErrorResponse(500, ErrorCode.InternalError, 'Session setup failed');
+      return errorReply(500, ErrorCode.InternalError, 'Session setup failed');
     }
-    return new Response(session.stream, { status: 200, headers: SSE_HEADERS });
+    return { kind: 'stream', sink };
   }
 
-  async #receive(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
-    const url = new URL(request.url);
+  async #receive(incoming: SseIncoming, authInfo: AuthInfo | undefined): Promise<TextReply> {
+    const url = incoming.url;
     const sessionId = url.searchParams.get('sessionId');
-    if (sessionId === null) return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, 'Missing sessionId');
+    if (sessionId === null) return errorReply(400, ErrorCode.InvalidRequest, 'Missing sessionId');
     const session = this.#sessions.get(sessionId);
-    if (session === undefined) {
-      return jsonRpcErrorResponse(404, ErrorCode.InvalidRequest, 'Session not found');
-    }
+    if (session === undefined) return errorReply(404, ErrorCode.InvalidRequest, 'Session not found');
     // A session opened by an authenticated client takes messages from that client only: knowing the
     // session id (it appears in URLs and logs) must not be enough to speak in someone else's session.
     if (session.owner !== undefined && authInfo?.clientId !== session.owner) {
-      return jsonRpcErrorResponse(403, ErrorCode.InvalidRequest, 'Session belongs to another client');
+      return errorReply(403, ErrorCode.InvalidRequest, 'Session belongs to another client');
     }
-    if (!isJsonContentType(request.headers.get('content-type'))) {
-      return jsonRpcErrorResponse(415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
+    if (!isJsonContentType(incoming.headers.get('content-type'))) {
+      return errorReply(415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
     }
 
     let message: JSONRPCMessage | unknown[];
     try {
-      message = parseMessageOrBatch(await readBoundedText(request, { maxBytes: this.#maxBodyBytes }));
+      message = parseMessageOrBatch(await incoming.readText(this.#maxBodyBytes));
     } catch (error) {
       return this.#rejectBody(error);
     }
     const extra: MessageExtraInfo = {
-      requestInfo: { method: request.method, url, headers: Object.fromEntries(request.headers) },
+      requestInfo: { method: incoming.method, url, headers: incoming.headerRecord() },
       authInfo,
     };
     if (Array.isArray(message)) {
       // A JSON-RPC batch, on a session that negotiated 2025-03-26 only; its answers come as one event.
       const refused = session.deliverBatch(message, extra);
-      if (refused !== undefined) {
-        return jsonRpcErrorResponse(400, refused.error.code, refused.error.message);
-      }
+      if (refused !== undefined) return errorReply(400, refused.error.code, refused.error.message);
     } else {
       session.deliver(message, extra);
     }
-    return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
+    return ACCEPTED;
   }
 
   #report(context: string, cause: unknown): void {
     this.#options.onerror?.(new Error(`SseServer: ${context}`, { cause }));
   }
 
-  #rejectBody(error: unknown): Response {
+  #rejectBody(error: unknown): TextReply {
     if (error instanceof PayloadTooLargeError)
-      return jsonRpcErrorResponse(413, ErrorCode.InvalidRequest, error.message);
-    if (error instanceof McpError) return jsonRpcErrorResponse(400, error.code, error.message);
+      return errorReply(413, ErrorCode.InvalidRequest, error.message);
+    if (error instanceof McpError) return errorReply(400, error.code, error.message);
     // TextDecoder's fatal mode throws TypeError for bytes that are not UTF-8: not parseable JSON either.
-    if (error instanceof TypeError)
-      return jsonRpcErrorResponse(400, ErrorCode.ParseError, 'Body is not UTF-8');
-    return jsonRpcErrorResponse(400, ErrorCode.ParseError, 'Could not read the request body');
+    if (error instanceof TypeError) return errorReply(400, ErrorCode.ParseError, 'Body is not UTF-8');
+    return errorReply(400, ErrorCode.ParseError, 'Could not read the request body');
   }
 }
