@@ -16,16 +16,23 @@ export async function connectRawLegacySse(target: ServerTarget): Promise<BenchSe
   const endpoint = new Promise<string>((resolve) => {
     resolveEndpoint = resolve;
   });
-  const rpc = new RpcClient((message) => {
-    void endpoint.then(async (path) => {
-      const response = await request(`${origin}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(message),
-        dispatcher: agent,
+  const rpc: RpcClient = new RpcClient((message) => {
+    endpoint
+      .then(async (path) => {
+        const response = await request(`${origin}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(message),
+          dispatcher: agent,
+        });
+        await response.body.dump();
+      })
+      // A POST still in flight when the session closes (e.g. `initialized` in W4) may be reset; a
+      // request that fails this way rejects instead of crashing the cell with an unhandled rejection.
+      .catch((error: unknown) => {
+        const id = (message as { id?: number }).id;
+        if (id !== undefined) rpc.deliver({ id, error: { message: String(error) } });
       });
-      await response.body.dump();
-    });
   });
 
   let buffered = '';
