@@ -1,8 +1,10 @@
+import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   createDnsRebindingGuard,
   isJsonContentType,
   PayloadTooLargeError,
+  readBoundedEvents,
   readBoundedText,
 } from '@x/protocol/http';
 
@@ -82,5 +84,42 @@ describe('readBoundedText', () => {
     ).rejects.toBeInstanceOf(PayloadTooLargeError);
     const latin1 = new Request('http://localhost/', { method: 'POST', body: new Uint8Array([0xff, 0xfe]) });
     await expect(readBoundedText(latin1, { maxBytes: 10 })).rejects.toBeInstanceOf(TypeError);
+  });
+});
+
+describe('readBoundedEvents (a body delivered as Node-style events)', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it('joins the chunks as UTF-8, also a character split across two chunks', async () => {
+    const source = new EventEmitter();
+    const text = readBoundedEvents(source, { maxBytes: 100 });
+    const euro = bytes('€');
+    source.emit('data', bytes('{"a":"'));
+    source.emit('data', euro.slice(0, 1));
+    source.emit('data', euro.slice(1));
+    source.emit('data', bytes('"}'));
+    source.emit('end');
+    source.emit('close');
+    await expect(text).resolves.toBe('{"a":"€"}');
+  });
+
+  it('fails at the first chunk past the limit, and when the client goes away before the end', async () => {
+    const big = new EventEmitter();
+    const tooLarge = readBoundedEvents(big, { maxBytes: 4 });
+    big.emit('data', bytes('abc'));
+    big.emit('data', bytes('de'));
+    await expect(tooLarge).rejects.toBeInstanceOf(PayloadTooLargeError);
+
+    const cut = new EventEmitter();
+    const gone = readBoundedEvents(cut, { maxBytes: 100 });
+    cut.emit('data', bytes('{"a"'));
+    cut.emit('close');
+    await expect(gone).rejects.toThrow(/ended early/);
+
+    const bad = new EventEmitter();
+    const notUtf8 = readBoundedEvents(bad, { maxBytes: 100 });
+    bad.emit('data', new Uint8Array([0xff, 0xfe]));
+    bad.emit('end');
+    await expect(notUtf8).rejects.toBeInstanceOf(TypeError);
   });
 });

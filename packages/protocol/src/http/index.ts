@@ -12,5 +12,10 @@ export type { DnsRebindingGuard, DnsRebindingOptions } from './dns-rebinding-gua
 export { jsonRpcErrorResponse } from './json-rpc-error-response.js';
 export type { JsonRpcErrorResponseInit } from './json-rpc-error-response.js';
 export { acceptsAll, isJsonContentType, parseMediaType } from './media-type.js';
-export { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError, readBoundedText } from './read-bounded-body.js';
-export type { ReadBoundedTextOptions } from './read-bounded-body.js';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  PayloadTooLargeError,
+  readBoundedEvents,
+  readBoundedText,
+} from './read-bounded-body.js';
+export type { ChunkEventSource, ReadBoundedTextOptions } from './read-bounded-body.js';

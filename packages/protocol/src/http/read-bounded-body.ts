@@ -72,13 +72,87 @@ export async function readBoundedText(request: Request, options: ReadBoundedText
     chunks.push(value);
   }
 
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  return decodeChunks(chunks, total);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeChunks(chunks: readonly Uint8Array[], total: number): string {
+  if (chunks.length === 1) return utf8.decode(chunks[0]);
   const joined = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
     joined.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return decoder.decode(joined);
+  return utf8.decode(joined);
+}
+
+/**
+ * A body that arrives as events, the way Node's `IncomingMessage` delivers it (`data`, `end`, `error`,
+ * `close`). Typed by shape, so this module stays free of Node imports.
+ *
+ * @example
+ * ```ts
+ * const source: ChunkEventSource = incomingMessage; // from node:http
+ * ```
+ */
+export interface ChunkEventSource {
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * `readBoundedText` for a body that arrives as events (a Node `IncomingMessage`): UTF-8 text, failing
+ * with `PayloadTooLargeError` at the first chunk past `maxBytes` (the rest still flows and is dropped,
+ * so a 413 can reach the client), `TypeError` for bytes that are not UTF-8, and an `Error` when the
+ * client goes away before the end. Check a declared `Content-Length` before calling it.
+ *
+ * @example
+ * ```ts
+ * const text = await readBoundedEvents(req, { maxBytes: DEFAULT_MAX_BODY_BYTES });
+ * ```
+ */
+export function readBoundedEvents(
+  source: ChunkEventSource,
+  options: ReadBoundedTextOptions,
+): Promise<string> {
+  const { maxBytes } = options;
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    // The listeners stay until the body is done (it is read once): a flag is cheaper than removing
+    // four of them per request.
+    let settled = false;
+    source.on('data', (chunk) => {
+      if (settled) return;
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        settled = true;
+        reject(new PayloadTooLargeError(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    source.on('end', () => {
+      if (settled) return;
+      settled = true;
+      try {
+        resolve(decodeChunks(chunks, total));
+      } catch (error) {
+        reject(error);
+      }
+    });
+    const fail = (error: Error): void => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+    source.on('error', fail);
+    // `close` follows every `end`: only build the error when it means something.
+    source.on('close', () => {
+      if (!settled) fail(new Error('The request body ended early: the client went away'));
+    });
+  });
 }

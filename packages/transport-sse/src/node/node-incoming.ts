@@ -1,10 +1,8 @@
 import { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { PayloadTooLargeError, readBoundedText } from '@x/protocol/http';
+import { PayloadTooLargeError, readBoundedEvents, readBoundedText } from '@x/protocol/http';
 import type { HeaderReader, SseIncoming } from '../server/sse-incoming.js';
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function headerValue(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;
@@ -91,7 +89,7 @@ export class NodeIncoming implements SseIncoming {
       return Promise.reject(new PayloadTooLargeError(maxBytes));
     }
     if (req.readableEnded) return Promise.resolve('');
-    return readStream(req, maxBytes);
+    return readBoundedEvents(req, { maxBytes });
   }
 
   toRequest(): Request {
@@ -118,45 +116,4 @@ export class NodeIncoming implements SseIncoming {
     this.#request = new Request(this.url, init);
     return this.#request;
   }
-}
-
-/** The body as UTF-8, failing with `PayloadTooLargeError` at the first chunk past `maxBytes`. */
-function readStream(req: IncomingMessage, maxBytes: number): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    // The listeners stay until the request is done (it is read once): a flag is cheaper than removing
-    // four of them per request.
-    let settled = false;
-    req.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      total += chunk.byteLength;
-      if (total > maxBytes) {
-        // The rest of the body still flows (and is dropped) so the 413 reaches the client.
-        settled = true;
-        reject(new PayloadTooLargeError(maxBytes));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (settled) return;
-      settled = true;
-      try {
-        resolve(utf8.decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total)));
-      } catch (error) {
-        reject(error);
-      }
-    });
-    const fail = (error: Error): void => {
-      if (settled) return;
-      settled = true;
-      reject(error);
-    };
-    req.on('error', fail);
-    req.on('close', () => {
-      // `close` follows every `end`: only build the error when it means something.
-      if (!settled) fail(new Error('The request body ended early: the client went away'));
-    });
-  });
 }
