@@ -6,18 +6,22 @@ export interface DefaultRequester {
   close(): Promise<void>;
 }
 
+let undiciModule: Promise<typeof import('./undici-requester.js')> | undefined;
+
 function isNode(): boolean {
   const process = (globalThis as { process?: { versions?: { node?: string } } }).process;
   return typeof process?.versions?.node === 'string' && !('Deno' in globalThis) && !('Bun' in globalThis);
 }
 
 /**
- * Node gets undici's `request` (loaded by dynamic import, so bundles for browsers and Workers never
+ * Node gets undici's dispatcher (loaded by dynamic import, so bundles for browsers and Workers never
  * contain undici or `node:` modules); every other runtime gets its global `fetch`.
  */
 export async function defaultRequester(): Promise<DefaultRequester> {
   if (isNode()) {
-    const { createUndiciRequester } = await import('./undici-requester.js');
+    // Imported once per process: a dynamic import costs a module-graph walk even when cached.
+    undiciModule ??= import('./undici-requester.js');
+    const { createUndiciRequester } = await undiciModule;
     return createUndiciRequester();
   }
   return { requester: fetchRequester((url, init) => fetch(url, init)), close: async () => {} };

@@ -1,27 +1,46 @@
+import { Exchange } from './exchange.js';
+
+/** An exchange that also follows a caller's signal, until it is released. */
+interface Linked {
+  signal: AbortSignal;
+  listener: () => void;
+}
+
 /**
  * The HTTP exchanges and timers a client transport has open, so `close()` can end them all. Each
- * exchange gets its own `AbortController`: a transport-wide signal handed to every request would
- * collect one abort listener per request (a leak Node reports as MaxListenersExceededWarning).
+ * exchange has its own {@link Exchange}: a transport-wide signal handed to every request would collect
+ * one abort listener per request (a leak Node reports as MaxListenersExceededWarning).
  */
 export class Exchanges {
-  #active = new Set<AbortController>();
+  #active = new Map<Exchange, Linked | undefined>();
   #timers = new Set<ReturnType<typeof setTimeout>>();
   #closed = false;
 
-  /** A controller for one exchange, also aborted by `signal` (the caller's) and by `closeAll()`. */
-  open(signal?: AbortSignal): AbortController {
-    const controller = new AbortController();
-    if (this.#closed) controller.abort();
-    else this.#active.add(controller);
-    if (signal !== undefined) {
-      if (signal.aborted) controller.abort(signal.reason);
-      else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  /** An exchange, also aborted by `signal` (the caller's) and by `closeAll()`. */
+  open(signal?: AbortSignal): Exchange {
+    const exchange = new Exchange();
+    if (this.#closed) {
+      exchange.abort();
+      return exchange;
     }
-    return controller;
+    let linked: Linked | undefined;
+    if (signal !== undefined) {
+      if (signal.aborted) exchange.abort(signal.reason);
+      else {
+        const listener = (): void => exchange.abort(signal.reason);
+        signal.addEventListener('abort', listener);
+        linked = { signal, listener };
+      }
+    }
+    this.#active.set(exchange, linked);
+    return exchange;
   }
 
-  release(controller: AbortController): void {
-    this.#active.delete(controller);
+  release(exchange: Exchange): void {
+    const linked = this.#active.get(exchange);
+    this.#active.delete(exchange);
+    // A long-lived caller signal must not keep one listener per finished exchange.
+    linked?.signal.removeEventListener('abort', linked.listener);
   }
 
   /** Runs `task` after `delayMs` unless `closeAll()` comes first. */
@@ -34,11 +53,23 @@ export class Exchanges {
     this.#timers.add(timer);
   }
 
-  closeAll(): void {
+  /** Whether `exchange` is still open (not released, not aborted by `closeAll`). */
+  isOpen(exchange: Exchange): boolean {
+    return this.#active.has(exchange) && !exchange.aborted;
+  }
+
+  /** Aborts every open exchange but `keep` (which the caller ends itself) and every timer. */
+  closeAll(keep?: Exchange): void {
     this.#closed = true;
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
-    for (const controller of this.#active) controller.abort();
-    this.#active.clear();
+    for (const exchange of this.#active.keys()) if (exchange !== keep) exchange.abort();
+    if (keep !== undefined && this.#active.has(keep)) {
+      const linked = this.#active.get(keep);
+      this.#active.clear();
+      this.#active.set(keep, linked);
+    } else {
+      this.#active.clear();
+    }
   }
 }

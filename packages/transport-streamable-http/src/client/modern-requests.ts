@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@x/protocol';
+import type { Exchange } from './exchange.js';
 import { addModernHeaders, ToolParamHeaders } from './request-headers.js';
 
 /**
@@ -7,7 +8,7 @@ import { addModernHeaders, ToolParamHeaders } from './request-headers.js';
  * headers, learned from the `tools/list` results that pass through.
  */
 export class ModernRequests {
-  #inflight = new Map<RequestId, AbortController>();
+  #inflight = new Map<RequestId, Exchange>();
   #toolsLists = new Set<RequestId>();
   #tools = new ToolParamHeaders();
 
@@ -23,7 +24,7 @@ export class ModernRequests {
   }
 
   /** A modern request is on the wire; aborting `exchange` closes its stream. */
-  track(id: RequestId, exchange: AbortController): void {
+  track(id: RequestId, exchange: Exchange): void {
     this.#inflight.set(id, exchange);
   }
 
@@ -34,7 +35,7 @@ export class ModernRequests {
 
   /** True (and forgotten) when the caller cancelled the request, so its stream ended on purpose. */
   cancelled(id: RequestId): boolean {
-    if (this.#inflight.get(id)?.signal.aborted !== true) return false;
+    if (this.#inflight.get(id)?.aborted !== true) return false;
     this.#inflight.delete(id);
     return true;
   }

@@ -1,6 +1,8 @@
+import type { Exchange } from './exchange.js';
+
 /**
  * The HTTP layer under the client transport, small enough to implement over `fetch` (browsers, Workers,
- * Deno, Bun) and over undici's `request` (Node default: no WHATWG stream overhead per chunk).
+ * Deno, Bun) and over undici's dispatcher (Node default: no WHATWG or Node stream per reply).
  */
 
 /** One HTTP request the transport makes. */
@@ -9,7 +11,8 @@ export interface HttpRequest {
   url: URL;
   headers: Record<string, string>;
   body?: string | undefined;
-  signal?: AbortSignal | undefined;
+  /** Aborting it cancels the request, or the reading of its body. */
+  exchange: Exchange;
 }
 
 /** The parts of a response the transport reads. */
@@ -18,8 +21,11 @@ export interface HttpReply {
   /** A header value (case-insensitive name), or null. */
   header(name: string): string | null;
   text(): Promise<string>;
-  /** The body as raw chunks; iterate once. */
-  chunks(): AsyncIterable<Uint8Array>;
+  /**
+   * Hands the body's chunks to `onChunk` as they arrive (those that came before first); resolves when
+   * the body ends, rejects when it breaks or `onChunk` throws (which cancels the request). Call once.
+   */
+  stream(onChunk: (chunk: Uint8Array) => void): Promise<void>;
   /** Discards the body and frees the connection. */
   discard(): Promise<void>;
   /** The reply as a WHATWG `Response` (for hooks such as `onUnauthorized`). */
@@ -45,18 +51,22 @@ export type HttpRequester = (request: HttpRequest) => Promise<HttpReply>;
  */
 export type FetchLike = (url: string | URL, init: RequestInit) => Promise<Response>;
 
-async function* readerChunks(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
+async function streamBody(
+  body: ReadableStream<Uint8Array> | null,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
   if (body === null) return;
   const reader = body.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      yield value;
+      onChunk(value);
     }
-  } finally {
-    // Stopping early (the consumer broke out, or an error) must release the connection.
+  } catch (error) {
+    // Stopping early (`onChunk` threw, or the body broke) must release the connection.
     await reader.cancel().catch(() => {});
+    throw error;
   }
 }
 
@@ -72,13 +82,13 @@ export function fetchRequester(fetchFn: FetchLike): HttpRequester {
   return async (request) => {
     const init: RequestInit = { method: request.method, headers: request.headers };
     if (request.body !== undefined) init.body = request.body;
-    if (request.signal !== undefined) init.signal = request.signal;
+    init.signal = request.exchange.signal;
     const response = await fetchFn(request.url, init);
     return {
       status: response.status,
       header: (name) => response.headers.get(name),
       text: () => response.text(),
-      chunks: () => readerChunks(response.body),
+      stream: (onChunk) => streamBody(response.body, onChunk),
       discard: async () => {
         await response.body?.cancel().catch(() => {});
       },

@@ -2,6 +2,7 @@ import { isJSONRPCResponse, type JSONRPCMessage, parseMessageOrBatch, type Reque
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HEADER } from '../shared/headers.js';
 import { parseMediaType } from '@x/protocol/http';
+import type { Exchange } from './exchange.js';
 import type { Exchanges } from './exchanges.js';
 import { StreamableHttpError } from './http-error.js';
 import { reconnectDelay, type ResolvedReconnection } from './reconnect.js';
@@ -55,7 +56,7 @@ export class SseStreams {
   #exchanges: Exchanges;
   #reconnection: ResolvedReconnection;
   #serverRetryMs: number | undefined;
-  #standalone: AbortController | undefined;
+  #standalone: Exchange | undefined;
 
   constructor(options: {
     host: StreamHost;
@@ -81,6 +82,11 @@ export class SseStreams {
     });
   }
 
+  /** The exchange of the GET stream, while one is open. */
+  get standalone(): Exchange | undefined {
+    return this.#standalone;
+  }
+
   /** Drops the GET stream (e.g. before re-initializing: it belongs to the old session). */
   abortStandalone(): void {
     this.#standalone?.abort();
@@ -90,20 +96,20 @@ export class SseStreams {
   /** GET the endpoint: a fresh standalone stream, or a resume when `context.lastEventId` is set. */
   async open(context: StreamContext): Promise<void> {
     if (this.#host.closed) return;
-    const controller = this.#exchanges.open();
+    const exchange = this.#exchanges.open();
     if (context.requestId === undefined) {
       this.#standalone?.abort();
-      this.#standalone = controller;
+      this.#standalone = exchange;
     }
     try {
-      await this.#get(context, controller);
+      await this.#get(context, exchange);
     } finally {
-      this.#exchanges.release(controller);
+      this.#exchanges.release(exchange);
     }
   }
 
   /** Reads one SSE reply to its end, then resumes or reopens it as needed. */
-  async consume(reply: HttpReply, context: StreamContext, controller: AbortController): Promise<void> {
+  async consume(reply: HttpReply, context: StreamContext, exchange: Exchange): Promise<void> {
     let answered = false;
     const onEvent = (event: EventSourceMessage): void => {
       if (event.id !== undefined && event.id !== '') {
@@ -131,16 +137,16 @@ export class SseStreams {
       this.#serverRetryMs = ms;
     };
     try {
-      await readSse(reply.chunks(), { onEvent, onRetry });
+      await readSse(reply, { onEvent, onRetry });
     } catch (error) {
-      if (this.#ended(context, controller)) return;
+      if (this.#ended(context, exchange)) return;
       const reason = error instanceof Error ? error.message : String(error);
       this.#host.fault(new Error(`SSE stream disconnected: ${reason}`));
     }
-    if (this.#ended(context, controller)) return;
+    if (this.#ended(context, exchange)) return;
     if (context.requestId === undefined) {
       // "The server MAY close the SSE stream at any time": reopen it, resuming when it gave us an id.
-      this.#retry(context, controller);
+      this.#retry(context, exchange);
     } else if (answered) {
       return;
     } else if (context.modern) {
@@ -154,16 +160,16 @@ export class SseStreams {
         'The response stream ended before the response arrived and cannot be resumed (no event id)',
       );
     } else {
-      this.#retry(context, controller);
+      this.#retry(context, exchange);
     }
   }
 
-  #ended(context: StreamContext, controller: AbortController): boolean {
-    if (this.#host.closed || controller.signal.aborted) return true;
+  #ended(context: StreamContext, exchange: Exchange): boolean {
+    if (this.#host.closed || exchange.aborted) return true;
     return context.requestId !== undefined && this.#host.cancelled(context.requestId);
   }
 
-  async #get(context: StreamContext, controller: AbortController): Promise<void> {
+  async #get(context: StreamContext, exchange: Exchange): Promise<void> {
     const standalone = context.requestId === undefined;
     let reply: HttpReply;
     try {
@@ -171,22 +177,22 @@ export class SseStreams {
       const headers = await this.#host.getHeaders();
       headers[HEADER.accept] = 'text/event-stream';
       if (context.lastEventId !== undefined) headers[HEADER.lastEventId] = context.lastEventId;
-      reply = await requester({ method: 'GET', url: this.#url, headers, signal: controller.signal });
+      reply = await requester({ method: 'GET', url: this.#url, headers, exchange });
     } catch (error) {
-      if (this.#host.closed || controller.signal.aborted) return;
+      if (this.#host.closed || exchange.aborted) return;
       this.#host.fault(error);
-      return this.#retry(context, controller);
+      return this.#retry(context, exchange);
     }
     if (reply.status === 405 && standalone) {
       // "or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE
       // stream at this endpoint".
       await reply.discard();
-      this.#forget(controller);
+      this.#forget(exchange);
       return;
     }
     if (reply.status === 404 && this.#host.hasSession()) {
       await reply.discard();
-      this.#forget(controller);
+      this.#forget(exchange);
       this.#host.sessionLost(standalone);
       // The request belonged to the lost session: its response is gone with it.
       this.#abandon(context, 'Session not found while resuming the response stream');
@@ -199,14 +205,14 @@ export class SseStreams {
       this.#host.fault(new StreamableHttpError({ status: reply.status, body, message }));
       // A refused resume (e.g. an expired event id) will not succeed by trying again.
       if (reply.status >= 400 && reply.status < 500) {
-        this.#forget(controller);
+        this.#forget(exchange);
         this.#abandon(context, `Resuming the response stream failed with HTTP ${reply.status}`);
       } else {
-        this.#retry(context, controller);
+        this.#retry(context, exchange);
       }
       return;
     }
-    await this.consume(reply, context, controller);
+    await this.consume(reply, context, exchange);
   }
 
   /**
@@ -217,14 +223,14 @@ export class SseStreams {
     if (context.requestId !== undefined) this.#host.lose(context.requestId, reason);
   }
 
-  #forget(controller: AbortController): void {
-    if (this.#standalone === controller) this.#standalone = undefined;
+  #forget(exchange: Exchange): void {
+    if (this.#standalone === exchange) this.#standalone = undefined;
   }
 
-  #retry(context: StreamContext, controller: AbortController): void {
-    if (this.#host.closed || controller.signal.aborted) return;
+  #retry(context: StreamContext, exchange: Exchange): void {
+    if (this.#host.closed || exchange.aborted) return;
     if (context.attempt >= this.#reconnection.maxRetries) {
-      this.#forget(controller);
+      this.#forget(exchange);
       this.#host.fault(new Error(`Gave up re-opening the SSE stream after ${context.attempt} attempts`));
       this.#abandon(context, `Gave up resuming the response stream after ${context.attempt} attempts`);
       return;
@@ -232,7 +238,7 @@ export class SseStreams {
     const delay = reconnectDelay(this.#reconnection, context.attempt, this.#serverRetryMs);
     context.attempt++;
     this.#exchanges.later(delay, () => {
-      if (!controller.signal.aborted) void this.open(context);
+      if (!exchange.aborted) void this.open(context);
     });
   }
 }

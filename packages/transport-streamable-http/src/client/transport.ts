@@ -15,6 +15,7 @@ import {
 import { HEADER } from '../shared/headers.js';
 import { parseMediaType } from '@x/protocol/http';
 import { type DefaultRequester, defaultRequester } from './default-requester.js';
+import { Exchange } from './exchange.js';
 import { Exchanges } from './exchanges.js';
 import { StreamableHttpError } from './http-error.js';
 import type { StreamableHttpClientTransportOptions } from './options.js';
@@ -38,7 +39,7 @@ interface Post {
   headers: Record<string, string>;
   modernVersion: string | undefined;
   requestId: RequestId | undefined;
-  exchange: AbortController;
+  exchange: Exchange;
 }
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
@@ -46,6 +47,10 @@ const ACCEPT_BOTH = 'application/json, text/event-stream';
 function lowerKeys(headers: Record<string, string> | undefined, into: Record<string, string>): void {
   if (headers === undefined) return;
   for (const [name, value] of Object.entries(headers)) into[name.toLowerCase()] = value;
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function isInitialized(message: JSONRPCMessage): boolean {
@@ -81,6 +86,8 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #url: URL;
   readonly #options: StreamableHttpClientTransportOptions;
   #requester: Promise<DefaultRequester> | undefined;
+  /** The requester once loaded, so a request need not wait a microtask for it. */
+  #http: HttpRequester | undefined;
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
   #started = false;
@@ -90,6 +97,8 @@ export class StreamableHttpClientTransport implements Transport {
   #recovery = new SessionRecovery();
   #modern = new ModernRequests();
   #notifications: Promise<void> = Promise.resolve();
+  /** Notification POSTs not yet accepted; while zero a request need not wait behind them. */
+  #notificationsPending = 0;
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
@@ -146,13 +155,17 @@ export class StreamableHttpClientTransport implements Transport {
       if (message.method === 'notifications/cancelled' && this.#modern.cancel(message)) return;
       // Notifications keep their order: each POST starts once the previous one was accepted (202), since
       // parallel POSTs may reach the server in any order.
+      this.#notificationsPending++;
       const sent = this.#notifications.then(() => this.#post(message, options, {}));
-      this.#notifications = sent.catch(() => {});
+      this.#notifications = sent.then(
+        () => void this.#notificationsPending--,
+        () => void this.#notificationsPending--,
+      );
       return sent;
     }
     // Requests and responses go out concurrently, but never ahead of a notification sent before them
-    // (a request must not overtake, e.g., `notifications/initialized`). Nothing pending: one microtask.
-    await this.#notifications;
+    // (a request must not overtake, e.g., `notifications/initialized`).
+    if (this.#notificationsPending > 0) await this.#notifications;
     try {
       await this.#post(message, options, {});
     } catch (error) {
@@ -165,11 +178,22 @@ export class StreamableHttpClientTransport implements Transport {
   async terminateSession(): Promise<void> {
     const sessionId = this.#sessionId;
     if (sessionId === undefined) return;
-    const requester = await this.#getRequester();
+    const requester = this.#http ?? (await this.#getRequester());
     const headers = await this.#legacyHeaders();
-    const signal = AbortSignal.timeout(5_000);
-    const reply = await requester({ method: 'DELETE', url: this.#url, headers, signal });
-    await reply.discard();
+    const exchange = new Exchange();
+    const timer = setTimeout(
+      () => exchange.abort(new DOMException('The DELETE timed out', 'TimeoutError')),
+      5_000,
+    );
+    // Like `AbortSignal.timeout`: the timer alone must not keep a process alive.
+    (timer as { unref?: () => void }).unref?.();
+    let reply: HttpReply;
+    try {
+      reply = await requester({ method: 'DELETE', url: this.#url, headers, exchange });
+      await reply.discard();
+    } finally {
+      clearTimeout(timer);
+    }
     const ok = (reply.status >= 200 && reply.status < 300) || reply.status === 404 || reply.status === 405;
     if (!ok) {
       const message = `DELETE ${this.#url} failed with HTTP ${reply.status}`;
@@ -181,10 +205,17 @@ export class StreamableHttpClientTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#exchanges.closeAll();
+    const terminate = this.#sessionId !== undefined && this.#options.terminateSessionOnClose !== false;
+    // The GET stream stays open during the DELETE: a server ends it with the session, which hands its
+    // connection back to the pool instead of tearing it down. Whatever it still carries is dropped.
+    const standalone = terminate ? this.#streams.standalone : undefined;
+    this.#exchanges.closeAll(standalone);
     this.#recovery.abort(new ConnectionClosedError('Transport is closed'));
-    if (this.#sessionId !== undefined && this.#options.terminateSessionOnClose !== false) {
-      await this.terminateSession().catch((error: unknown) => this.#fault(error));
+    if (terminate) await this.terminateSession().catch((error: unknown) => this.#fault(error));
+    if (standalone !== undefined && this.#exchanges.isOpen(standalone)) {
+      // Its end may arrive a moment after the DELETE's answer; then (or anyway) it is aborted.
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      standalone.abort();
     }
     if (this.#requester !== undefined) await (await this.#requester).close().catch(() => {});
     this.onclose?.();
@@ -197,7 +228,7 @@ export class StreamableHttpClientTransport implements Transport {
         return transport.#closed;
       },
       requester: () => this.#getRequester(),
-      getHeaders: () => this.#legacyHeaders(),
+      getHeaders: async () => this.#legacyHeaders(),
       hasSession: () => this.#sessionId !== undefined,
       receive: (message) => this.#receive(message),
       receiveBatch: (values, requestId) => this.#receiveBatch(values, requestId),
@@ -228,21 +259,39 @@ export class StreamableHttpClientTransport implements Transport {
           ? defaultRequester()
           : Promise.resolve({ requester: fetchRequester(custom), close: async () => {} });
     }
-    return (await this.#requester).requester;
+    const { requester } = await this.#requester;
+    this.#http = requester;
+    return requester;
   }
 
-  async #baseHeaders(): Promise<Record<string, string>> {
+  /** Static and computed headers; synchronous unless `getHeaders` returns a promise. */
+  #baseHeaders(): Record<string, string> | Promise<Record<string, string>> {
     const headers: Record<string, string> = {};
     lowerKeys(this.#options.headers, headers);
-    if (this.#options.getHeaders !== undefined) lowerKeys(await this.#options.getHeaders(), headers);
-    return headers;
+    const getHeaders = this.#options.getHeaders;
+    if (getHeaders === undefined) return headers;
+    const computed = getHeaders();
+    if (!isPromiseLike(computed)) {
+      lowerKeys(computed, headers);
+      return headers;
+    }
+    return Promise.resolve(computed).then((value) => {
+      lowerKeys(value, headers);
+      return headers;
+    });
   }
 
-  async #legacyHeaders(): Promise<Record<string, string>> {
-    const headers = await this.#baseHeaders();
+  #addSession(headers: Record<string, string>): Record<string, string> {
     if (this.#sessionId !== undefined) headers[HEADER.sessionId] = this.#sessionId;
     if (this.#protocolVersion !== undefined) headers[HEADER.protocolVersion] = this.#protocolVersion;
     return headers;
+  }
+
+  #legacyHeaders(): Record<string, string> | Promise<Record<string, string>> {
+    const headers = this.#baseHeaders();
+    return headers instanceof Promise
+      ? headers.then((value) => this.#addSession(value))
+      : this.#addSession(headers);
   }
 
   async #post(
@@ -250,15 +299,17 @@ export class StreamableHttpClientTransport implements Transport {
     options: TransportSendOptions | undefined,
     retry: RetryState,
   ): Promise<void> {
-    const requester = await this.#getRequester();
+    const requester = this.#http ?? (await this.#getRequester());
     const modernVersion = 'method' in message ? modernVersionOf(message) : undefined;
     let headers: Record<string, string>;
     if (modernVersion !== undefined && 'method' in message) {
       // Modern requests carry no session (2026-07-28 removed them) and mirror their body into headers.
-      headers = await this.#baseHeaders();
+      const base = this.#baseHeaders();
+      headers = base instanceof Promise ? await base : base;
       this.#modern.addHeaders(headers, message, modernVersion);
     } else {
-      headers = await this.#legacyHeaders();
+      const legacy = this.#legacyHeaders();
+      headers = legacy instanceof Promise ? await legacy : legacy;
     }
     headers[HEADER.accept] = ACCEPT_BOTH;
     headers[HEADER.contentType] = 'application/json';
@@ -288,7 +339,7 @@ export class StreamableHttpClientTransport implements Transport {
     let reply: HttpReply;
     try {
       const body = JSON.stringify(message);
-      reply = await requester({ method: 'POST', url: this.#url, headers, body, signal: exchange.signal });
+      reply = await requester({ method: 'POST', url: this.#url, headers, body, exchange });
     } catch (error) {
       if (requestId !== undefined) this.#modern.settle(requestId);
       if (this.#closed) throw new ConnectionClosedError('Transport is closed', { cause: error });

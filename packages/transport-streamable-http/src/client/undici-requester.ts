@@ -1,57 +1,93 @@
-import { Agent, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { Exchange } from './exchange.js';
 import type { HttpReply, HttpRequester } from './requester.js';
+import { leasePool, type PoolLease } from './shared-pools.js';
+import { UndiciReply } from './undici-reply.js';
 
-/** An {@link HttpRequester} on undici's `request` with its own keep-alive pool; `close()` frees it. */
+/** An {@link HttpRequester} on undici's dispatcher; `close()` gives back its share of the pool. */
 export interface UndiciRequester {
   requester: HttpRequester;
   close(): Promise<void>;
 }
 
+/** Turns dispatcher callbacks into the reply promise; cancels the request when its exchange aborts. */
+class ReplyHandler implements Dispatcher.DispatchHandler {
+  #exchange: Exchange;
+  #resolve: (reply: HttpReply) => void;
+  #reject: (error: unknown) => void;
+  #reply: UndiciReply | undefined;
+
+  constructor(exchange: Exchange, resolve: (reply: HttpReply) => void, reject: (error: unknown) => void) {
+    this.#exchange = exchange;
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#exchange.onAbort((reason) => controller.abort(reason as Error));
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    // 1xx informational responses precede the real one.
+    if (statusCode < 200) return;
+    this.#reply = new UndiciReply(statusCode, headers, controller);
+    this.#resolve(this.#reply);
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#reply?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#reply?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.#reply === undefined) this.#reject(error);
+    else this.#reply.fail(error);
+  }
+}
+
 /**
- * The Node default: undici's `request` API skips the WHATWG `fetch` machinery (Request/Response objects,
- * web streams per chunk), which is markedly faster on loopback. Timeouts are off because SSE streams and
- * slow tools legitimately stay quiet; the protocol engine owns request timeouts and aborts instead.
+ * The Node default: undici's dispatcher with a handler of our own skips both the WHATWG `fetch`
+ * machinery and `request`'s Node stream per body, and needs no `AbortSignal` per request. Connections
+ * come from a keep-alive pool shared by the transports that talk to the same origin (see
+ * {@link leasePool}).
  */
 export function createUndiciRequester(): UndiciRequester {
-  const agent = new Agent({ keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
-  const requester: HttpRequester = async (req) => {
-    const response = await request(req.url, {
-      method: req.method,
-      headers: req.headers,
-      body: req.body ?? null,
-      signal: req.signal ?? null,
-      dispatcher: agent,
+  let lease: PoolLease | undefined;
+  let leasedOrigin: string | undefined;
+  let closed = false;
+  let lastUrl: URL | undefined;
+  let path = '/';
+  let origin = '';
+  const requester: HttpRequester = (req) =>
+    new Promise<HttpReply>((resolve, reject) => {
+      if (req.exchange.aborted) return reject(req.exchange.reason);
+      if (closed) return reject(new Error('The HTTP client of this transport is closed'));
+      if (req.url !== lastUrl) {
+        lastUrl = req.url;
+        path = `${req.url.pathname}${req.url.search}`;
+        origin = req.url.origin;
+      }
+      if (lease === undefined || leasedOrigin !== origin) {
+        // A transport talks to one endpoint; were it ever another origin, the old share is given back.
+        lease?.release();
+        lease = leasePool(origin);
+        leasedOrigin = origin;
+      }
+      const options: Dispatcher.DispatchOptions = { path, method: req.method, headers: req.headers };
+      if (req.body !== undefined) options.body = req.body;
+      lease.pool.dispatch(options, new ReplyHandler(req.exchange, resolve, reject));
     });
-    const { statusCode, headers, body } = response;
-    const header = (name: string): string | null => {
-      const value = headers[name.toLowerCase()];
-      if (value === undefined) return null;
-      return Array.isArray(value) ? value.join(', ') : value;
-    };
-    const reply: HttpReply = {
-      status: statusCode,
-      header,
-      text: () => body.text(),
-      chunks: () => body,
-      discard: async () => {
-        await body.dump().catch(() => {});
-      },
-      toResponse: () => {
-        const out = new Headers();
-        for (const [name, value] of Object.entries(headers)) {
-          if (value === undefined) continue;
-          if (Array.isArray(value)) for (const v of value) out.append(name, v);
-          else out.set(name, value);
-        }
-        const nullBody = statusCode === 204 || statusCode === 304 || statusCode < 200;
-        return new Response(nullBody ? null : (body as unknown as ReadableStream<Uint8Array>), {
-          status: statusCode,
-          headers: out,
-        });
-      },
-    };
-    return reply;
+  const close = async (): Promise<void> => {
+    closed = true;
+    lease?.release();
+    lease = undefined;
   };
-  // destroy, not close: in-flight streams were already aborted, and nothing should wait on them.
-  return { requester, close: () => agent.destroy() };
+  return { requester, close };
 }
