@@ -55,6 +55,35 @@ interface DropContext {
 }
 
 describe('Streamable HTTP end to end (issue 6)', () => {
+  it('modern era: aborting a call closes its response stream, the cancellation (no notifications/cancelled)', async () => {
+    // 2026-07-28 streamable-http, "Cancellation": "Closing the SSE response stream MUST be treated by the
+    // server as cancellation of that request".
+    const server = createE2eServer();
+    let started!: () => void;
+    const holding = new Promise<void>((resolve) => (started = resolve));
+    let abortedOnServer = false;
+    server.registerTool('hold', {}, async (_args, ctx) => {
+      started();
+      await new Promise<void>((resolve) =>
+        ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      abortedOnServer = true;
+      return { content: [{ type: 'text', text: 'aborted' }] };
+    });
+    const hosted = await host(server);
+    const { client } = await connect(hosted, e2eClient({ protocolVersion: 'modern' }));
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'hold', arguments: {} }, { signal: controller.signal });
+    await holding;
+    controller.abort(new Error('the user gave up'));
+    await expect(call).rejects.toThrow('the user gave up');
+    await waitFor(() => abortedOnServer, 'the server to see the cancellation');
+    expect(posts(hosted.log, 'notifications/cancelled')).toHaveLength(0);
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe(
+      'still here',
+    );
+  });
+
   it('legacy era: initialize opens a session, every request carries it, close() DELETEs it', async () => {
     const hosted = await host(createE2eServer());
     const { client, transport, errors } = await connect(hosted, e2eClient({ protocolVersion: 'legacy' }));

@@ -79,6 +79,13 @@ export interface TransportSendOptions {
    * the transport; transports with one shared channel ignore it. Named as in the official SDK v2.
    */
   requestSignal?: AbortSignal | undefined;
+  /**
+   * Offered by engines to per-request-stream transports as a cheaper alternative to `requestSignal`:
+   * call it once with what closes this message's request on the wire; the engine runs it when it gives
+   * the request up. A transport that uses it need not read `requestSignal` (which may then be made on
+   * first read). Call it as a method of the options object or detached; both work.
+   */
+  onRequestCancel?: ((cancel: (reason: unknown) => void) => void) | undefined;
   /** Fired by per-request-stream transports when that stream ends other than by `requestSignal`. */
   onRequestStreamEnd?: (() => void) | undefined;
   /** The caller's own signal for this request; prefer `requestSignal`, which also covers timeouts. */

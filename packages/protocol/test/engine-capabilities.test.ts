@@ -170,4 +170,44 @@ describe('engine: request context', () => {
     expect(signals.every((s) => s?.aborted === true)).toBe(true);
     await engine.close();
   });
+
+  it('offers onRequestCancel instead: no AbortSignal is made unless requestSignal is read', async () => {
+    const { InMemoryTransport, Protocol } = await import('../src/index.js');
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const reasons: unknown[] = [];
+    const perRequest = Object.assign(a, { hasPerRequestStream: true });
+    const send = a.send.bind(a);
+    perRequest.send = (message, options) => {
+      if ('method' in message && 'id' in message) {
+        // Detached on purpose: the callback must not depend on `this`.
+        const onRequestCancel = options?.onRequestCancel;
+        onRequestCancel?.((reason) => reasons.push(reason));
+      }
+      return send(message, options);
+    };
+    await b.start();
+    const engine = new Protocol();
+    await engine.connect(perRequest);
+    const controller = new AbortController();
+    const Original = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    try {
+      const aborted = engine.request({ method: 'x/slow' }, Empty, { signal: controller.signal });
+      const timedOut = engine.request({ method: 'x/slow' }, Empty, { timeout: 10 });
+      controller.abort(new Error('stop'));
+      await expect(aborted).rejects.toThrow('stop');
+      await expect(timedOut).rejects.toThrow(/timed out/);
+    } finally {
+      globalThis.AbortController = Original;
+    }
+    expect(reasons).toEqual(['stop', expect.stringMatching(/timed out/)]);
+    expect(made).toBe(0);
+    await engine.close();
+  });
 });

@@ -32,6 +32,7 @@ import {
 import { ActiveRequests } from './active-requests.js';
 import { type PendingRequest, PendingRequests } from './pending-requests.js';
 import { HandlerContext, type RequestContextHost } from './request-context.js';
+import { RequestStream } from './request-stream.js';
 import { withProgressToken } from './with-progress-token.js';
 import type {
   FallbackNotificationHandler,
@@ -175,8 +176,8 @@ export class Protocol implements RequestContextHost {
     }
     const id = this.#pending.nextId();
     options?.onrequestid?.(id);
-    // One controller per request only where the transport has a stream per request to close.
-    const stream = transport.hasPerRequestStream === true ? new AbortController() : undefined;
+    // A stream handle only where the transport has a stream per request to close.
+    const stream = transport.hasPerRequestStream === true ? new RequestStream() : undefined;
     const onprogress = options?.onprogress;
     // The token is the id: unique among active requests, as the spec requires (basic/utilities/progress).
     const params = onprogress === undefined ? request.params : withProgressToken(request.params, id);
@@ -441,7 +442,7 @@ export class Protocol implements RequestContextHost {
   readonly #onGiveUp = (request: PendingRequest, reason: string | undefined): void => {
     // Runs from a timer or an abort event: nothing may escape to the host's uncaught-error handler.
     try {
-      request.stream?.abort(reason);
+      request.stream?.close(reason);
       if (!this.isCancellable(request.method)) return;
       const params = reason === undefined ? { requestId: request.id } : { requestId: request.id, reason };
       void this.#sendQuietly(
@@ -496,16 +497,30 @@ function settleQuietly(result: unknown, report: (error: unknown) => void): void 
  */
 function transportOptions(
   options: RequestOptions | undefined,
-  stream: AbortController | undefined,
+  stream: RequestStream | undefined,
 ): TransportSendOptions | undefined {
   if (options === undefined && stream === undefined) return undefined;
   const signal = options?.signal;
+  if (stream === undefined) {
+    return {
+      relatedRequestId: options?.relatedRequestId,
+      resumptionToken: options?.resumptionToken,
+      onresumptiontoken: options?.onresumptiontoken,
+      headers: options?.headers,
+      signal,
+      requestSignal: signal,
+    };
+  }
   return {
     relatedRequestId: options?.relatedRequestId,
     resumptionToken: options?.resumptionToken,
     onresumptiontoken: options?.onresumptiontoken,
     headers: options?.headers,
     signal,
-    requestSignal: stream?.signal ?? signal,
+    // Made on first read: a transport that takes onRequestCancel never pays for an AbortController.
+    get requestSignal() {
+      return stream.signal;
+    },
+    onRequestCancel: (cancel: (reason: unknown) => void) => stream.onCancel(cancel),
   };
 }

@@ -315,7 +315,12 @@ export class StreamableHttpClientTransport implements Transport {
     headers[HEADER.contentType] = 'application/json';
     lowerKeys(options?.headers, headers);
     const requestId = isJSONRPCRequest(message) ? message.id : undefined;
-    const exchange = this.#exchanges.open(options?.requestSignal ?? options?.signal);
+    // An engine that offers onRequestCancel closes the request through it (no AbortSignal per request).
+    const onCancel = options?.onRequestCancel;
+    const exchange = this.#exchanges.open(
+      onCancel === undefined ? (options?.requestSignal ?? options?.signal) : undefined,
+    );
+    onCancel?.((reason) => exchange.abort(reason));
     if (requestId !== undefined && modernVersion !== undefined) this.#modern.track(requestId, exchange);
     let streaming = false;
     try {
