@@ -98,6 +98,7 @@ export type {
   RequestOptions,
   ZodSchema,
 } from './engine/index.js';
+export { CancelHandle } from './cancel-handle.js';
 // MCP message schemas and types of every revision
 export { fastAccepts, isPlainCallToolResult, registerFastCheck } from './schemas/index.js';
 export {

@@ -1,9 +1,9 @@
+import type { CancelHandle } from '../cancel-handle.js';
 import { ErrorCode, McpError, RequestTimeoutError } from '../errors.js';
 import type { JSONRPCResponse, RequestId } from '../jsonrpc.js';
 import type { ProgressParams } from './builtin-params.js';
 import { fastAccepts } from '../schemas/fast-check.js';
 import { formatIssues } from './format-issues.js';
-import type { RequestStream } from './request-stream.js';
 import type { ProgressCallback, ZodSchema } from './types.js';
 
 /** setTimeout stores delays as a signed 32-bit int; anything longer would fire at once. */
@@ -20,7 +20,7 @@ export interface PendingRequestInit {
   signal: AbortSignal | undefined;
   relatedRequestId: RequestId | undefined;
   /** The request's own stream on a per-request-stream transport, closed when the request is given up. */
-  stream: RequestStream | undefined;
+  stream: CancelHandle | undefined;
 }
 
 /**
@@ -40,7 +40,7 @@ export class PendingRequest {
   readonly schema: ZodSchema;
   readonly onprogress: ProgressCallback | undefined;
   readonly signal: AbortSignal | undefined;
-  readonly stream: RequestStream | undefined;
+  readonly stream: CancelHandle | undefined;
   readonly timeout: number;
   readonly maxTotalTimeout: number;
   readonly resetTimeoutOnProgress: boolean;

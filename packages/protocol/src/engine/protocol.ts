@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { CancelHandle } from '../cancel-handle.js';
 import { ConnectionClosedError, ErrorCode, McpError } from '../errors.js';
 import {
   JSONRPC_VERSION,
@@ -32,7 +33,6 @@ import {
 import { ActiveRequests } from './active-requests.js';
 import { type PendingRequest, PendingRequests } from './pending-requests.js';
 import { HandlerContext, type RequestContextHost } from './request-context.js';
-import { RequestStream } from './request-stream.js';
 import { withProgressToken } from './with-progress-token.js';
 import type {
   FallbackNotificationHandler,
@@ -177,7 +177,7 @@ export class Protocol implements RequestContextHost {
     const id = this.#pending.nextId();
     options?.onrequestid?.(id);
     // A stream handle only where the transport has a stream per request to close.
-    const stream = transport.hasPerRequestStream === true ? new RequestStream() : undefined;
+    const stream = transport.hasPerRequestStream === true ? new CancelHandle() : undefined;
     const onprogress = options?.onprogress;
     // The token is the id: unique among active requests, as the spec requires (basic/utilities/progress).
     const params = onprogress === undefined ? request.params : withProgressToken(request.params, id);
@@ -442,7 +442,7 @@ export class Protocol implements RequestContextHost {
   readonly #onGiveUp = (request: PendingRequest, reason: string | undefined): void => {
     // Runs from a timer or an abort event: nothing may escape to the host's uncaught-error handler.
     try {
-      request.stream?.close(reason);
+      request.stream?.abort(reason);
       if (!this.isCancellable(request.method)) return;
       const params = reason === undefined ? { requestId: request.id } : { requestId: request.id, reason };
       void this.#sendQuietly(
@@ -497,7 +497,7 @@ function settleQuietly(result: unknown, report: (error: unknown) => void): void 
  */
 function transportOptions(
   options: RequestOptions | undefined,
-  stream: RequestStream | undefined,
+  stream: CancelHandle | undefined,
 ): TransportSendOptions | undefined {
   if (options === undefined && stream === undefined) return undefined;
   const signal = options?.signal;
@@ -521,6 +521,6 @@ function transportOptions(
     get requestSignal() {
       return stream.signal;
     },
-    onRequestCancel: (cancel: (reason: unknown) => void) => stream.onCancel(cancel),
+    onRequestCancel: (cancel: (reason: unknown) => void) => stream.onAbort(cancel),
   };
 }

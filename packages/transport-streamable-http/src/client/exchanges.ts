@@ -1,4 +1,4 @@
-import { Exchange } from './exchange.js';
+import { CancelHandle as Exchange } from '@x/protocol';
 
 /** An exchange that also follows a caller's signal, until it is released. */
 interface Linked {

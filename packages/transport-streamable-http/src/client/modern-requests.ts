@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@x/protocol';
-import type { Exchange } from './exchange.js';
+import type { CancelHandle as Exchange } from '@x/protocol';
 import { addModernHeaders, ToolParamHeaders } from './request-headers.js';
 
 /**

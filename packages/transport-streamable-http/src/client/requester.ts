@@ -1,4 +1,4 @@
-import type { Exchange } from './exchange.js';
+import type { CancelHandle as Exchange } from '@x/protocol';
 
 /**
  * The HTTP layer under the client transport, small enough to implement over `fetch` (browsers, Workers,

@@ -2,7 +2,7 @@ import { isJSONRPCResponse, type JSONRPCMessage, parseMessageOrBatch, type Reque
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HEADER } from '../shared/headers.js';
 import { parseMediaType } from '@x/protocol/http';
-import type { Exchange } from './exchange.js';
+import type { CancelHandle as Exchange } from '@x/protocol';
 import type { Exchanges } from './exchanges.js';
 import { StreamableHttpError } from './http-error.js';
 import { reconnectDelay, type ResolvedReconnection } from './reconnect.js';

@@ -1,4 +1,5 @@
 import {
+  CancelHandle as Exchange,
   ConnectionClosedError,
   ErrorCode,
   isJSONRPCNotification,
@@ -15,7 +16,6 @@ import {
 import { HEADER } from '../shared/headers.js';
 import { parseMediaType } from '@x/protocol/http';
 import { type DefaultRequester, defaultRequester } from './default-requester.js';
-import { Exchange } from './exchange.js';
 import { Exchanges } from './exchanges.js';
 import { StreamableHttpError } from './http-error.js';
 import type { StreamableHttpClientTransportOptions } from './options.js';
