@@ -9,7 +9,7 @@
  * @example
  * ```ts
  * const handle = new CancelHandle();
- * handle.onAbort((reason) => socket.destroy(reason instanceof Error ? reason : undefined));
+ * handle.onAbort((reason) => console.log('cancelling the request:', reason));
  * handle.abort(new Error('the caller gave up')); // runs the callback once
  * ```
  */

@@ -6,6 +6,7 @@ import {
   type JSONRPCMessage,
   type JSONRPCResponse,
   type RequestId,
+  parseJsonText,
   validateMessage,
 } from './jsonrpc.js';
 
@@ -65,12 +66,7 @@ export function acceptsBatches(protocolVersion: string | undefined): boolean {
  * ```
  */
 export function parseMessageOrBatch(text: string): JSONRPCMessage | unknown[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    throw new McpError(ErrorCode.ParseError, 'Parse error: message is not valid JSON', undefined, { cause });
-  }
+  const value = parseJsonText(text);
   return Array.isArray(value) ? value : validateMessage(value);
 }
 

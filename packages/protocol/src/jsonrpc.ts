@@ -286,13 +286,16 @@ export function validateMessage(value: unknown): JSONRPCMessage {
  * ```
  */
 export function parseMessage(text: string): JSONRPCMessage {
-  let value: unknown;
+  return validateMessage(parseJsonText(text));
+}
+
+/** `JSON.parse`, failing with `McpError(ParseError)` (internal: `parseMessage`, `parseMessageOrBatch`). */
+export function parseJsonText(text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (cause) {
     throw new McpError(ErrorCode.ParseError, 'Parse error: message is not valid JSON', undefined, { cause });
   }
-  return validateMessage(value);
 }
 
 /**

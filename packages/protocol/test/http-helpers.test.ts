@@ -122,4 +122,12 @@ describe('readBoundedEvents (a body delivered as Node-style events)', () => {
     bad.emit('end');
     await expect(notUtf8).rejects.toBeInstanceOf(TypeError);
   });
+
+  it('refuses a declared Content-Length over the limit before reading, and reads an ended body as empty', async () => {
+    const declared = Object.assign(new EventEmitter(), { headers: { 'content-length': '5' } });
+    await expect(readBoundedEvents(declared, { maxBytes: 4 })).rejects.toBeInstanceOf(PayloadTooLargeError);
+    expect(declared.listenerCount('data')).toBe(0); // nothing was read
+    const ended = Object.assign(new EventEmitter(), { readableEnded: true });
+    await expect(readBoundedEvents(ended, { maxBytes: 4 })).resolves.toBe('');
+  });
 });

@@ -98,6 +98,10 @@ function decodeChunks(chunks: readonly Uint8Array[], total: number): string {
  * ```
  */
 export interface ChunkEventSource {
+  /** Request headers (`content-length` is checked before reading). */
+  readonly headers?: { readonly 'content-length'?: string | undefined } | undefined;
+  /** True once the body was read to its end (by someone else): there is nothing left to read. */
+  readonly readableEnded?: boolean | undefined;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   on(event: 'end' | 'close', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
@@ -107,7 +111,8 @@ export interface ChunkEventSource {
  * `readBoundedText` for a body that arrives as events (a Node `IncomingMessage`): UTF-8 text, failing
  * with `PayloadTooLargeError` at the first chunk past `maxBytes` (the rest still flows and is dropped,
  * so a 413 can reach the client), `TypeError` for bytes that are not UTF-8, and an `Error` when the
- * client goes away before the end. Check a declared `Content-Length` before calling it.
+ * client goes away before the end. A declared `Content-Length` over the limit fails before reading, as
+ * in `readBoundedText`.
  *
  * @example
  * ```ts
@@ -119,6 +124,11 @@ export function readBoundedEvents(
   options: ReadBoundedTextOptions,
 ): Promise<string> {
   const { maxBytes } = options;
+  const declared = source.headers?.['content-length'];
+  if (declared !== undefined && Number(declared) > maxBytes) {
+    return Promise.reject(new PayloadTooLargeError(maxBytes));
+  }
+  if (source.readableEnded === true) return Promise.resolve('');
   return new Promise<string>((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let total = 0;

@@ -84,11 +84,6 @@ export class NodeIncoming implements SseIncoming {
         : Promise.resolve(text);
     }
     const req = this.#req;
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > maxBytes) {
-      return Promise.reject(new PayloadTooLargeError(maxBytes));
-    }
-    if (req.readableEnded) return Promise.resolve('');
     return readBoundedEvents(req, { maxBytes });
   }
 

@@ -100,11 +100,6 @@ export class NodeIncoming implements HttpIncoming {
         ? Promise.reject(new PayloadTooLargeError(maxBytes))
         : Promise.resolve(parsed);
     }
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > maxBytes) {
-      return Promise.reject(new PayloadTooLargeError(maxBytes));
-    }
-    if (req.readableEnded) return Promise.resolve('');
     return readBoundedEvents(req, { maxBytes });
   }
 

@@ -5,12 +5,7 @@ import type { SseSink, SseWriter } from './sse-writer.js';
 
 /** Writes any Web `Response` (a user handler's, or an error) to `res`. */
 export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const headers = headerRecord(response);
   if (response.body === null) {
     res.writeHead(response.status, headers).end();
     return;
