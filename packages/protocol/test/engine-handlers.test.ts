@@ -292,3 +292,75 @@ describe('engine: onmessage never throws', () => {
     ).not.toThrow();
   });
 });
+
+describe('engine: handlers that answer synchronously', () => {
+  it('sends the response of a synchronous handler in the same turn as the request arrived', async () => {
+    const { engine, transport, sent } = await engineWithRawPeer();
+    engine.setRequestHandler('now', () => ({ at: 1 }));
+    // Deliver by hand (no microtask hop in between): the answer is on its way before this returns.
+    transport.onmessage?.({ jsonrpc: '2.0', id: 7, method: 'now' });
+    expect(sent.map((s) => s.message)).toEqual([{ jsonrpc: '2.0', id: 7, result: { at: 1 } }]);
+    expect(sent[0]?.options).toEqual({ relatedRequestId: 7 });
+  });
+
+  it('keeps a notification a synchronous handler sent (unawaited) ahead of its response', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.setRequestHandler('work', (_params, ctx) => {
+      void ctx.sendNotification({ method: 'notifications/message', params: { level: 'info', data: 'x' } });
+      return {};
+    });
+    await inject({ jsonrpc: '2.0', id: 1, method: 'work' });
+    expect(wire.map((m) => ('method' in m ? m.method : `response ${String(m.id)}`))).toEqual([
+      'notifications/message',
+      'response 1',
+    ]);
+  });
+
+  it('answers a synchronous throw and a non-object result like their asynchronous forms', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.setRequestHandler('boom', () => {
+      throw new McpError(ErrorCode.InvalidParams, 'no');
+    });
+    engine.setRequestHandler('nothing', () => 5 as unknown as Record<string, unknown>);
+    await inject({ jsonrpc: '2.0', id: 1, method: 'boom' });
+    await inject({ jsonrpc: '2.0', id: 2, method: 'nothing' });
+    expect(wire).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: ErrorCode.InvalidParams, message: 'no' } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: ErrorCode.InternalError, message: 'Handler for nothing returned no result object' },
+      },
+    ]);
+  });
+
+  it('awaits a thenable that is not a native promise, and its rejection becomes the error response', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    const thenable = (settle: (ok: (v: unknown) => void, fail: (e: unknown) => void) => void) =>
+      // biome-ignore lint/suspicious/noThenProperty: a thenable that is not a native promise is the point
+      ({ then: (ok: (v: unknown) => void, fail: (e: unknown) => void) => settle(ok, fail) }) as never;
+    engine.setRequestHandler('ok', () => thenable((ok) => ok({ via: 'thenable' })));
+    engine.setRequestHandler('bad', () => thenable((_ok, fail) => fail(new McpError(-32001, 'later'))));
+    await inject({ jsonrpc: '2.0', id: 1, method: 'ok' });
+    await inject({ jsonrpc: '2.0', id: 2, method: 'bad' });
+    expect(wire).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { via: 'thenable' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32001, message: 'later' } },
+    ]);
+  });
+
+  it('reports a transport that fails to send a response to onerror, and one that throws synchronously too', async () => {
+    const { engine, transport, errors, inject } = await engineWithRawPeer();
+    engine.setRequestHandler('x', () => ({}));
+    let mode: 'reject' | 'throw' = 'reject';
+    transport.send = () => {
+      if (mode === 'throw') throw new Error('sync send failure');
+      return Promise.reject(new Error('async send failure'));
+    };
+    await inject({ jsonrpc: '2.0', id: 1, method: 'x' });
+    mode = 'throw';
+    transport.onmessage?.({ jsonrpc: '2.0', id: 2, method: 'x' });
+    await flush();
+    expect(errors.map((e) => e.message)).toEqual(['async send failure', 'sync send failure']);
+  });
+});

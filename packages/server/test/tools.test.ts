@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { McpError } from '@x/protocol';
 import { McpServer } from '../src/index.js';
 import { connect, initialize, tick } from './helpers.js';
 
@@ -108,6 +109,38 @@ describe('tools', () => {
       content: [{ type: 'text', text: 'boom' }],
       isError: true,
     });
+  });
+
+  it('answers a synchronous tool in the turn its call arrives; async handlers keep their error rules', async () => {
+    const server = calculator();
+    server.registerTool('rejects', {}, async () => {
+      throw new Error('later boom');
+    });
+    server.registerTool('protocol', {}, async () => {
+      throw new McpError(-32042, 'protocol level');
+    });
+    const wire = await connect(server);
+    await initialize(wire);
+    const before = wire.sent.length;
+    // Hand the request straight to the server's transport: no microtask runs before the check.
+    wire.serverTransport.onmessage?.({
+      jsonrpc: '2.0',
+      id: 'sync',
+      method: 'tools/call',
+      params: { name: 'add', arguments: { a: 2, b: 3 } },
+    });
+    expect(wire.sent.slice(before)).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 'sync',
+        result: { content: [{ type: 'text', text: '5' }], structuredContent: { sum: 5 } },
+      },
+    ]);
+    await expect(wire.call('tools/call', { name: 'rejects' })).resolves.toEqual({
+      content: [{ type: 'text', text: 'later boom' }],
+      isError: true,
+    });
+    await expect(wire.call('tools/call', { name: 'protocol' })).rejects.toMatchObject({ code: -32042 });
   });
 
   it('accepts any Standard Schema (async validation, own JSON Schema converter) and raw output schemas', async () => {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { PassThrough, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import {
@@ -163,6 +163,9 @@ export class StdioClientTransport implements Transport {
   async #spawn(): Promise<void> {
     const { command, cwd } = this.#options;
     const cwdText = cwd instanceof URL ? fileURLToPath(cwd) : cwd;
+    // Loaded here, not at the top: a stdio server (which imports this package too) never needs it,
+    // and node:child_process costs ~1.5 MiB of RSS to load.
+    const { spawn } = await import('node:child_process');
     let child: ChildProcess;
     try {
       child = spawn(command, this.#options.args ?? [], {

@@ -36,25 +36,52 @@ export type RequestTarget = RequestHandlerEntry | FallbackRequestHandler;
 
 /**
  * Runs a request's handler and turns whatever happens into the response to send: the result, the code of
- * a thrown `McpError`, -32602 for params failing the schema, or -32603 for anything else.
+ * a thrown `McpError`, -32602 for params failing the schema, or -32603 for anything else. A handler
+ * that answers synchronously gets its response synchronously (no promise on the everyday path).
  */
-export async function runRequestHandler(
+export function runRequestHandler(
   request: JSONRPCRequest,
   ctx: RequestContext,
   target: RequestTarget,
-): Promise<JSONRPCResponse> {
+): JSONRPCResponse | Promise<JSONRPCResponse> {
+  let result: unknown;
   try {
-    const result: unknown =
+    result =
       typeof target === 'function'
-        ? await target(request, ctx)
-        : await target.handler(parseParams(target.schema, request.params, request.method), ctx);
-    if (typeof result !== 'object' || result === null || Array.isArray(result)) {
-      throw new McpError(ErrorCode.InternalError, `Handler for ${request.method} returned no result object`);
-    }
-    return { jsonrpc: JSONRPC_VERSION, id: request.id, result: result as Record<string, unknown> };
+        ? target(request, ctx)
+        : target.handler(parseParams(target.schema, request.params, request.method), ctx);
   } catch (error) {
-    return { jsonrpc: JSONRPC_VERSION, id: request.id, error: toErrorObject(error) };
+    return errorResponse(request, error);
   }
+  if (isThenable(result)) {
+    return Promise.resolve(result).then(
+      (value) => resultResponse(request, value),
+      (error: unknown) => errorResponse(request, error),
+    );
+  }
+  return resultResponse(request, result);
+}
+
+function resultResponse(request: JSONRPCRequest, result: unknown): JSONRPCResponse {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+    const error = new McpError(
+      ErrorCode.InternalError,
+      `Handler for ${request.method} returned no result object`,
+    );
+    return errorResponse(request, error);
+  }
+  return { jsonrpc: JSONRPC_VERSION, id: request.id, result: result as Record<string, unknown> };
+}
+
+function errorResponse(request: JSONRPCRequest, error: unknown): JSONRPCResponse {
+  return { jsonrpc: JSONRPC_VERSION, id: request.id, error: toErrorObject(error) };
+}
+
+/** A promise, or anything else with a `then` method (awaited the way `await` would). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /**

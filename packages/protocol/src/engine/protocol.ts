@@ -196,7 +196,7 @@ export class Protocol implements RequestContextHost {
       relatedRequestId: options?.relatedRequestId,
       stream,
     });
-    void this.#sendRequest(transport, message, transportOptions(options, stream));
+    this.#sendRequest(transport, message, transportOptions(options, stream));
     return result as Promise<z.output<S>>;
   }
 
@@ -356,7 +356,7 @@ export class Protocol implements RequestContextHost {
       this.#requestHandlers.get(request.method) ?? this.fallbackRequestHandler;
     if (target === undefined) {
       const error = { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` };
-      void this.#sendQuietly({ jsonrpc: JSONRPC_VERSION, id: request.id, error }, request.id);
+      this.#sendQuietly({ jsonrpc: JSONRPC_VERSION, id: request.id, error }, request.id);
       return;
     }
     const ctx = new HandlerContext(this, request, extra, this.#transport?.sessionId);
@@ -364,15 +364,23 @@ export class Protocol implements RequestContextHost {
       this.#report(new Error(`Ignored a request reusing the active id ${String(request.id)}`));
       return;
     }
-    void this.#runHandler(request, ctx, target);
+    this.#runHandler(request, ctx, target);
   }
 
-  async #runHandler(request: JSONRPCRequest, ctx: HandlerContext, target: RequestTarget): Promise<void> {
-    const response = await runRequestHandler(request, ctx, target);
+  #runHandler(request: JSONRPCRequest, ctx: HandlerContext, target: RequestTarget): void {
+    const response = runRequestHandler(request, ctx, target);
+    if (response instanceof Promise) {
+      response.then((settled) => this.#answer(request, ctx, settled));
+    } else {
+      this.#answer(request, ctx, response);
+    }
+  }
+
+  #answer(request: JSONRPCRequest, ctx: HandlerContext, response: JSONRPCResponse): void {
     this.#active.end(ctx);
     // A cancelled request gets no response (spec: basic/utilities/cancellation); a closed one cannot.
     if (ctx.aborted) return;
-    await this.#sendQuietly(response, request.id);
+    this.#sendQuietly(response, request.id);
   }
 
   #onNotification(notification: JSONRPCNotification, extra: MessageExtraInfo | undefined): void {
@@ -415,24 +423,26 @@ export class Protocol implements RequestContextHost {
     this.#active.cancel(cancelled.requestId, cancelled.reason, this.#isCancellable);
   }
 
-  async #sendRequest(
+  #sendRequest(
     transport: Transport,
     message: JSONRPCRequest,
     options: TransportSendOptions | undefined,
-  ): Promise<void> {
+  ): void {
     try {
-      await transport.send(message, options);
+      const sent = transport.send(message, options);
+      if (sent !== undefined) sent.then(undefined, (error: unknown) => this.#pending.fail(message.id, error));
     } catch (error) {
       this.#pending.fail(message.id, error);
     }
   }
 
   /** Sends a message nobody awaits (responses, cancellations); failures go to onerror. */
-  async #sendQuietly(message: JSONRPCMessage, relatedRequestId: RequestId | undefined): Promise<void> {
+  #sendQuietly(message: JSONRPCMessage, relatedRequestId: RequestId | undefined): void {
     const transport = this.#transport;
     if (transport === undefined) return;
     try {
-      await transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
+      const options = relatedRequestId === undefined ? undefined : { relatedRequestId };
+      settleQuietly(transport.send(message, options), this.#report);
     } catch (error) {
       this.#report(error);
     }
@@ -445,7 +455,7 @@ export class Protocol implements RequestContextHost {
       request.stream?.abort(reason);
       if (!this.isCancellable(request.method)) return;
       const params = reason === undefined ? { requestId: request.id } : { requestId: request.id, reason };
-      void this.#sendQuietly(
+      this.#sendQuietly(
         { jsonrpc: JSONRPC_VERSION, method: CANCELLED_NOTIFICATION, params },
         request.relatedRequestId,
       );

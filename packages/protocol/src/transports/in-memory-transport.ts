@@ -2,6 +2,9 @@ import { ConnectionClosedError } from '../errors.js';
 import type { JSONRPCMessage } from '../jsonrpc.js';
 import type { MessageExtraInfo, Transport, TransportSendOptions } from '../transport.js';
 
+/** What every successful `send` returns: delivery is queued, nothing to wait for. */
+const SENT: Promise<void> = Promise.resolve();
+
 /**
  * One end of an in-process transport pair. Messages are delivered asynchronously (a microtask later) and
  * in order, as objects: no serialization, so it measures the engine rather than JSON. The receiver may
@@ -47,15 +50,17 @@ export class InMemoryTransport implements Transport {
     for (const { message, extra } of queued) this.#deliver(message, extra);
   }
 
-  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     const peer = this.#peer;
-    if (this.#closed || peer === undefined || peer.#closed) throw new ConnectionClosedError();
+    if (this.#closed || peer === undefined || peer.#closed)
+      return Promise.reject(new ConnectionClosedError());
     const extra = peer.extra;
     if (!peer.#started) {
       peer.#queue.push({ message, extra });
-      return;
+      return SENT;
     }
     queueMicrotask(() => peer.#deliver(message, extra));
+    return SENT;
   }
 
   async close(): Promise<void> {

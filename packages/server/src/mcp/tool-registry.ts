@@ -9,6 +9,7 @@ import {
   compileSchema,
   type JsonSchemaObject,
   type SchemaInput,
+  type Validation,
 } from './schema-adapter.js';
 import { checkXMcpHeaders } from './x-mcp-header.js';
 
@@ -93,7 +94,7 @@ export class ToolRegistry {
    * fix them; a handler exception is one too, except protocol errors (`McpError`) and the 2026-07-28
    * input round; structured content that breaks the output schema is the server's fault, -32603.
    */
-  async call(params: Record<string, unknown>, ctx: ServerContext): Promise<object> {
+  call(params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
     const name = params['name'];
     const tool = typeof name === 'string' ? this.#tools.get(name) : undefined;
     if (tool === undefined || !tool.enabled) {
@@ -103,23 +104,11 @@ export class ToolRegistry {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw new McpError(ErrorCode.InvalidParams, 'tools/call arguments must be an object');
     }
-    let args: unknown = raw;
-    if (tool.input !== undefined) {
-      const pending = tool.input.validate(raw);
-      const checked = pending instanceof Promise ? await pending : pending;
-      if (!checked.ok)
-        return toolError(`Invalid arguments for tool ${tool.definition.name}: ${checked.message}`);
-      args = checked.value;
-    }
-    let result: ToolResult<unknown>;
-    try {
-      result = await tool.handler(args, ctx);
-    } catch (error) {
-      if (error instanceof McpError || error instanceof InputRequiredSignal) throw error;
-      return toolError(error instanceof Error ? error.message : String(error));
-    }
-    if (tool.output === undefined || result.isError === true) return result;
-    return checkOutput(tool, result);
+    if (tool.input === undefined) return run(tool, raw, ctx);
+    // A synchronous schema and handler answer without a single promise (the everyday case).
+    const checked = tool.input.validate(raw);
+    if (checked instanceof Promise) return checked.then((outcome) => runChecked(tool, outcome, ctx));
+    return runChecked(tool, checked, ctx);
   }
 
   #require(name: string): ToolEntry {
@@ -134,24 +123,62 @@ export class ToolRegistry {
   }
 }
 
-async function checkOutput(tool: ToolEntry, result: ToolResult<unknown>): Promise<object> {
+function runChecked(tool: ToolEntry, checked: Validation, ctx: ServerContext): object | Promise<object> {
+  if (!checked.ok) return toolError(`Invalid arguments for tool ${tool.definition.name}: ${checked.message}`);
+  return run(tool, checked.value, ctx);
+}
+
+/** Runs the handler; awaits only what it returns as a promise. */
+function run(tool: ToolEntry, args: unknown, ctx: ServerContext): object | Promise<object> {
+  let result: ToolResult<unknown> | PromiseLike<ToolResult<unknown>>;
+  try {
+    result = tool.handler(args, ctx);
+  } catch (error) {
+    return handlerFailure(error);
+  }
+  if (isThenable(result)) {
+    return Promise.resolve(result).then((value) => finish(tool, value), handlerFailure);
+  }
+  return finish(tool, result);
+}
+
+/** A handler exception is a tool error, except protocol errors and the 2026-07-28 input round. */
+function handlerFailure(error: unknown): CallToolResult {
+  if (error instanceof McpError || error instanceof InputRequiredSignal) throw error;
+  return toolError(error instanceof Error ? error.message : String(error));
+}
+
+function finish(tool: ToolEntry, result: ToolResult<unknown>): object | Promise<object> {
+  if (tool.output === undefined || result.isError === true) return result;
+  return checkOutput(tool, result);
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+function checkOutput(tool: ToolEntry, result: ToolResult<unknown>): object | Promise<object> {
   const name = tool.definition.name;
-  if (result.structuredContent === undefined) {
+  const structured = result.structuredContent;
+  if (structured === undefined) {
     throw new McpError(
       ErrorCode.InternalError,
       `Tool ${name} has an output schema but returned no structuredContent`,
     );
   }
-  const checked = await tool.output!.validate(result.structuredContent);
-  if (!checked.ok) {
-    throw new McpError(
-      ErrorCode.InternalError,
-      `Tool ${name} returned structuredContent that does not match its outputSchema: ${checked.message}`,
-    );
-  }
-  return checked.value === result.structuredContent
-    ? result
-    : { ...result, structuredContent: checked.value };
+  const settle = (checked: Validation): object => {
+    if (!checked.ok) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Tool ${name} returned structuredContent that does not match its outputSchema: ${checked.message}`,
+      );
+    }
+    return checked.value === structured ? result : { ...result, structuredContent: checked.value };
+  };
+  const checked = tool.output!.validate(structured);
+  return checked instanceof Promise ? checked.then(settle) : settle(checked);
 }
 
 function toolError(text: string): CallToolResult {

@@ -15,7 +15,7 @@ export function callToolWithTasks(
   registry: ToolRegistry,
   params: Record<string, unknown>,
   ctx: ServerContext,
-): Promise<object> {
+): object | Promise<object> {
   if (!ctx.tasksEnabled) return registry.call(params, ctx);
   const name = params['name'];
   const tool = typeof name === 'string' ? registry.entry(name) : undefined;
