@@ -156,6 +156,29 @@ describe('toNodeHandler', () => {
     expect(await web.json()).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
   });
 
+  it('answers a reply of hundreds of KiB (multi-byte text) whole and with its exact length, JSON and SSE', async () => {
+    // Past 16 KiB the head leaves before the body (one copy less); the length must still be in bytes.
+    const instructions = `${'é'.repeat(100_000)}${'🙂'.repeat(20_000)}end`;
+    const handlers = {
+      initialize: () => ({
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        serverInfo: { name: 's', version: '1' },
+        instructions,
+      }),
+    };
+    for (const enableJsonResponse of [true, false]) {
+      await using server = await startServer({ enableJsonResponse, handlers });
+      const reply = await raw(server.url, { headers: POST_HEADERS, body: initializeRequest() });
+      expect(reply.status).toBe(200);
+      expect(Number(reply.headers['content-length'])).toBe(Buffer.byteLength(reply.text));
+      const message = enableJsonResponse
+        ? (JSON.parse(reply.text) as { result: { instructions: string } })
+        : (sseMessages(reply.text)[0] as { result: { instructions: string } });
+      expect(message.result.instructions).toBe(instructions);
+    }
+  });
+
   it('opens an SSE reply at once when its first event is slow to come', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));

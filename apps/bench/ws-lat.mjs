@@ -1,0 +1,21 @@
+import { ControlServer } from './dist/control/control-server.js';
+import { spawn } from 'node:child_process';
+import { Client } from '@x/client';
+import { WebSocketClientTransport } from '@x/transport-ws';
+const transportName = process.argv[2] ?? 'ws';
+const control = await ControlServer.listen();
+const flags = process.env.SFLAGS ? process.env.SFLAGS.split(' ') : [];
+const child = spawn(process.execPath, ['--expose-gc', ...flags, '/work/main/apps/bench/dist/server.js', JSON.stringify({ sdk: 'x-mcp', transport: 'ws', controlPort: control.port })], { stdio: ['ignore', 'inherit', 'inherit'] });
+const { port } = await control.ready(10000);
+const client = new Client({ name: 'c', version: '1' }, { protocolVersion: 'legacy' });
+await client.connect(new WebSocketClientTransport(`ws://127.0.0.1:${port}/`));
+const call = () => client.callTool({ name: 'echo', arguments: { text: 'hello' } });
+for (let i = 0; i < 300; i++) await call();
+for (let w = 0; w < Number(process.env.WARMWINDOWS ?? 0); w++) for (let i = 0; i < 3000; i++) await call();
+const lat = new Float64Array(3000);
+for (let i = 0; i < 3000; i++) { const t = performance.now(); await call(); lat[i] = performance.now() - t; }
+const sorted = [...lat].sort((a, b) => a - b);
+console.log('p50', sorted[1500].toFixed(3), 'p99', sorted[2970].toFixed(3));
+const slow = [...lat].map((v, i) => [i, v]).filter(([, v]) => v > sorted[2970] * 0.999).map(([i, v]) => `${i}:${v.toFixed(2)}`);
+console.log('slow calls (index:ms):', slow.join(' '));
+await client.close(); child.kill(); process.exit(0);
