@@ -12,6 +12,9 @@ interface PendingSend {
   reject: (error: Error) => void;
 }
 
+/** What a send that reached the kernel at once returns (nothing to wait for). */
+const WRITTEN: Promise<void> = Promise.resolve();
+
 /**
  * Outgoing frames of one socket, bounded by bytes. The socket's own buffer (`bufferedAmount`) is the
  * queue: a message is refused with `SendBufferFullError` while it holds `maxBufferedBytes` or more, so a
@@ -19,14 +22,18 @@ interface PendingSend {
  * been handed to the kernel, which gives awaiting senders backpressure; `fail()` rejects whatever is still
  * unsent when the connection dies.
  *
- * Write callbacks of one socket run in order, so the oldest pending send is always the one completing and
- * a single shared callback serves every message (no closure per frame).
+ * The everyday send is written to the kernel before `socket.send()` returns (the buffer is empty after
+ * it): it gets an already-settled promise and a shared callback, so no promise or closure is made per
+ * frame. Only a frame left in the buffer waits for its write callback. Write callbacks of one socket run
+ * in order, so the oldest waiting send is always the next one a waiting callback completes.
  */
 export class SendQueue {
   readonly #socket: QueueSocket;
   readonly #maxBufferedBytes: number;
   #pending: Array<PendingSend | undefined> = [];
   #head = 0;
+  /** Frames sent eagerly and already reported written whose write callbacks are still to come. */
+  #settledEarly = 0;
   #failure: Error | undefined;
 
   constructor(socket: QueueSocket, maxBufferedBytes: number) {
@@ -34,20 +41,32 @@ export class SendQueue {
     this.#maxBufferedBytes = maxBufferedBytes;
   }
 
-  /** Sends not yet written out. */
+  /** Sends not yet written out (of those that had to wait). */
   get size(): number {
     return this.#pending.length - this.#head;
   }
 
   send(data: string): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    const buffered = this.#socket.bufferedAmount;
+    const socket = this.#socket;
+    const buffered = socket.bufferedAmount;
     if (buffered >= this.#maxBufferedBytes) {
       return Promise.reject(new SendBufferFullError(this.#maxBufferedBytes, buffered));
     }
+    if (buffered === 0 && this.size === 0) {
+      socket.send(data, this.#onEagerWritten);
+      if (socket.bufferedAmount === 0) {
+        this.#settledEarly++;
+        return WRITTEN;
+      }
+      // The kernel did not take it all: this frame waits like any other.
+      return new Promise<void>((resolve, reject) => {
+        this.#pending.push({ resolve, reject });
+      });
+    }
     return new Promise<void>((resolve, reject) => {
       this.#pending.push({ resolve, reject });
-      this.#socket.send(data, this.#onWritten);
+      socket.send(data, this.#onWritten);
     });
   }
 
@@ -61,6 +80,18 @@ export class SendQueue {
     this.#head = 0;
     for (let i = head; i < pending.length; i++) pending[i]?.reject(error);
   }
+
+  /**
+   * The callback of a frame sent eagerly. Callbacks come in write order, so those of frames already
+   * reported written come first; the one after them belongs to an eager frame that had to wait.
+   */
+  readonly #onEagerWritten = (error?: Error | null): void => {
+    if (error == null && this.#settledEarly > 0) {
+      this.#settledEarly--;
+      return;
+    }
+    this.#onWritten(error);
+  };
 
   readonly #onWritten = (error?: Error | null): void => {
     if (error != null) {
