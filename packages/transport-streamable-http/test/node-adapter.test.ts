@@ -174,7 +174,7 @@ describe('toNodeHandler', () => {
       expect(Number(reply.headers['content-length'])).toBe(Buffer.byteLength(reply.text));
       const message = enableJsonResponse
         ? (JSON.parse(reply.text) as { result: { instructions: string } })
-        : (sseMessages(reply.text)[0] as { result: { instructions: string } });
+        : (sseMessages(reply.text)[0] as unknown as { result: { instructions: string } });
       expect(message.result.instructions).toBe(instructions);
     }
   });
