@@ -63,13 +63,10 @@ export async function writeDispatched(response: Response, res: ServerResponse): 
   res.on('close', () => {
     if (!res.writableFinished) writer.abandon();
   });
-  const sink = new ResponseSink(res, response.status, headers);
-  // A stream already complete (a synchronous handler answered during dispatch) leaves now, as one
-  // plain body with its length. Otherwise the stream starts at the end of this turn of the event loop:
-  // what a quick tool answers by then leaves with the headers in one write; a slow one gets the headers
-  // now, so the client sees the stream open.
-  if (writer.closed) startStream(sink, writer);
-  else setImmediate(startStream, sink, writer);
+  // The stream starts at the end of this turn of the event loop: what a quick tool answers by then
+  // leaves with the headers in one write (as a plain body with its length when the stream is already
+  // complete); a slow one gets the headers now, so the client sees the stream open.
+  setImmediate(startStream, new ResponseSink(res, response.status, headers), writer);
 }
 
 function startStream(sink: ResponseSink, writer: SseWriter): void {
