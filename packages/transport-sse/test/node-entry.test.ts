@@ -56,6 +56,38 @@ function post(port: number, path: string, body: string, headers: Record<string, 
 }
 
 describe('SseServer under createNodeHandler (its node entry)', () => {
+  it('writes the events of one turn to the stream in one write (node:http corks a response per tick)', async () => {
+    let streamSocket: import('node:net').Socket | undefined;
+    const { stream, sessions } = await serve({}, (handle, req) => {
+      if (req.method === 'GET') streamSocket = req.socket;
+      void handle();
+    });
+    type Writer = (...args: unknown[]) => unknown;
+    const socket = streamSocket as unknown as { _write: Writer; _writev: Writer };
+    let calls = 0;
+    const write = socket._write.bind(socket);
+    const writev = socket._writev.bind(socket);
+    socket._write = (...args: unknown[]) => {
+      calls++;
+      return write(...args);
+    };
+    socket._writev = (...args: unknown[]) => {
+      calls++;
+      return writev(...args);
+    };
+    const session = sessions[0] as SseServerTransport;
+    const notes = [1, 2, 3, 4, 5].map((n) =>
+      session.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: n } }),
+    );
+    await Promise.all(notes);
+    await waitFor(() => (stream.text().match(/event: message/g) ?? []).length === 5);
+    expect(calls).toBe(1);
+    const data = [...stream.text().matchAll(/event: message\ndata: (.*)\n/g)].map(
+      (m) => (JSON.parse(m[1] as string) as { params: { data: number } }).params.data,
+    );
+    expect(data).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('answers 202 with a length, and hands the message on with its request info', async () => {
     const { http, endpoint, received } = await serve();
     const reply = await post(http.port, endpoint, ping, { 'x-trace': 'abc' });

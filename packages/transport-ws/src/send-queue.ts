@@ -12,20 +12,24 @@ interface PendingSend {
   reject: (error: Error) => void;
 }
 
-/** What a send that reached the kernel at once returns (nothing to wait for). */
+/** What a send that needs no waiting returns. */
 const WRITTEN: Promise<void> = Promise.resolve();
+
+/**
+ * Bytes the socket may hold after a send that still settles at once: this turn's batch of frames, held
+ * until the turn ends and then written together (see `NodeWireSocket`).
+ */
+export const EAGER_BUFFER_BYTES = 64 * 1024;
 
 /**
  * Outgoing frames of one socket, bounded by bytes. The socket's own buffer (`bufferedAmount`) is the
  * queue: a message is refused with `SendBufferFullError` while it holds `maxBufferedBytes` or more, so a
- * slow reader costs bounded memory and nothing is dropped silently. `send()` settles when its frame has
- * been handed to the kernel, which gives awaiting senders backpressure; `fail()` rejects whatever is still
- * unsent when the connection dies.
- *
- * The everyday send is written to the kernel before `socket.send()` returns (the buffer is empty after
- * it): it gets an already-settled promise and a shared callback, so no promise or closure is made per
- * frame. Only a frame left in the buffer waits for its write callback. Write callbacks of one socket run
- * in order, so the oldest waiting send is always the next one a waiting callback completes.
+ * slow reader costs bounded memory and nothing is dropped silently. `send()` settles at once while the
+ * socket holds at most `EAGER_BUFFER_BYTES` (the frames of this turn, or a kernel that keeps up), with a
+ * shared settled promise and a shared callback: no promise or closure per frame. Past that it settles
+ * when its frame has been handed to the kernel, which gives awaiting senders backpressure; `fail()`
+ * rejects whatever is still waiting when the connection dies. Write callbacks of one socket run in
+ * order, so the oldest waiting send is always the next one a waiting callback completes.
  */
 export class SendQueue {
   readonly #socket: QueueSocket;
@@ -53,13 +57,13 @@ export class SendQueue {
     if (buffered >= this.#maxBufferedBytes) {
       return Promise.reject(new SendBufferFullError(this.#maxBufferedBytes, buffered));
     }
-    if (buffered === 0 && this.size === 0) {
+    if (this.size === 0) {
       socket.send(data, this.#onEagerWritten);
-      if (socket.bufferedAmount === 0) {
+      if (socket.bufferedAmount <= EAGER_BUFFER_BYTES) {
         this.#settledEarly++;
         return WRITTEN;
       }
-      // The kernel did not take it all: this frame waits like any other.
+      // The socket holds more than a turn's worth: this frame waits like any other.
       return new Promise<void>((resolve, reject) => {
         this.#pending.push({ resolve, reject });
       });

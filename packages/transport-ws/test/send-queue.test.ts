@@ -1,7 +1,7 @@
 import { ConnectionClosedError } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { SendBufferFullError } from '../src/errors.js';
-import { type QueueSocket, SendQueue } from '../src/send-queue.js';
+import { EAGER_BUFFER_BYTES, type QueueSocket, SendQueue } from '../src/send-queue.js';
 
 /** A socket whose buffer the test sets, and whose write callbacks it runs (in order, as `ws` does). */
 class FakeSocket implements QueueSocket {
@@ -33,9 +33,10 @@ async function state(promise: Promise<void>): Promise<string> {
 }
 
 describe('SendQueue', () => {
-  it('settles a frame the kernel took at once without waiting for its write callback', async () => {
+  it('settles frames at once while the socket holds at most a turn’s worth, without their callbacks', async () => {
     const socket = new FakeSocket();
-    const queue = new SendQueue(socket, 1_000);
+    socket.leave = 100; // e.g. held by the cork until the turn ends
+    const queue = new SendQueue(socket, 1_000_000);
     const first = queue.send('a');
     const second = queue.send('b');
     expect(await state(first)).toBe('resolved');
@@ -47,10 +48,10 @@ describe('SendQueue', () => {
 
   it('makes a frame left in the buffer wait for its own callback, not an earlier frame’s', async () => {
     const socket = new FakeSocket();
-    const queue = new SendQueue(socket, 1_000);
+    const queue = new SendQueue(socket, 1_000_000);
     const early = queue.send('early'); // written at once
-    socket.leave = 10;
-    const stuck = queue.send('stuck'); // eager, but left 10 bytes behind
+    socket.leave = EAGER_BUFFER_BYTES + 1;
+    const stuck = queue.send('stuck'); // the socket now holds more than a turn's worth
     const behind = queue.send('behind'); // the buffer is not empty: waits its turn
     expect(await state(early)).toBe('resolved');
     socket.complete(1); // early's callback
@@ -64,11 +65,12 @@ describe('SendQueue', () => {
 
   it('refuses while the buffer is full and fails waiting frames when a write fails', async () => {
     const socket = new FakeSocket();
-    const queue = new SendQueue(socket, 100);
-    socket.leave = 60;
-    const one = queue.send('1');
-    const two = queue.send('2');
-    const refused = queue.send('3');
+    const max = 3 * EAGER_BUFFER_BYTES;
+    const queue = new SendQueue(socket, max);
+    socket.leave = 2 * EAGER_BUFFER_BYTES;
+    const one = queue.send('1'); // past the eager bound: waits
+    const two = queue.send('2'); // behind it: waits
+    const refused = queue.send('3'); // the buffer holds 4 × EAGER_BUFFER_BYTES: refused
     expect(await state(refused)).toBe(`rejected: ${SendBufferFullError.name}`);
     socket.complete(1, new Error('EPIPE'));
     expect(await state(one)).toBe(`rejected: ${ConnectionClosedError.name}`);

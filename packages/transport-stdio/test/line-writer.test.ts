@@ -1,0 +1,63 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { LineWriter } from '../src/line-writer.js';
+
+/** A stream that records how its bytes were handed over: one call per `_write`/`_writev`. */
+function recordingStream(): { stream: Writable; calls: string[][] } {
+  const calls: string[][] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      calls.push([chunk.toString()]);
+      callback();
+    },
+    writev(chunks, callback) {
+      calls.push(chunks.map(({ chunk }) => String(chunk)));
+      callback();
+    },
+  });
+  return { stream, calls };
+}
+
+const tick = (): Promise<void> => new Promise((resolve) => process.nextTick(resolve));
+
+describe('LineWriter', () => {
+  it('hands the lines written in one turn to the stream as one write, in order', async () => {
+    const { stream, calls } = recordingStream();
+    const writer = new LineWriter(stream);
+    const sent = ['a\n', 'b\n', 'c\n'].map((line) => writer.write(line));
+    expect(calls).toEqual([]); // nothing leaves before the turn ends
+    await tick();
+    expect(calls).toEqual([['a\n', 'b\n', 'c\n']]);
+    await Promise.all(sent);
+    writer.write('d\n');
+    await tick();
+    expect(calls).toEqual([['a\n', 'b\n', 'c\n'], ['d\n']]);
+  });
+
+  it('flush() waits for corked lines, and end() still delivers them', async () => {
+    const { stream, calls } = recordingStream();
+    const writer = new LineWriter(stream);
+    void writer.write('x\n');
+    await writer.flush();
+    expect(calls.flat().filter(Boolean)).toEqual(['x\n']); // flush's own empty write aside
+    void writer.write('y\n');
+    stream.end();
+    await new Promise((resolve) => stream.once('finish', resolve));
+    expect(calls.flat().filter(Boolean)).toEqual(['x\n', 'y\n']);
+  });
+
+  it('waits for drain past the bound, counting lines not yet handed over', async () => {
+    const { stream } = recordingStream();
+    const writer = new LineWriter(stream, 16);
+    // The high-water mark (16 KiB by default) is the floor of the bound.
+    const big = 'z'.repeat(20 * 1024);
+    const first = writer.write(big);
+    let settled = false;
+    void first.then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    await tick();
+    await first;
+    expect(settled).toBe(true);
+  });
+});

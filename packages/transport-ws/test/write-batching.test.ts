@@ -1,0 +1,71 @@
+import type { Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { WebSocketListener } from '../src/index.js';
+import { defer, rawClient, startHttpServer, waitFor } from './helpers.js';
+
+type Writes = { calls: number; chunks: number };
+
+/** Counts how the server's TCP socket hands bytes to the kernel: one entry per write system call. */
+function countWrites(socket: Socket): Writes {
+  const writes: Writes = { calls: 0, chunks: 0 };
+  const target = socket as unknown as {
+    _write(chunk: unknown, encoding: string, callback: () => void): void;
+    _writev(chunks: unknown[], callback: () => void): void;
+  };
+  const write = target._write.bind(target);
+  const writev = target._writev.bind(target);
+  target._write = (chunk, encoding, callback) => {
+    writes.calls++;
+    writes.chunks++;
+    write(chunk, encoding, callback);
+  };
+  target._writev = (chunks, callback) => {
+    writes.calls++;
+    writes.chunks += chunks.length;
+    writev(chunks, callback);
+  };
+  return writes;
+}
+
+describe('WebSocket write batching', () => {
+  it('sends the frames of one turn in one write, and later frames in the next', async () => {
+    const http = await startHttpServer();
+    const sockets: Socket[] = [];
+    http.on('upgrade', (_request, socket) => sockets.push(socket as Socket));
+    const listener = new WebSocketListener({
+      server: http,
+      heartbeatIntervalMs: 0,
+      onconnection: (transport) => transport.start(),
+    });
+    defer(() => listener.close());
+    const client = rawClient(listener.url!);
+    const frames: string[] = [];
+    client.socket.on('message', (data) => frames.push(String(data)));
+    await client.opened;
+    await waitFor(() => listener.connections.size === 1);
+    const [transport] = [...listener.connections];
+    const writes = countWrites(sockets[0]!);
+
+    const sent = [1, 2, 3, 4, 5].map((n) =>
+      transport!.send({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', data: n },
+      }),
+    );
+    await Promise.all(sent);
+    await waitFor(() => frames.length === 5);
+    expect(writes.calls).toBe(1);
+    expect(frames.map((f) => (JSON.parse(f) as { params: { data: number } }).params.data)).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
+
+    await transport!.send({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: 6 },
+    });
+    await waitFor(() => frames.length === 6);
+    expect(writes.calls).toBe(2);
+  });
+});
