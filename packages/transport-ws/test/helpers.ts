@@ -177,3 +177,20 @@ export async function startHttpServer(): Promise<Server> {
 export function request(id: number | string, params: Record<string, unknown> = {}): JSONRPCMessage {
   return { jsonrpc: '2.0', id, method: 'test/echo', params };
 }
+
+/**
+ * A listener on its own HTTP server that keeps the raw TCP socket of every upgrade, for tests that
+ * break or inspect the connection under the WebSocket.
+ */
+export async function listenerWithSockets(): Promise<{ listener: WebSocketListener; sockets: Socket[] }> {
+  const http = await startHttpServer();
+  const sockets: Socket[] = [];
+  http.on('upgrade', (_request, socket) => sockets.push(socket as Socket));
+  const listener = new WebSocketListener({
+    server: http,
+    heartbeatIntervalMs: 0,
+    onconnection: (transport) => transport.start(),
+  });
+  defer(() => listener.close());
+  return { listener, sockets };
+}

@@ -1,13 +1,12 @@
-import type { Socket } from 'node:net';
 import { ConnectionClosedError } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { SendBufferFullError, WebSocketClientTransport, WebSocketListener } from '../src/index.js';
+import { SendBufferFullError, WebSocketClientTransport } from '../src/index.js';
 import {
   defer,
+  listenerWithSockets,
   rawClient,
   request,
-  startHttpServer,
   startServer,
   stalledClient,
   waitFor,
@@ -17,15 +16,7 @@ const HEARTBEAT_MS = 50;
 
 describe('liveness and backpressure', () => {
   it('client: onclose fires when the server socket is destroyed without a close frame; sends then fail', async () => {
-    const http = await startHttpServer();
-    const sockets: Socket[] = [];
-    http.on('upgrade', (_request, socket) => sockets.push(socket as Socket));
-    const listener = new WebSocketListener({
-      server: http,
-      heartbeatIntervalMs: 0,
-      onconnection: (transport) => transport.start(),
-    });
-    defer(() => listener.close());
+    const { listener, sockets } = await listenerWithSockets();
     const client = new WebSocketClientTransport(listener.url!, { heartbeatIntervalMs: HEARTBEAT_MS });
     defer(() => client.close());
     let closed = false;

@@ -1,7 +1,6 @@
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { WebSocketListener } from '../src/index.js';
-import { defer, rawClient, startHttpServer, waitFor } from './helpers.js';
+import { listenerWithSockets, rawClient, waitFor } from './helpers.js';
 
 type Writes = { calls: number; chunks: number };
 
@@ -29,15 +28,7 @@ function countWrites(socket: Socket): Writes {
 
 describe('WebSocket write batching', () => {
   it('sends the frames of one turn in one write, and later frames in the next', async () => {
-    const http = await startHttpServer();
-    const sockets: Socket[] = [];
-    http.on('upgrade', (_request, socket) => sockets.push(socket as Socket));
-    const listener = new WebSocketListener({
-      server: http,
-      heartbeatIntervalMs: 0,
-      onconnection: (transport) => transport.start(),
-    });
-    defer(() => listener.close());
+    const { listener, sockets } = await listenerWithSockets();
     const client = rawClient(listener.url!);
     const frames: string[] = [];
     client.socket.on('message', (data) => frames.push(String(data)));
