@@ -2,8 +2,10 @@ import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { JSONRPCMessage } from '@x/protocol';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Exchanges } from '../src/client/exchanges.js';
+import type { HttpReply } from '../src/client/requester.js';
 import { readSse } from '../src/client/sse-reader.js';
 import { Utf8Decoder } from '../src/client/utf8-decoder.js';
 import { createStreamableHttpHandler, StreamableHttpClientTransport, toNodeHandler } from '../src/index.js';
@@ -11,9 +13,13 @@ import { attachResponder, miniClient, waitFor } from './helpers.js';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-/** A reply whose body arrives as `chunks`, each a macrotask after the previous one. */
-function chunkedReply(chunks: Uint8Array[]): { stream(onChunk: (chunk: Uint8Array) => void): Promise<void> } {
+type FakeReply = Pick<HttpReply, 'stream' | 'text' | 'header'>;
+
+/** A reply of unknown length whose body arrives as `chunks`, each a macrotask after the previous one. */
+function chunkedReply(chunks: Uint8Array[]): FakeReply {
   return {
+    header: () => null,
+    text: () => Promise.reject(new Error('a streamed reply is not read whole')),
     stream: async (onChunk) => {
       for (const chunk of chunks) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -73,7 +79,9 @@ describe('readSse', () => {
 
   it('rejects when the body breaks, after delivering the events that arrived', async () => {
     const data: string[] = [];
-    const reply = {
+    const reply: FakeReply = {
+      header: () => null,
+      text: () => Promise.reject(new Error('not read whole')),
       stream: async (onChunk: (chunk: Uint8Array) => void) => {
         onChunk(encode('data: first\n\n'));
         await new Promise((resolve) => setImmediate(resolve));
@@ -84,6 +92,78 @@ describe('readSse', () => {
       'socket hang up',
     );
     expect(data).toEqual(['first']);
+  });
+});
+
+/** A reply with a known length, its body already complete. */
+function wholeReply(text: string): FakeReply {
+  return {
+    header: (name) => (name === 'content-length' ? String(Buffer.byteLength(text)) : null),
+    text: () => Promise.resolve(text),
+    stream: () => Promise.reject(new Error('a whole reply is read with text()')),
+  };
+}
+
+describe('readSse on a whole body (known length)', () => {
+  const collect = async (reply: FakeReply): Promise<string[]> => {
+    const seen: string[] = [];
+    await readSse(reply, {
+      onEvent: (event) => {
+        seen.push(`${event.event ?? '-'}|${event.id ?? '-'}|${event.data}`);
+        queueMicrotask(() => seen.push('tick'));
+      },
+      onRetry: (ms) => seen.push(`retry ${ms}`),
+    });
+    return seen;
+  };
+
+  it('delivers exactly what the streaming parser delivers, for plain and any other bodies', async () => {
+    const line = fc.string({
+      unit: fc.constantFrom('a', 'é', '{', '"', ' ', ':', '🙂', '\\'),
+      maxLength: 12,
+    });
+    const block = fc.oneof(
+      line.map((data) => `data: ${data}\n\n`),
+      line.map((data) => `event: message\ndata: ${data}\n\n`),
+      // what sends the reader to the full parser
+      line.map((data) => `id: ${data.length}\ndata: ${data}\n\n`),
+      line.map((data) => `data: ${data}\r\n\r\n`),
+      line.map((data) => `data: ${data}\ndata: more\n\n`),
+      fc.constant(': comment\n\n'),
+      fc.constant('retry: 300\n\n'),
+      fc.constant('data: \n\n'),
+      fc.constant('event: other\ndata: x\n\n'),
+      line.map((data) => `data:${data}\n\n`),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(block, { maxLength: 6 }), fc.boolean(), async (blocks, cut) => {
+        const text = blocks.join('') + (cut ? 'data: unfinished' : '');
+        const bytes = encode(text);
+        // `retry` is a setting, not an event: only its values are compared, not where it falls between them.
+        const split = (seen: string[]) => ({
+          events: seen.filter((s) => !s.startsWith('retry')),
+          retries: seen.filter((s) => s.startsWith('retry')),
+        });
+        const streamed = split(await collect(chunkedReply([bytes.slice(0, 7), bytes.slice(7)])));
+        expect(split(await collect(wholeReply(text)))).toEqual(streamed);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads a plain answer without the streaming path, a microtask apart', async () => {
+    const text = 'data: {"a":1}\n\nevent: message\ndata: two\n\n';
+    expect(await collect(wholeReply(text))).toEqual(['-|-|{"a":1}', 'tick', 'message|-|two', 'tick']);
+  });
+
+  it('streams a long reply instead of reading it whole', async () => {
+    const text = `data: ${'x'.repeat(1024 * 1024)}\n\n`;
+    const reply: FakeReply = {
+      header: (name) => (name === 'content-length' ? String(Buffer.byteLength(text)) : null),
+      text: () => Promise.reject(new Error('must not buffer a body over the limit')),
+      stream: async (onChunk) => onChunk(encode(text)),
+    };
+    expect((await collect(reply))[0]?.length).toBe(4 + 1024 * 1024);
   });
 });
 

@@ -22,7 +22,59 @@ const MAX_EVENT_CHARS = 64 * 1024 * 1024;
  * notification before the response that ends its request, even when both arrived in one TCP packet; and
  * no handler runs inside the HTTP client's own callbacks.
  */
-export async function readSse(reply: Pick<HttpReply, 'stream'>, handlers: SseHandlers): Promise<void> {
+export async function readSse(
+  reply: Pick<HttpReply, 'stream' | 'text' | 'header'>,
+  handlers: SseHandlers,
+): Promise<void> {
+  const length = Number(reply.header('content-length') ?? Number.NaN);
+  if (length >= 0 && length <= WHOLE_BODY_BYTES) {
+    const text = await reply.text();
+    const events = plainEvents(text);
+    if (events !== undefined) return deliverInTurn(events, handlers);
+    // Anything but plain `data:` events goes through the full parser.
+    const bytes = new TextEncoder().encode(text);
+    return readStream({ stream: (onChunk) => Promise.resolve(onChunk(bytes)) }, handlers);
+  }
+  return readStream(reply, handlers);
+}
+
+/** A reply this short with a known length is read whole: a server's answer to one quick request. */
+const WHOLE_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The events of a whole SSE body made only of `[event: message\n]data: <one line>\n\n` blocks (what
+ * servers write for an answer without resumability), or undefined for anything else: ids, retry,
+ * comments, CR line ends, several or empty data lines. For such a body this is exactly what the WHATWG parsing
+ * rules give; the rest is left to eventsource-parser.
+ */
+function plainEvents(text: string): EventSourceMessage[] | undefined {
+  if (text.length === 0 || text.includes('\r')) return undefined;
+  const events: EventSourceMessage[] = [];
+  let at = 0;
+  while (at < text.length) {
+    let event: string | undefined;
+    if (text.startsWith('event: message\n', at)) {
+      event = 'message';
+      at += 15;
+    }
+    if (!text.startsWith('data: ', at)) return undefined;
+    const end = text.indexOf('\n', at + 6);
+    if (end === -1 || end === at + 6 || text.charCodeAt(end + 1) !== 10) return undefined;
+    events.push({ id: undefined, event, data: text.slice(at + 6, end) });
+    at = end + 2;
+  }
+  return events;
+}
+
+/** Hands whole-body events over as the stream reader would: a microtask apart. */
+async function deliverInTurn(events: EventSourceMessage[], handlers: SseHandlers): Promise<void> {
+  for (let i = 0; i < events.length; i++) {
+    if (i > 0) await Promise.resolve();
+    handlers.onEvent(events[i] as EventSourceMessage);
+  }
+}
+
+async function readStream(reply: Pick<HttpReply, 'stream'>, handlers: SseHandlers): Promise<void> {
   const parsed: EventSourceMessage[] = [];
   let delivering: Promise<void> | undefined;
   let failure: { error: unknown } | undefined;
