@@ -1,4 +1,5 @@
 export { ConnectionClosedError, ErrorCode, McpError, RequestTimeoutError } from './errors.js';
+export { isThenable } from './thenable.js';
 export {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,

@@ -7,6 +7,7 @@ import {
   type JSONRPCResponse,
 } from '../jsonrpc.js';
 import type { MessageExtraInfo } from '../transport.js';
+import { isThenable } from '../thenable.js';
 import { formatIssues } from './format-issues.js';
 import type { RequestContext } from './request-context.js';
 import type { FallbackRequestHandler, NotificationHandler, RequestHandler, ZodSchema } from './types.js';
@@ -75,13 +76,6 @@ function resultResponse(request: JSONRPCRequest, result: unknown): JSONRPCRespon
 
 function errorResponse(request: JSONRPCRequest, error: unknown): JSONRPCResponse {
   return { jsonrpc: JSONRPC_VERSION, id: request.id, error: toErrorObject(error) };
-}
-
-/** A promise, or anything else with a `then` method (awaited the way `await` would). */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type ProgressToken,
   type RequestId,
 } from '../jsonrpc.js';
+import { isThenable } from '../thenable.js';
 import type { MessageExtraInfo, Transport, TransportSendOptions } from '../transport.js';
 import {
   CANCELLED_NOTIFICATION,
@@ -430,7 +431,7 @@ export class Protocol implements RequestContextHost {
   ): void {
     try {
       const sent = transport.send(message, options);
-      if (sent !== undefined) sent.then(undefined, (error: unknown) => this.#pending.fail(message.id, error));
+      if (isThenable(sent)) sent.then(undefined, (error: unknown) => this.#pending.fail(message.id, error));
     } catch (error) {
       this.#pending.fail(message.id, error);
     }
@@ -495,9 +496,7 @@ function pong(): HandlerResult {
 }
 
 function settleQuietly(result: unknown, report: (error: unknown) => void): void {
-  if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
-    (result as PromiseLike<unknown>).then(undefined, report);
-  }
+  if (isThenable(result)) result.then(undefined, report);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '../jsonrpc.js';
+import { isThenable } from '../thenable.js';
 import type { Transport } from '../transport.js';
 import { preview } from './describe-difference.js';
 import type { ScenarioContext } from './scenario-context.js';
@@ -166,14 +167,6 @@ export class TransportProbe {
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : preview(error);
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 export type SendOutcome = { state: 'resolved' } | { state: 'rejected'; reason: unknown };

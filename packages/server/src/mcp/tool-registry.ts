@@ -1,4 +1,4 @@
-import { type CallToolResult, ErrorCode, McpError, type Tool } from '@x/protocol';
+import { type CallToolResult, ErrorCode, isThenable, McpError, type Tool } from '@x/protocol';
 import { InputRequiredSignal } from '../modern/input-round.js';
 import type { ServerContext } from '../server-context.js';
 import type { RegisteredTool, ToolConfig, ToolResult, ToolUpdate } from './tool-config.js';
@@ -151,12 +151,6 @@ function handlerFailure(error: unknown): CallToolResult {
 function finish(tool: ToolEntry, result: ToolResult<unknown>): object | Promise<object> {
   if (tool.output === undefined || result.isError === true) return result;
   return checkOutput(tool, result);
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 function checkOutput(tool: ToolEntry, result: ToolResult<unknown>): object | Promise<object> {

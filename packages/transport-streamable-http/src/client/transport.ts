@@ -5,6 +5,7 @@ import {
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResponse,
+  isThenable,
   type JSONRPCMessage,
   McpError,
   parseMessageOrBatch,
@@ -47,10 +48,6 @@ const ACCEPT_BOTH = 'application/json, text/event-stream';
 function lowerKeys(headers: Record<string, string> | undefined, into: Record<string, string>): void {
   if (headers === undefined) return;
   for (const [name, value] of Object.entries(headers)) into[name.toLowerCase()] = value;
-}
-
-function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function isInitialized(message: JSONRPCMessage): boolean {
@@ -271,7 +268,7 @@ export class StreamableHttpClientTransport implements Transport {
     const getHeaders = this.#options.getHeaders;
     if (getHeaders === undefined) return headers;
     const computed = getHeaders();
-    if (!isPromiseLike(computed)) {
+    if (!isThenable(computed)) {
       lowerKeys(computed, headers);
       return headers;
     }

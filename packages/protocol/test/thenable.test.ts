@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { isThenable } from '../src/index.js';
+
+describe('isThenable', () => {
+  it('says what `await` would wait on: promises, and objects or functions with a then method', () => {
+    const callable = Object.assign(() => {}, { then: (ok: (v: number) => void) => ok(1) });
+    for (const value of [Promise.resolve(1), { then: () => {} }, callable])
+      expect(isThenable(value)).toBe(true);
+    for (const value of [undefined, null, 0, 'then', {}, { then: 1 }, () => {}]) {
+      expect(isThenable(value)).toBe(false);
+    }
+  });
+});
