@@ -133,6 +133,7 @@ describe('readSse on a whole body (known length)', () => {
       fc.constant('retry: 300\n\n'),
       fc.constant('data: \n\n'),
       fc.constant('event: other\ndata: x\n\n'),
+      fc.constant('\uFEFFdata: after a byte order mark\n\n'),
       line.map((data) => `data:${data}\n\n`),
     );
     await fc.assert(

@@ -32,8 +32,7 @@ export async function readSse(
     const events = plainEvents(text);
     if (events !== undefined) return deliverInTurn(events, handlers);
     // Anything but plain `data:` events goes through the full parser.
-    const bytes = new TextEncoder().encode(text);
-    return readStream({ stream: (onChunk) => Promise.resolve(onChunk(bytes)) }, handlers);
+    return readStream(text, handlers);
   }
   return readStream(reply, handlers);
 }
@@ -74,7 +73,8 @@ async function deliverInTurn(events: EventSourceMessage[], handlers: SseHandlers
   }
 }
 
-async function readStream(reply: Pick<HttpReply, 'stream'>, handlers: SseHandlers): Promise<void> {
+/** Parses an SSE body, streamed from `source` or already read whole, and delivers its events. */
+async function readStream(source: Pick<HttpReply, 'stream'> | string, handlers: SseHandlers): Promise<void> {
   const parsed: EventSourceMessage[] = [];
   let delivering: Promise<void> | undefined;
   let failure: { error: unknown } | undefined;
@@ -99,20 +99,25 @@ async function readStream(reply: Pick<HttpReply, 'stream'>, handlers: SseHandler
     parsed.length = 0;
     delivering = undefined;
   };
-  const decoder = new Utf8Decoder();
-  const onChunk = (chunk: Uint8Array): void => {
-    // A handler that threw ends the stream, as it would end a for-await loop.
-    if (failure !== undefined) throw failure.error;
-    parser.feed(decoder.decode(chunk));
-    if (parsed.length > 0 && delivering === undefined) delivering = Promise.resolve().then(deliver);
-  };
-  try {
-    await reply.stream(onChunk);
-  } catch (error) {
-    await delivering;
-    throw error;
+  if (typeof source === 'string') {
+    // A byte order mark opens the stream only (what the streaming decoder drops).
+    parser.feed(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
+  } else {
+    const decoder = new Utf8Decoder();
+    const onChunk = (chunk: Uint8Array): void => {
+      // A handler that threw ends the stream, as it would end a for-await loop.
+      if (failure !== undefined) throw failure.error;
+      parser.feed(decoder.decode(chunk));
+      if (parsed.length > 0 && delivering === undefined) delivering = Promise.resolve().then(deliver);
+    };
+    try {
+      await source.stream(onChunk);
+    } catch (error) {
+      await delivering;
+      throw error;
+    }
+    parser.feed(decoder.end());
   }
-  parser.feed(decoder.end());
   if (parsed.length > 0 && delivering === undefined) delivering = deliver();
   await delivering;
   if (failure !== undefined) throw failure.error;
