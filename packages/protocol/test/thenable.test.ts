@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noThenProperty: thenables that are not promises are what this tests
 import { describe, expect, it } from 'vitest';
 import { isThenable } from '../src/index.js';
 
