@@ -233,34 +233,52 @@ describe('toNodeHandler', () => {
     expect(JSON.parse(broken.body)).toMatchObject({ error: { code: -32700 } });
   });
 
+  it('accepts a body a framework parser already consumed (req.body), as Express mounts it', async () => {
+    await using server = await preParsedServer();
+    const reply = await raw(server.url, { headers: POST_HEADERS, body: initializeRequest() });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['mcp-session-id']).toBeTruthy();
+  });
+
   it('applies the body limit to a body a framework parser already read', async () => {
-    const handler = createStreamableHttpHandler({
-      maxBodyBytes: 256,
-      onsession: async (transport) => {
-        attachResponder(transport);
-        await transport.start();
-      },
-    });
-    const node = toNodeHandler(handler);
-    const http = createServer((req, res) => {
-      let text = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      req.on('end', () => {
-        (req as unknown as { body: unknown }).body = JSON.parse(text);
-        node(req, res);
-      });
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-      const big = { ...initializeRequest(), params: { pad: 'x'.repeat(512) } };
-      expect((await raw(url, { headers: POST_HEADERS, body: big })).status).toBe(413);
-    } finally {
-      await handler.close();
-      await closeServer(http);
-    }
+    await using server = await preParsedServer({ maxBodyBytes: 256 });
+    const big = { ...initializeRequest(), params: { pad: 'x'.repeat(512) } };
+    expect((await raw(server.url, { headers: POST_HEADERS, body: big })).status).toBe(413);
   });
 });
+
+/**
+ * The handler mounted behind an Express-style body parser: the framework reads the stream and leaves the
+ * parsed JSON in `req.body` before the adapter runs.
+ */
+async function preParsedServer(
+  options: { maxBodyBytes?: number } = {},
+): Promise<{ url: string; [Symbol.asyncDispose](): Promise<void> }> {
+  const handler = createStreamableHttpHandler({
+    ...options,
+    onsession: async (transport) => {
+      attachResponder(transport);
+      await transport.start();
+    },
+  });
+  const node = toNodeHandler(handler);
+  const http = createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    req.on('end', () => {
+      (req as unknown as { body: unknown }).body = JSON.parse(text);
+      node(req, res);
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    [Symbol.asyncDispose]: async () => {
+      await handler.close();
+      await closeServer(http);
+    },
+  };
+}
