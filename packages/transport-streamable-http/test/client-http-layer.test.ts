@@ -168,6 +168,15 @@ describe('readSse on a whole body (known length)', () => {
   });
 });
 
+/** A client transport with its session initialized, for tests about what lies under it. */
+async function initialized(url: string | URL) {
+  const transport = new StreamableHttpClientTransport(url);
+  const client = miniClient(transport);
+  await transport.start();
+  await client.initialize();
+  return { transport, client };
+}
+
 describe('Exchanges', () => {
   it("removes its listener from a caller's signal once an exchange is released", () => {
     const exchanges = new Exchanges();
@@ -232,10 +241,7 @@ async function mcpServer(): Promise<ObservedServer> {
 describe('default HTTP client (undici dispatcher)', () => {
   it('shares keep-alive connections between sessions to one server', async () => {
     const observed = await mcpServer();
-    const a = new StreamableHttpClientTransport(observed.url);
-    const clientA = miniClient(a);
-    await a.start();
-    await clientA.initialize();
+    const { transport: a, client: clientA } = await initialized(observed.url);
     await clientA.request('echo', { n: 1 });
     // A holds one connection for its GET stream and one idle one; B's first POST takes the idle one.
     const before = observed.connections();
@@ -259,18 +265,12 @@ describe('default HTTP client (undici dispatcher)', () => {
 
   it('closes with DELETE before dropping the GET stream, so a new session reuses every connection', async () => {
     const observed = await mcpServer();
-    const a = new StreamableHttpClientTransport(observed.url);
-    const clientA = miniClient(a);
-    await a.start();
-    await clientA.initialize();
+    const { transport: a, client: clientA } = await initialized(observed.url);
     await clientA.request('echo', { n: 1 });
     // The server ends the GET stream with the session: its connection goes back to the pool, not away.
     await a.close();
     const afterA = observed.connections();
-    const b = new StreamableHttpClientTransport(observed.url);
-    const clientB = miniClient(b);
-    await b.start();
-    await clientB.initialize();
+    const { transport: b, client: clientB } = await initialized(observed.url);
     expect(await clientB.request('echo', { n: 2 })).toMatchObject({ result: { echoed: { n: 2 } } });
     expect(observed.connections()).toBe(afterA);
     await b.close();
@@ -280,10 +280,7 @@ describe('default HTTP client (undici dispatcher)', () => {
 
   it('leaves no keep-alive connection open once the last session closed (a plain server.close() finishes)', async () => {
     const observed = await mcpServer();
-    const transport = new StreamableHttpClientTransport(observed.url);
-    const client = miniClient(transport);
-    await transport.start();
-    await client.initialize();
+    const { transport, client } = await initialized(observed.url);
     await client.request('echo', { n: 1 });
     await transport.close();
     await waitFor(() => observed.open.size === 0, 'the client to close its idle connections');
