@@ -220,11 +220,9 @@ interface OpenBatch {
  * // Receiving an accepted batch:
  * void batches.open(reading)?.catch(report);
  * for (const message of reading.messages) transport.onmessage?.(message);
- * // In send(): one cheap check while no batch is open.
- * if (batches.pending !== 0) {
- *   const held = batches.take(message);
- *   if (held !== undefined) return held;
- * }
+ * // In send(): a response to a batch request is held for the batch's array.
+ * const held = batches.take(message);
+ * if (held !== undefined) return held;
  * ```
  */
 export class BatchResponses {
@@ -261,10 +259,11 @@ export class BatchResponses {
   /**
    * Takes an outgoing message if it answers a request of an open batch: resolves at once while other
    * requests of that batch are still open, and with the write of the whole array for the last one.
-   * Returns `undefined` for anything else, which the transport sends as usual.
+   * Returns `undefined` for anything else, which the transport sends as usual; while no batch is open
+   * (every message of a session that never sends one) that is all it checks.
    */
   take(message: JSONRPCMessage): Promise<void> | undefined {
-    if (!isJSONRPCResponse(message)) return undefined;
+    if (this.#byId.size === 0 || !isJSONRPCResponse(message)) return undefined;
     const id = message.id;
     if (id === undefined || id === null) return undefined;
     const batch = this.#byId.get(id);

@@ -125,10 +125,8 @@ export class StdioServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-    if (this.#batches.pending !== 0) {
-      const held = this.#batches.take(message);
-      if (held !== undefined) return held;
-    }
+    const held = this.#batches.take(message);
+    if (held !== undefined) return held;
     return this.#writeLine(message);
   }
 

@@ -130,10 +130,8 @@ export class WebSocketClientTransportBase implements Transport {
   }
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-    if (this.#batches.pending !== 0) {
-      const held = this.#batches.take(message);
-      if (held !== undefined) return held;
-    }
+    const held = this.#batches.take(message);
+    if (held !== undefined) return held;
     const sent = this.#write(message);
     const inFlight = this.#inFlight;
     if (inFlight === undefined || !isJSONRPCRequest(message)) return sent;

@@ -104,10 +104,8 @@ export class SseClientTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (this.#batches.pending !== 0) {
-      const held = this.#batches.take(message);
-      if (held !== undefined) return held;
-    }
+    const held = this.#batches.take(message);
+    if (held !== undefined) return held;
     // A notification keeps its place among the POSTs (see SendLimiter).
     return this.#post(serializeMessage(message), options, 'method' in message && !('id' in message));
   }

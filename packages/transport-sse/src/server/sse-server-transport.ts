@@ -106,10 +106,8 @@ export class SseServerTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-    if (this.#batches.pending !== 0) {
-      const held = this.#batches.take(message);
-      if (held !== undefined) return held;
-    }
+    const held = this.#batches.take(message);
+    if (held !== undefined) return held;
     return this.#sendEvent(message);
   }
 
