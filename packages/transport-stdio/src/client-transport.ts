@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { PassThrough, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import {
+  deliverMessage,
   BatchResponses,
   ConnectionClosedError,
   encodeJsonLine,
@@ -302,12 +303,8 @@ export class StdioClientTransport implements Transport {
   #deliver(message: JSONRPCMessage): void {
     // Once close() was called nothing more is delivered, even from the chunk being decoded.
     if (this.#closing !== undefined) return;
-    try {
-      this.onmessage?.(message);
-    } catch (error) {
-      // A throwing handler must not cut off the rest of the chunk being decoded.
-      this.#report(error);
-    }
+    // A throwing handler must not cut off the rest of the chunk being decoded.
+    deliverMessage(this, message, undefined, this.#report);
   }
 
   #onBatch(values: unknown[]): void {
@@ -321,13 +318,13 @@ export class StdioClientTransport implements Transport {
     });
   }
 
-  #report(error: unknown): void {
+  readonly #report = (error: unknown): void => {
     try {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     } catch {
       // `onerror` must never throw into the stream machinery.
     }
-  }
+  };
 }
 
 function describeExit(exit: ExitInfo): string {

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import {
+  deliverMessage,
   BatchResponses,
   ConnectionClosedError,
   encodeJsonLine,
@@ -216,12 +217,8 @@ export class StdioServerTransport implements Transport {
   #deliver(message: JSONRPCMessage): void {
     // Once closing (close() from inside onmessage, say) the rest of the chunk is not delivered.
     if (this.#state !== 'open') return;
-    try {
-      this.onmessage?.(message);
-    } catch (error) {
-      // A throwing handler must not cut off the rest of the chunk being decoded.
-      this.#report(error);
-    }
+    // A throwing handler must not cut off the rest of the chunk being decoded.
+    deliverMessage(this, message, undefined, this.#report);
   }
 
   #onBatch(values: unknown[]): void {
@@ -248,13 +245,13 @@ export class StdioServerTransport implements Transport {
     this.send(reply).catch((sendError: unknown) => this.#report(sendError));
   }
 
-  #report(error: unknown): void {
+  readonly #report = (error: unknown): void => {
     try {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     } catch {
       // `onerror` must never throw into the stream machinery.
     }
-  }
+  };
 }
 
 function readId(data: unknown): RequestId | null {

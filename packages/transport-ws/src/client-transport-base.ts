@@ -1,4 +1,5 @@
 import {
+  deliverMessage,
   BatchResponses,
   ConnectionClosedError,
   ErrorCode,
@@ -225,12 +226,8 @@ export class WebSocketClientTransportBase implements Transport {
     if (this.#inFlight !== undefined && isJSONRPCResponse(message) && message.id != null) {
       this.#inFlight.delete(message.id);
     }
-    try {
-      this.onmessage?.(message);
-    } catch (error) {
-      // A throwing handler must not unwind into the socket's data event and crash the process.
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    }
+    // A throwing handler must not unwind into the socket's data event and crash the process.
+    deliverMessage(this, message);
   }
 
   #onBatch(values: unknown[]): void {

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import {
+  deliverMessage,
   BatchResponses,
   ConnectionClosedError,
   type JSONRPCMessage,
@@ -164,12 +165,8 @@ export class WebSocketServerTransport implements Transport {
 
   #deliver(message: JSONRPCMessage): void {
     if (this.#closed) return;
-    try {
-      this.onmessage?.(message, this.#extra);
-    } catch (error) {
-      // A throwing handler must not unwind into the socket's data event and crash the process.
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    }
+    // A throwing handler must not unwind into the socket's data event and crash the process.
+    deliverMessage(this, message, this.#extra);
   }
 
   #onBatch(values: unknown[]): void {

@@ -1,4 +1,10 @@
-import { BatchResponses, ConnectionClosedError, parseMessageOrBatch, serializeMessage } from '@x/protocol';
+import {
+  deliverMessage,
+  BatchResponses,
+  ConnectionClosedError,
+  parseMessageOrBatch,
+  serializeMessage,
+} from '@x/protocol';
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol';
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
@@ -268,12 +274,8 @@ export class SseClientTransport implements Transport {
   }
 
   #deliver(message: JSONRPCMessage): void {
-    try {
-      this.onmessage?.(message);
-    } catch (error) {
-      // A throwing handler must not look like a broken stream (it would end the session).
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    }
+    // A throwing handler must not look like a broken stream (it would end the session).
+    deliverMessage(this, message);
   }
 
   #onBatch(values: unknown[]): void {

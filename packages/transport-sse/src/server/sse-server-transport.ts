@@ -1,4 +1,4 @@
-import { BatchResponses, ConnectionClosedError, readBatch } from '@x/protocol';
+import { deliverMessage, BatchResponses, ConnectionClosedError, readBatch } from '@x/protocol';
 import type {
   JSONRPCErrorResponse,
   JSONRPCMessage,
@@ -175,12 +175,8 @@ export class SseServerTransport implements Transport {
   }
 
   #dispatch(message: JSONRPCMessage, extra: MessageExtraInfo): void {
-    try {
-      this.onmessage?.(message, extra);
-    } catch (error) {
-      // The POST was accepted; a throwing handler is the application's fault, not the client's.
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    }
+    // The POST was accepted; a throwing handler is the application's fault, not the client's.
+    deliverMessage(this, message, extra);
   }
 
   #releaseWaiters(): void {

@@ -1,4 +1,5 @@
 import {
+  deliverMessage,
   CancelHandle as Exchange,
   ConnectionClosedError,
   ErrorCode,
@@ -468,11 +469,7 @@ export class StreamableHttpClientTransport implements Transport {
         );
       }
     }
-    try {
-      this.onmessage?.(message);
-    } catch (error) {
-      this.#fault(error);
-    }
+    deliverMessage(this, message);
   }
 
   #fault(error: unknown): void {

@@ -1,4 +1,5 @@
 import {
+  deliverMessage,
   ConnectionClosedError,
   type JSONRPCMessage,
   type MessageExtraInfo,
@@ -57,10 +58,6 @@ export abstract class ServerTransportBase {
   }
 
   #dispatch(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
-    try {
-      this.onmessage?.(message, extra);
-    } catch (error) {
-      this.reportError(error);
-    }
+    deliverMessage(this, message, extra);
   }
 }
