@@ -3,7 +3,7 @@ import { measureColdStart } from './cold-start.js';
 import { runCellProcess } from './run-cell-process.js';
 import { median } from './stats.js';
 import { SampleBook } from './results.js';
-import { unsupportedReason, workloadApplies } from './support.js';
+import { sdkRuns, unsupportedReason, workloadApplies } from './support.js';
 import type { Counts, Metrics, SdkName, TransportName, WorkloadName } from './types.js';
 import type { CellSummary } from './results.js';
 
@@ -41,6 +41,7 @@ export async function runPlan(plan: Plan): Promise<PlanResults> {
       for (const transport of plan.transports) {
         if (!workloadApplies(workload, transport)) continue;
         for (const sdk of rotated(plan.sdks, rep)) {
+          if (!sdkRuns(workload, sdk)) continue;
           const reason = unsupportedReason(sdk, transport);
           if (reason !== undefined) {
             book.note(workload, transport, sdk, reason);
@@ -88,7 +89,9 @@ function summarize(plan: Plan, book: SampleBook, cold: ReadonlyMap<SdkName, numb
   for (const workload of plan.workloads) {
     for (const transport of plan.transports) {
       if (!workloadApplies(workload, transport)) continue;
-      for (const sdk of plan.sdks) cells.push(book.summary(workload, transport, sdk));
+      for (const sdk of plan.sdks) {
+        if (sdkRuns(workload, sdk)) cells.push(book.summary(workload, transport, sdk));
+      }
     }
   }
   const coldStartMs: Partial<Record<SdkName, number>> = {};

@@ -16,6 +16,15 @@ export function workloadApplies(workload: WorkloadName, transport: TransportName
   return workload !== 'w5' || SESSION_TRANSPORTS.includes(transport);
 }
 
+/** The long warm-up runs compare x-mcp with raw only (they are not in the targets). */
+export function sdkRuns(workload: WorkloadName, sdk: SdkName): boolean {
+  return !isWarmRun(workload) || sdk === 'raw' || sdk === 'x-mcp' || sdk === 'x-mcp-modern';
+}
+
+export function isWarmRun(workload: WorkloadName): boolean {
+  return workload === 'w1-warm' || workload === 'w2-warm';
+}
+
 /** Notes printed under the tables: where a column is not the SDK's own code end to end. */
 export const METHOD_NOTES: readonly string[] = [
   'WebSocket, v1 and v2: neither official SDK ships a WebSocket server transport (v2 none at all), so their `McpServer` runs over a 30-line `ws` transport (`src/adapters/plain-ws-transport.ts`); the v1 client uses its own `WebSocketClientTransport`, the v2 client the same 30-line transport.',
@@ -23,5 +32,7 @@ export const METHOD_NOTES: readonly string[] = [
   'v1 and v2 servers follow their documented pattern of one `McpServer` + transport per session; x-mcp serves every session from one `McpServer`.',
   'In-memory W3: raw and the SDK pairs hand over object references, so MiB/s there measures per-call overhead, not bytes moved.',
   "Counts: W1, W4 (socket transports) and W5 are the issue's; W2 (2,000 calls), W3 (20 × 1 MiB), stdio W4 (10 spawns) and cold start (3 per repetition) are scaled so three repetitions fit in about ten minutes on two cores.",
+  'W1 warm / W2 warm: the W1 and W2 windows measured after 15,000 warm-up calls instead of 300 / 320, raw and x-mcp only. The gap between a row there and the same row in W1 / W2 is JIT warm-up (V8 compiling the hot paths of both processes while the window runs, on two cores), not steady-state cost.',
+  "Young gen (W2, W5): V8 sizes a process's young generation by how many bytes have survived scavenges since start-up, doubling one semi-space from 1 MiB up to 16 MiB; both semi-spaces count in RSS once used. Importing zod alone takes it to 4 MiB, so a server built on zod schemas starts with a larger young generation than the raw server, and its peak RSS follows.",
   'Every client speaks the legacy era (`initialize` handshake, newest 2025 revision): the official clients default to it, x-mcp is pinned to it so all columns move the same messages.',
 ];

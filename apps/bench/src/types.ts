@@ -10,7 +10,11 @@ export const DEFAULT_SDKS: readonly SdkName[] = ['raw', 'x-mcp', 'v1', 'v2'];
 export const TRANSPORTS = ['in-memory', 'stdio', 'http-sse', 'http-json', 'legacy-sse', 'ws'] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
 
-export const WORKLOADS = ['w1', 'w2', 'w3', 'w4', 'w5'] as const;
+/**
+ * The issue's five workloads, then W1 and W2 once more after a long warm-up (`-warm`, raw and x-mcp
+ * only, not in the targets): the same window, measured after the JIT has settled.
+ */
+export const WORKLOADS = ['w1', 'w2', 'w3', 'w4', 'w5', 'w1-warm', 'w2-warm'] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
 
 /** Transports that have sessions a server keeps per client (W5 runs only there). */
@@ -23,6 +27,8 @@ export interface Counts {
   w2Warmup: number;
   w2Calls: number;
   w2InFlight: number;
+  /** Calls before the window of `w1-warm` / `w2-warm` (instead of W1's and W2's warm-up). */
+  longWarmup: number;
   w3Warmup: number;
   w3Calls: number;
   w4Connects: number;
@@ -52,6 +58,11 @@ export interface Metrics {
   cpuPerCallUs?: number;
   /** Server process peak RSS (`resourceUsage().maxRSS`), MiB; client + server for in-memory. */
   serverPeakRssMiB?: number;
+  /**
+   * Capacity of the server's V8 young generation (one semi-space) at the end of the window, MiB. V8
+   * doubles it as objects survive scavenges, and both semi-spaces count in RSS once used.
+   */
+  serverYoungGenMiB?: number;
   /** Server RSS growth per open session after `gc()`, KiB. */
   rssPerSessionKiB?: number;
   /** Server heap growth per open session after `gc()`, KiB (less noisy than RSS). */

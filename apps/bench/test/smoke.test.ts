@@ -15,10 +15,12 @@ const MAIN = join(APP_DIR, 'dist', 'main.js');
 /** The figures each workload must report (> 0) for every SDK. */
 const EXPECTED: Record<WorkloadName, MetricName[]> = {
   w1: ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs', 'serverPeakRssMiB'],
-  w2: ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs', 'serverPeakRssMiB'],
+  w2: ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs', 'serverPeakRssMiB', 'serverYoungGenMiB'],
   w3: ['mibPerSec', 'cpuPerCallUs', 'serverPeakRssMiB'],
   w4: ['connectsPerSec'],
-  w5: ['callsPerSec', 'cpuPerCallUs', 'serverPeakRssMiB'],
+  w5: ['callsPerSec', 'cpuPerCallUs', 'serverPeakRssMiB', 'serverYoungGenMiB'],
+  'w1-warm': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
+  'w2-warm': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
 };
 
 // Not a timed test: it checks that the benchmark still runs end to end and reports every row. The
@@ -44,9 +46,11 @@ describe('pnpm bench --smoke', () => {
     const results = JSON.parse(readFileSync(json, 'utf8')) as RunResults;
 
     const rows = results.cells.map((cell) => `${cell.workload} ${cell.transport} ${cell.sdk}`);
-    const expectedRows = ['w1', 'w2', 'w3', 'w4', 'w5'].flatMap((workload) =>
+    const expectedRows = ['w1', 'w2', 'w3', 'w4', 'w5', 'w1-warm', 'w2-warm'].flatMap((workload) =>
       (workload === 'w5' ? ['ws'] : ['in-memory', 'ws']).flatMap((transport) =>
-        ['raw', 'x-mcp', 'v1', 'v2'].map((sdk) => `${workload} ${transport} ${sdk}`),
+        (workload.endsWith('-warm') ? ['raw', 'x-mcp'] : ['raw', 'x-mcp', 'v1', 'v2']).map(
+          (sdk) => `${workload} ${transport} ${sdk}`,
+        ),
       ),
     );
     expect(rows.sort()).toEqual(expectedRows.sort());
@@ -73,6 +77,8 @@ describe('pnpm bench --smoke', () => {
       '## W3',
       '## W4',
       '## W5',
+      '## W1 warm',
+      '## W2 warm',
       '## Cold start',
       '## Install size',
     ]) {

@@ -1,7 +1,11 @@
+import { getHeapSpaceStatistics } from 'node:v8';
+
 /** A process's memory and CPU as the report needs them. */
 export interface ProcessStats {
   rss: number;
   heapUsed: number;
+  /** Capacity of V8's young generation (one semi-space), bytes. */
+  youngGen: number;
   /** Peak RSS of the process so far, bytes. */
   maxRss: number;
   /** User + system CPU time so far, microseconds. */
@@ -25,6 +29,7 @@ export function readProcessStats(collect: boolean): ProcessStats {
   return {
     rss: memory.rss,
     heapUsed: memory.heapUsed,
+    youngGen: getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0,
     maxRss: process.resourceUsage().maxRSS * 1024,
     cpuUs: cpu.user + cpu.system,
   };

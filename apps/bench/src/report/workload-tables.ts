@@ -13,12 +13,13 @@ const P50: Column = { metric: 'p50Ms', label: 'p50 ms ↓' };
 const P99: Column = { metric: 'p99Ms', label: 'p99 ms ↓' };
 const CPU: Column = { metric: 'cpuPerCallUs', label: 'CPU µs/call ↓' };
 const PEAK: Column = { metric: 'serverPeakRssMiB', label: 'server peak RSS MiB ↓' };
+const YOUNG: Column = { metric: 'serverYoungGenMiB', label: 'server young gen MiB ↓' };
 
 export const WORKLOAD_TABLES: Record<WorkloadName, { title: string; columns: Column[] }> = {
   w1: { title: 'W1 — sequential `tools/call` (echo)', columns: [THROUGHPUT, P50, P99, CPU, PEAK] },
   w2: {
     title: 'W2 — concurrent `tools/call` (echo, calls in flight)',
-    columns: [THROUGHPUT, P50, P99, CPU, PEAK],
+    columns: [THROUGHPUT, P50, P99, CPU, PEAK, YOUNG],
   },
   w3: {
     title: 'W3 — a tool returning 1 MiB of text',
@@ -36,7 +37,16 @@ export const WORKLOAD_TABLES: Record<WorkloadName, { title: string; columns: Col
       { metric: 'heapPerSessionKiB', label: 'server heap KiB/session ↓' },
       CPU,
       PEAK,
+      YOUNG,
     ],
+  },
+  'w1-warm': {
+    title: 'W1 warm — the W1 window after a long warm-up (not a target)',
+    columns: [THROUGHPUT, P50, P99, CPU],
+  },
+  'w2-warm': {
+    title: 'W2 warm — the W2 window after a long warm-up (not a target)',
+    columns: [THROUGHPUT, P50, P99, CPU],
   },
 };
 
@@ -71,7 +81,11 @@ export function workloadTable(results: RunResults, workload: WorkloadName): stri
     }
     if (!results.sdks.includes('x-mcp')) continue;
     // Ratios compare x-mcp with the reference and the official SDKs, not with its own modern-era column.
-    for (const other of results.sdks.filter((sdk) => sdk !== 'x-mcp' && sdk !== 'x-mcp-modern')) {
+    const others = results.sdks.filter(
+      (sdk) =>
+        sdk !== 'x-mcp' && sdk !== 'x-mcp-modern' && lookup.cell(workload, transport, sdk) !== undefined,
+    );
+    for (const other of others) {
       rows.push([
         '',
         `*x-mcp ÷ ${other}*`,

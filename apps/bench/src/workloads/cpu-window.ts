@@ -20,8 +20,13 @@ export class CpuWindow {
     return window;
   }
 
-  /** Ends the window: CPU µs per operation and the server's (or, in-memory, this process's) peak RSS. */
-  async close(operations: number): Promise<{ cpuPerCallUs: number; serverPeakRssMiB: number }> {
+  /**
+   * Ends the window: CPU µs per operation, the server's (or, in-memory, this process's) peak RSS and
+   * young-generation size.
+   */
+  async close(
+    operations: number,
+  ): Promise<{ cpuPerCallUs: number; serverPeakRssMiB: number; serverYoungGenMiB: number }> {
     const client = readProcessStats(false);
     const server = await this.#context.serverStats(false);
     const serverCpu =
@@ -29,6 +34,7 @@ export class CpuWindow {
     return {
       cpuPerCallUs: (client.cpuUs - this.#client + serverCpu) / operations,
       serverPeakRssMiB: (server ?? client).maxRss / MIB,
+      serverYoungGenMiB: (server ?? client).youngGen / MIB,
     };
   }
 }

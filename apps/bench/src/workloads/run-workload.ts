@@ -18,5 +18,9 @@ export function runWorkload(workload: WorkloadName, context: WorkloadContext): P
       return runW4(context);
     case 'w5':
       return runW5(context);
+    case 'w1-warm':
+      return runW1(context, context.counts.longWarmup);
+    case 'w2-warm':
+      return runW2(context, context.counts.longWarmup);
   }
 }

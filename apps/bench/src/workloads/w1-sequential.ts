@@ -4,10 +4,10 @@ import type { WorkloadContext } from './context.js';
 import { CpuWindow } from './cpu-window.js';
 
 /** W1: sequential echo calls after a warm-up: throughput and latency of one call at a time. */
-export async function runW1(context: WorkloadContext): Promise<Metrics> {
-  const { w1Warmup, w1Calls } = context.counts;
+export async function runW1(context: WorkloadContext, warmup = context.counts.w1Warmup): Promise<Metrics> {
+  const { w1Calls } = context.counts;
   const session = await context.connect();
-  for (let i = 0; i < w1Warmup; i++) await session.echo();
+  for (let i = 0; i < warmup; i++) await session.echo();
   const latencies = new Float64Array(w1Calls);
   const window = await CpuWindow.open(context);
   const started = performance.now();

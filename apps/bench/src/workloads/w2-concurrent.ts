@@ -5,10 +5,10 @@ import type { WorkloadContext } from './context.js';
 import { CpuWindow } from './cpu-window.js';
 
 /** W2: `inFlight` echo calls outstanding at all times on one session. */
-export async function runW2(context: WorkloadContext): Promise<Metrics> {
-  const { w2Warmup, w2Calls, w2InFlight } = context.counts;
+export async function runW2(context: WorkloadContext, warmup = context.counts.w2Warmup): Promise<Metrics> {
+  const { w2Calls, w2InFlight } = context.counts;
   const session = await context.connect();
-  await saturate(session, w2Warmup, w2InFlight, undefined);
+  await saturate(session, warmup, w2InFlight, undefined);
   const latencies = new Float64Array(w2Calls);
   const window = await CpuWindow.open(context);
   const started = performance.now();
