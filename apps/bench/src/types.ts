@@ -59,8 +59,8 @@ export interface Metrics {
   /** Server process peak RSS (`resourceUsage().maxRSS`), MiB; client + server for in-memory. */
   serverPeakRssMiB?: number;
   /**
-   * Capacity of the server's V8 young generation (one semi-space) at the end of the window, MiB. V8
-   * doubles it as objects survive scavenges, and both semi-spaces count in RSS once used.
+   * Memory V8 has committed to the server's young generation (both semi-spaces) at the end of the
+   * window, MiB. V8 doubles it as objects survive scavenges and keeps it; once used it is resident.
    */
   serverYoungGenMiB?: number;
   /** Server RSS growth per open session after `gc()`, KiB. */

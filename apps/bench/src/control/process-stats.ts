@@ -4,7 +4,7 @@ import { getHeapSpaceStatistics } from 'node:v8';
 export interface ProcessStats {
   rss: number;
   heapUsed: number;
-  /** Capacity of V8's young generation (one semi-space), bytes. */
+  /** Memory committed to V8's young generation (both semi-spaces), bytes. */
   youngGen: number;
   /** Peak RSS of the process so far, bytes. */
   maxRss: number;
