@@ -121,6 +121,9 @@ describe('CORS and auth', () => {
     });
     expect(reply.status).toBe(200);
     expect(reply.headers['access-control-expose-headers']).toContain('Mcp-Session-Id');
+    // The reply's own headers survive CORS adding its headers to them.
+    expect(reply.headers['mcp-session-id']).toMatch(/^[\x21-\x7e]+$/);
+    expect(reply.headers['content-type']).toMatch(/^(application\/json|text\/event-stream)/);
   });
 
   it('runs the authenticate hook before the body: a Response is returned as-is, AuthInfo reaches every message', async () => {

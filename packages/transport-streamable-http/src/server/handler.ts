@@ -9,7 +9,7 @@ import {
 import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
 import { classifyBodiless, classifyPost } from './classify-era.js';
 import { Cors } from './cors.js';
-import { headersChanged, materialize } from './deferred-body.js';
+import { materialize, realizeHeaders } from './deferred-body.js';
 import type { EndpointState } from './endpoint-state.js';
 import { type HttpIncoming, webIncoming } from './http-incoming.js';
 import { methodNotAllowed } from './http-responses.js';
@@ -257,7 +257,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       response = jsonRpcErrorResponse(500, ErrorCode.InternalError, 'Internal error');
     }
     if (cors === undefined) return response;
-    headersChanged(response);
+    realizeHeaders(response);
     return cors.apply(request, response);
   };
 
