@@ -1,6 +1,7 @@
 export { ConnectionClosedError, ErrorCode, McpError, RequestTimeoutError } from './errors.js';
 export { isThenable } from './thenable.js';
 export { deliverMessage } from './transports/deliver-message.js';
+export { InFlightMap, InFlightSet } from './in-flight-map.js';
 export {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,

@@ -1,6 +1,7 @@
 import {
   deliverMessage,
   BatchResponses,
+  InFlightSet,
   ConnectionClosedError,
   ErrorCode,
   isJSONRPCRequest,
@@ -85,7 +86,7 @@ export class WebSocketClientTransportBase implements Transport {
   readonly #open: OpenSocket;
   readonly #reconnect: ResolvedReconnectOptions | undefined;
   /** Ids of our requests still awaiting a response; tracked only when reconnecting is on. */
-  readonly #inFlight: Set<RequestId> | undefined;
+  readonly #inFlight: InFlightSet<RequestId> | undefined;
   #state: State = 'idle';
   #socket: WireSocket | undefined;
   #generation = 0;
@@ -109,7 +110,7 @@ export class WebSocketClientTransportBase implements Transport {
   protected constructor(open: OpenSocket, options: WebSocketClientCommonOptions) {
     this.#open = open;
     this.#reconnect = resolveReconnectOptions(options.reconnect);
-    this.#inFlight = this.#reconnect === undefined ? undefined : new Set();
+    this.#inFlight = this.#reconnect === undefined ? undefined : new InFlightSet();
     this.#maxBatchSize = options.maxBatchSize;
   }
 

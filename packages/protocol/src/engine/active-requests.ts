@@ -1,4 +1,5 @@
 import type { RequestId } from '../jsonrpc.js';
+import { InFlightMap } from '../in-flight-map.js';
 import type { HandlerContext } from './request-context.js';
 
 /**
@@ -6,7 +7,7 @@ import type { HandlerContext } from './request-context.js';
  * `notifications/cancelled` or the connection's end can abort them (spec: basic/utilities/cancellation).
  */
 export class ActiveRequests {
-  readonly #map = new Map<RequestId, HandlerContext>();
+  readonly #map = new InFlightMap<RequestId, HandlerContext>();
 
   get size(): number {
     return this.#map.size;

@@ -2,6 +2,7 @@ import type { CancelHandle } from '../cancel-handle.js';
 import { ErrorCode, McpError, RequestTimeoutError } from '../errors.js';
 import type { JSONRPCResponse, RequestId } from '../jsonrpc.js';
 import type { ProgressParams } from './builtin-params.js';
+import { InFlightMap } from '../in-flight-map.js';
 import { fastAccepts } from '../schemas/fast-check.js';
 import { formatIssues } from './format-issues.js';
 import type { ProgressCallback, ZodSchema } from './types.js';
@@ -103,7 +104,7 @@ export class PendingRequest {
  */
 export class PendingRequests {
   #nextId = 1;
-  readonly #map = new Map<RequestId, PendingRequest>();
+  readonly #map = new InFlightMap<RequestId, PendingRequest>();
   readonly #onGiveUp: GiveUpListener;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** When `#timer` fires; +Infinity while none is armed. */

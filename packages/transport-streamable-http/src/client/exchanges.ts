@@ -1,4 +1,4 @@
-import { CancelHandle as Exchange } from '@x/protocol';
+import { CancelHandle as Exchange, InFlightMap } from '@x/protocol';
 
 /** An exchange that also follows a caller's signal, until it is released. */
 interface Linked {
@@ -12,7 +12,7 @@ interface Linked {
  * one abort listener per request (a leak Node reports as MaxListenersExceededWarning).
  */
 export class Exchanges {
-  #active = new Map<Exchange, Linked | undefined>();
+  #active = new InFlightMap<Exchange, Linked | undefined>();
   #timers = new Set<ReturnType<typeof setTimeout>>();
   #closed = false;
 

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@x/protocol';
-import type { CancelHandle as Exchange } from '@x/protocol';
+import { type CancelHandle as Exchange, InFlightMap } from '@x/protocol';
 import { addModernHeaders, ToolParamHeaders } from './request-headers.js';
 
 /**
@@ -8,7 +8,7 @@ import { addModernHeaders, ToolParamHeaders } from './request-headers.js';
  * headers, learned from the `tools/list` results that pass through.
  */
 export class ModernRequests {
-  #inflight = new Map<RequestId, Exchange>();
+  #inflight = new InFlightMap<RequestId, Exchange>();
   #toolsLists = new Set<RequestId>();
   #tools = new ToolParamHeaders();
 

@@ -1,4 +1,4 @@
-import type { AuthInfo, Era, MessageExtraInfo } from '@x/protocol';
+import type { AuthInfo, Era, InFlightSet, MessageExtraInfo } from '@x/protocol';
 import { type RequestExchange, RequestTransport } from './request-transport.js';
 import type { SessionStore } from './legacy/session-store.js';
 import type { SessionSettings } from './legacy/session-transport.js';
@@ -12,7 +12,7 @@ export interface EndpointState {
   sessionsEnabled: boolean;
   sessions: SessionStore;
   /** Per-request transports still answering (closed on shutdown). */
-  live: Set<{ close(): Promise<void> }>;
+  live: InFlightSet<{ close(): Promise<void> }>;
   supported: readonly string[];
   paramHeaders: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined;
   newSessionId: () => string;

@@ -1,6 +1,7 @@
 import {
   type AuthInfo,
   ErrorCode,
+  InFlightSet,
   type JSONRPCMessage,
   type MessageExtraInfo,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -124,7 +125,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
       maxSessions: options.maxSessions ?? 10_000,
     }),
-    live: new Set(),
+    live: new InFlightSet(),
     supported: options.supportedProtocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS,
     paramHeaders: options.paramHeaders,
     newSessionId: () => {

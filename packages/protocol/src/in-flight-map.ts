@@ -1,0 +1,118 @@
+/** Insertions after which a {@link InFlightMap} moves its entries to a fresh `Map`. */
+const REBUILD_EVERY = 1024;
+
+/**
+ * A `Map` for entries that come and go at request rate (requests in flight, open exchanges).
+ *
+ * V8 keeps a link from a `Map`'s outgrown hash table to the table that replaced it. Once a full GC has
+ * moved the current table to the old generation, that table keeps its successor alive through every
+ * young-generation GC, the successor keeps the next one, and so on: every later table, with whatever
+ * its entries reference, is copied into the old generation until the next full GC, which starts the
+ * chain again. Measured on Node 20: after one full GC, 2 million insert/delete pairs on a 64-entry
+ * `Map` promoted 737 MB instead of 0.1 MB and ran 4.8× slower; the in-memory 64-in-flight benchmark
+ * ran at half speed in 5 of 8 runs. Moving the entries to a fresh `Map` every 1,024 insertions ends
+ * each chain there (the copy is of the live entries only, a few dozen at a time).
+ *
+ * @example
+ * ```ts
+ * const inFlight = new InFlightMap<number, string>();
+ * inFlight.set(1, 'tools/call');
+ * console.log(inFlight.get(1), inFlight.size); // 'tools/call' 1
+ * inFlight.delete(1);
+ * ```
+ */
+export class InFlightMap<K, V> {
+  #map = new Map<K, V>();
+  #inserted = 0;
+
+  get size(): number {
+    return this.#map.size;
+  }
+
+  get(key: K): V | undefined {
+    return this.#map.get(key);
+  }
+
+  has(key: K): boolean {
+    return this.#map.has(key);
+  }
+
+  set(key: K, value: V): this {
+    this.#map.set(key, value);
+    if (++this.#inserted >= REBUILD_EVERY) {
+      this.#inserted = 0;
+      this.#map = new Map(this.#map);
+    }
+    return this;
+  }
+
+  delete(key: K): boolean {
+    return this.#map.delete(key);
+  }
+
+  clear(): void {
+    this.#map = new Map();
+    this.#inserted = 0;
+  }
+
+  /** The keys in insertion order. */
+  keys(): IterableIterator<K> {
+    return this.#map.keys();
+  }
+
+  /** The values in insertion order. */
+  values(): IterableIterator<V> {
+    return this.#map.values();
+  }
+}
+
+/**
+ * A `Set` for members that come and go at request rate: the same chain as {@link InFlightMap}'s, ended
+ * the same way.
+ *
+ * @example
+ * ```ts
+ * const open = new InFlightSet<number>();
+ * open.add(7);
+ * console.log(open.has(7), open.size); // true 1
+ * ```
+ */
+export class InFlightSet<T> {
+  #set = new Set<T>();
+  #inserted = 0;
+
+  get size(): number {
+    return this.#set.size;
+  }
+
+  has(value: T): boolean {
+    return this.#set.has(value);
+  }
+
+  add(value: T): this {
+    this.#set.add(value);
+    if (++this.#inserted >= REBUILD_EVERY) {
+      this.#inserted = 0;
+      this.#set = new Set(this.#set);
+    }
+    return this;
+  }
+
+  delete(value: T): boolean {
+    return this.#set.delete(value);
+  }
+
+  clear(): void {
+    this.#set = new Set();
+    this.#inserted = 0;
+  }
+
+  /** The members in insertion order. */
+  values(): IterableIterator<T> {
+    return this.#set.values();
+  }
+
+  [Symbol.iterator](): IterableIterator<T> {
+    return this.#set.values();
+  }
+}

@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InFlightMap, InFlightSet } from '../src/index.js';
+
+// The collections start over in a fresh table every 1,024 insertions; the runs below (over 800
+// insertions on average, up to 3,000 operations) cross that point, so each model check also covers the
+// entries carried across.
+const operation = fc.oneof(
+  {
+    arbitrary: fc.record({ op: fc.constant('set' as const), key: fc.integer({ min: 0, max: 80 }) }),
+    weight: 6,
+  },
+  {
+    arbitrary: fc.record({ op: fc.constant('delete' as const), key: fc.integer({ min: 0, max: 80 }) }),
+    weight: 5,
+  },
+);
+
+describe('InFlightMap', () => {
+  it('behaves as a Map (same answers, same order) across its table rebuilds', () => {
+    fc.assert(
+      fc.property(fc.array(operation, { minLength: 1500, maxLength: 3000 }), (ops) => {
+        const model = new Map<number, string>();
+        const map = new InFlightMap<number, string>();
+        ops.forEach(({ op, key }, step) => {
+          if (op === 'set') {
+            model.set(key, `v${step}`);
+            expect(map.set(key, `v${step}`)).toBe(map);
+          } else {
+            expect(map.delete(key)).toBe(model.delete(key));
+          }
+          expect(map.size).toBe(model.size);
+          expect(map.get(key)).toBe(model.get(key));
+          expect(map.has(key)).toBe(model.has(key));
+        });
+        expect([...map.keys()]).toEqual([...model.keys()]);
+        expect([...map.values()]).toEqual([...model.values()]);
+      }),
+      // A failing run of thousands of operations would shrink for minutes: report the first failure as found.
+      { numRuns: 12, endOnFailure: true },
+    );
+  });
+
+  it('keeps the entries in flight when it starts over (a request opened before the rebuild still settles)', () => {
+    const map = new InFlightMap<number, { id: number }>();
+    const first = { id: 0 };
+    map.set(0, first);
+    for (let id = 1; id <= 5000; id++) {
+      map.set(id, { id });
+      map.delete(id);
+    }
+    expect(map.size).toBe(1);
+    expect(map.get(0)).toBe(first);
+    expect([...map.values()]).toEqual([first]);
+    map.clear();
+    expect(map.size).toBe(0);
+    map.set(1, first);
+    expect([...map.keys()]).toEqual([1]);
+  });
+});
+
+describe('InFlightSet', () => {
+  it('behaves as a Set (same answers, same order) across its table rebuilds', () => {
+    fc.assert(
+      fc.property(fc.array(operation, { minLength: 1500, maxLength: 3000 }), (ops) => {
+        const model = new Set<number>();
+        const set = new InFlightSet<number>();
+        for (const { op, key } of ops) {
+          if (op === 'set') {
+            model.add(key);
+            expect(set.add(key)).toBe(set);
+          } else {
+            expect(set.delete(key)).toBe(model.delete(key));
+          }
+          expect(set.size).toBe(model.size);
+          expect(set.has(key)).toBe(model.has(key));
+        }
+        expect([...set]).toEqual([...model]);
+        expect([...set.values()]).toEqual([...model.values()]);
+      }),
+      // A failing run of thousands of operations would shrink for minutes: report the first failure as found.
+      { numRuns: 12, endOnFailure: true },
+    );
+  });
+
+  it('empties on clear and takes members again', () => {
+    const set = new InFlightSet<string>();
+    set.add('a').add('b');
+    set.clear();
+    expect(set.size).toBe(0);
+    set.add('c');
+    expect([...set]).toEqual(['c']);
+  });
+});
