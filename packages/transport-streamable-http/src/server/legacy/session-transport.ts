@@ -1,6 +1,7 @@
 import { jsonRpcErrorResponse } from '@x/protocol/http';
 import {
   ErrorCode,
+  InFlightMap,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResponse,
@@ -56,8 +57,8 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   #settings: SessionSettings;
   #tag: string;
   #nextStream = 0;
-  #byRequest = new Map<RequestId, ResponseChannel>();
-  #resumable = new Map<string, ResponseChannel>();
+  #byRequest = new InFlightMap<RequestId, ResponseChannel>();
+  #resumable = new InFlightMap<string, ResponseChannel>();
   #standalone: ResponseChannel;
   #initializeId: RequestId | undefined;
 
