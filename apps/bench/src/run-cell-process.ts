@@ -7,11 +7,17 @@ const RESULT_PREFIX = 'RESULT ';
 
 /**
  * Runs one cell in a fresh client process (so no SDK's code, JIT state or garbage leaks into another's
- * numbers); kills it, and its process group's servers, after `timeoutMs`.
+ * numbers); kills it, and its process group's servers, after `timeoutMs`. `BENCH_CPU_PROF=<dir>`
+ * profiles the client process too (see `serverCommand`).
  */
 export function runCellProcess(spec: CellSpec, timeoutMs: number): Promise<CellResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CELL_SCRIPT, JSON.stringify(spec)], {
+    const profileDir = process.env['BENCH_CPU_PROF'];
+    const profile =
+      profileDir === undefined
+        ? []
+        : ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${profileDir}`];
+    const child = spawn(process.execPath, [...profile, CELL_SCRIPT, JSON.stringify(spec)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -10,7 +10,8 @@ const SERVER_SCRIPT = fileURLToPath(new URL('./server.js', import.meta.url));
  */
 export function serverCommand(spec: ServerSpec): { command: string; args: string[] } {
   const profileDir = process.env['BENCH_CPU_PROF'];
-  const profile = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  const profile =
+    profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${profileDir}`];
   const flags = process.env['BENCH_SERVER_FLAGS']?.split(' ').filter((flag) => flag !== '') ?? [];
   return {
     command: process.execPath,

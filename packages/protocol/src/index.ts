@@ -1,5 +1,6 @@
 export { ConnectionClosedError, ErrorCode, McpError, RequestTimeoutError } from './errors.js';
 export { isThenable } from './thenable.js';
+export { randomUuid } from './random-uuid.js';
 export { deliverMessage } from './transports/deliver-message.js';
 export { InFlightMap, InFlightSet } from './in-flight-map.js';
 export {

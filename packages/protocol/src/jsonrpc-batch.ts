@@ -227,7 +227,8 @@ interface OpenBatch {
  */
 export class BatchResponses {
   readonly #write: (responses: JSONRPCResponse[]) => Promise<void>;
-  readonly #byId = new Map<RequestId, OpenBatch>();
+  /** Created by the first batch: most sessions never send one. */
+  #byId: Map<RequestId, OpenBatch> | undefined;
 
   constructor(options: BatchResponsesOptions) {
     this.#write = options.write;
@@ -235,7 +236,7 @@ export class BatchResponses {
 
   /** Requests still awaiting their response across all open batches (0 on the single-message path). */
   get pending(): number {
-    return this.#byId.size;
+    return this.#byId?.size ?? 0;
   }
 
   /**
@@ -247,9 +248,11 @@ export class BatchResponses {
     readonly errors: readonly JSONRPCErrorResponse[];
   }): Promise<void> | undefined {
     const batch: OpenBatch = { waiting: 0, responses: [...reading.errors] };
+    this.#byId ??= new Map();
+    const byId = this.#byId;
     for (const message of reading.messages) {
-      if (!isJSONRPCRequest(message) || this.#byId.has(message.id)) continue;
-      this.#byId.set(message.id, batch);
+      if (!isJSONRPCRequest(message) || byId.has(message.id)) continue;
+      byId.set(message.id, batch);
       batch.waiting++;
     }
     if (batch.waiting === 0 && batch.responses.length > 0) return this.#write(batch.responses);
@@ -263,12 +266,13 @@ export class BatchResponses {
    * (every message of a session that never sends one) that is all it checks.
    */
   take(message: JSONRPCMessage): Promise<void> | undefined {
-    if (this.#byId.size === 0 || !isJSONRPCResponse(message)) return undefined;
+    const byId = this.#byId;
+    if (byId === undefined || byId.size === 0 || !isJSONRPCResponse(message)) return undefined;
     const id = message.id;
     if (id === undefined || id === null) return undefined;
-    const batch = this.#byId.get(id);
+    const batch = byId.get(id);
     if (batch === undefined) return undefined;
-    this.#byId.delete(id);
+    byId.delete(id);
     batch.responses.push(message);
     if (--batch.waiting > 0) return Promise.resolve();
     return this.#write(batch.responses);
@@ -302,6 +306,6 @@ export class BatchResponses {
 
   /** Forgets every open batch (the transport closed): later answers are neither kept nor written. */
   clear(): void {
-    this.#byId.clear();
+    this.#byId?.clear();
   }
 }

@@ -5,6 +5,7 @@ import {
   ConnectionClosedError,
   type JSONRPCMessage,
   type MessageExtraInfo,
+  randomUuid,
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
@@ -81,7 +82,7 @@ export class WebSocketServerTransport implements Transport {
   onerror?: ((error: Error) => void) | undefined;
   onclose?: (() => void) | undefined;
   /** One WebSocket connection is one session; the id is random and only names it (logs, `extra`). */
-  sessionId: string | undefined = globalThis.crypto.randomUUID();
+  sessionId: string | undefined = randomUuid();
 
   constructor(options: WebSocketServerTransportOptions) {
     this.#socket = options.socket;

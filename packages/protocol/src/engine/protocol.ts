@@ -49,6 +49,9 @@ import type {
   ZodSchema,
 } from './types.js';
 
+/** Shared by every engine built without `uncancellableMethods` (one Set, not one per session). */
+const DEFAULT_UNCANCELLABLE: ReadonlySet<string> = new Set(DEFAULT_UNCANCELLABLE_METHODS);
+
 /**
  * The era-neutral JSON-RPC session: correlates ids, dispatches to handlers, enforces timeouts, routes
  * progress and cancellation, and ends everything cleanly on close (DESIGN §3). `Client` and `Server`
@@ -80,8 +83,10 @@ export class Protocol implements RequestContextHost {
   readonly #resetTimeoutOnProgress: boolean;
   readonly #maxTotalTimeout: number;
   readonly #uncancellable: ReadonlySet<string>;
-  readonly #requestHandlers = new Map<string, RequestHandlerEntry>();
-  readonly #notificationHandlers = new Map<string, NotificationHandlerEntry>();
+  // Created on first registration: a server's sessions route everything through the fallbacks, and
+  // an empty Map still costs its hash table (~180 bytes) on each of thousands of sessions.
+  #requestHandlers: Map<string, RequestHandlerEntry> | undefined;
+  #notificationHandlers: Map<string, NotificationHandlerEntry> | undefined;
   readonly #active = new ActiveRequests();
   readonly #pending: PendingRequests;
   #transport: Transport | undefined;
@@ -90,10 +95,15 @@ export class Protocol implements RequestContextHost {
     this.#timeout = options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#resetTimeoutOnProgress = options.resetTimeoutOnProgress ?? true;
     this.#maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
-    this.#uncancellable = new Set(options.uncancellableMethods ?? DEFAULT_UNCANCELLABLE_METHODS);
+    this.#uncancellable =
+      options.uncancellableMethods === undefined
+        ? DEFAULT_UNCANCELLABLE
+        : new Set(options.uncancellableMethods);
     this.#pending = new PendingRequests(this.#onGiveUp);
     // Built in without the capability hook: subclass state does not exist yet during this constructor.
-    if (options.ping !== false) this.#requestHandlers.set('ping', { schema: undefined, handler: pong });
+    if (options.ping !== false) {
+      this.#requestHandlers = new Map([['ping', { schema: undefined, handler: pong }]]);
+    }
   }
 
   /** The connected transport, if any. */
@@ -255,16 +265,17 @@ export class Protocol implements RequestContextHost {
     handler?: RequestHandler<never>,
   ): void {
     this.assertRequestHandlerCapability(method);
+    this.#requestHandlers ??= new Map();
     this.#requestHandlers.set(method, toEntry(schemaOrHandler, handler) as RequestHandlerEntry);
   }
 
   /** Removes a request handler (the built-in `ping` too). Returns whether one was registered. */
   removeRequestHandler(method: string): boolean {
-    return this.#requestHandlers.delete(method);
+    return this.#requestHandlers?.delete(method) ?? false;
   }
 
   hasRequestHandler(method: string): boolean {
-    return this.#requestHandlers.has(method);
+    return this.#requestHandlers?.has(method) ?? false;
   }
 
   /**
@@ -288,11 +299,12 @@ export class Protocol implements RequestContextHost {
     schemaOrHandler: ZodSchema | NotificationHandler<never>,
     handler?: NotificationHandler<never>,
   ): void {
+    this.#notificationHandlers ??= new Map();
     this.#notificationHandlers.set(method, toEntry(schemaOrHandler, handler) as NotificationHandlerEntry);
   }
 
   removeNotificationHandler(method: string): boolean {
-    return this.#notificationHandlers.delete(method);
+    return this.#notificationHandlers?.delete(method) ?? false;
   }
 
   /**
@@ -354,7 +366,7 @@ export class Protocol implements RequestContextHost {
 
   #onRequest(request: JSONRPCRequest, extra: MessageExtraInfo | undefined): void {
     const target: RequestTarget | undefined =
-      this.#requestHandlers.get(request.method) ?? this.fallbackRequestHandler;
+      this.#requestHandlers?.get(request.method) ?? this.fallbackRequestHandler;
     if (target === undefined) {
       const error = { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` };
       this.#sendQuietly({ jsonrpc: JSONRPC_VERSION, id: request.id, error }, request.id);
@@ -390,7 +402,7 @@ export class Protocol implements RequestContextHost {
     if (method === PROGRESS_NOTIFICATION) this.#onProgress(notification.params);
     else if (method === CANCELLED_NOTIFICATION) this.#onCancelled(notification.params);
     else builtin = false;
-    const entry = this.#notificationHandlers.get(method);
+    const entry = this.#notificationHandlers?.get(method);
     const fallback = entry === undefined && !builtin ? this.fallbackNotificationHandler : undefined;
     try {
       if (entry !== undefined) {

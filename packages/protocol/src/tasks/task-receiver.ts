@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '../errors.js';
 import type { RequestId } from '../jsonrpc.js';
+import { randomUuid } from '../random-uuid.js';
 import { MetaKey } from '../schemas/index.js';
 import type { CreateTaskResult, ListTasksResult, Task } from '../schemas/index.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
@@ -172,7 +173,7 @@ export class TaskReceiver {
     const stamp = new Date(now).toISOString();
     const task: Task = {
       // Unguessable ids (spec "Task Isolation and Access Control": MUST be cryptographically secure).
-      taskId: globalThis.crypto.randomUUID(),
+      taskId: randomUuid(),
       status: 'working',
       createdAt: stamp,
       lastUpdatedAt: stamp,

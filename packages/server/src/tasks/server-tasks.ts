@@ -3,6 +3,7 @@ import {
   type CreateTaskResult,
   ErrorCode,
   McpError,
+  randomUuid,
   type RequestContext,
   type ServerCapabilities,
   type StartTaskOptions,
@@ -155,7 +156,7 @@ export class ServerTasks {
     }
     let key = this.#sessionKeys.get(session);
     if (key === undefined) {
-      key = `session:${globalThis.crypto.randomUUID()}`;
+      key = `session:${randomUuid()}`;
       this.#sessionKeys.set(session, key);
     }
     return key;

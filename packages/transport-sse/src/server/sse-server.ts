@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, parseMessageOrBatch } from '@x/protocol';
+import { ErrorCode, McpError, parseMessageOrBatch, randomUuid } from '@x/protocol';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
 import {
   createDnsRebindingGuard,
@@ -231,7 +231,7 @@ export class SseServer {
     authInfo: AuthInfo | undefined,
     openSink: () => S,
   ): Promise<SseReply<S>> {
-    const sessionId = globalThis.crypto.randomUUID();
+    const sessionId = randomUuid();
     const base = incoming.url;
     const target = new URL(this.#options.endpoint ?? base.pathname, base);
     target.searchParams.set('sessionId', sessionId);
