@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   encodeJsonLine,
@@ -125,6 +126,74 @@ describe('JsonLineDecoder framing', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]?.code).toBe(ErrorCode.ParseError);
     expect(messages).toEqual([second]);
+  });
+});
+
+describe('JsonLineDecoder with many lines per chunk', () => {
+  // The complete lines of a chunk are decoded in one go; these lines need the strict per-line path or
+  // per-line clean-up, and must come out exactly as if they had arrived one per chunk.
+  const withReplacement: JSONRPCMessage = { jsonrpc: '2.0', method: 'x', params: { text: 'a \ufffd b' } };
+  const invalidUtf8 = (): Uint8Array => {
+    const line = bytes('{"jsonrpc":"2.0","method":"bad","params":{"a":"__"}}\n');
+    line.set([0xed, 0xa0], line.indexOf(0x5f)); // the start of an encoded surrogate: never valid UTF-8
+    return line;
+  };
+  type Line = { bytes: Uint8Array; expect: JSONRPCMessage | 'parse-error' | 'nothing' };
+  const line = fc.oneof(
+    fc.constantFrom<Line>(
+      { bytes: bytes(encodeJsonLine(first)), expect: first },
+      { bytes: bytes(encodeJsonLine(third)), expect: third },
+      { bytes: bytes(encodeJsonLine(withReplacement)), expect: withReplacement },
+      { bytes: bytes(`\ufeff${JSON.stringify(second)}\r\n`), expect: second },
+      { bytes: bytes(`${JSON.stringify(first)}\r\n`), expect: first },
+      { bytes: bytes(' \t\r\n'), expect: 'nothing' },
+      { bytes: bytes('{"jsonrpc":\n'), expect: 'parse-error' },
+    ),
+    fc.constant(null).map((): Line => ({ bytes: invalidUtf8(), expect: 'parse-error' })),
+  );
+
+  it('gives every line the outcome it has alone, however the stream is cut', () => {
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        (lines, cuts) => {
+          const stream = new Uint8Array(lines.reduce((sum, entry) => sum + entry.bytes.length, 0));
+          let offset = 0;
+          for (const entry of lines) {
+            stream.set(entry.bytes, offset);
+            offset += entry.bytes.length;
+          }
+          const events: unknown[] = [];
+          const decoder = new JsonLineDecoder({
+            onmessage: (message) => events.push(message),
+            onerror: (error) => events.push(error.code === ErrorCode.ParseError ? 'parse-error' : error),
+          });
+          const points = [...new Set(cuts.map((cut) => cut % (stream.length + 1)))].sort((a, b) => a - b);
+          let from = 0;
+          for (const point of [...points, stream.length]) {
+            decoder.push(stream.slice(from, point));
+            from = point;
+          }
+          expect(events).toEqual(
+            lines.filter((entry) => entry.expect !== 'nothing').map((entry) => entry.expect),
+          );
+          expect(decoder.bufferedBytes).toBe(0);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps a real U+FFFD and strips a byte order mark on every line of a chunk', () => {
+    const { decoder, messages, errors } = collect();
+    decoder.push(
+      bytes(
+        `${encodeJsonLine(first)}\ufeff${JSON.stringify(withReplacement)}\n\ufeff${JSON.stringify(third)}\n`,
+      ),
+    );
+    expect(messages).toEqual([first, withReplacement, third]);
+    expect(errors).toEqual([]);
   });
 });
 

@@ -15,6 +15,8 @@ export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+const BYTE_ORDER_MARK = 0xfeff;
+const REPLACEMENT_CHARACTER = '\ufffd';
 
 /**
  * A line grew past `maxLineBytes` before its newline arrived; it was dropped.
@@ -104,7 +106,13 @@ const encoder = new TextEncoder();
 export class JsonLineDecoder {
   readonly #sink: JsonLineDecoderSink;
   readonly #maxLineBytes: number;
-  readonly #text = new TextDecoder('utf-8', { fatal: true });
+  /** Strict, for one line at a time: invalid UTF-8 throws. Byte order marks are stripped per line. */
+  readonly #text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  /**
+   * For every complete line of a chunk at once (one call instead of one per line, which dominates
+   * while the code is still cold). Lenient: text holding U+FFFD is decoded again line by line, strictly.
+   */
+  readonly #lines = new TextDecoder('utf-8', { ignoreBOM: true });
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
   #discarding = false;
@@ -163,7 +171,19 @@ export class JsonLineDecoder {
   #decode(bytes: Uint8Array): void {
     const generation = this.#generation;
     let start = 0;
+    let whole = true;
     while (start < bytes.length && generation === this.#generation) {
+      if (whole && this.#pendingBytes === 0 && !this.#discarding) {
+        // No partial line is waiting: the complete lines left in the chunk are decoded as one text.
+        // A newline byte never occurs inside a UTF-8 sequence, so splitting the text on '\n' gives the
+        // same lines as splitting the bytes; a span within the limit holds no line over it.
+        whole = false;
+        const last = bytes.lastIndexOf(NEWLINE);
+        if (last >= start && last - start <= this.#maxLineBytes && this.#emitLines(bytes, start, last)) {
+          start = last + 1;
+          continue;
+        }
+      }
       const newline = bytes.indexOf(NEWLINE, start);
       if (newline === -1) {
         this.#buffer(bytes.subarray(start));
@@ -213,18 +233,44 @@ export class JsonLineDecoder {
     this.#pendingBytes = 0;
   }
 
+  /**
+   * Emits the lines of `bytes[start, end)` (`end` is a newline) from one decode; false, having emitted
+   * nothing, when the text holds U+FFFD (invalid bytes, or a real U+FFFD) and must be decoded strictly.
+   */
+  #emitLines(bytes: Uint8Array, start: number, end: number): boolean {
+    const text = this.#lines.decode(bytes.subarray(start, end));
+    if (text.includes(REPLACEMENT_CHARACTER)) return false;
+    const generation = this.#generation;
+    let from = 0;
+    while (generation === this.#generation) {
+      const newline = text.indexOf('\n', from);
+      if (newline === -1) {
+        this.#emitText(from === 0 ? text : text.slice(from));
+        break;
+      }
+      this.#emitText(text.slice(from, newline));
+      from = newline + 1;
+    }
+    return true;
+  }
+
   #emit(line: Uint8Array): void {
-    let end = line.length;
-    if (end > 0 && line[end - 1] === CARRIAGE_RETURN) end -= 1;
     let text: string;
     try {
-      text = this.#text.decode(end === line.length ? line : line.subarray(0, end));
+      text = this.#text.decode(line);
     } catch (cause) {
       this.#report(
         new McpError(ErrorCode.ParseError, 'Parse error: message is not valid UTF-8', undefined, { cause }),
       );
       return;
     }
+    this.#emitText(text);
+  }
+
+  #emitText(line: string): void {
+    let text = line;
+    if (text.charCodeAt(text.length - 1) === CARRIAGE_RETURN) text = text.slice(0, -1);
+    if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
     if (text.trim().length === 0) return;
     let decoded: JSONRPCMessage | unknown[];
     try {
