@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConnectionClosedError, ErrorCode, MessageTooLargeError, McpError } from '@x/protocol';
@@ -55,6 +55,22 @@ describe('StdioClientTransport', () => {
     await waitFor(() => peer.received.length === 10_000, 20_000, '10,000 replies');
     const order = peer.received.map((message) => ('id' in message ? message.id : undefined));
     expect(order).toEqual(Array.from({ length: 10_000 }, (_, i) => i));
+  });
+
+  it('delivers what was sent in the same turn as close() before the server sees its input end', async () => {
+    const record = join(mkdtempSync(join(tmpdir(), 'x-mcp-stdio-')), 'notified.json');
+    const { transport } = await startEcho(['--record', record]);
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/earlier' });
+    void transport.send({ jsonrpc: '2.0', method: 'notifications/first' });
+    void transport.send({ jsonrpc: '2.0', method: 'notifications/second' });
+    void transport.send({ jsonrpc: '2.0', method: 'notifications/third' });
+    await transport.close();
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual([
+      'notifications/earlier',
+      'notifications/first',
+      'notifications/second',
+      'notifications/third',
+    ]);
   });
 
   it('reports garbage on the server stdout through onerror and keeps going', async () => {
