@@ -245,8 +245,6 @@ export class StdioClientTransport implements Transport {
       this.onclose?.();
       return;
     }
-    // Lines sent in this turn, right before close(), still reach the server ahead of its EOF.
-    this.#writer?.writePending();
     if (this.#exitInfo === undefined) await shutDownChild(child, this.#exited, this.#options);
     await this.#closed;
   }
