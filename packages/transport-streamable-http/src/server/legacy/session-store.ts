@@ -15,6 +15,12 @@ export interface SessionStoreOptions {
  */
 export class SessionStore {
   #sessions = new Map<string, LegacySessionTransport>();
+  /**
+   * The session last in `#sessions` (most recently used), if known: using it again changes no order, so
+   * it is not re-inserted. A client's requests on one session then cost no delete + set each (a `Map`
+   * churned that way allocates a new table every few requests).
+   */
+  #newest: LegacySessionTransport | undefined;
   #options: SessionStoreOptions;
   #sweep: ReturnType<typeof setInterval> | undefined;
 
@@ -30,14 +36,18 @@ export class SessionStore {
   get(id: string): LegacySessionTransport | undefined {
     const session = this.#sessions.get(id);
     if (session === undefined) return undefined;
-    if (session.closed || this.#expired(session, Date.now())) {
-      this.#sessions.delete(id);
+    const now = Date.now();
+    if (session.closed || this.#expired(session, now)) {
+      this.#remove(session);
       if (!session.closed) void session.close();
       return undefined;
     }
-    this.#sessions.delete(id);
-    this.#sessions.set(id, session);
-    session.lastActivity = Date.now();
+    if (session !== this.#newest) {
+      this.#sessions.delete(id);
+      this.#sessions.set(id, session);
+      this.#newest = session;
+    }
+    session.lastActivity = now;
     return session;
   }
 
@@ -45,16 +55,23 @@ export class SessionStore {
     while (this.#sessions.size >= this.#options.maxSessions) {
       const oldest = this.#sessions.values().next().value;
       if (oldest === undefined) break;
-      this.#sessions.delete(oldest.sessionId);
+      this.#remove(oldest);
       void oldest.close();
     }
     this.#sessions.set(session.sessionId, session);
+    this.#newest = session;
     this.#startSweep();
   }
 
   delete(id: string): void {
-    this.#sessions.delete(id);
+    const session = this.#sessions.get(id);
+    if (session !== undefined) this.#remove(session);
     if (this.#sessions.size === 0) this.#stopSweep();
+  }
+
+  #remove(session: LegacySessionTransport): void {
+    this.#sessions.delete(session.sessionId);
+    if (session === this.#newest) this.#newest = undefined;
   }
 
   /** Closes every session (graceful shutdown). */
@@ -62,6 +79,7 @@ export class SessionStore {
     this.#stopSweep();
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
+    this.#newest = undefined;
     await Promise.all(sessions.map((s) => s.close()));
   }
 
@@ -78,7 +96,7 @@ export class SessionStore {
         // LRU order: once one session is fresh, every later one is too.
         if (now - session.lastActivity <= this.#options.idleTimeoutMs) break;
         if (this.#expired(session, now)) {
-          this.#sessions.delete(session.sessionId);
+          this.#remove(session);
           void session.close();
         }
       }
