@@ -18,6 +18,7 @@ export interface CorsOptions {
   maxAge?: number | undefined;
 }
 
+import { deferredResponse, takeDeferred } from './deferred-body.js';
 import type { HeaderReader } from './http-incoming.js';
 
 /** What CORS reads of a request. */
@@ -52,24 +53,34 @@ export class Cors {
 
   /** The 204 answer to an `OPTIONS` preflight. */
   preflight(request: CorsRequest): Response {
-    const headers = new Headers({
-      'access-control-allow-methods': ALLOW_METHODS,
-      'access-control-max-age': this.#maxAge,
+    const response = deferredResponse(undefined, {
+      status: 204,
+      headers: {
+        'access-control-allow-methods': ALLOW_METHODS,
+        'access-control-max-age': this.#maxAge,
+        // Reflecting the requested headers admits every `Mcp-Param-*` a tool may declare.
+        'access-control-allow-headers':
+          request.headers.get('access-control-request-headers') ?? ALLOW_HEADERS,
+      },
     });
-    // Reflecting the requested headers admits every `Mcp-Param-*` a tool may declare.
-    headers.set(
-      'access-control-allow-headers',
-      request.headers.get('access-control-request-headers') ?? ALLOW_HEADERS,
-    );
-    const response = new Response(null, { status: 204, headers });
-    this.apply(request, response);
-    return response;
+    return this.apply(request, response);
   }
 
   /** Adds the response headers to a response the handler (or an auth hook) built. */
   apply(request: CorsRequest, original: Response): Response {
     const origin = this.#allowOrigin(request);
     if (origin === undefined) return original;
+    const reply = takeDeferred(original);
+    if (reply !== undefined) {
+      // The handler's own reply: its headers are a plain record (names lower-case).
+      const headers = reply.headerRecord;
+      headers['access-control-allow-origin'] = origin;
+      headers['access-control-expose-headers'] = EXPOSE_HEADERS;
+      if (origin !== '*')
+        headers['vary'] = headers['vary'] === undefined ? 'Origin' : `${headers['vary']}, Origin`;
+      if (this.#credentials) headers['access-control-allow-credentials'] = 'true';
+      return original;
+    }
     let response = original;
     try {
       response.headers.set('access-control-allow-origin', origin);

@@ -1,64 +1,52 @@
 import type { SseWriter } from './sse-writer.js';
 
-/**
- * The body of a response the handler built, kept aside until the response leaves the handler: the
- * `node:http` adapter writes it straight to the socket, and the Web-standard entry turns it into a real
- * `Response` body (see {@link materialize}). A `Response` built with a body costs a `ReadableStream`
- * (and reading it back costs more); one with a null body is cheap.
- */
+/** The body of a reply the handler built: a whole text, or an SSE stream. */
 export type DeferredBody = { readonly text: string } | { readonly sse: SseWriter };
 
-interface Deferred {
-  body: DeferredBody;
-  /**
-   * The response's headers while they are only a record: the `Response` itself is built without them
-   * (filling a `Headers` validates every name and value, ~0.6 µs a reply the node entry never reads).
-   * {@link realizeHeaders} moves them into `response.headers` for whoever reads or changes those.
-   */
-  headers: Record<string, string> | undefined;
+/**
+ * A response the handler built, held as plain data until it leaves the handler: the `node:http` entry
+ * writes it straight to the socket, and the Web-standard entry turns it into a real `Response` (see
+ * {@link materialize}). Nothing here touches the global `Response`, `Headers` or `Request`: the first use
+ * of any of them makes Node load its bundled fetch implementation, about 7 MiB of RSS and 2 MiB of heap
+ * that a `node:http` server otherwise never needs. Internal code passes a reply where the type says
+ * `Response`; only `status` is read from it directly, everything else goes through the functions below.
+ */
+export class Reply {
+  readonly status: number;
+  /** The headers (lower-case names). */
+  readonly headerRecord: Record<string, string>;
+  readonly body: DeferredBody | undefined;
+
+  constructor(status: number, headerRecord: Record<string, string>, body?: DeferredBody) {
+    this.status = status;
+    this.headerRecord = headerRecord;
+    this.body = body;
+  }
 }
 
-const deferred = new WeakMap<Response, Deferred>();
-
-/**
- * A response whose body is `body`. Its `headers` are empty until {@link realizeHeaders} (or
- * {@link materialize}) runs: code that reads or changes them on a response from here calls that first.
- */
+/** A reply with `body`, typed as the `Response` the handler's signatures speak of. */
 export function deferredResponse(
-  body: DeferredBody,
+  body: DeferredBody | undefined,
   init: { status: number; headers: Record<string, string> },
 ): Response {
-  const response = new Response(null, { status: init.status });
-  deferred.set(response, { body, headers: init.headers });
-  return response;
+  return new Reply(init.status, init.headers, body) as unknown as Response;
 }
 
-/** Gives a deferred response its headers in `response.headers`, before anyone reads or changes them. */
-export function realizeHeaders(response: Response): void {
-  const entry = deferred.get(response);
-  if (entry?.headers === undefined) return;
-  for (const [name, value] of Object.entries(entry.headers)) response.headers.set(name, value);
-  entry.headers = undefined;
+/** Whether `value` is a reply the handler built (an error, a 202, a JSON or SSE answer). */
+export function isReply(value: unknown): value is Response {
+  return value instanceof Reply;
 }
 
-/**
- * Takes the deferred body of a response (once), with its headers as a plain record unless they were
- * realized (then they are in `response.headers`); undefined for an ordinary response.
- */
-export function takeDeferred(response: Response): Deferred | undefined {
-  const entry = deferred.get(response);
-  if (entry !== undefined) deferred.delete(response);
-  return entry;
+/** The reply inside a response the handler built; undefined for a real `Response` (a user hook's). */
+export function takeDeferred(response: Response): Reply | undefined {
+  return (response as unknown) instanceof Reply ? (response as unknown as Reply) : undefined;
 }
 
-/** The response as any `fetch`-style runtime expects it: a deferred body becomes a real one. */
+/** The response as any `fetch`-style runtime expects it: a reply becomes a real `Response`. */
 export function materialize(response: Response): Response {
-  const entry = takeDeferred(response);
-  if (entry === undefined) return response;
-  const { body } = entry;
-  return new Response('text' in body ? body.text : body.sse.stream, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: entry.headers ?? response.headers,
-  });
+  const reply = takeDeferred(response);
+  if (reply === undefined) return response;
+  const { body } = reply;
+  const payload = body === undefined ? null : 'text' in body ? body.text : body.sse.stream;
+  return new Response(payload, { status: reply.status, headers: reply.headerRecord });
 }

@@ -10,10 +10,10 @@ import {
 import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
 import { classifyBodiless, classifyPost } from './classify-era.js';
 import { Cors } from './cors.js';
-import { materialize, realizeHeaders } from './deferred-body.js';
+import { isReply, materialize } from './deferred-body.js';
 import type { EndpointState } from './endpoint-state.js';
 import { type HttpIncoming, webIncoming } from './http-incoming.js';
-import { methodNotAllowed } from './http-responses.js';
+import { errorResponse, methodNotAllowed } from './http-responses.js';
 import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy/legacy-handler.js';
 import { SessionStore } from './legacy/session-store.js';
 import { handleModernPost } from './modern/modern-handler.js';
@@ -29,7 +29,6 @@ import {
   type DnsRebindingGuard,
   isJsonContentType,
   isLoopbackAddress,
-  jsonRpcErrorResponse,
   PayloadTooLargeError,
 } from '@x/protocol/http';
 import { NODE_DISPATCH } from './node-dispatch.js';
@@ -140,11 +139,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       } catch (error) {
         state.onerror(error);
         await transport.close();
-        return jsonRpcErrorResponse(
-          500,
-          ErrorCode.InternalError,
-          'Internal error: could not connect the session',
-        );
+        return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not connect the session');
       }
     },
     onerror: (error: unknown) => options.onerror?.(error instanceof Error ? error : new Error(String(error))),
@@ -169,15 +164,15 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       text = await request.readText(maxBodyBytes);
     } catch (error) {
       if (error instanceof PayloadTooLargeError) {
-        return jsonRpcErrorResponse(413, ErrorCode.InvalidRequest, `Content Too Large: ${error.message}`);
+        return errorResponse(413, ErrorCode.InvalidRequest, `Content Too Large: ${error.message}`);
       }
-      return jsonRpcErrorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not UTF-8');
+      return errorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not UTF-8');
     }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      return jsonRpcErrorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not JSON');
+      return errorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not JSON');
     }
     try {
       if (!Array.isArray(value)) return validateMessage(value);
@@ -185,44 +180,43 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       return value;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: ${message}`);
+      return errorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: ${message}`);
     }
   }
 
   async function post(request: HttpIncoming, extra: MessageExtraInfo): Promise<Response> {
     // "The client MUST include an Accept header, listing both application/json and text/event-stream".
     if (!acceptsPost(request.headers.get(HEADER.accept))) {
-      return jsonRpcErrorResponse(
+      return errorResponse(
         406,
         ErrorCode.InvalidRequest,
         'Not Acceptable: the client must accept both application/json and text/event-stream',
       );
     }
     if (!isJsonPost(request.headers.get(HEADER.contentType))) {
-      return jsonRpcErrorResponse(
-        415,
-        ErrorCode.InvalidRequest,
-        'Unsupported Media Type: send application/json',
-      );
+      return errorResponse(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: send application/json');
     }
     const body = await readMessages(request);
-    if (body instanceof Response) return body;
+    if (isReply(body)) return body;
     return classifyPost(request.headers, body) === 'modern'
       ? handleModernPost(state, request, body as JSONRPCMessage, extra)
       : handleLegacyPost(state, request, body, extra);
   }
 
   async function route(request: HttpIncoming, context: HandlerContext | undefined): Promise<Response> {
-    if (closed)
-      return jsonRpcErrorResponse(503, ErrorCode.InternalError, 'Service Unavailable: shutting down');
+    if (closed) return errorResponse(503, ErrorCode.InternalError, 'Service Unavailable: shutting down');
     if (request.method === 'OPTIONS') return cors?.preflight(request) ?? methodNotAllowed(ALLOW);
     // The guard reads only `headers.get` and `url`, which every HttpIncoming has.
     const refused = guardFor(context)?.(request as unknown as Request);
     // "If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden."
-    if (refused !== undefined)
-      return jsonRpcErrorResponse(403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
-    const auth = await authenticate(request);
-    if (auth instanceof Response) return auth;
+    if (refused !== undefined) return errorResponse(403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
+    // Without a hook nothing here names the global `Response` (see `Reply`).
+    let auth: AuthInfo | undefined;
+    if (options.authenticate !== undefined) {
+      const result = await authenticate(request);
+      if (result instanceof Response) return result;
+      auth = result;
+    }
     const extra: MessageExtraInfo = {
       requestInfo: {
         method: request.method,
@@ -255,10 +249,9 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       response = await route(request, context);
     } catch (error) {
       state.onerror(error);
-      response = jsonRpcErrorResponse(500, ErrorCode.InternalError, 'Internal error');
+      response = errorResponse(500, ErrorCode.InternalError, 'Internal error');
     }
     if (cors === undefined) return response;
-    realizeHeaders(response);
     return cors.apply(request, response);
   };
 

@@ -1,10 +1,25 @@
-import { ErrorCode } from '@x/protocol';
-import { jsonRpcErrorResponse } from '@x/protocol/http';
+import { ErrorCode, type JSONRPCErrorResponse } from '@x/protocol';
+import type { JsonRpcErrorResponseInit } from '@x/protocol/http';
 import { deferredResponse } from './deferred-body.js';
+
+/**
+ * A JSON-RPC error as an HTTP reply: `jsonRpcErrorResponse` of `@x/protocol/http`, as a reply of the
+ * handler's own (see `Reply`), so the `node:http` entry never builds a Web `Response`.
+ */
+export function errorResponse(
+  status: number,
+  code: number,
+  message: string,
+  init: JsonRpcErrorResponseInit = {},
+): Response {
+  const error = init.data === undefined ? { code, message } : { code, message, data: init.data };
+  const body: JSONRPCErrorResponse = { jsonrpc: '2.0', id: init.id ?? null, error };
+  return jsonResponse(status, JSON.stringify(body), init.headers);
+}
 
 /** 400 with the generic "invalid request" code, for malformed transport usage. */
 export function badRequest(message: string, headers?: Record<string, string>): Response {
-  return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, `Bad Request: ${message}`, { headers });
+  return errorResponse(400, ErrorCode.InvalidRequest, `Bad Request: ${message}`, { headers });
 }
 
 const SESSION_NOT_FOUND_CODE = -32001;
@@ -12,17 +27,22 @@ const SESSION_NOT_FOUND_CODE = -32001;
 /** 404 for a session the server does not (or no longer) know (2025-11-25 "Session Management" 3). */
 export function sessionNotFound(): Response {
   // -32001 is what the official SDK answers here; clients in the wild key on the 404, not the code.
-  return jsonRpcErrorResponse(404, SESSION_NOT_FOUND_CODE, 'Session not found');
+  return errorResponse(404, SESSION_NOT_FOUND_CODE, 'Session not found');
 }
 
 /** 405 with the `Allow` header RFC 9110 §15.5.6 requires. */
 export function methodNotAllowed(allow: string): Response {
-  return jsonRpcErrorResponse(405, ErrorCode.InvalidRequest, 'Method Not Allowed', { headers: { allow } });
+  return errorResponse(405, ErrorCode.InvalidRequest, 'Method Not Allowed', { headers: { allow } });
 }
 
 /** 202 Accepted with no body: the answer to notifications and responses. */
 export function accepted(headers?: Record<string, string>): Response {
-  return new Response(null, headers === undefined ? { status: 202 } : { status: 202, headers });
+  return deferredResponse(undefined, { status: 202, headers: headers === undefined ? {} : { ...headers } });
+}
+
+/** A reply with no body (200 to a DELETE, say). */
+export function emptyResponse(status: number, headers?: Record<string, string>): Response {
+  return deferredResponse(undefined, { status, headers: headers === undefined ? {} : { ...headers } });
 }
 
 /** A response with a JSON body (already serialized); `headers` may add e.g. `Mcp-Session-Id`. */

@@ -50,15 +50,18 @@ function headerRecord(response: Response): Record<string, string | string[]> {
 
 /** Writes a response of the handler's own node entry: deferred bodies go straight to the socket. */
 export async function writeDispatched(response: Response, res: ServerResponse): Promise<void> {
-  const deferred = takeDeferred(response);
-  if (deferred === undefined) return writeResponse(response, res);
-  const { body } = deferred;
-  const headers: Record<string, string | string[]> =
-    deferred.headers === undefined ? headerRecord(response) : { ...deferred.headers };
+  const reply = takeDeferred(response);
+  if (reply === undefined) return writeResponse(response, res);
+  const { body } = reply;
+  const headers: Record<string, string | string[]> = { ...reply.headerRecord };
+  if (body === undefined) {
+    res.writeHead(reply.status, headers).end();
+    return;
+  }
   if ('text' in body) {
     // Like an SSE reply, a whole body leaves at the end of this turn of the event loop: answers to the
     // requests read in one turn go out together (measured: 64 calls in flight, +16% calls/s, -14% CPU).
-    setImmediate(endWhole, res, response.status, headers, body.text);
+    setImmediate(endWhole, res, reply.status, headers, body.text);
     return;
   }
   const writer = body.sse;
@@ -68,7 +71,7 @@ export async function writeDispatched(response: Response, res: ServerResponse): 
   // The stream starts at the end of this turn of the event loop: what a quick tool answers by then
   // leaves with the headers in one write (as a plain body with its length when the stream is already
   // complete); a slow one gets the headers now, so the client sees the stream open.
-  setImmediate(startStream, new ResponseSink(res, response.status, headers), writer);
+  setImmediate(startStream, new ResponseSink(res, reply.status, headers), writer);
 }
 
 function startStream(sink: ResponseSink, writer: SseWriter): void {

@@ -1,5 +1,5 @@
 import { isJSONRPCResponse, type JSONRPCMessage, type RequestId } from '@x/protocol';
-import { jsonResponse } from './http-responses.js';
+import { accepted, jsonResponse } from './http-responses.js';
 import type { SseWriter } from './sse-writer.js';
 
 /** Options for {@link ResponseChannel}. */
@@ -149,7 +149,7 @@ export class ResponseChannel {
       const body = this.#options.batch ? this.#collected : this.#collected[0];
       this.#resolve(
         body === undefined
-          ? new Response(null, { status: 202, headers: this.#options.headers })
+          ? accepted(this.#options.headers)
           : jsonResponse(200, JSON.stringify(body), this.#options.headers),
       );
       return;

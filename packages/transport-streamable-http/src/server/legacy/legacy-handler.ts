@@ -9,9 +9,16 @@ import {
   readBatch,
 } from '@x/protocol';
 import { HEADER, SSE_MEDIA_TYPE } from '../../shared/headers.js';
-import { acceptsAll, jsonRpcErrorResponse } from '@x/protocol/http';
+import { acceptsAll } from '@x/protocol/http';
 import { type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';
-import { badRequest, methodNotAllowed, sessionNotFound } from '../http-responses.js';
+import { isReply } from '../deferred-body.js';
+import {
+  badRequest,
+  emptyResponse,
+  errorResponse,
+  methodNotAllowed,
+  sessionNotFound,
+} from '../http-responses.js';
 import type { HttpIncoming } from '../http-incoming.js';
 import { LegacySessionTransport } from './session-transport.js';
 
@@ -79,7 +86,7 @@ export async function handleLegacyPost(
   }
 
   const session = lookupSession(state, request);
-  if (session instanceof Response) return session;
+  if (isReply(session)) return session;
   return session.handlePost([message], { extra, batch: false, errors: [] });
 }
 
@@ -104,7 +111,7 @@ async function handleBatch(
     return handleStateless(state, request, version, reading, true, extra);
   }
   const session = lookupSession(state, request);
-  if (session instanceof Response) return session;
+  if (isReply(session)) return session;
   const version = header ?? session.protocolVersion ?? BATCH_PROTOCOL_VERSION;
   const reading = readBatch(values, { protocolVersion: version });
   if (!reading.ok) return batchRefused(reading.error);
@@ -140,7 +147,7 @@ function isInitializeRequest(value: unknown): boolean {
 }
 
 function batchRefused(refusal: JSONRPCErrorResponse): Response {
-  return jsonRpcErrorResponse(400, refusal.error.code, refusal.error.message);
+  return errorResponse(400, refusal.error.code, refusal.error.message);
 }
 
 /** GET: the standalone SSE stream of a session, or its resumption with `Last-Event-ID`. */
@@ -152,10 +159,10 @@ export async function handleLegacyGet(
   // Without sessions there is nothing to attach a GET stream to: "or else return HTTP 405".
   if (!state.sessionsEnabled) return methodNotAllowed('POST');
   if (!acceptsAll(request.headers.get(HEADER.accept), [SSE_MEDIA_TYPE])) {
-    return jsonRpcErrorResponse(406, -32600, 'Not Acceptable: the client must accept text/event-stream');
+    return errorResponse(406, -32600, 'Not Acceptable: the client must accept text/event-stream');
   }
   const session = lookupSession(state, request);
-  if (session instanceof Response) return session;
+  if (isReply(session)) return session;
   const versionError = checkVersion(state, request.headers.get(HEADER.protocolVersion));
   if (versionError !== undefined) return versionError;
   return session.handleGet(request.headers.get(HEADER.lastEventId), extra);
@@ -165,9 +172,9 @@ export async function handleLegacyGet(
 export async function handleLegacyDelete(state: EndpointState, request: HttpIncoming): Promise<Response> {
   if (!state.sessionsEnabled) return methodNotAllowed('POST');
   const session = lookupSession(state, request);
-  if (session instanceof Response) return session;
+  if (isReply(session)) return session;
   const versionError = checkVersion(state, request.headers.get(HEADER.protocolVersion));
   if (versionError !== undefined) return versionError;
   await session.close();
-  return new Response(null, { status: 200 });
+  return emptyResponse(200);
 }

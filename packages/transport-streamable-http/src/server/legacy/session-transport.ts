@@ -1,4 +1,3 @@
-import { jsonRpcErrorResponse } from '@x/protocol/http';
 import {
   ErrorCode,
   InFlightMap,
@@ -12,7 +11,7 @@ import {
   type RequestId,
   type TransportSendOptions,
 } from '@x/protocol';
-import { accepted, badRequest, jsonResponse } from '../http-responses.js';
+import { accepted, badRequest, errorResponse, jsonResponse } from '../http-responses.js';
 import type { StreamableHttpServerTransport } from '../options.js';
 import { ResponseChannel } from '../response-channel.js';
 import { ServerTransportBase } from '../server-transport-base.js';
@@ -150,7 +149,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     if (lastEventId !== null && store !== undefined) return this.#resume(store, lastEventId, headers);
     if (this.#standalone.connected) {
       const message = 'Conflict: only one GET stream is allowed per session';
-      return jsonRpcErrorResponse(409, ErrorCode.InvalidRequest, message, { headers });
+      return errorResponse(409, ErrorCode.InvalidRequest, message, { headers });
     }
     const writer = this.#writerFor(this.#standalone, this.#settings.keepAliveMs);
     if (store !== undefined && this.#primes(extra)) {

@@ -1,4 +1,3 @@
-import { jsonRpcErrorResponse } from '@x/protocol/http';
 import {
   ErrorCode,
   isJSONRPCRequest,
@@ -9,6 +8,7 @@ import {
   MetaKey,
 } from '@x/protocol';
 import { HEADER } from '../../shared/headers.js';
+import { errorResponse } from '../http-responses.js';
 import { type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';
 import type { HttpIncoming } from '../http-incoming.js';
 import { validateModernHeaders } from './header-validation.js';
@@ -26,17 +26,13 @@ export async function handleModernPost(
   const id = isJSONRPCRequest(message) ? message.id : undefined;
   if (isJSONRPCResponse(message)) {
     // "The client MUST NOT send JSON-RPC responses."
-    return jsonRpcErrorResponse(
-      400,
-      ErrorCode.InvalidRequest,
-      'Bad Request: modern clients send no responses',
-    );
+    return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: modern clients send no responses');
   }
   const version = request.headers.get(HEADER.protocolVersion);
   if (version !== null && !state.supported.includes(version)) {
     // "it MUST respond with 400 Bad Request and an UnsupportedProtocolVersionError listing its
     // supported versions".
-    return jsonRpcErrorResponse(400, ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
+    return errorResponse(400, ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
       id,
       data: { supported: state.supported, requested: version },
     });
@@ -46,13 +42,13 @@ export async function handleModernPost(
     // basic/index "Request metadata": "A request missing any required field is malformed; the server
     // MUST reject it with JSON-RPC error code -32602 (Invalid params). On HTTP, the response status MUST
     // be 400 Bad Request." Checked here because only the transport knows it speaks HTTP.
-    return jsonRpcErrorResponse(400, ErrorCode.InvalidParams, envelopeError, { id });
+    return errorResponse(400, ErrorCode.InvalidParams, envelopeError, { id });
   }
   try {
     validateModernHeaders(request.headers, message, state.paramHeaders);
   } catch (error) {
     if (!(error instanceof McpError)) throw error;
-    return jsonRpcErrorResponse(400, error.code, error.message, { id });
+    return errorResponse(400, error.code, error.message, { id });
   }
   return serveOnOwnTransport(state, 'modern', undefined, {
     messages: [message],
