@@ -9,7 +9,7 @@ export {
   LOOPBACK_HOSTS,
 } from './dns-rebinding-guard.js';
 export type { DnsRebindingGuard, DnsRebindingOptions } from './dns-rebinding-guard.js';
-export { jsonRpcErrorResponse } from './json-rpc-error-response.js';
+export { jsonRpcErrorResponse, jsonRpcErrorText } from './json-rpc-error-response.js';
 export type { JsonRpcErrorResponseInit } from './json-rpc-error-response.js';
 export { acceptsAll, isJsonContentType, parseMediaType } from './media-type.js';
 export {

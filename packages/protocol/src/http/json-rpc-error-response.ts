@@ -31,10 +31,27 @@ export function jsonRpcErrorResponse(
   message: string,
   init: JsonRpcErrorResponseInit = {},
 ): Response {
-  const error = init.data === undefined ? { code, message } : { code, message, data: init.data };
-  const body: JSONRPCErrorResponse = { jsonrpc: '2.0', id: init.id ?? null, error };
-  return new Response(JSON.stringify(body), {
+  return new Response(jsonRpcErrorText(code, message, init), {
     status,
     headers: { ...init.headers, 'content-type': 'application/json' },
   });
+}
+
+/**
+ * The body {@link jsonRpcErrorResponse} sends, as JSON text: for a server that writes its replies
+ * without building a Web `Response` (a `node:http` entry, say).
+ *
+ * @example
+ * ```ts
+ * res.writeHead(404, { 'content-type': 'application/json' }).end(jsonRpcErrorText(-32001, 'Session not found'));
+ * ```
+ */
+export function jsonRpcErrorText(
+  code: number,
+  message: string,
+  init: Pick<JsonRpcErrorResponseInit, 'id' | 'data'> = {},
+): string {
+  const error = init.data === undefined ? { code, message } : { code, message, data: init.data };
+  const body: JSONRPCErrorResponse = { jsonrpc: '2.0', id: init.id ?? null, error };
+  return JSON.stringify(body);
 }

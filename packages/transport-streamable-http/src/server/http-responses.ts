@@ -1,5 +1,5 @@
-import { ErrorCode, type JSONRPCErrorResponse } from '@x/protocol';
-import type { JsonRpcErrorResponseInit } from '@x/protocol/http';
+import { ErrorCode } from '@x/protocol';
+import { type JsonRpcErrorResponseInit, jsonRpcErrorText } from '@x/protocol/http';
 import { deferredResponse } from './deferred-body.js';
 
 /**
@@ -12,9 +12,7 @@ export function errorResponse(
   message: string,
   init: JsonRpcErrorResponseInit = {},
 ): Response {
-  const error = init.data === undefined ? { code, message } : { code, message, data: init.data };
-  const body: JSONRPCErrorResponse = { jsonrpc: '2.0', id: init.id ?? null, error };
-  return jsonResponse(status, JSON.stringify(body), init.headers);
+  return jsonResponse(status, jsonRpcErrorText(code, message, init), init.headers);
 }
 
 /** 400 with the generic "invalid request" code, for malformed transport usage. */
