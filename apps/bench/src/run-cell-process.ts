@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { profileFlags } from './server-command.js';
 import type { CellResult, CellSpec } from './types.js';
 
 const CELL_SCRIPT = fileURLToPath(new URL('./cell.js', import.meta.url));
@@ -8,16 +9,11 @@ const RESULT_PREFIX = 'RESULT ';
 /**
  * Runs one cell in a fresh client process (so no SDK's code, JIT state or garbage leaks into another's
  * numbers); kills it, and its process group's servers, after `timeoutMs`. `BENCH_CPU_PROF=<dir>`
- * profiles the client process too (see `serverCommand`).
+ * profiles the client process too (see `profileFlags`).
  */
 export function runCellProcess(spec: CellSpec, timeoutMs: number): Promise<CellResult> {
   return new Promise((resolve, reject) => {
-    const profileDir = process.env['BENCH_CPU_PROF'];
-    const profile =
-      profileDir === undefined
-        ? []
-        : ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${profileDir}`];
-    const child = spawn(process.execPath, [...profile, CELL_SCRIPT, JSON.stringify(spec)], {
+    const child = spawn(process.execPath, [...profileFlags(), CELL_SCRIPT, JSON.stringify(spec)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

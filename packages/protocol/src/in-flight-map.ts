@@ -67,8 +67,8 @@ export class InFlightMap<K, V> {
 }
 
 /**
- * A `Set` for members that come and go at request rate: the same chain as {@link InFlightMap}'s, ended
- * the same way.
+ * A `Set` for members that come and go at request rate: an {@link InFlightMap} underneath, so it starts
+ * over in a fresh table the same way.
  *
  * @example
  * ```ts
@@ -78,41 +78,35 @@ export class InFlightMap<K, V> {
  * ```
  */
 export class InFlightSet<T> {
-  #set = new Set<T>();
-  #inserted = 0;
+  readonly #members = new InFlightMap<T, true>();
 
   get size(): number {
-    return this.#set.size;
+    return this.#members.size;
   }
 
   has(value: T): boolean {
-    return this.#set.has(value);
+    return this.#members.has(value);
   }
 
   add(value: T): this {
-    this.#set.add(value);
-    if (++this.#inserted >= REBUILD_EVERY) {
-      this.#inserted = 0;
-      this.#set = new Set(this.#set);
-    }
+    this.#members.set(value, true);
     return this;
   }
 
   delete(value: T): boolean {
-    return this.#set.delete(value);
+    return this.#members.delete(value);
   }
 
   clear(): void {
-    this.#set = new Set();
-    this.#inserted = 0;
+    this.#members.clear();
   }
 
   /** The members in insertion order. */
   values(): IterableIterator<T> {
-    return this.#set.values();
+    return this.#members.keys();
   }
 
   [Symbol.iterator](): IterableIterator<T> {
-    return this.#set.values();
+    return this.#members.keys();
   }
 }

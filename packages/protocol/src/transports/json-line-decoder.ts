@@ -245,7 +245,7 @@ export class JsonLineDecoder {
     while (generation === this.#generation) {
       const newline = text.indexOf('\n', from);
       if (newline === -1) {
-        this.#emitText(from === 0 ? text : text.slice(from));
+        this.#emitText(text.slice(from));
         break;
       }
       this.#emitText(text.slice(from, newline));

@@ -18,7 +18,7 @@ export interface CorsOptions {
   maxAge?: number | undefined;
 }
 
-import { deferredResponse, takeDeferred } from './deferred-body.js';
+import { deferredResponse, replyOf } from './deferred-body.js';
 import type { HeaderReader } from './http-incoming.js';
 
 /** What CORS reads of a request. */
@@ -70,7 +70,7 @@ export class Cors {
   apply(request: CorsRequest, original: Response): Response {
     const origin = this.#allowOrigin(request);
     if (origin === undefined) return original;
-    const reply = takeDeferred(original);
+    const reply = replyOf(original);
     if (reply !== undefined) {
       // The handler's own reply: its headers are a plain record (names lower-case).
       const headers = reply.headerRecord;

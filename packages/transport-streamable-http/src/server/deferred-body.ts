@@ -37,14 +37,14 @@ export function isReply(value: unknown): value is Response {
   return value instanceof Reply;
 }
 
-/** The reply inside a response the handler built; undefined for a real `Response` (a user hook's). */
-export function takeDeferred(response: Response): Reply | undefined {
-  return (response as unknown) instanceof Reply ? (response as unknown as Reply) : undefined;
+/** The reply behind a response the handler built; undefined for a real `Response` (a user hook's). */
+export function replyOf(response: Response): Reply | undefined {
+  return isReply(response) ? (response as unknown as Reply) : undefined;
 }
 
 /** The response as any `fetch`-style runtime expects it: a reply becomes a real `Response`. */
 export function materialize(response: Response): Response {
-  const reply = takeDeferred(response);
+  const reply = replyOf(response);
   if (reply === undefined) return response;
   const { body } = reply;
   const payload = body === undefined ? null : 'text' in body ? body.text : body.sse.stream;

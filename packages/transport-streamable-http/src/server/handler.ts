@@ -153,10 +153,6 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     return local !== undefined && !isLoopbackAddress(local) ? undefined : explicitGuard;
   }
 
-  async function authenticate(request: HttpIncoming): Promise<AuthInfo | Response | undefined> {
-    return options.authenticate === undefined ? undefined : options.authenticate(request.toRequest());
-  }
-
   /** One checked message, or a batch whose elements `readBatch` checks once the session's version is known. */
   async function readMessages(request: HttpIncoming): Promise<JSONRPCMessage | unknown[] | Response> {
     let text: string;
@@ -213,7 +209,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     // Without a hook nothing here names the global `Response` (see `Reply`).
     let auth: AuthInfo | undefined;
     if (options.authenticate !== undefined) {
-      const result = await authenticate(request);
+      const result = await options.authenticate(request.toRequest());
       if (result instanceof Response) return result;
       auth = result;
     }

@@ -35,7 +35,7 @@ export function methodNotAllowed(allow: string): Response {
 
 /** 202 Accepted with no body: the answer to notifications and responses. */
 export function accepted(headers?: Record<string, string>): Response {
-  return deferredResponse(undefined, { status: 202, headers: headers === undefined ? {} : { ...headers } });
+  return emptyResponse(202, headers);
 }
 
 /** A reply with no body (200 to a DELETE, say). */

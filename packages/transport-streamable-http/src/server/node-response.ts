@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import type { ServerResponse } from 'node:http';
-import { takeDeferred } from './deferred-body.js';
+import { replyOf } from './deferred-body.js';
 import type { SseSink, SseWriter } from './sse-writer.js';
 
 /** Writes any Web `Response` (a user handler's, or an error) to `res`. */
@@ -50,7 +50,7 @@ function headerRecord(response: Response): Record<string, string | string[]> {
 
 /** Writes a response of the handler's own node entry: deferred bodies go straight to the socket. */
 export async function writeDispatched(response: Response, res: ServerResponse): Promise<void> {
-  const reply = takeDeferred(response);
+  const reply = replyOf(response);
   if (reply === undefined) return writeResponse(response, res);
   const { body } = reply;
   const headers: Record<string, string | string[]> = { ...reply.headerRecord };
