@@ -184,6 +184,29 @@ describe('InMemoryTransport fixes', () => {
   });
 });
 
+it('delivers in order, a microtask later, without an async resource per message', async () => {
+  // Node's queueMicrotask creates an AsyncResource ("Microtask") for every callback; that cost as
+  // much as the rest of a small call before the JIT warmed up, so delivery rides a promise reaction.
+  const { createHook } = await import('node:async_hooks');
+  const types: string[] = [];
+  const hook = createHook({ init: (_id, type) => void types.push(type) });
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  const received: unknown[] = [];
+  server.onmessage = (message) => void received.push((message as { method: string }).method);
+  await Promise.all([client.start(), server.start()]);
+  hook.enable();
+  try {
+    const sent = ['a', 'b', 'c'].map((method) => client.send({ jsonrpc: '2.0', method }));
+    expect(received).toEqual([]);
+    await Promise.all(sent);
+    await Promise.resolve();
+    expect(received).toEqual(['a', 'b', 'c']);
+  } finally {
+    hook.disable();
+  }
+  expect(types).not.toContain('Microtask');
+});
+
 describe('runTransportContract options and reporting', () => {
   it('skips named scenarios and reports the reasons', async () => {
     const result = await runTransportContract(inMemoryPair, {
