@@ -33,6 +33,8 @@ export class LineWriter {
   #rejectDrained: ((error: Error) => void) | undefined;
   #failure: Error | undefined;
   #corked = false;
+  /** A line was written in this turn (a `process.nextTick` ends it). */
+  #turnStarted = false;
 
   constructor(stream: Writable, maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES) {
     this.#stream = stream;
@@ -45,12 +47,17 @@ export class LineWriter {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const stream = this.#stream;
     if (!stream.writable) return Promise.reject(new ConnectionClosedError('Output stream is closed'));
-    // Lines written in one turn (the answers to a chunk of requests, a burst of calls) leave together
-    // in one write when the turn ends, instead of one system call each.
-    if (!this.#corked) {
-      this.#corked = true;
-      stream.cork();
-      process.nextTick(this.#uncork);
+    // The first line of a turn leaves at once, so the peer can start on it while this process goes
+    // on; the rest of the turn (the answers to a chunk of requests, a burst of calls) is corked and
+    // leaves in one write when the turn ends, instead of one system call each.
+    if (this.#turnStarted) {
+      if (!this.#corked) {
+        this.#corked = true;
+        stream.cork();
+      }
+    } else {
+      this.#turnStarted = true;
+      process.nextTick(this.#endTurn);
     }
     stream.write(line);
     if (stream.writableLength <= this.#maxBufferedBytes) return WRITTEN;
@@ -84,7 +91,9 @@ export class LineWriter {
     return this.#drained;
   }
 
-  readonly #uncork = (): void => {
+  readonly #endTurn = (): void => {
+    this.#turnStarted = false;
+    if (!this.#corked) return;
     this.#corked = false;
     this.#stream.uncork();
   };

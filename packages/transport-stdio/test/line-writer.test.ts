@@ -21,17 +21,20 @@ function recordingStream(): { stream: Writable; calls: string[][] } {
 const tick = (): Promise<void> => new Promise((resolve) => process.nextTick(resolve));
 
 describe('LineWriter', () => {
-  it('hands the lines written in one turn to the stream as one write, in order', async () => {
+  it('sends the first line of a turn at once and the rest of the turn as one write, in order', async () => {
     const { stream, calls } = recordingStream();
     const writer = new LineWriter(stream);
     const sent = ['a\n', 'b\n', 'c\n'].map((line) => writer.write(line));
-    expect(calls).toEqual([]); // nothing leaves before the turn ends
+    expect(calls).toEqual([['a\n']]); // the peer can start on the first line while this turn goes on
     await tick();
-    expect(calls).toEqual([['a\n', 'b\n', 'c\n']]);
+    expect(calls).toEqual([['a\n'], ['b\n', 'c\n']]);
     await Promise.all(sent);
     writer.write('d\n');
+    expect(calls).toEqual([['a\n'], ['b\n', 'c\n'], ['d\n']]);
+    writer.write('e\n');
+    writer.write('f\n');
     await tick();
-    expect(calls).toEqual([['a\n', 'b\n', 'c\n'], ['d\n']]);
+    expect(calls).toEqual([['a\n'], ['b\n', 'c\n'], ['d\n'], ['e\n', 'f\n']]);
   });
 
   it('flush() waits for corked lines, and end() still delivers them', async () => {
@@ -51,13 +54,14 @@ describe('LineWriter', () => {
     const writer = new LineWriter(stream, 16);
     // The high-water mark (16 KiB by default) is the floor of the bound.
     const big = 'z'.repeat(20 * 1024);
-    const first = writer.write(big);
+    await writer.write('first\n'); // handed over at once: nothing queued
+    const second = writer.write(big); // corked until the turn ends: queued, past the bound
     let settled = false;
-    void first.then(() => (settled = true));
+    void second.then(() => (settled = true));
     await Promise.resolve();
     expect(settled).toBe(false);
     await tick();
-    await first;
+    await second;
     expect(settled).toBe(true);
   });
 });
