@@ -104,7 +104,7 @@ export type {
 } from './engine/index.js';
 export { CancelHandle } from './cancel-handle.js';
 // MCP message schemas and types of every revision
-export { fastAccepts, isPlainCallToolResult, registerFastCheck } from './schemas/index.js';
+export { fastAccepts, isPlainCallToolResult, realSchema, registerFastCheck } from './schemas/index.js';
 export {
   AnnotationsSchema,
   AudioContentSchema,

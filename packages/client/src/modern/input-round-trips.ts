@@ -9,6 +9,7 @@ import {
   InputRequiredResultSchema,
   type InputResponses,
   McpError,
+  realSchema,
   ReadResourceResultSchema,
   type RequestOptions,
   type Result,
@@ -23,17 +24,31 @@ import type { RequestEnvelope } from './request-envelope.js';
 
 /**
  * Multi round-trip requests (2026-07-28 basic/patterns/mrtr). Only these methods may answer
- * `input_required` ("Supported Requests"); their result schema accepts both outcomes, built once here.
+ * `input_required` ("Supported Requests"); their result schema accepts both outcomes, built on first use.
  */
-const INPUT_CAPABLE: ReadonlyMap<string, ZodSchema> = new Map<string, ZodSchema>([
+const INPUT_CAPABLE: ReadonlyMap<string, () => ZodSchema> = new Map<string, () => ZodSchema>([
   // A plain result passes the union's first member, so the same fast check holds for the union.
-  [
-    'tools/call',
-    registerFastCheck(CallToolResultSchema.or(InputRequiredResultSchema), isPlainCallToolResult),
-  ],
-  ['prompts/get', GetPromptResultSchema.or(InputRequiredResultSchema)],
-  ['resources/read', ReadResourceResultSchema.or(InputRequiredResultSchema)],
+  ['tools/call', () => registerFastCheck(orInputRequired(CallToolResultSchema), isPlainCallToolResult)],
+  ['prompts/get', () => orInputRequired(GetPromptResultSchema)],
+  ['resources/read', () => orInputRequired(ReadResourceResultSchema)],
 ]);
+const inputCapable = new Map<string, ZodSchema>();
+
+function orInputRequired(schema: ZodSchema): ZodSchema {
+  return realSchema(schema).or(realSchema(InputRequiredResultSchema));
+}
+
+/** The schema of a method that may answer `input_required`: its result or an `InputRequiredResult`. */
+function inputCapableSchema(method: string): ZodSchema | undefined {
+  let schema = inputCapable.get(method);
+  if (schema === undefined) {
+    const build = INPUT_CAPABLE.get(method);
+    if (build === undefined) return undefined;
+    schema = build();
+    inputCapable.set(method, schema);
+  }
+  return schema;
+}
 
 /** Final results reached through a retry: they depend on inputs outside the cache key (caching, "Cache Key"). */
 const retried = new WeakSet<object>();
@@ -80,7 +95,7 @@ export async function requestWithInput(
   params: Record<string, unknown> | undefined,
   options: RequestOptions | undefined,
 ): Promise<Result> {
-  const inputSchema = INPUT_CAPABLE.get(method);
+  const inputSchema = inputCapableSchema(method);
   const schema = inputSchema ?? clientRequestSchemas[method].result;
   let current = params;
   for (let round = 0; ; round++) {

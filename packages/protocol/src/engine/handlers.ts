@@ -11,6 +11,7 @@ import { isThenable } from '../thenable.js';
 import { formatIssues } from './format-issues.js';
 import type { RequestContext } from './request-context.js';
 import type { FallbackRequestHandler, NotificationHandler, RequestHandler, ZodSchema } from './types.js';
+import { realSchema } from '../schemas/lazy-schema.js';
 
 /**
  * How registered handlers are stored and invoked. The schema is the one the caller built once at
@@ -29,7 +30,8 @@ export type NotificationHandlerEntry = HandlerEntry<NotificationHandler<unknown>
 export function toEntry<H>(schemaOrHandler: ZodSchema | H, handler: H | undefined): HandlerEntry<H> {
   return typeof schemaOrHandler === 'function'
     ? { schema: undefined, handler: schemaOrHandler as H }
-    : { schema: schemaOrHandler as ZodSchema, handler: handler as H };
+    : // A lazily built schema of @x/protocol is resolved once here, not through its facade per message.
+      { schema: realSchema(schemaOrHandler as ZodSchema), handler: handler as H };
 }
 
 /** A registered handler, or the fallback for methods without one. */

@@ -4,6 +4,7 @@ import type { JSONRPCResponse, RequestId } from '../jsonrpc.js';
 import type { ProgressParams } from './builtin-params.js';
 import { InFlightMap } from '../in-flight-map.js';
 import { fastAccepts } from '../schemas/fast-check.js';
+import { realSchema } from '../schemas/lazy-schema.js';
 import { formatIssues } from './format-issues.js';
 import type { ProgressCallback, ZodSchema } from './types.js';
 
@@ -60,7 +61,7 @@ export class PendingRequest {
     this.id = id;
     this.method = init.method;
     this.relatedRequestId = init.relatedRequestId;
-    this.schema = init.schema;
+    this.schema = realSchema(init.schema);
     this.onprogress = init.onprogress;
     this.signal = init.signal;
     this.stream = init.stream;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { CACHE_SCOPES, LOGGING_LEVELS, MetaKey } from './meta-keys.js';
 import type { Extended, LooseObject } from './schema-types.js';
 
@@ -9,50 +10,55 @@ import type { Extended, LooseObject } from './schema-types.js';
  */
 
 /** A JSON-RPC request id. */
-export const RequestIdSchema = z.union([z.string(), z.number().int()]);
+export const RequestIdSchema = lazySchema(() => z.union([z.string(), z.number().int()]));
 
 /** Opaque token that opts a request into progress notifications. */
-export const ProgressTokenSchema = z.union([z.string(), z.number().int()]);
+export const ProgressTokenSchema = lazySchema(() => z.union([z.string(), z.number().int()]));
 
 /** Opaque pagination cursor. */
-export const CursorSchema = z.string();
+export const CursorSchema = lazySchema(() => z.string());
 export type Cursor = z.infer<typeof CursorSchema>;
 
 /** Sender or recipient of a message in a conversation. */
-export const RoleSchema = z.enum(['user', 'assistant']);
+export const RoleSchema = lazySchema(() => z.enum(['user', 'assistant']));
 export type Role = z.infer<typeof RoleSchema>;
 
 /** Syslog severity of a log message. */
-export const LoggingLevelSchema = z.enum(LOGGING_LEVELS);
+export const LoggingLevelSchema = lazySchema(() => z.enum(LOGGING_LEVELS));
 export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
 
 /** Any JSON value. Superset: also admits `null` and non-integers, which 2026-07-28's `JSONValue` omits. */
-export const JSONValueSchema = z.json();
+export const JSONValueSchema = lazySchema(() => z.json());
 export type JSONValue = z.infer<typeof JSONValueSchema>;
 
 /** A JSON object whose values are any JSON. */
-export const JSONObjectSchema = z.record(z.string(), z.unknown());
+export const JSONObjectSchema = lazySchema(() => z.record(z.string(), z.unknown()));
 export type JSONObject = z.infer<typeof JSONObjectSchema>;
 
 /** Free-form `_meta` object (`MetaObject`); key naming rules are in the spec, not enforced here. */
-export const MetaObjectSchema = z.looseObject({});
+export const MetaObjectSchema = lazySchema(() => z.looseObject({}));
 
 /** An icon a client may show for an implementation, tool, prompt or resource (2025-11-25+). */
-export const IconSchema = z.looseObject({
-  src: z.string(),
-  mimeType: z.string().optional(),
-  sizes: z.array(z.string()).optional(),
-  theme: z.enum(['light', 'dark']).optional(),
-});
+export const IconSchema = lazySchema(() =>
+  z.looseObject({
+    src: z.string(),
+    mimeType: z.string().optional(),
+    sizes: z.array(z.string()).optional(),
+    theme: z.enum(['light', 'dark']).optional(),
+  }),
+);
 export type Icon = z.infer<typeof IconSchema>;
 
 /** Mixin of objects that may carry icons (2025-11-25+). */
-export const IconsSchema: LooseObject<{ icons: z.ZodOptional<z.ZodArray<typeof IconSchema>> }> =
-  z.looseObject({ icons: z.array(IconSchema).optional() });
+export const IconsSchema: LooseObject<{ icons: z.ZodOptional<z.ZodArray<typeof IconSchema>> }> = lazySchema(
+  () => z.looseObject({ icons: z.array(realSchema(IconSchema)).optional() }),
+);
 export type Icons = z.infer<typeof IconsSchema>;
 
 /** Name plus optional display title (`title` since 2025-06-18). */
-export const BaseMetadataSchema = z.looseObject({ name: z.string(), title: z.string().optional() });
+export const BaseMetadataSchema = lazySchema(() =>
+  z.looseObject({ name: z.string(), title: z.string().optional() }),
+);
 export type BaseMetadata = z.infer<typeof BaseMetadataSchema>;
 
 /**
@@ -71,53 +77,63 @@ export const ImplementationSchema: LooseObject<{
   description: z.ZodOptional<z.ZodString>;
   icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
   websiteUrl: z.ZodOptional<z.ZodString>;
-}> = z.looseObject({
-  name: z.string(),
-  version: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  icons: z.array(IconSchema).optional(),
-  websiteUrl: z.string().optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    name: z.string(),
+    version: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    icons: z.array(realSchema(IconSchema)).optional(),
+    websiteUrl: z.string().optional(),
+  }),
+);
 export type Implementation = z.infer<typeof ImplementationSchema>;
 
 /** Hints about how a client should use an object (2024-11-05 `Annotated`; `lastModified` 2025-06-18+). */
-export const AnnotationsSchema = z.looseObject({
-  audience: z.array(RoleSchema).optional(),
-  priority: z.number().min(0).max(1).optional(),
-  lastModified: z.string().optional(),
-});
+export const AnnotationsSchema = lazySchema(() =>
+  z.looseObject({
+    audience: z.array(realSchema(RoleSchema)).optional(),
+    priority: z.number().min(0).max(1).optional(),
+    lastModified: z.string().optional(),
+  }),
+);
 export type Annotations = z.infer<typeof AnnotationsSchema>;
 
 /** `cacheScope` of a cacheable result (2026-07-28). */
-export const CacheScopeSchema = z.enum(CACHE_SCOPES);
+export const CacheScopeSchema = lazySchema(() => z.enum(CACHE_SCOPES));
 export type CacheScope = z.infer<typeof CacheScopeSchema>;
 
 /** `resultType` of a result (2026-07-28): an open string; `complete` and `input_required` are defined. */
-export const ResultTypeSchema = z.string();
+export const ResultTypeSchema = lazySchema(() => z.string());
 
 /** `_meta` of a result: 2026-07-28 names `io.modelcontextprotocol/serverInfo`. */
 export const ResultMetaObjectSchema: LooseObject<{
   [MetaKey.ServerInfo]: z.ZodOptional<typeof ImplementationSchema>;
-}> = z.looseObject({
-  [MetaKey.ServerInfo]: ImplementationSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    [MetaKey.ServerInfo]: realSchema(ImplementationSchema).optional(),
+  }),
+);
 export type ResultMetaObject = z.infer<typeof ResultMetaObjectSchema>;
 
 /** `_meta` of a notification: 2026-07-28 tags subscription-stream notifications with their stream id. */
-export const NotificationMetaObjectSchema = z.looseObject({
-  [MetaKey.SubscriptionId]: RequestIdSchema.optional(),
-});
+export const NotificationMetaObjectSchema = lazySchema(() =>
+  z.looseObject({
+    [MetaKey.SubscriptionId]: realSchema(RequestIdSchema).optional(),
+  }),
+);
 export type NotificationMetaObject = z.infer<typeof NotificationMetaObjectSchema>;
 
 /** Fields every result may carry. `resultType` is required on the wire from 2026-07-28 on only. */
 export const ResultSchema: LooseObject<{
   _meta: z.ZodOptional<typeof ResultMetaObjectSchema>;
   resultType: z.ZodOptional<typeof ResultTypeSchema>;
-}> = z.looseObject({
-  _meta: ResultMetaObjectSchema.optional(),
-  resultType: ResultTypeSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    _meta: realSchema(ResultMetaObjectSchema).optional(),
+    resultType: realSchema(ResultTypeSchema).optional(),
+  }),
+);
 export type Result = z.infer<typeof ResultSchema>;
 
 /** A result with nothing in it but the common fields (e.g. the answer to `ping`). */
@@ -128,21 +144,23 @@ export type EmptyResult = Result;
 export const CacheableResultSchema: Extended<
   typeof ResultSchema,
   { ttlMs: z.ZodOptional<z.ZodNumber>; cacheScope: z.ZodOptional<typeof CacheScopeSchema> }
-> = ResultSchema.extend({
-  ttlMs: z.number().int().min(0).optional(),
-  cacheScope: CacheScopeSchema.optional(),
-});
+> = lazySchema(() =>
+  realSchema(ResultSchema).extend({
+    ttlMs: z.number().int().min(0).optional(),
+    cacheScope: realSchema(CacheScopeSchema).optional(),
+  }),
+);
 export type CacheableResult = z.infer<typeof CacheableResultSchema>;
 
 /** Params of a notification that has no other params. */
 export const NotificationParamsSchema: LooseObject<{
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = z.looseObject({ _meta: NotificationMetaObjectSchema.optional() });
+}> = lazySchema(() => z.looseObject({ _meta: realSchema(NotificationMetaObjectSchema).optional() }));
 export type NotificationParams = z.infer<typeof NotificationParamsSchema>;
 
 /** A result page with an optional cursor for the next one. */
 export const PaginatedResultSchema: Extended<
   typeof ResultSchema,
   { nextCursor: z.ZodOptional<typeof CursorSchema> }
-> = ResultSchema.extend({ nextCursor: CursorSchema.optional() });
+> = lazySchema(() => realSchema(ResultSchema).extend({ nextCursor: realSchema(CursorSchema).optional() }));
 export type PaginatedResult = z.infer<typeof PaginatedResultSchema>;

@@ -1,21 +1,26 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { ResultSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
 import type { Extended, LooseObject } from './schema-types.js';
 
 /** Completion for a prompt's argument. */
-export const PromptReferenceSchema = z.looseObject({
-  type: z.literal('ref/prompt'),
-  name: z.string(),
-  title: z.string().optional(),
-});
+export const PromptReferenceSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('ref/prompt'),
+    name: z.string(),
+    title: z.string().optional(),
+  }),
+);
 export type PromptReference = z.infer<typeof PromptReferenceSchema>;
 
 /** Completion for a resource template's variable (`ResourceReference` in 2024-11-05 and 2025-03-26). */
-export const ResourceTemplateReferenceSchema = z.looseObject({
-  type: z.literal('ref/resource'),
-  uri: z.string(),
-});
+export const ResourceTemplateReferenceSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('ref/resource'),
+    uri: z.string(),
+  }),
+);
 export type ResourceTemplateReference = z.infer<typeof ResourceTemplateReferenceSchema>;
 
 /** Params of `completion/complete`; `context` is 2025-06-18+. */
@@ -29,21 +34,28 @@ export const CompleteRequestParamsSchema: Extended<
     argument: LooseObject<{ name: z.ZodString; value: z.ZodString }>;
     context: z.ZodOptional<LooseObject<{ arguments: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodString>> }>>;
   }
-> = RequestParamsSchema.extend({
-  ref: z.discriminatedUnion('type', [PromptReferenceSchema, ResourceTemplateReferenceSchema]),
-  argument: z.looseObject({ name: z.string(), value: z.string() }),
-  context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
-});
+> = lazySchema(() =>
+  realSchema(RequestParamsSchema).extend({
+    ref: z.discriminatedUnion('type', [
+      realSchema(PromptReferenceSchema),
+      realSchema(ResourceTemplateReferenceSchema),
+    ]),
+    argument: z.looseObject({ name: z.string(), value: z.string() }),
+    context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+  }),
+);
 export type CompleteRequestParams = z.infer<typeof CompleteRequestParamsSchema>;
 
 /** `completion/complete`. */
 export const CompleteRequestSchema: LooseObject<{
   method: z.ZodLiteral<'completion/complete'>;
   params: typeof CompleteRequestParamsSchema;
-}> = z.looseObject({
-  method: z.literal('completion/complete'),
-  params: CompleteRequestParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('completion/complete'),
+    params: realSchema(CompleteRequestParamsSchema),
+  }),
+);
 export type CompleteRequest = z.infer<typeof CompleteRequestSchema>;
 
 /**
@@ -66,11 +78,13 @@ export const CompleteResultSchema: Extended<
       hasMore: z.ZodOptional<z.ZodBoolean>;
     }>;
   }
-> = ResultSchema.extend({
-  completion: z.looseObject({
-    values: z.array(z.string()).max(100),
-    total: z.number().int().optional(),
-    hasMore: z.boolean().optional(),
+> = lazySchema(() =>
+  realSchema(ResultSchema).extend({
+    completion: z.looseObject({
+      values: z.array(z.string()).max(100),
+      total: z.number().int().optional(),
+      hasMore: z.boolean().optional(),
+    }),
   }),
-});
+);
 export type CompleteResult = z.infer<typeof CompleteResultSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { AnnotationsSchema, IconSchema, MetaObjectSchema } from './common.js';
 import type { Extended, LooseObject } from './schema-types.js';
 
@@ -13,32 +14,36 @@ export const ResourceContentsSchema: LooseObject<{
   uri: z.ZodString;
   mimeType: z.ZodOptional<z.ZodString>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({
-  uri: z.string(),
-  mimeType: z.string().optional(),
-  _meta: MetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    uri: z.string(),
+    mimeType: z.string().optional(),
+    _meta: realSchema(MetaObjectSchema).optional(),
+  }),
+);
 export type ResourceContents = z.infer<typeof ResourceContentsSchema>;
 
 /** Text contents of a resource. */
 export const TextResourceContentsSchema: Extended<typeof ResourceContentsSchema, { text: z.ZodString }> =
-  ResourceContentsSchema.extend({ text: z.string() });
+  lazySchema(() => realSchema(ResourceContentsSchema).extend({ text: z.string() }));
 export type TextResourceContents = z.infer<typeof TextResourceContentsSchema>;
 
 /** Binary contents of a resource, base64-encoded. */
 export const BlobResourceContentsSchema: Extended<typeof ResourceContentsSchema, { blob: z.ZodString }> =
-  ResourceContentsSchema.extend({ blob: z.string() });
+  lazySchema(() => realSchema(ResourceContentsSchema).extend({ blob: z.string() }));
 export type BlobResourceContents = z.infer<typeof BlobResourceContentsSchema>;
 
 /** Text or blob contents, as returned by `resources/read` and embedded in content. */
 export const ResourceContentsUnionSchema: z.ZodUnion<
   readonly [typeof TextResourceContentsSchema, typeof BlobResourceContentsSchema]
-> = z.union([TextResourceContentsSchema, BlobResourceContentsSchema]);
+> = lazySchema(() =>
+  z.union([realSchema(TextResourceContentsSchema), realSchema(BlobResourceContentsSchema)]),
+);
 
-const blockBase = {
-  annotations: AnnotationsSchema.optional(),
-  _meta: MetaObjectSchema.optional(),
-};
+const blockBase = () => ({
+  annotations: realSchema(AnnotationsSchema).optional(),
+  _meta: realSchema(MetaObjectSchema).optional(),
+});
 
 /** Text for or from an LLM. */
 export const TextContentSchema: LooseObject<{
@@ -46,7 +51,7 @@ export const TextContentSchema: LooseObject<{
   text: z.ZodString;
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({ type: z.literal('text'), text: z.string(), ...blockBase });
+}> = lazySchema(() => z.looseObject({ type: z.literal('text'), text: z.string(), ...blockBase() }));
 export type TextContent = z.infer<typeof TextContentSchema>;
 
 /** A base64-encoded image. */
@@ -56,12 +61,14 @@ export const ImageContentSchema: LooseObject<{
   mimeType: z.ZodString;
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({
-  type: z.literal('image'),
-  data: z.string(),
-  mimeType: z.string(),
-  ...blockBase,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('image'),
+    data: z.string(),
+    mimeType: z.string(),
+    ...blockBase(),
+  }),
+);
 export type ImageContent = z.infer<typeof ImageContentSchema>;
 
 /** Base64-encoded audio (2025-03-26+). */
@@ -71,12 +78,14 @@ export const AudioContentSchema: LooseObject<{
   mimeType: z.ZodString;
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({
-  type: z.literal('audio'),
-  data: z.string(),
-  mimeType: z.string(),
-  ...blockBase,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('audio'),
+    data: z.string(),
+    mimeType: z.string(),
+    ...blockBase(),
+  }),
+);
 export type AudioContent = z.infer<typeof AudioContentSchema>;
 
 /** A link to a resource the client may read (2025-06-18+). */
@@ -91,17 +100,19 @@ export const ResourceLinkSchema: LooseObject<{
   icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({
-  type: z.literal('resource_link'),
-  uri: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.number().optional(),
-  icons: z.array(IconSchema).optional(),
-  ...blockBase,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('resource_link'),
+    uri: z.string(),
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    size: z.number().optional(),
+    icons: z.array(realSchema(IconSchema)).optional(),
+    ...blockBase(),
+  }),
+);
 export type ResourceLink = z.infer<typeof ResourceLinkSchema>;
 
 /** A resource's contents embedded in a prompt or tool result. */
@@ -110,11 +121,13 @@ export const EmbeddedResourceSchema: LooseObject<{
   resource: typeof ResourceContentsUnionSchema;
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({
-  type: z.literal('resource'),
-  resource: ResourceContentsUnionSchema,
-  ...blockBase,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('resource'),
+    resource: realSchema(ResourceContentsUnionSchema),
+    ...blockBase(),
+  }),
+);
 export type EmbeddedResource = z.infer<typeof EmbeddedResourceSchema>;
 
 /**
@@ -136,13 +149,15 @@ export const ContentBlockSchema: z.ZodDiscriminatedUnion<
     typeof EmbeddedResourceSchema,
   ],
   'type'
-> = z.discriminatedUnion('type', [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ResourceLinkSchema,
-  EmbeddedResourceSchema,
-]);
+> = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    realSchema(TextContentSchema),
+    realSchema(ImageContentSchema),
+    realSchema(AudioContentSchema),
+    realSchema(ResourceLinkSchema),
+    realSchema(EmbeddedResourceSchema),
+  ]),
+);
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 
 /** A tool call requested by the model during sampling (2025-11-25+). */
@@ -152,13 +167,15 @@ export const ToolUseContentSchema: LooseObject<{
   name: z.ZodString;
   input: z.ZodRecord<z.ZodString, z.ZodUnknown>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({
-  type: z.literal('tool_use'),
-  id: z.string(),
-  name: z.string(),
-  input: z.record(z.string(), z.unknown()),
-  _meta: MetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('tool_use'),
+    id: z.string(),
+    name: z.string(),
+    input: z.record(z.string(), z.unknown()),
+    _meta: realSchema(MetaObjectSchema).optional(),
+  }),
+);
 export type ToolUseContent = z.infer<typeof ToolUseContentSchema>;
 
 /** The outcome of a tool call, sent back to the model during sampling (2025-11-25+). */
@@ -169,15 +186,17 @@ export const ToolResultContentSchema: LooseObject<{
   structuredContent: z.ZodOptional<z.ZodUnknown>;
   isError: z.ZodOptional<z.ZodBoolean>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({
-  type: z.literal('tool_result'),
-  toolUseId: z.string(),
-  content: z.array(ContentBlockSchema),
-  /** An object up to 2025-11-25, any JSON value in 2026-07-28. */
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean().optional(),
-  _meta: MetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('tool_result'),
+    toolUseId: z.string(),
+    content: z.array(realSchema(ContentBlockSchema)),
+    /** An object up to 2025-11-25, any JSON value in 2026-07-28. */
+    structuredContent: z.unknown().optional(),
+    isError: z.boolean().optional(),
+    _meta: realSchema(MetaObjectSchema).optional(),
+  }),
+);
 export type ToolResultContent = z.infer<typeof ToolResultContentSchema>;
 
 /** Content of a sampling message. */
@@ -190,11 +209,13 @@ export const SamplingMessageContentBlockSchema: z.ZodDiscriminatedUnion<
     typeof ToolResultContentSchema,
   ],
   'type'
-> = z.discriminatedUnion('type', [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ToolUseContentSchema,
-  ToolResultContentSchema,
-]);
+> = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    realSchema(TextContentSchema),
+    realSchema(ImageContentSchema),
+    realSchema(AudioContentSchema),
+    realSchema(ToolUseContentSchema),
+    realSchema(ToolResultContentSchema),
+  ]),
+);
 export type SamplingMessageContentBlock = z.infer<typeof SamplingMessageContentBlockSchema>;

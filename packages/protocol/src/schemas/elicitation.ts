@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { NotificationMetaObjectSchema, ResultSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
 import { TaskMetadataSchema } from './tasks.js';
@@ -9,89 +10,105 @@ import type { Extended, LooseObject } from './schema-types.js';
  * request in the legacy era, an input request of an `input_required` result in 2026-07-28.
  */
 
-const described = {
+const described = () => ({
   title: z.string().optional(),
   description: z.string().optional(),
-};
+});
 
 /** A free-text field. */
-export const StringSchemaSchema = z.looseObject({
-  type: z.literal('string'),
-  ...described,
-  minLength: z.number().int().optional(),
-  maxLength: z.number().int().optional(),
-  format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
-  default: z.string().optional(),
-});
+export const StringSchemaSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('string'),
+    ...described(),
+    minLength: z.number().int().optional(),
+    maxLength: z.number().int().optional(),
+    format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
+    default: z.string().optional(),
+  }),
+);
 export type StringSchema = z.infer<typeof StringSchemaSchema>;
 
 /** A number field. */
-export const NumberSchemaSchema = z.looseObject({
-  type: z.enum(['number', 'integer']),
-  ...described,
-  minimum: z.number().optional(),
-  maximum: z.number().optional(),
-  default: z.number().optional(),
-});
+export const NumberSchemaSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.enum(['number', 'integer']),
+    ...described(),
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    default: z.number().optional(),
+  }),
+);
 export type NumberSchema = z.infer<typeof NumberSchemaSchema>;
 
 /** A checkbox. */
-export const BooleanSchemaSchema = z.looseObject({
-  type: z.literal('boolean'),
-  ...described,
-  default: z.boolean().optional(),
-});
+export const BooleanSchemaSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('boolean'),
+    ...described(),
+    default: z.boolean().optional(),
+  }),
+);
 export type BooleanSchema = z.infer<typeof BooleanSchemaSchema>;
 
-const TitledOption = z.looseObject({ const: z.string(), title: z.string() });
+const TitledOption = lazySchema(() => z.looseObject({ const: z.string(), title: z.string() }));
 
 /** Single choice from plain values (2025-11-25+). */
-export const UntitledSingleSelectEnumSchemaSchema = z.looseObject({
-  type: z.literal('string'),
-  ...described,
-  enum: z.array(z.string()),
-  default: z.string().optional(),
-});
+export const UntitledSingleSelectEnumSchemaSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('string'),
+    ...described(),
+    enum: z.array(z.string()),
+    default: z.string().optional(),
+  }),
+);
 export type UntitledSingleSelectEnumSchema = z.infer<typeof UntitledSingleSelectEnumSchemaSchema>;
 
 /** Single choice from titled values (2025-11-25+). */
-export const TitledSingleSelectEnumSchemaSchema = z.looseObject({
-  type: z.literal('string'),
-  ...described,
-  oneOf: z.array(TitledOption),
-  default: z.string().optional(),
-});
+export const TitledSingleSelectEnumSchemaSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('string'),
+    ...described(),
+    oneOf: z.array(realSchema(TitledOption)),
+    default: z.string().optional(),
+  }),
+);
 export type TitledSingleSelectEnumSchema = z.infer<typeof TitledSingleSelectEnumSchemaSchema>;
 
 /** Multiple choice from plain values (2025-11-25+). */
-export const UntitledMultiSelectEnumSchemaSchema = z.looseObject({
-  type: z.literal('array'),
-  ...described,
-  minItems: z.number().int().optional(),
-  maxItems: z.number().int().optional(),
-  items: z.looseObject({ type: z.literal('string'), enum: z.array(z.string()) }),
-  default: z.array(z.string()).optional(),
-});
+export const UntitledMultiSelectEnumSchemaSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('array'),
+    ...described(),
+    minItems: z.number().int().optional(),
+    maxItems: z.number().int().optional(),
+    items: z.looseObject({ type: z.literal('string'), enum: z.array(z.string()) }),
+    default: z.array(z.string()).optional(),
+  }),
+);
 export type UntitledMultiSelectEnumSchema = z.infer<typeof UntitledMultiSelectEnumSchemaSchema>;
 
 /** Multiple choice from titled values (2025-11-25+). */
-export const TitledMultiSelectEnumSchemaSchema = z.looseObject({
-  type: z.literal('array'),
-  ...described,
-  minItems: z.number().int().optional(),
-  maxItems: z.number().int().optional(),
-  items: z.looseObject({ anyOf: z.array(TitledOption) }),
-  default: z.array(z.string()).optional(),
-});
+export const TitledMultiSelectEnumSchemaSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('array'),
+    ...described(),
+    minItems: z.number().int().optional(),
+    maxItems: z.number().int().optional(),
+    items: z.looseObject({ anyOf: z.array(realSchema(TitledOption)) }),
+    default: z.array(z.string()).optional(),
+  }),
+);
 export type TitledMultiSelectEnumSchema = z.infer<typeof TitledMultiSelectEnumSchemaSchema>;
 
 /** The 2025-06-18 enum field with parallel `enumNames` (named `EnumSchema` there, kept for compatibility). */
 export const LegacyTitledEnumSchemaSchema: Extended<
   typeof UntitledSingleSelectEnumSchemaSchema,
   { enumNames: z.ZodOptional<z.ZodArray<z.ZodString>> }
-> = UntitledSingleSelectEnumSchemaSchema.extend({
-  enumNames: z.array(z.string()).optional(),
-});
+> = lazySchema(() =>
+  realSchema(UntitledSingleSelectEnumSchemaSchema).extend({
+    enumNames: z.array(z.string()).optional(),
+  }),
+);
 export type LegacyTitledEnumSchema = z.infer<typeof LegacyTitledEnumSchemaSchema>;
 
 /** Any enum field. */
@@ -103,13 +120,15 @@ export const EnumSchemaSchema: z.ZodUnion<
     typeof TitledMultiSelectEnumSchemaSchema,
     typeof LegacyTitledEnumSchemaSchema,
   ]
-> = z.union([
-  UntitledSingleSelectEnumSchemaSchema,
-  TitledSingleSelectEnumSchemaSchema,
-  UntitledMultiSelectEnumSchemaSchema,
-  TitledMultiSelectEnumSchemaSchema,
-  LegacyTitledEnumSchemaSchema,
-]);
+> = lazySchema(() =>
+  z.union([
+    realSchema(UntitledSingleSelectEnumSchemaSchema),
+    realSchema(TitledSingleSelectEnumSchemaSchema),
+    realSchema(UntitledMultiSelectEnumSchemaSchema),
+    realSchema(TitledMultiSelectEnumSchemaSchema),
+    realSchema(LegacyTitledEnumSchemaSchema),
+  ]),
+);
 export type EnumSchema = z.infer<typeof EnumSchemaSchema>;
 
 /** Any field of an elicitation form: flat, primitive-valued (spec: no nesting). */
@@ -124,16 +143,18 @@ export const PrimitiveSchemaDefinitionSchema: z.ZodUnion<
     typeof NumberSchemaSchema,
     typeof BooleanSchemaSchema,
   ]
-> = z.union([
-  UntitledSingleSelectEnumSchemaSchema,
-  TitledSingleSelectEnumSchemaSchema,
-  UntitledMultiSelectEnumSchemaSchema,
-  TitledMultiSelectEnumSchemaSchema,
-  LegacyTitledEnumSchemaSchema,
-  StringSchemaSchema,
-  NumberSchemaSchema,
-  BooleanSchemaSchema,
-]);
+> = lazySchema(() =>
+  z.union([
+    realSchema(UntitledSingleSelectEnumSchemaSchema),
+    realSchema(TitledSingleSelectEnumSchemaSchema),
+    realSchema(UntitledMultiSelectEnumSchemaSchema),
+    realSchema(TitledMultiSelectEnumSchemaSchema),
+    realSchema(LegacyTitledEnumSchemaSchema),
+    realSchema(StringSchemaSchema),
+    realSchema(NumberSchemaSchema),
+    realSchema(BooleanSchemaSchema),
+  ]),
+);
 export type PrimitiveSchemaDefinition = z.infer<typeof PrimitiveSchemaDefinitionSchema>;
 
 /** Params of a form-mode elicitation (`mode` is absent before 2025-11-25). */
@@ -150,17 +171,19 @@ export const ElicitRequestFormParamsSchema: Extended<
     }>;
     task: z.ZodOptional<typeof TaskMetadataSchema>;
   }
-> = RequestParamsSchema.extend({
-  mode: z.literal('form').optional(),
-  message: z.string(),
-  requestedSchema: z.looseObject({
-    $schema: z.string().optional(),
-    type: z.literal('object'),
-    properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
-    required: z.array(z.string()).optional(),
+> = lazySchema(() =>
+  realSchema(RequestParamsSchema).extend({
+    mode: z.literal('form').optional(),
+    message: z.string(),
+    requestedSchema: z.looseObject({
+      $schema: z.string().optional(),
+      type: z.literal('object'),
+      properties: z.record(z.string(), realSchema(PrimitiveSchemaDefinitionSchema)),
+      required: z.array(z.string()).optional(),
+    }),
+    task: realSchema(TaskMetadataSchema).optional(),
   }),
-  task: TaskMetadataSchema.optional(),
-});
+);
 export type ElicitRequestFormParams = z.infer<typeof ElicitRequestFormParamsSchema>;
 
 /** Params of a URL-mode elicitation (2025-11-25+; `elicitationId` is gone in 2026-07-28). */
@@ -173,29 +196,35 @@ export const ElicitRequestURLParamsSchema: Extended<
     elicitationId: z.ZodOptional<z.ZodString>;
     task: z.ZodOptional<typeof TaskMetadataSchema>;
   }
-> = RequestParamsSchema.extend({
-  mode: z.literal('url'),
-  message: z.string(),
-  url: z.string(),
-  elicitationId: z.string().optional(),
-  task: TaskMetadataSchema.optional(),
-});
+> = lazySchema(() =>
+  realSchema(RequestParamsSchema).extend({
+    mode: z.literal('url'),
+    message: z.string(),
+    url: z.string(),
+    elicitationId: z.string().optional(),
+    task: realSchema(TaskMetadataSchema).optional(),
+  }),
+);
 export type ElicitRequestURLParams = z.infer<typeof ElicitRequestURLParamsSchema>;
 
 /** Params of `elicitation/create`. */
 export const ElicitRequestParamsSchema: z.ZodUnion<
   readonly [typeof ElicitRequestURLParamsSchema, typeof ElicitRequestFormParamsSchema]
-> = z.union([ElicitRequestURLParamsSchema, ElicitRequestFormParamsSchema]);
+> = lazySchema(() =>
+  z.union([realSchema(ElicitRequestURLParamsSchema), realSchema(ElicitRequestFormParamsSchema)]),
+);
 export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
 
 /** `elicitation/create` request. */
 export const ElicitRequestSchema: LooseObject<{
   method: z.ZodLiteral<'elicitation/create'>;
   params: typeof ElicitRequestParamsSchema;
-}> = z.looseObject({
-  method: z.literal('elicitation/create'),
-  params: ElicitRequestParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('elicitation/create'),
+    params: realSchema(ElicitRequestParamsSchema),
+  }),
+);
 export type ElicitRequest = z.infer<typeof ElicitRequestSchema>;
 
 /**
@@ -223,22 +252,26 @@ export const ElicitResultSchema: Extended<
       >
     >;
   }
-> = ResultSchema.extend({
-  action: z.enum(['accept', 'decline', 'cancel']),
-  content: z
-    .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
-    .optional(),
-});
+> = lazySchema(() =>
+  realSchema(ResultSchema).extend({
+    action: z.enum(['accept', 'decline', 'cancel']),
+    content: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+      .optional(),
+  }),
+);
 export type ElicitResult = z.infer<typeof ElicitResultSchema>;
 
 /** Params of `notifications/elicitation/complete`. */
 export const ElicitationCompleteNotificationParamsSchema: LooseObject<{
   elicitationId: z.ZodString;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = z.looseObject({
-  elicitationId: z.string(),
-  _meta: NotificationMetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    elicitationId: z.string(),
+    _meta: realSchema(NotificationMetaObjectSchema).optional(),
+  }),
+);
 export type ElicitationCompleteNotificationParams = z.infer<
   typeof ElicitationCompleteNotificationParamsSchema
 >;
@@ -247,8 +280,10 @@ export type ElicitationCompleteNotificationParams = z.infer<
 export const ElicitationCompleteNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/elicitation/complete'>;
   params: typeof ElicitationCompleteNotificationParamsSchema;
-}> = z.looseObject({
-  method: z.literal('notifications/elicitation/complete'),
-  params: ElicitationCompleteNotificationParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/elicitation/complete'),
+    params: realSchema(ElicitationCompleteNotificationParamsSchema),
+  }),
+);
 export type ElicitationCompleteNotification = z.infer<typeof ElicitationCompleteNotificationSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { ErrorCode } from '../errors.js';
 import { ClientCapabilitiesSchema } from './capabilities.js';
 import { RequestIdSchema } from './common.js';
@@ -12,28 +13,30 @@ import type { Extended, LooseObject } from './schema-types.js';
  */
 
 /** A JSON-RPC error object (the spec's `Error`). */
-export const ErrorSchema = z.looseObject({
-  code: z.number().int(),
-  message: z.string(),
-  data: z.unknown().optional(),
-});
+export const ErrorSchema = lazySchema(() =>
+  z.looseObject({
+    code: z.number().int(),
+    message: z.string(),
+    data: z.unknown().optional(),
+  }),
+);
 export type ErrorObject = z.infer<typeof ErrorSchema>;
 
 /** An error object with a fixed `code`. */
 type ErrorWithCode<C extends number> = Extended<typeof ErrorSchema, { code: z.ZodLiteral<C> }>;
 const errorWithCode = <C extends number>(code: C): ErrorWithCode<C> =>
-  ErrorSchema.extend({ code: z.literal(code) });
+  realSchema(ErrorSchema).extend({ code: z.literal(code) });
 
 /** -32700. */
-export const ParseErrorSchema = errorWithCode(ErrorCode.ParseError);
+export const ParseErrorSchema = lazySchema(() => errorWithCode(ErrorCode.ParseError));
 /** -32600. */
-export const InvalidRequestErrorSchema = errorWithCode(ErrorCode.InvalidRequest);
+export const InvalidRequestErrorSchema = lazySchema(() => errorWithCode(ErrorCode.InvalidRequest));
 /** -32601. */
-export const MethodNotFoundErrorSchema = errorWithCode(ErrorCode.MethodNotFound);
+export const MethodNotFoundErrorSchema = lazySchema(() => errorWithCode(ErrorCode.MethodNotFound));
 /** -32602; also "resource not found" from 2026-07-28 on. */
-export const InvalidParamsErrorSchema = errorWithCode(ErrorCode.InvalidParams);
+export const InvalidParamsErrorSchema = lazySchema(() => errorWithCode(ErrorCode.InvalidParams));
 /** -32603. */
-export const InternalErrorSchema = errorWithCode(ErrorCode.InternalError);
+export const InternalErrorSchema = lazySchema(() => errorWithCode(ErrorCode.InternalError));
 
 /** A whole error response whose `error` member is `E`. */
 type ErrorResponse<E extends z.ZodType> = LooseObject<{
@@ -42,10 +45,12 @@ type ErrorResponse<E extends z.ZodType> = LooseObject<{
   error: E;
 }>;
 const errorResponse = <E extends z.ZodType>(error: E): ErrorResponse<E> =>
-  z.looseObject({ jsonrpc: z.literal('2.0'), id: RequestIdSchema.optional(), error });
+  z.looseObject({ jsonrpc: z.literal('2.0'), id: realSchema(RequestIdSchema).optional(), error });
 
 /** -32020: an HTTP `Mcp-*` header disagrees with the body (2026-07-28). */
-export const HeaderMismatchErrorSchema = errorResponse(errorWithCode(ErrorCode.HeaderMismatch));
+export const HeaderMismatchErrorSchema = lazySchema(() =>
+  errorResponse(errorWithCode(ErrorCode.HeaderMismatch)),
+);
 export type HeaderMismatchError = z.infer<typeof HeaderMismatchErrorSchema>;
 
 /** -32021: the request needs a client capability that its `_meta` did not declare (2026-07-28). */
@@ -54,10 +59,12 @@ export const MissingRequiredClientCapabilityErrorSchema: ErrorResponse<
     ErrorWithCode<typeof ErrorCode.MissingRequiredClientCapability>,
     { data: LooseObject<{ requiredCapabilities: typeof ClientCapabilitiesSchema }> }
   >
-> = errorResponse(
-  errorWithCode(ErrorCode.MissingRequiredClientCapability).extend({
-    data: z.looseObject({ requiredCapabilities: ClientCapabilitiesSchema }),
-  }),
+> = lazySchema(() =>
+  errorResponse(
+    errorWithCode(ErrorCode.MissingRequiredClientCapability).extend({
+      data: z.looseObject({ requiredCapabilities: realSchema(ClientCapabilitiesSchema) }),
+    }),
+  ),
 );
 export type MissingRequiredClientCapabilityError = z.infer<typeof MissingRequiredClientCapabilityErrorSchema>;
 
@@ -84,10 +91,12 @@ export const UnsupportedProtocolVersionErrorSchema: ErrorResponse<
     ErrorWithCode<typeof ErrorCode.UnsupportedProtocolVersion>,
     { data: LooseObject<{ requested: z.ZodString; supported: z.ZodArray<z.ZodString> }> }
   >
-> = errorResponse(
-  errorWithCode(ErrorCode.UnsupportedProtocolVersion).extend({
-    data: z.looseObject({ requested: z.string(), supported: z.array(z.string()) }),
-  }),
+> = lazySchema(() =>
+  errorResponse(
+    errorWithCode(ErrorCode.UnsupportedProtocolVersion).extend({
+      data: z.looseObject({ requested: z.string(), supported: z.array(z.string()) }),
+    }),
+  ),
 );
 export type UnsupportedProtocolVersionError = z.infer<typeof UnsupportedProtocolVersionErrorSchema>;
 
@@ -97,9 +106,11 @@ export const URLElicitationRequiredErrorSchema: ErrorResponse<
     ErrorWithCode<typeof ErrorCode.UrlElicitationRequired>,
     { data: LooseObject<{ elicitations: z.ZodArray<typeof ElicitRequestURLParamsSchema> }> }
   >
-> = errorResponse(
-  errorWithCode(ErrorCode.UrlElicitationRequired).extend({
-    data: z.looseObject({ elicitations: z.array(ElicitRequestURLParamsSchema) }),
-  }),
+> = lazySchema(() =>
+  errorResponse(
+    errorWithCode(ErrorCode.UrlElicitationRequired).extend({
+      data: z.looseObject({ elicitations: z.array(realSchema(ElicitRequestURLParamsSchema)) }),
+    }),
+  ),
 );
 export type URLElicitationRequiredError = z.infer<typeof URLElicitationRequiredErrorSchema>;

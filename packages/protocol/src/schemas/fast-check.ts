@@ -1,3 +1,5 @@
+import { realSchema } from './lazy-schema.js';
+
 /**
  * Fast checks: cheap predicates that let a hot path skip a zod parse for the everyday shape of a value.
  * A check is a *sufficient* condition: it returns true only for values its schema accepts and returns
@@ -22,7 +24,7 @@ const checks = new WeakMap<object, (value: unknown) => boolean>();
  * ```
  */
 export function registerFastCheck<S extends object>(schema: S, check: (value: unknown) => boolean): S {
-  checks.set(schema, check);
+  checks.set(realSchema(schema), check);
   return schema;
 }
 
@@ -36,7 +38,7 @@ export function registerFastCheck<S extends object>(schema: S, check: (value: un
  * ```
  */
 export function fastAccepts(schema: object, value: unknown): boolean {
-  const check = checks.get(schema);
+  const check = checks.get(realSchema(schema));
   return check?.(value) === true;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { ResultSchema } from './common.js';
 import { ElicitRequestSchema, ElicitResultSchema } from './elicitation.js';
 import { RequestParamsSchema } from './request-params.js';
@@ -15,13 +16,18 @@ import type { Extended } from './schema-types.js';
 /** A request the server needs the client to answer: sampling, roots or elicitation. */
 export const InputRequestSchema: z.ZodUnion<
   readonly [typeof CreateMessageRequestSchema, typeof ListRootsRequestSchema, typeof ElicitRequestSchema]
-> = z.union([CreateMessageRequestSchema, ListRootsRequestSchema, ElicitRequestSchema]);
+> = lazySchema(() =>
+  z.union([
+    realSchema(CreateMessageRequestSchema),
+    realSchema(ListRootsRequestSchema),
+    realSchema(ElicitRequestSchema),
+  ]),
+);
 export type InputRequest = z.infer<typeof InputRequestSchema>;
 
 /** Input requests keyed by a server-chosen id. */
-export const InputRequestsSchema: z.ZodRecord<z.ZodString, typeof InputRequestSchema> = z.record(
-  z.string(),
-  InputRequestSchema,
+export const InputRequestsSchema: z.ZodRecord<z.ZodString, typeof InputRequestSchema> = lazySchema(() =>
+  z.record(z.string(), realSchema(InputRequestSchema)),
 );
 export type InputRequests = z.infer<typeof InputRequestsSchema>;
 
@@ -31,13 +37,18 @@ export type InputRequests = z.infer<typeof InputRequestsSchema>;
  */
 export const InputResponseSchema: z.ZodUnion<
   readonly [typeof CreateMessageResultSchema, typeof ListRootsResultSchema, typeof ElicitResultSchema]
-> = z.union([CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]);
+> = lazySchema(() =>
+  z.union([
+    realSchema(CreateMessageResultSchema),
+    realSchema(ListRootsResultSchema),
+    realSchema(ElicitResultSchema),
+  ]),
+);
 export type InputResponse = z.infer<typeof InputResponseSchema>;
 
 /** Answers keyed like the `inputRequests` they answer. */
-export const InputResponsesSchema: z.ZodRecord<z.ZodString, typeof InputResponseSchema> = z.record(
-  z.string(),
-  InputResponseSchema,
+export const InputResponsesSchema: z.ZodRecord<z.ZodString, typeof InputResponseSchema> = lazySchema(() =>
+  z.record(z.string(), realSchema(InputResponseSchema)),
 );
 export type InputResponses = z.infer<typeof InputResponsesSchema>;
 
@@ -64,18 +75,22 @@ export type InputResponses = z.infer<typeof InputResponsesSchema>;
 export const InputRequiredResultSchema: Extended<
   typeof ResultSchema,
   { inputRequests: z.ZodOptional<typeof InputRequestsSchema>; requestState: z.ZodOptional<z.ZodString> }
-> = ResultSchema.extend({
-  inputRequests: InputRequestsSchema.optional(),
-  requestState: z.string().optional(),
-});
+> = lazySchema(() =>
+  realSchema(ResultSchema).extend({
+    inputRequests: realSchema(InputRequestsSchema).optional(),
+    requestState: z.string().optional(),
+  }),
+);
 export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;
 
 /** Params fields of a request retried with answers (`tools/call`, `prompts/get`, `resources/read`). */
 export const InputResponseRequestParamsSchema: Extended<
   typeof RequestParamsSchema,
   { inputResponses: z.ZodOptional<typeof InputResponsesSchema>; requestState: z.ZodOptional<z.ZodString> }
-> = RequestParamsSchema.extend({
-  inputResponses: InputResponsesSchema.optional(),
-  requestState: z.string().optional(),
-});
+> = lazySchema(() =>
+  realSchema(RequestParamsSchema).extend({
+    inputResponses: realSchema(InputResponsesSchema).optional(),
+    requestState: z.string().optional(),
+  }),
+);
 export type InputResponseRequestParams = z.infer<typeof InputResponseRequestParamsSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from './capabilities.js';
 import { CacheScopeSchema, ImplementationSchema, NotificationParamsSchema, ResultSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
@@ -17,21 +18,25 @@ export const InitializeRequestParamsSchema: Extended<
     capabilities: typeof ClientCapabilitiesSchema;
     clientInfo: typeof ImplementationSchema;
   }
-> = RequestParamsSchema.extend({
-  protocolVersion: z.string(),
-  capabilities: ClientCapabilitiesSchema,
-  clientInfo: ImplementationSchema,
-});
+> = lazySchema(() =>
+  realSchema(RequestParamsSchema).extend({
+    protocolVersion: z.string(),
+    capabilities: realSchema(ClientCapabilitiesSchema),
+    clientInfo: realSchema(ImplementationSchema),
+  }),
+);
 export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSchema>;
 
 /** `initialize` (legacy era). */
 export const InitializeRequestSchema: LooseObject<{
   method: z.ZodLiteral<'initialize'>;
   params: typeof InitializeRequestParamsSchema;
-}> = z.looseObject({
-  method: z.literal('initialize'),
-  params: InitializeRequestParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('initialize'),
+    params: realSchema(InitializeRequestParamsSchema),
+  }),
+);
 export type InitializeRequest = z.infer<typeof InitializeRequestSchema>;
 
 /**
@@ -55,42 +60,50 @@ export const InitializeResultSchema: Extended<
     serverInfo: typeof ImplementationSchema;
     instructions: z.ZodOptional<z.ZodString>;
   }
-> = ResultSchema.extend({
-  protocolVersion: z.string(),
-  capabilities: ServerCapabilitiesSchema,
-  serverInfo: ImplementationSchema,
-  instructions: z.string().optional(),
-});
+> = lazySchema(() =>
+  realSchema(ResultSchema).extend({
+    protocolVersion: z.string(),
+    capabilities: realSchema(ServerCapabilitiesSchema),
+    serverInfo: realSchema(ImplementationSchema),
+    instructions: z.string().optional(),
+  }),
+);
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 
 /** `notifications/initialized` (legacy era). */
 export const InitializedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/initialized'>;
   params: z.ZodOptional<typeof NotificationParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('notifications/initialized'),
-  params: NotificationParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/initialized'),
+    params: realSchema(NotificationParamsSchema).optional(),
+  }),
+);
 export type InitializedNotification = z.infer<typeof InitializedNotificationSchema>;
 
 /** `ping` (legacy era, either direction); answered with an empty result. */
 export const PingRequestSchema: LooseObject<{
   method: z.ZodLiteral<'ping'>;
   params: z.ZodOptional<typeof RequestParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('ping'),
-  params: RequestParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('ping'),
+    params: realSchema(RequestParamsSchema).optional(),
+  }),
+);
 export type PingRequest = z.infer<typeof PingRequestSchema>;
 
 /** `server/discover` (2026-07-28). */
 export const DiscoverRequestSchema: LooseObject<{
   method: z.ZodLiteral<'server/discover'>;
   params: z.ZodOptional<typeof RequestParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('server/discover'),
-  params: RequestParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('server/discover'),
+    params: realSchema(RequestParamsSchema).optional(),
+  }),
+);
 export type DiscoverRequest = z.infer<typeof DiscoverRequestSchema>;
 
 /** What a 2026-07-28 server supports; a cacheable result (`ttlMs`, `cacheScope`). */
@@ -103,11 +116,13 @@ export const DiscoverResultSchema: Extended<
     ttlMs: z.ZodOptional<z.ZodNumber>;
     cacheScope: z.ZodOptional<typeof CacheScopeSchema>;
   }
-> = ResultSchema.extend({
-  supportedVersions: z.array(z.string()),
-  capabilities: ServerCapabilitiesSchema,
-  instructions: z.string().optional(),
-  ttlMs: z.number().int().min(0).optional(),
-  cacheScope: CacheScopeSchema.optional(),
-});
+> = lazySchema(() =>
+  realSchema(ResultSchema).extend({
+    supportedVersions: z.array(z.string()),
+    capabilities: realSchema(ServerCapabilitiesSchema),
+    instructions: z.string().optional(),
+    ttlMs: z.number().int().min(0).optional(),
+    cacheScope: realSchema(CacheScopeSchema).optional(),
+  }),
+);
 export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;

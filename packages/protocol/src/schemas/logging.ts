@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { LoggingLevelSchema, NotificationMetaObjectSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
 import type { Extended, LooseObject } from './schema-types.js';
@@ -7,17 +8,19 @@ import type { Extended, LooseObject } from './schema-types.js';
 export const SetLevelRequestParamsSchema: Extended<
   typeof RequestParamsSchema,
   { level: typeof LoggingLevelSchema }
-> = RequestParamsSchema.extend({ level: LoggingLevelSchema });
+> = lazySchema(() => realSchema(RequestParamsSchema).extend({ level: realSchema(LoggingLevelSchema) }));
 export type SetLevelRequestParams = z.infer<typeof SetLevelRequestParamsSchema>;
 
 /** `logging/setLevel` (legacy era only). */
 export const SetLevelRequestSchema: LooseObject<{
   method: z.ZodLiteral<'logging/setLevel'>;
   params: typeof SetLevelRequestParamsSchema;
-}> = z.looseObject({
-  method: z.literal('logging/setLevel'),
-  params: SetLevelRequestParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('logging/setLevel'),
+    params: realSchema(SetLevelRequestParamsSchema),
+  }),
+);
 export type SetLevelRequest = z.infer<typeof SetLevelRequestSchema>;
 
 /**
@@ -38,20 +41,24 @@ export const LoggingMessageNotificationParamsSchema: LooseObject<{
   logger: z.ZodOptional<z.ZodString>;
   data: z.ZodUnknown;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = z.looseObject({
-  level: LoggingLevelSchema,
-  logger: z.string().optional(),
-  data: z.unknown(),
-  _meta: NotificationMetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    level: realSchema(LoggingLevelSchema),
+    logger: z.string().optional(),
+    data: z.unknown(),
+    _meta: realSchema(NotificationMetaObjectSchema).optional(),
+  }),
+);
 export type LoggingMessageNotificationParams = z.infer<typeof LoggingMessageNotificationParamsSchema>;
 
 /** `notifications/message`: a log message from the server. */
 export const LoggingMessageNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/message'>;
   params: typeof LoggingMessageNotificationParamsSchema;
-}> = z.looseObject({
-  method: z.literal('notifications/message'),
-  params: LoggingMessageNotificationParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/message'),
+    params: realSchema(LoggingMessageNotificationParamsSchema),
+  }),
+);
 export type LoggingMessageNotification = z.infer<typeof LoggingMessageNotificationSchema>;

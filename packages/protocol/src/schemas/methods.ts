@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { EmptyResultSchema, NotificationParamsSchema } from './common.js';
 import { CompleteRequestParamsSchema, CompleteResultSchema } from './completion.js';
 import {
@@ -56,11 +57,15 @@ export interface MethodSchemaEntry<P extends z.ZodType, R extends z.ZodType> {
 
 // The maps are annotated with `typeof` references so declaration emit names the schemas instead
 // of inlining their (large) types once per method.
-const OptionalRequestParams: z.ZodOptional<typeof RequestParamsSchema> = RequestParamsSchema.optional();
-const OptionalPaginatedParams: z.ZodOptional<typeof PaginatedRequestParamsSchema> =
-  PaginatedRequestParamsSchema.optional();
-const OptionalNotificationParams: z.ZodOptional<typeof NotificationParamsSchema> =
-  NotificationParamsSchema.optional();
+const OptionalRequestParams: z.ZodOptional<typeof RequestParamsSchema> = lazySchema(() =>
+  realSchema(RequestParamsSchema).optional(),
+);
+const OptionalPaginatedParams: z.ZodOptional<typeof PaginatedRequestParamsSchema> = lazySchema(() =>
+  realSchema(PaginatedRequestParamsSchema).optional(),
+);
+const OptionalNotificationParams: z.ZodOptional<typeof NotificationParamsSchema> = lazySchema(() =>
+  realSchema(NotificationParamsSchema).optional(),
+);
 
 /** Tasks of 2025-11-25: either side may ask the other about tasks it runs. */
 type TaskRequests = {

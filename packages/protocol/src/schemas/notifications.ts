@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { NotificationMetaObjectSchema, ProgressTokenSchema, RequestIdSchema } from './common.js';
 import type { LooseObject } from './schema-types.js';
 
@@ -7,21 +8,25 @@ export const CancelledNotificationParamsSchema: LooseObject<{
   requestId: z.ZodOptional<typeof RequestIdSchema>;
   reason: z.ZodOptional<z.ZodString>;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = z.looseObject({
-  requestId: RequestIdSchema.optional(),
-  reason: z.string().optional(),
-  _meta: NotificationMetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    requestId: realSchema(RequestIdSchema).optional(),
+    reason: z.string().optional(),
+    _meta: realSchema(NotificationMetaObjectSchema).optional(),
+  }),
+);
 export type CancelledNotificationParams = z.infer<typeof CancelledNotificationParamsSchema>;
 
 /** `notifications/cancelled` (either direction). */
 export const CancelledNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/cancelled'>;
   params: typeof CancelledNotificationParamsSchema;
-}> = z.looseObject({
-  method: z.literal('notifications/cancelled'),
-  params: CancelledNotificationParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/cancelled'),
+    params: realSchema(CancelledNotificationParamsSchema),
+  }),
+);
 export type CancelledNotification = z.infer<typeof CancelledNotificationSchema>;
 
 /**
@@ -44,21 +49,25 @@ export const ProgressNotificationParamsSchema: LooseObject<{
   total: z.ZodOptional<z.ZodNumber>;
   message: z.ZodOptional<z.ZodString>;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = z.looseObject({
-  progressToken: ProgressTokenSchema,
-  progress: z.number(),
-  total: z.number().optional(),
-  message: z.string().optional(),
-  _meta: NotificationMetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    progressToken: realSchema(ProgressTokenSchema),
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().optional(),
+    _meta: realSchema(NotificationMetaObjectSchema).optional(),
+  }),
+);
 export type ProgressNotificationParams = z.infer<typeof ProgressNotificationParamsSchema>;
 
 /** `notifications/progress` (either direction). */
 export const ProgressNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/progress'>;
   params: typeof ProgressNotificationParamsSchema;
-}> = z.looseObject({
-  method: z.literal('notifications/progress'),
-  params: ProgressNotificationParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/progress'),
+    params: realSchema(ProgressNotificationParamsSchema),
+  }),
+);
 export type ProgressNotification = z.infer<typeof ProgressNotificationSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import {
   CacheableResultSchema,
   CursorSchema,
@@ -14,12 +15,14 @@ import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-par
 import type { Extended, LooseObject } from './schema-types.js';
 
 /** An argument a prompt accepts. */
-export const PromptArgumentSchema = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  required: z.boolean().optional(),
-});
+export const PromptArgumentSchema = lazySchema(() =>
+  z.looseObject({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    required: z.boolean().optional(),
+  }),
+);
 export type PromptArgument = z.infer<typeof PromptArgumentSchema>;
 
 /** A prompt or prompt template the server offers. */
@@ -30,41 +33,49 @@ export const PromptSchema: LooseObject<{
   arguments: z.ZodOptional<z.ZodArray<typeof PromptArgumentSchema>>;
   icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  arguments: z.array(PromptArgumentSchema).optional(),
-  icons: z.array(IconSchema).optional(),
-  _meta: MetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    arguments: z.array(realSchema(PromptArgumentSchema)).optional(),
+    icons: z.array(realSchema(IconSchema)).optional(),
+    _meta: realSchema(MetaObjectSchema).optional(),
+  }),
+);
 export type Prompt = z.infer<typeof PromptSchema>;
 
 /** One message of a prompt. */
 export const PromptMessageSchema: LooseObject<{
   role: typeof RoleSchema;
   content: typeof ContentBlockSchema;
-}> = z.looseObject({ role: RoleSchema, content: ContentBlockSchema });
+}> = lazySchema(() =>
+  z.looseObject({ role: realSchema(RoleSchema), content: realSchema(ContentBlockSchema) }),
+);
 export type PromptMessage = z.infer<typeof PromptMessageSchema>;
 
 /** `prompts/list`. */
 export const ListPromptsRequestSchema: LooseObject<{
   method: z.ZodLiteral<'prompts/list'>;
   params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('prompts/list'),
-  params: PaginatedRequestParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('prompts/list'),
+    params: realSchema(PaginatedRequestParamsSchema).optional(),
+  }),
+);
 export type ListPromptsRequest = z.infer<typeof ListPromptsRequestSchema>;
 
 /** A page of prompts; `ttlMs`/`cacheScope` are 2026-07-28 cache hints. */
 export const ListPromptsResultSchema: Extended<
   typeof CacheableResultSchema,
   { nextCursor: z.ZodOptional<typeof CursorSchema>; prompts: z.ZodArray<typeof PromptSchema> }
-> = CacheableResultSchema.extend({
-  nextCursor: CursorSchema.optional(),
-  prompts: z.array(PromptSchema),
-});
+> = lazySchema(() =>
+  realSchema(CacheableResultSchema).extend({
+    nextCursor: realSchema(CursorSchema).optional(),
+    prompts: z.array(realSchema(PromptSchema)),
+  }),
+);
 export type ListPromptsResult = z.infer<typeof ListPromptsResultSchema>;
 
 /** Params of `prompts/get`; `inputResponses`/`requestState` are 2026-07-28. */
@@ -76,22 +87,26 @@ export const GetPromptRequestParamsSchema: Extended<
     inputResponses: z.ZodOptional<typeof InputResponsesSchema>;
     requestState: z.ZodOptional<z.ZodString>;
   }
-> = RequestParamsSchema.extend({
-  name: z.string(),
-  arguments: z.record(z.string(), z.string()).optional(),
-  inputResponses: InputResponsesSchema.optional(),
-  requestState: z.string().optional(),
-});
+> = lazySchema(() =>
+  realSchema(RequestParamsSchema).extend({
+    name: z.string(),
+    arguments: z.record(z.string(), z.string()).optional(),
+    inputResponses: realSchema(InputResponsesSchema).optional(),
+    requestState: z.string().optional(),
+  }),
+);
 export type GetPromptRequestParams = z.infer<typeof GetPromptRequestParamsSchema>;
 
 /** `prompts/get`. */
 export const GetPromptRequestSchema: LooseObject<{
   method: z.ZodLiteral<'prompts/get'>;
   params: typeof GetPromptRequestParamsSchema;
-}> = z.looseObject({
-  method: z.literal('prompts/get'),
-  params: GetPromptRequestParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('prompts/get'),
+    params: realSchema(GetPromptRequestParamsSchema),
+  }),
+);
 export type GetPromptRequest = z.infer<typeof GetPromptRequestSchema>;
 
 /**
@@ -109,18 +124,22 @@ export type GetPromptRequest = z.infer<typeof GetPromptRequestSchema>;
 export const GetPromptResultSchema: Extended<
   typeof ResultSchema,
   { description: z.ZodOptional<z.ZodString>; messages: z.ZodArray<typeof PromptMessageSchema> }
-> = ResultSchema.extend({
-  description: z.string().optional(),
-  messages: z.array(PromptMessageSchema),
-});
+> = lazySchema(() =>
+  realSchema(ResultSchema).extend({
+    description: z.string().optional(),
+    messages: z.array(realSchema(PromptMessageSchema)),
+  }),
+);
 export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
 
 /** `notifications/prompts/list_changed`. */
 export const PromptListChangedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/prompts/list_changed'>;
   params: z.ZodOptional<typeof NotificationParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('notifications/prompts/list_changed'),
-  params: NotificationParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/prompts/list_changed'),
+    params: realSchema(NotificationParamsSchema).optional(),
+  }),
+);
 export type PromptListChangedNotification = z.infer<typeof PromptListChangedNotificationSchema>;

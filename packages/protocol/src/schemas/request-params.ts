@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { ClientCapabilitiesSchema } from './capabilities.js';
 import { CursorSchema, ImplementationSchema, LoggingLevelSchema, ProgressTokenSchema } from './common.js';
 import { MetaKey } from './meta-keys.js';
@@ -16,18 +17,20 @@ export const RequestMetaObjectSchema: LooseObject<{
   [MetaKey.ClientCapabilities]: z.ZodOptional<typeof ClientCapabilitiesSchema>;
   [MetaKey.ClientInfo]: z.ZodOptional<typeof ImplementationSchema>;
   [MetaKey.LogLevel]: z.ZodOptional<typeof LoggingLevelSchema>;
-}> = z.looseObject({
-  [MetaKey.ProgressToken]: ProgressTokenSchema.optional(),
-  [MetaKey.ProtocolVersion]: z.string().optional(),
-  [MetaKey.ClientCapabilities]: ClientCapabilitiesSchema.optional(),
-  [MetaKey.ClientInfo]: ImplementationSchema.optional(),
-  [MetaKey.LogLevel]: LoggingLevelSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    [MetaKey.ProgressToken]: realSchema(ProgressTokenSchema).optional(),
+    [MetaKey.ProtocolVersion]: z.string().optional(),
+    [MetaKey.ClientCapabilities]: realSchema(ClientCapabilitiesSchema).optional(),
+    [MetaKey.ClientInfo]: realSchema(ImplementationSchema).optional(),
+    [MetaKey.LogLevel]: realSchema(LoggingLevelSchema).optional(),
+  }),
+);
 export type RequestMetaObject = z.infer<typeof RequestMetaObjectSchema>;
 
 /** Params of a request that has no other params. */
 export const RequestParamsSchema: LooseObject<{ _meta: z.ZodOptional<typeof RequestMetaObjectSchema> }> =
-  z.looseObject({ _meta: RequestMetaObjectSchema.optional() });
+  lazySchema(() => z.looseObject({ _meta: realSchema(RequestMetaObjectSchema).optional() }));
 export type RequestParams = z.infer<typeof RequestParamsSchema>;
 
 /**
@@ -45,10 +48,10 @@ export type RequestParams = z.infer<typeof RequestParamsSchema>;
 export const PaginatedRequestParamsSchema: Extended<
   typeof RequestParamsSchema,
   { cursor: z.ZodOptional<typeof CursorSchema> }
-> = RequestParamsSchema.extend({ cursor: CursorSchema.optional() });
+> = lazySchema(() => realSchema(RequestParamsSchema).extend({ cursor: realSchema(CursorSchema).optional() }));
 export type PaginatedRequestParams = z.infer<typeof PaginatedRequestParamsSchema>;
 
 /** Params of a request about one resource. */
 export const ResourceRequestParamsSchema: Extended<typeof RequestParamsSchema, { uri: z.ZodString }> =
-  RequestParamsSchema.extend({ uri: z.string() });
+  lazySchema(() => realSchema(RequestParamsSchema).extend({ uri: z.string() }));
 export type ResourceRequestParams = z.infer<typeof ResourceRequestParamsSchema>;

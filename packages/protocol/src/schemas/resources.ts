@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import {
   AnnotationsSchema,
   IconSchema,
@@ -24,17 +25,19 @@ export const ResourceSchema: LooseObject<{
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({
-  uri: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.number().optional(),
-  annotations: AnnotationsSchema.optional(),
-  icons: z.array(IconSchema).optional(),
-  _meta: MetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    uri: z.string(),
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    size: z.number().optional(),
+    annotations: realSchema(AnnotationsSchema).optional(),
+    icons: z.array(realSchema(IconSchema)).optional(),
+    _meta: realSchema(MetaObjectSchema).optional(),
+  }),
+);
 export type Resource = z.infer<typeof ResourceSchema>;
 
 /** A family of resources addressed by an RFC 6570 URI template. */
@@ -47,46 +50,54 @@ export const ResourceTemplateSchema: LooseObject<{
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({
-  uriTemplate: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  annotations: AnnotationsSchema.optional(),
-  icons: z.array(IconSchema).optional(),
-  _meta: MetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    uriTemplate: z.string(),
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    annotations: realSchema(AnnotationsSchema).optional(),
+    icons: z.array(realSchema(IconSchema)).optional(),
+    _meta: realSchema(MetaObjectSchema).optional(),
+  }),
+);
 export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
 /** `resources/list`. */
 export const ListResourcesRequestSchema: LooseObject<{
   method: z.ZodLiteral<'resources/list'>;
   params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('resources/list'),
-  params: PaginatedRequestParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('resources/list'),
+    params: realSchema(PaginatedRequestParamsSchema).optional(),
+  }),
+);
 export type ListResourcesRequest = z.infer<typeof ListResourcesRequestSchema>;
 
 /** A page of resources. */
 export const ListResourcesResultSchema: Extended<
   typeof CacheableResultSchema,
   { nextCursor: z.ZodOptional<typeof CursorSchema>; resources: z.ZodArray<typeof ResourceSchema> }
-> = CacheableResultSchema.extend({
-  nextCursor: CursorSchema.optional(),
-  resources: z.array(ResourceSchema),
-});
+> = lazySchema(() =>
+  realSchema(CacheableResultSchema).extend({
+    nextCursor: realSchema(CursorSchema).optional(),
+    resources: z.array(realSchema(ResourceSchema)),
+  }),
+);
 export type ListResourcesResult = z.infer<typeof ListResourcesResultSchema>;
 
 /** `resources/templates/list`. */
 export const ListResourceTemplatesRequestSchema: LooseObject<{
   method: z.ZodLiteral<'resources/templates/list'>;
   params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('resources/templates/list'),
-  params: PaginatedRequestParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('resources/templates/list'),
+    params: realSchema(PaginatedRequestParamsSchema).optional(),
+  }),
+);
 export type ListResourceTemplatesRequest = z.infer<typeof ListResourceTemplatesRequestSchema>;
 
 /** A page of resource templates. */
@@ -96,30 +107,36 @@ export const ListResourceTemplatesResultSchema: Extended<
     nextCursor: z.ZodOptional<typeof CursorSchema>;
     resourceTemplates: z.ZodArray<typeof ResourceTemplateSchema>;
   }
-> = CacheableResultSchema.extend({
-  nextCursor: CursorSchema.optional(),
-  resourceTemplates: z.array(ResourceTemplateSchema),
-});
+> = lazySchema(() =>
+  realSchema(CacheableResultSchema).extend({
+    nextCursor: realSchema(CursorSchema).optional(),
+    resourceTemplates: z.array(realSchema(ResourceTemplateSchema)),
+  }),
+);
 export type ListResourceTemplatesResult = z.infer<typeof ListResourceTemplatesResultSchema>;
 
 /** Params of `resources/read`; `inputResponses`/`requestState` are 2026-07-28. */
 export const ReadResourceRequestParamsSchema: Extended<
   typeof ResourceRequestParamsSchema,
   { inputResponses: z.ZodOptional<typeof InputResponsesSchema>; requestState: z.ZodOptional<z.ZodString> }
-> = ResourceRequestParamsSchema.extend({
-  inputResponses: InputResponsesSchema.optional(),
-  requestState: z.string().optional(),
-});
+> = lazySchema(() =>
+  realSchema(ResourceRequestParamsSchema).extend({
+    inputResponses: realSchema(InputResponsesSchema).optional(),
+    requestState: z.string().optional(),
+  }),
+);
 export type ReadResourceRequestParams = z.infer<typeof ReadResourceRequestParamsSchema>;
 
 /** `resources/read`. */
 export const ReadResourceRequestSchema: LooseObject<{
   method: z.ZodLiteral<'resources/read'>;
   params: typeof ReadResourceRequestParamsSchema;
-}> = z.looseObject({
-  method: z.literal('resources/read'),
-  params: ReadResourceRequestParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('resources/read'),
+    params: realSchema(ReadResourceRequestParamsSchema),
+  }),
+);
 export type ReadResourceRequest = z.infer<typeof ReadResourceRequestSchema>;
 
 /**
@@ -137,9 +154,11 @@ export type ReadResourceRequest = z.infer<typeof ReadResourceRequestSchema>;
 export const ReadResourceResultSchema: Extended<
   typeof CacheableResultSchema,
   { contents: z.ZodArray<typeof ResourceContentsUnionSchema> }
-> = CacheableResultSchema.extend({
-  contents: z.array(ResourceContentsUnionSchema),
-});
+> = lazySchema(() =>
+  realSchema(CacheableResultSchema).extend({
+    contents: z.array(realSchema(ResourceContentsUnionSchema)),
+  }),
+);
 export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;
 
 /** Params of `resources/subscribe` (legacy era only; 2026-07-28 uses `subscriptions/listen`). */
@@ -150,10 +169,12 @@ export type SubscribeRequestParams = z.infer<typeof SubscribeRequestParamsSchema
 export const SubscribeRequestSchema: LooseObject<{
   method: z.ZodLiteral<'resources/subscribe'>;
   params: typeof SubscribeRequestParamsSchema;
-}> = z.looseObject({
-  method: z.literal('resources/subscribe'),
-  params: SubscribeRequestParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('resources/subscribe'),
+    params: SubscribeRequestParamsSchema,
+  }),
+);
 export type SubscribeRequest = z.infer<typeof SubscribeRequestSchema>;
 
 /** Params of `resources/unsubscribe` (legacy era only). */
@@ -164,38 +185,46 @@ export type UnsubscribeRequestParams = z.infer<typeof UnsubscribeRequestParamsSc
 export const UnsubscribeRequestSchema: LooseObject<{
   method: z.ZodLiteral<'resources/unsubscribe'>;
   params: typeof UnsubscribeRequestParamsSchema;
-}> = z.looseObject({
-  method: z.literal('resources/unsubscribe'),
-  params: UnsubscribeRequestParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('resources/unsubscribe'),
+    params: UnsubscribeRequestParamsSchema,
+  }),
+);
 export type UnsubscribeRequest = z.infer<typeof UnsubscribeRequestSchema>;
 
 /** `notifications/resources/list_changed`. */
 export const ResourceListChangedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/resources/list_changed'>;
   params: z.ZodOptional<typeof NotificationParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('notifications/resources/list_changed'),
-  params: NotificationParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/resources/list_changed'),
+    params: realSchema(NotificationParamsSchema).optional(),
+  }),
+);
 export type ResourceListChangedNotification = z.infer<typeof ResourceListChangedNotificationSchema>;
 
 /** Params of `notifications/resources/updated`. */
 export const ResourceUpdatedNotificationParamsSchema: LooseObject<{
   uri: z.ZodString;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = z.looseObject({
-  uri: z.string(),
-  _meta: NotificationMetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    uri: z.string(),
+    _meta: realSchema(NotificationMetaObjectSchema).optional(),
+  }),
+);
 export type ResourceUpdatedNotificationParams = z.infer<typeof ResourceUpdatedNotificationParamsSchema>;
 
 /** `notifications/resources/updated`: a subscribed resource changed. */
 export const ResourceUpdatedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/resources/updated'>;
   params: typeof ResourceUpdatedNotificationParamsSchema;
-}> = z.looseObject({
-  method: z.literal('notifications/resources/updated'),
-  params: ResourceUpdatedNotificationParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/resources/updated'),
+    params: realSchema(ResourceUpdatedNotificationParamsSchema),
+  }),
+);
 export type ResourceUpdatedNotification = z.infer<typeof ResourceUpdatedNotificationSchema>;

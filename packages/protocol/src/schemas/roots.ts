@@ -1,14 +1,17 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { MetaObjectSchema, NotificationParamsSchema, ResultSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
 import type { Extended, LooseObject } from './schema-types.js';
 
 /** A directory or file the client exposes to the server. */
-export const RootSchema = z.looseObject({
-  uri: z.string(),
-  name: z.string().optional(),
-  _meta: MetaObjectSchema.optional(),
-});
+export const RootSchema = lazySchema(() =>
+  z.looseObject({
+    uri: z.string(),
+    name: z.string().optional(),
+    _meta: realSchema(MetaObjectSchema).optional(),
+  }),
+);
 export type Root = z.infer<typeof RootSchema>;
 
 /** Params of `roots/list` (server → client; an input request in 2026-07-28). */
@@ -19,10 +22,12 @@ export type ListRootsRequestParams = z.infer<typeof ListRootsRequestParamsSchema
 export const ListRootsRequestSchema: LooseObject<{
   method: z.ZodLiteral<'roots/list'>;
   params: z.ZodOptional<typeof ListRootsRequestParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('roots/list'),
-  params: ListRootsRequestParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('roots/list'),
+    params: ListRootsRequestParamsSchema.optional(),
+  }),
+);
 export type ListRootsRequest = z.infer<typeof ListRootsRequestSchema>;
 
 /**
@@ -37,15 +42,17 @@ export type ListRootsRequest = z.infer<typeof ListRootsRequestSchema>;
  * ```
  */
 export const ListRootsResultSchema: Extended<typeof ResultSchema, { roots: z.ZodArray<typeof RootSchema> }> =
-  ResultSchema.extend({ roots: z.array(RootSchema) });
+  lazySchema(() => realSchema(ResultSchema).extend({ roots: z.array(realSchema(RootSchema)) }));
 export type ListRootsResult = z.infer<typeof ListRootsResultSchema>;
 
 /** `notifications/roots/list_changed` (client → server; removed in 2026-07-28). */
 export const RootsListChangedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/roots/list_changed'>;
   params: z.ZodOptional<typeof NotificationParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('notifications/roots/list_changed'),
-  params: NotificationParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/roots/list_changed'),
+    params: realSchema(NotificationParamsSchema).optional(),
+  }),
+);
 export type RootsListChangedNotification = z.infer<typeof RootsListChangedNotificationSchema>;

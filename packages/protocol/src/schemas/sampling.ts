@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { JSONObjectSchema, MetaObjectSchema, ResultSchema, RoleSchema } from './common.js';
 import { SamplingMessageContentBlockSchema } from './content.js';
 import { RequestParamsSchema } from './request-params.js';
@@ -12,7 +13,7 @@ import type { Extended, LooseObject } from './schema-types.js';
  */
 
 /** A hint for model selection. */
-export const ModelHintSchema = z.looseObject({ name: z.string().optional() });
+export const ModelHintSchema = lazySchema(() => z.looseObject({ name: z.string().optional() }));
 export type ModelHint = z.infer<typeof ModelHintSchema>;
 
 /** The server's model preferences; the client may ignore them. */
@@ -21,33 +22,44 @@ export const ModelPreferencesSchema: LooseObject<{
   costPriority: z.ZodOptional<z.ZodNumber>;
   speedPriority: z.ZodOptional<z.ZodNumber>;
   intelligencePriority: z.ZodOptional<z.ZodNumber>;
-}> = z.looseObject({
-  hints: z.array(ModelHintSchema).optional(),
-  costPriority: z.number().min(0).max(1).optional(),
-  speedPriority: z.number().min(0).max(1).optional(),
-  intelligencePriority: z.number().min(0).max(1).optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    hints: z.array(realSchema(ModelHintSchema)).optional(),
+    costPriority: z.number().min(0).max(1).optional(),
+    speedPriority: z.number().min(0).max(1).optional(),
+    intelligencePriority: z.number().min(0).max(1).optional(),
+  }),
+);
 export type ModelPreferences = z.infer<typeof ModelPreferencesSchema>;
 
 /** How the model may use the offered tools (2025-11-25+). */
-export const ToolChoiceSchema = z.looseObject({ mode: z.enum(['auto', 'required', 'none']).optional() });
+export const ToolChoiceSchema = lazySchema(() =>
+  z.looseObject({ mode: z.enum(['auto', 'required', 'none']).optional() }),
+);
 export type ToolChoice = z.infer<typeof ToolChoiceSchema>;
 
 /** One block, or (2025-11-25+) several blocks. */
 const SamplingContentSchema: z.ZodUnion<
   readonly [typeof SamplingMessageContentBlockSchema, z.ZodArray<typeof SamplingMessageContentBlockSchema>]
-> = z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]);
+> = lazySchema(() =>
+  z.union([
+    realSchema(SamplingMessageContentBlockSchema),
+    z.array(realSchema(SamplingMessageContentBlockSchema)),
+  ]),
+);
 
 /** A message sent to or received from the model. */
 export const SamplingMessageSchema: LooseObject<{
   role: typeof RoleSchema;
   content: typeof SamplingContentSchema;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = z.looseObject({
-  role: RoleSchema,
-  content: SamplingContentSchema,
-  _meta: MetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    role: realSchema(RoleSchema),
+    content: realSchema(SamplingContentSchema),
+    _meta: realSchema(MetaObjectSchema).optional(),
+  }),
+);
 export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
 
 /** Params of `sampling/createMessage`. */
@@ -68,30 +80,34 @@ export const CreateMessageRequestParamsSchema: Extended<
     toolChoice: z.ZodOptional<typeof ToolChoiceSchema>;
     task: z.ZodOptional<typeof TaskMetadataSchema>;
   }
-> = RequestParamsSchema.extend({
-  messages: z.array(SamplingMessageSchema),
-  modelPreferences: ModelPreferencesSchema.optional(),
-  systemPrompt: z.string().optional(),
-  /** `thisServer`/`allServers` are deprecated since 2025-11-25. */
-  includeContext: z.enum(['none', 'thisServer', 'allServers']).optional(),
-  temperature: z.number().optional(),
-  maxTokens: z.number().int(),
-  stopSequences: z.array(z.string()).optional(),
-  metadata: JSONObjectSchema.optional(),
-  tools: z.array(ToolSchema).optional(),
-  toolChoice: ToolChoiceSchema.optional(),
-  task: TaskMetadataSchema.optional(),
-});
+> = lazySchema(() =>
+  realSchema(RequestParamsSchema).extend({
+    messages: z.array(realSchema(SamplingMessageSchema)),
+    modelPreferences: realSchema(ModelPreferencesSchema).optional(),
+    systemPrompt: z.string().optional(),
+    /** `thisServer`/`allServers` are deprecated since 2025-11-25. */
+    includeContext: z.enum(['none', 'thisServer', 'allServers']).optional(),
+    temperature: z.number().optional(),
+    maxTokens: z.number().int(),
+    stopSequences: z.array(z.string()).optional(),
+    metadata: realSchema(JSONObjectSchema).optional(),
+    tools: z.array(realSchema(ToolSchema)).optional(),
+    toolChoice: realSchema(ToolChoiceSchema).optional(),
+    task: realSchema(TaskMetadataSchema).optional(),
+  }),
+);
 export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestParamsSchema>;
 
 /** `sampling/createMessage` request. */
 export const CreateMessageRequestSchema: LooseObject<{
   method: z.ZodLiteral<'sampling/createMessage'>;
   params: typeof CreateMessageRequestParamsSchema;
-}> = z.looseObject({
-  method: z.literal('sampling/createMessage'),
-  params: CreateMessageRequestParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('sampling/createMessage'),
+    params: realSchema(CreateMessageRequestParamsSchema),
+  }),
+);
 export type CreateMessageRequest = z.infer<typeof CreateMessageRequestSchema>;
 
 /**
@@ -116,10 +132,12 @@ export const CreateMessageResultSchema: Extended<
     model: z.ZodString;
     stopReason: z.ZodOptional<z.ZodString>;
   }
-> = ResultSchema.extend({
-  role: RoleSchema,
-  content: SamplingContentSchema,
-  model: z.string(),
-  stopReason: z.string().optional(),
-});
+> = lazySchema(() =>
+  realSchema(ResultSchema).extend({
+    role: realSchema(RoleSchema),
+    content: realSchema(SamplingContentSchema),
+    model: z.string(),
+    stopReason: z.string().optional(),
+  }),
+);
 export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import {
   NotificationMetaObjectSchema,
   RequestIdSchema,
@@ -16,12 +17,14 @@ import type { Extended, LooseObject } from './schema-types.js';
  */
 
 /** Which notifications the client wants on the stream. */
-export const SubscriptionFilterSchema = z.looseObject({
-  toolsListChanged: z.boolean().optional(),
-  promptsListChanged: z.boolean().optional(),
-  resourcesListChanged: z.boolean().optional(),
-  resourceSubscriptions: z.array(z.string()).optional(),
-});
+export const SubscriptionFilterSchema = lazySchema(() =>
+  z.looseObject({
+    toolsListChanged: z.boolean().optional(),
+    promptsListChanged: z.boolean().optional(),
+    resourcesListChanged: z.boolean().optional(),
+    resourceSubscriptions: z.array(z.string()).optional(),
+  }),
+);
 export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;
 
 /**
@@ -38,47 +41,57 @@ export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;
 export const SubscriptionsListenRequestParamsSchema: Extended<
   typeof RequestParamsSchema,
   { notifications: typeof SubscriptionFilterSchema }
-> = RequestParamsSchema.extend({
-  notifications: SubscriptionFilterSchema,
-});
+> = lazySchema(() =>
+  realSchema(RequestParamsSchema).extend({
+    notifications: realSchema(SubscriptionFilterSchema),
+  }),
+);
 export type SubscriptionsListenRequestParams = z.infer<typeof SubscriptionsListenRequestParamsSchema>;
 
 /** `subscriptions/listen`. */
 export const SubscriptionsListenRequestSchema: LooseObject<{
   method: z.ZodLiteral<'subscriptions/listen'>;
   params: typeof SubscriptionsListenRequestParamsSchema;
-}> = z.looseObject({
-  method: z.literal('subscriptions/listen'),
-  params: SubscriptionsListenRequestParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('subscriptions/listen'),
+    params: realSchema(SubscriptionsListenRequestParamsSchema),
+  }),
+);
 export type SubscriptionsListenRequest = z.infer<typeof SubscriptionsListenRequestSchema>;
 
 /** `_meta` of the final listen result: the subscription id the stream's notifications carried. */
 export const SubscriptionsListenResultMetaObjectSchema: Extended<
   typeof ResultMetaObjectSchema,
   { [MetaKey.SubscriptionId]: typeof RequestIdSchema }
-> = ResultMetaObjectSchema.extend({
-  [MetaKey.SubscriptionId]: RequestIdSchema,
-});
+> = lazySchema(() =>
+  realSchema(ResultMetaObjectSchema).extend({
+    [MetaKey.SubscriptionId]: realSchema(RequestIdSchema),
+  }),
+);
 export type SubscriptionsListenResultMetaObject = z.infer<typeof SubscriptionsListenResultMetaObjectSchema>;
 
 /** Sent when the server ends the stream. */
 export const SubscriptionsListenResultSchema: Extended<
   typeof ResultSchema,
   { _meta: typeof SubscriptionsListenResultMetaObjectSchema }
-> = ResultSchema.extend({
-  _meta: SubscriptionsListenResultMetaObjectSchema,
-});
+> = lazySchema(() =>
+  realSchema(ResultSchema).extend({
+    _meta: realSchema(SubscriptionsListenResultMetaObjectSchema),
+  }),
+);
 export type SubscriptionsListenResult = z.infer<typeof SubscriptionsListenResultSchema>;
 
 /** Params of `notifications/subscriptions/acknowledged`: the filter the server will honour. */
 export const SubscriptionsAcknowledgedNotificationParamsSchema: LooseObject<{
   notifications: typeof SubscriptionFilterSchema;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = z.looseObject({
-  notifications: SubscriptionFilterSchema,
-  _meta: NotificationMetaObjectSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    notifications: realSchema(SubscriptionFilterSchema),
+    _meta: realSchema(NotificationMetaObjectSchema).optional(),
+  }),
+);
 export type SubscriptionsAcknowledgedNotificationParams = z.infer<
   typeof SubscriptionsAcknowledgedNotificationParamsSchema
 >;
@@ -87,10 +100,12 @@ export type SubscriptionsAcknowledgedNotificationParams = z.infer<
 export const SubscriptionsAcknowledgedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/subscriptions/acknowledged'>;
   params: typeof SubscriptionsAcknowledgedNotificationParamsSchema;
-}> = z.looseObject({
-  method: z.literal('notifications/subscriptions/acknowledged'),
-  params: SubscriptionsAcknowledgedNotificationParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/subscriptions/acknowledged'),
+    params: realSchema(SubscriptionsAcknowledgedNotificationParamsSchema),
+  }),
+);
 export type SubscriptionsAcknowledgedNotification = z.infer<
   typeof SubscriptionsAcknowledgedNotificationSchema
 >;

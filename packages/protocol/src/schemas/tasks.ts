@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { NotificationMetaObjectSchema, PaginatedResultSchema, ResultSchema } from './common.js';
 import { TASK_STATUSES } from './meta-keys.js';
 import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-params.js';
@@ -10,24 +11,26 @@ import type { Extended, LooseObject } from './schema-types.js';
  */
 
 /** Lifecycle state of a task. */
-export const TaskStatusSchema = z.enum(TASK_STATUSES);
+export const TaskStatusSchema = lazySchema(() => z.enum(TASK_STATUSES));
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 
 /** Asks the receiver to run a request as a task (`params.task`). */
-export const TaskMetadataSchema = z.looseObject({ ttl: z.number().int().optional() });
+export const TaskMetadataSchema = lazySchema(() => z.looseObject({ ttl: z.number().int().optional() }));
 export type TaskMetadata = z.infer<typeof TaskMetadataSchema>;
 
 /** `_meta["io.modelcontextprotocol/related-task"]`: ties a message to a task. */
-export const RelatedTaskMetadataSchema = z.looseObject({ taskId: z.string() });
+export const RelatedTaskMetadataSchema = lazySchema(() => z.looseObject({ taskId: z.string() }));
 export type RelatedTaskMetadata = z.infer<typeof RelatedTaskMetadataSchema>;
 
 /** Params of a request that may be task-augmented. */
 export const TaskAugmentedRequestParamsSchema: Extended<
   typeof RequestParamsSchema,
   { task: z.ZodOptional<typeof TaskMetadataSchema> }
-> = RequestParamsSchema.extend({
-  task: TaskMetadataSchema.optional(),
-});
+> = lazySchema(() =>
+  realSchema(RequestParamsSchema).extend({
+    task: realSchema(TaskMetadataSchema).optional(),
+  }),
+);
 export type TaskAugmentedRequestParams = z.infer<typeof TaskAugmentedRequestParamsSchema>;
 
 /**
@@ -55,50 +58,59 @@ export const TaskSchema: LooseObject<{
   lastUpdatedAt: z.ZodString;
   ttl: z.ZodNullable<z.ZodNumber>;
   pollInterval: z.ZodOptional<z.ZodNumber>;
-}> = z.looseObject({
-  taskId: z.string(),
-  status: TaskStatusSchema,
-  statusMessage: z.string().optional(),
-  createdAt: z.string(),
-  lastUpdatedAt: z.string(),
-  ttl: z.number().int().nullable(),
-  pollInterval: z.number().int().optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    taskId: z.string(),
+    status: realSchema(TaskStatusSchema),
+    statusMessage: z.string().optional(),
+    createdAt: z.string(),
+    lastUpdatedAt: z.string(),
+    ttl: z.number().int().nullable(),
+    pollInterval: z.number().int().optional(),
+  }),
+);
 export type Task = z.infer<typeof TaskSchema>;
 
 /** Answer to a task-augmented request: the task handle instead of the result. */
-export const CreateTaskResultSchema: Extended<typeof ResultSchema, { task: typeof TaskSchema }> =
-  ResultSchema.extend({ task: TaskSchema });
+export const CreateTaskResultSchema: Extended<typeof ResultSchema, { task: typeof TaskSchema }> = lazySchema(
+  () => realSchema(ResultSchema).extend({ task: realSchema(TaskSchema) }),
+);
 export type CreateTaskResult = z.infer<typeof CreateTaskResultSchema>;
 
 /** Params naming one task. */
-export const TaskIdParamsSchema: Extended<typeof RequestParamsSchema, { taskId: z.ZodString }> =
-  RequestParamsSchema.extend({ taskId: z.string() });
+export const TaskIdParamsSchema: Extended<typeof RequestParamsSchema, { taskId: z.ZodString }> = lazySchema(
+  () => realSchema(RequestParamsSchema).extend({ taskId: z.string() }),
+);
 export type TaskIdParams = z.infer<typeof TaskIdParamsSchema>;
 
 /** `tasks/get`. */
 export const GetTaskRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tasks/get'>;
   params: typeof TaskIdParamsSchema;
-}> = z.looseObject({
-  method: z.literal('tasks/get'),
-  params: TaskIdParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('tasks/get'),
+    params: realSchema(TaskIdParamsSchema),
+  }),
+);
 export type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
 
 /** A task's current state. */
-export const GetTaskResultSchema: Extended<typeof ResultSchema, typeof TaskSchema.shape> =
-  ResultSchema.extend(TaskSchema.shape);
+export const GetTaskResultSchema: Extended<typeof ResultSchema, typeof TaskSchema.shape> = lazySchema(() =>
+  realSchema(ResultSchema).extend(realSchema(TaskSchema).shape),
+);
 export type GetTaskResult = z.infer<typeof GetTaskResultSchema>;
 
 /** `tasks/result`: blocks until the task's own result is ready. */
 export const GetTaskPayloadRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tasks/result'>;
   params: typeof TaskIdParamsSchema;
-}> = z.looseObject({
-  method: z.literal('tasks/result'),
-  params: TaskIdParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('tasks/result'),
+    params: realSchema(TaskIdParamsSchema),
+  }),
+);
 export type GetTaskPayloadRequest = z.infer<typeof GetTaskPayloadRequestSchema>;
 
 /** The task's underlying result, whatever its request returns. */
@@ -109,10 +121,12 @@ export type GetTaskPayloadResult = z.infer<typeof GetTaskPayloadResultSchema>;
 export const CancelTaskRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tasks/cancel'>;
   params: typeof TaskIdParamsSchema;
-}> = z.looseObject({
-  method: z.literal('tasks/cancel'),
-  params: TaskIdParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('tasks/cancel'),
+    params: realSchema(TaskIdParamsSchema),
+  }),
+);
 export type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
 
 /** The cancelled task's state. */
@@ -123,34 +137,40 @@ export type CancelTaskResult = z.infer<typeof CancelTaskResultSchema>;
 export const ListTasksRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tasks/list'>;
   params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('tasks/list'),
-  params: PaginatedRequestParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('tasks/list'),
+    params: realSchema(PaginatedRequestParamsSchema).optional(),
+  }),
+);
 export type ListTasksRequest = z.infer<typeof ListTasksRequestSchema>;
 
 /** A page of tasks. */
 export const ListTasksResultSchema: Extended<
   typeof PaginatedResultSchema,
   { tasks: z.ZodArray<typeof TaskSchema> }
-> = PaginatedResultSchema.extend({ tasks: z.array(TaskSchema) });
+> = lazySchema(() => realSchema(PaginatedResultSchema).extend({ tasks: z.array(realSchema(TaskSchema)) }));
 export type ListTasksResult = z.infer<typeof ListTasksResultSchema>;
 
 /** Params of `notifications/tasks/status`: the task's new state. */
 export const TaskStatusNotificationParamsSchema: LooseObject<
   z.core.util.Extend<{ _meta: z.ZodOptional<typeof NotificationMetaObjectSchema> }, typeof TaskSchema.shape>
-> = z.looseObject({
-  _meta: NotificationMetaObjectSchema.optional(),
-  ...TaskSchema.shape,
-});
+> = lazySchema(() =>
+  z.looseObject({
+    _meta: realSchema(NotificationMetaObjectSchema).optional(),
+    ...TaskSchema.shape,
+  }),
+);
 export type TaskStatusNotificationParams = z.infer<typeof TaskStatusNotificationParamsSchema>;
 
 /** `notifications/tasks/status` (either direction). */
 export const TaskStatusNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/tasks/status'>;
   params: typeof TaskStatusNotificationParamsSchema;
-}> = z.looseObject({
-  method: z.literal('notifications/tasks/status'),
-  params: TaskStatusNotificationParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/tasks/status'),
+    params: realSchema(TaskStatusNotificationParamsSchema),
+  }),
+);
 export type TaskStatusNotification = z.infer<typeof TaskStatusNotificationSchema>;

@@ -1,40 +1,49 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { IconSchema, MetaObjectSchema } from './common.js';
 
 /** Behaviour hints about a tool (2025-03-26+); untrusted unless the server is. */
-export const ToolAnnotationsSchema = z.looseObject({
-  title: z.string().optional(),
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
-});
+export const ToolAnnotationsSchema = lazySchema(() =>
+  z.looseObject({
+    title: z.string().optional(),
+    readOnlyHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+  }),
+);
 export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
 
 /** Whether a tool supports task-augmented calls (experimental, 2025-11-25 only). */
-export const ToolExecutionSchema = z.looseObject({
-  taskSupport: z.enum(['forbidden', 'optional', 'required']).optional(),
-});
+export const ToolExecutionSchema = lazySchema(() =>
+  z.looseObject({
+    taskSupport: z.enum(['forbidden', 'optional', 'required']).optional(),
+  }),
+);
 export type ToolExecution = z.infer<typeof ToolExecutionSchema>;
 
 /**
  * A tool's input JSON Schema. Always `type: "object"`; 2026-07-28 allows any JSON Schema 2020-12
  * keyword besides, so everything else passes through.
  */
-export const ToolInputSchemaSchema = z.looseObject({
-  type: z.literal('object'),
-  properties: z.record(z.string(), z.unknown()).optional(),
-  required: z.array(z.string()).optional(),
-  $schema: z.string().optional(),
-});
+export const ToolInputSchemaSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('object'),
+    properties: z.record(z.string(), z.unknown()).optional(),
+    required: z.array(z.string()).optional(),
+    $schema: z.string().optional(),
+  }),
+);
 
 /** A tool's output JSON Schema (2025-06-18+): `type: "object"` until 2025-11-25, any schema in 2026-07-28. */
-export const ToolOutputSchemaSchema = z.looseObject({
-  type: z.string().optional(),
-  properties: z.record(z.string(), z.unknown()).optional(),
-  required: z.array(z.string()).optional(),
-  $schema: z.string().optional(),
-});
+export const ToolOutputSchemaSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.string().optional(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+    required: z.array(z.string()).optional(),
+    $schema: z.string().optional(),
+  }),
+);
 
 /**
  * A tool the server offers.
@@ -49,15 +58,17 @@ export const ToolOutputSchemaSchema = z.looseObject({
  * console.log(tool.name, tool.annotations?.readOnlyHint); // weather true
  * ```
  */
-export const ToolSchema = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  inputSchema: ToolInputSchemaSchema,
-  outputSchema: ToolOutputSchemaSchema.optional(),
-  annotations: ToolAnnotationsSchema.optional(),
-  execution: ToolExecutionSchema.optional(),
-  icons: z.array(IconSchema).optional(),
-  _meta: MetaObjectSchema.optional(),
-});
+export const ToolSchema = lazySchema(() =>
+  z.looseObject({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    inputSchema: realSchema(ToolInputSchemaSchema),
+    outputSchema: realSchema(ToolOutputSchemaSchema).optional(),
+    annotations: realSchema(ToolAnnotationsSchema).optional(),
+    execution: realSchema(ToolExecutionSchema).optional(),
+    icons: z.array(realSchema(IconSchema)).optional(),
+    _meta: realSchema(MetaObjectSchema).optional(),
+  }),
+);
 export type Tool = z.infer<typeof ToolSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema, realSchema } from './lazy-schema.js';
 import { CacheableResultSchema, CursorSchema, NotificationParamsSchema, ResultSchema } from './common.js';
 import { ContentBlockSchema } from './content.js';
 import { isPlainCallToolResult, registerFastCheck } from './fast-check.js';
@@ -12,20 +13,24 @@ import type { Extended, LooseObject } from './schema-types.js';
 export const ListToolsRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tools/list'>;
   params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('tools/list'),
-  params: PaginatedRequestParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('tools/list'),
+    params: realSchema(PaginatedRequestParamsSchema).optional(),
+  }),
+);
 export type ListToolsRequest = z.infer<typeof ListToolsRequestSchema>;
 
 /** A page of tools; `ttlMs`/`cacheScope` are 2026-07-28 cache hints. */
 export const ListToolsResultSchema: Extended<
   typeof CacheableResultSchema,
   { nextCursor: z.ZodOptional<typeof CursorSchema>; tools: z.ZodArray<typeof ToolSchema> }
-> = CacheableResultSchema.extend({
-  nextCursor: CursorSchema.optional(),
-  tools: z.array(ToolSchema),
-});
+> = lazySchema(() =>
+  realSchema(CacheableResultSchema).extend({
+    nextCursor: realSchema(CursorSchema).optional(),
+    tools: z.array(realSchema(ToolSchema)),
+  }),
+);
 export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
 
 /** Params of `tools/call`. `task` is 2025-11-25 only; `inputResponses`/`requestState` 2026-07-28. */
@@ -38,23 +43,27 @@ export const CallToolRequestParamsSchema: Extended<
     inputResponses: z.ZodOptional<typeof InputResponsesSchema>;
     requestState: z.ZodOptional<z.ZodString>;
   }
-> = RequestParamsSchema.extend({
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  task: TaskMetadataSchema.optional(),
-  inputResponses: InputResponsesSchema.optional(),
-  requestState: z.string().optional(),
-});
+> = lazySchema(() =>
+  realSchema(RequestParamsSchema).extend({
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    task: realSchema(TaskMetadataSchema).optional(),
+    inputResponses: realSchema(InputResponsesSchema).optional(),
+    requestState: z.string().optional(),
+  }),
+);
 export type CallToolRequestParams = z.infer<typeof CallToolRequestParamsSchema>;
 
 /** `tools/call` request. */
 export const CallToolRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tools/call'>;
   params: typeof CallToolRequestParamsSchema;
-}> = z.looseObject({
-  method: z.literal('tools/call'),
-  params: CallToolRequestParamsSchema,
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('tools/call'),
+    params: realSchema(CallToolRequestParamsSchema),
+  }),
+);
 export type CallToolRequest = z.infer<typeof CallToolRequestSchema>;
 
 /**
@@ -78,13 +87,15 @@ export const CallToolResultSchema: Extended<
     structuredContent: z.ZodOptional<z.ZodUnknown>;
     isError: z.ZodOptional<z.ZodBoolean>;
   }
-> = registerFastCheck(
-  ResultSchema.extend({
-    content: z.array(ContentBlockSchema),
-    structuredContent: z.unknown().optional(),
-    isError: z.boolean().optional(),
-  }),
-  isPlainCallToolResult,
+> = lazySchema(() =>
+  registerFastCheck(
+    realSchema(ResultSchema).extend({
+      content: z.array(realSchema(ContentBlockSchema)),
+      structuredContent: z.unknown().optional(),
+      isError: z.boolean().optional(),
+    }),
+    isPlainCallToolResult,
+  ),
 );
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 
@@ -92,8 +103,10 @@ export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 export const ToolListChangedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/tools/list_changed'>;
   params: z.ZodOptional<typeof NotificationParamsSchema>;
-}> = z.looseObject({
-  method: z.literal('notifications/tools/list_changed'),
-  params: NotificationParamsSchema.optional(),
-});
+}> = lazySchema(() =>
+  z.looseObject({
+    method: z.literal('notifications/tools/list_changed'),
+    params: realSchema(NotificationParamsSchema).optional(),
+  }),
+);
 export type ToolListChangedNotification = z.infer<typeof ToolListChangedNotificationSchema>;

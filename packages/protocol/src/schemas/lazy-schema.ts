@@ -1,0 +1,73 @@
+/**
+ * Schemas built on first use. Building every everyday schema when `@x/protocol` is imported cost
+ * ~1.2 MiB of heap and ~10 ms in every process, most of it for schemas a given program never touches
+ * (a tools-only server never reads a sampling or elicitation schema). Each exported `…Schema` is a
+ * facade that builds its schema (and the schemas it is made of) the first time anything reads it, and
+ * from then on forwards every operation to it: `parse`, `shape`, `extend`, `instanceof z.ZodObject`,
+ * composition inside other zod schemas all behave as on the schema itself.
+ *
+ * Inside `@x/protocol`, schemas compose from {@link realSchema} so that parsing a built schema never
+ * goes through a facade.
+ */
+
+/** The facade's target: the builder, then what it built. */
+interface Slot {
+  build: (() => object) | undefined;
+  value: object | undefined;
+}
+
+function resolve(slot: Slot): object {
+  let value = slot.value;
+  if (value === undefined) {
+    const build = slot.build;
+    if (build === undefined) throw new Error('schema referenced while it is being built');
+    slot.build = undefined;
+    value = build();
+    slot.value = value;
+  }
+  return value;
+}
+
+/** Reported descriptors are configurable: the slot holds none of the schema's own properties. */
+function configurable(descriptor: PropertyDescriptor | undefined): PropertyDescriptor | undefined {
+  if (descriptor !== undefined) descriptor.configurable = true;
+  return descriptor;
+}
+
+const handler: ProxyHandler<Slot> = {
+  get: (slot, key) => Reflect.get(resolve(slot), key),
+  set: (slot, key, value) => Reflect.set(resolve(slot), key, value),
+  has: (slot, key) => Reflect.has(resolve(slot), key),
+  ownKeys: (slot) => Reflect.ownKeys(resolve(slot)),
+  getOwnPropertyDescriptor: (slot, key) => configurable(Reflect.getOwnPropertyDescriptor(resolve(slot), key)),
+  defineProperty: (slot, key, descriptor) =>
+    Reflect.defineProperty(resolve(slot), key, { ...descriptor, configurable: true }),
+  deleteProperty: (slot, key) => Reflect.deleteProperty(resolve(slot), key),
+  getPrototypeOf: (slot) => Reflect.getPrototypeOf(resolve(slot)),
+  setPrototypeOf: (slot, prototype) => Reflect.setPrototypeOf(resolve(slot), prototype),
+};
+
+const slots = new WeakMap<object, Slot>();
+
+/**
+ * A schema that `build` makes the first time it is read. `build` runs once; it may read other lazy
+ * schemas (through {@link realSchema}), not the one it builds.
+ */
+export function lazySchema<T extends object>(build: () => T): T {
+  const slot: Slot = { build, value: undefined };
+  const facade = new Proxy(slot, handler);
+  slots.set(facade, slot);
+  return facade as unknown as T;
+}
+
+/** The schema behind a {@link lazySchema} facade (built now if it was not yet); any other value as is. */
+export function realSchema<T>(schema: T): T {
+  const slot = typeof schema === 'object' && schema !== null ? slots.get(schema) : undefined;
+  return slot === undefined ? schema : (resolve(slot) as T);
+}
+
+/** Whether a {@link lazySchema} facade has built its schema (tests); non-facades count as built. */
+export function isSchemaBuilt(schema: object): boolean {
+  const slot = slots.get(schema);
+  return slot === undefined || slot.value !== undefined;
+}

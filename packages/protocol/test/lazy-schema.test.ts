@@ -1,0 +1,89 @@
+import { types } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as protocol from '@x/protocol';
+import { isSchemaBuilt, lazySchema, realSchema } from '../src/schemas/lazy-schema.js';
+
+describe('lazySchema', () => {
+  const counted = () => {
+    const calls = { count: 0 };
+    const schema = lazySchema(() => {
+      calls.count += 1;
+      return z.looseObject({ name: z.string(), size: z.number().optional() });
+    });
+    return { schema, calls };
+  };
+
+  it('builds on first read, once', () => {
+    const { schema, calls } = counted();
+    expect(calls.count).toBe(0);
+    expect(isSchemaBuilt(schema)).toBe(false);
+    expect(schema.parse({ name: 'a', extra: 1 })).toEqual({ name: 'a', extra: 1 });
+    expect(schema.safeParse({ name: 1 }).success).toBe(false);
+    expect(calls.count).toBe(1);
+    expect(isSchemaBuilt(schema)).toBe(true);
+  });
+
+  it('behaves as the schema it builds: shape, extend, instanceof, composition, JSON Schema, keys', () => {
+    const { schema } = counted();
+    const real = realSchema(schema);
+    expect(types.isProxy(schema)).toBe(true);
+    expect(types.isProxy(real)).toBe(false);
+    expect(realSchema(schema)).toBe(real);
+    expect(schema).toBeInstanceOf(z.ZodObject);
+    expect(Object.keys(schema.shape)).toEqual(['name', 'size']);
+    expect(schema.extend({ tag: z.literal('x') }).parse({ name: 'a', tag: 'x' })).toEqual({
+      name: 'a',
+      tag: 'x',
+    });
+    expect(() => schema.extend({ tag: z.literal('x') }).parse({ name: 'a', tag: 'y' })).toThrow();
+    expect(z.object({ inner: schema }).parse({ inner: { name: 'b' } })).toEqual({ inner: { name: 'b' } });
+    expect(z.array(schema.optional()).safeParse([{ name: 1 }]).success).toBe(false);
+    expect(z.toJSONSchema(schema)).toEqual(z.toJSONSchema(real));
+    expect(Object.keys(schema)).toEqual(Object.keys(real));
+    expect('_zod' in schema).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(schema, '_zod')?.value).toBe(real._zod);
+  });
+
+  it('hands back anything that is not a facade as is', () => {
+    const plain = z.string();
+    expect(realSchema(plain)).toBe(plain);
+    expect(realSchema(undefined)).toBeUndefined();
+    expect(isSchemaBuilt(plain)).toBe(true);
+  });
+
+  it('refuses a schema that reads itself while being built', () => {
+    const loop: z.ZodType = lazySchema(() => z.array(realSchema(loop)));
+    expect(() => loop.parse([])).toThrow(/being built/);
+  });
+});
+
+describe('@x/protocol schemas', () => {
+  const facades = (Object.entries(protocol) as [string, unknown][]).flatMap(([name, value]) =>
+    name.endsWith('Schema') && types.isProxy(value) ? [[name, value as object] as const] : [],
+  );
+
+  it('are facades that importing the package does not build', () => {
+    expect(facades.length).toBeGreaterThan(150);
+    expect(facades.filter(([, schema]) => isSchemaBuilt(schema)).map(([name]) => name)).toEqual([]);
+  });
+
+  it('build what they are made of, and only that, when first read', () => {
+    expect(protocol.CallToolRequestParamsSchema.parse({ name: 'echo', arguments: {} })).toEqual({
+      name: 'echo',
+      arguments: {},
+    });
+    expect(isSchemaBuilt(protocol.CallToolRequestParamsSchema)).toBe(true);
+    expect(isSchemaBuilt(protocol.RequestParamsSchema)).toBe(true); // its base
+    expect(isSchemaBuilt(protocol.ListPromptsResultSchema)).toBe(false);
+    expect(isSchemaBuilt(protocol.ReadResourceResultSchema)).toBe(false);
+  });
+
+  it('the method maps and fast checks see through the facades', () => {
+    const entry = protocol.clientRequestSchemas['tools/call'];
+    expect(realSchema(entry.result)).toBe(realSchema(protocol.CallToolResultSchema));
+    const plain = { content: [{ type: 'text', text: 'hi' }] };
+    expect(protocol.fastAccepts(protocol.CallToolResultSchema, plain)).toBe(true);
+    expect(protocol.fastAccepts(realSchema(protocol.CallToolResultSchema), plain)).toBe(true);
+  });
+});
