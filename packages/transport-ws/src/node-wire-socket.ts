@@ -35,16 +35,7 @@ export class NodeWireSocket implements WireSocket {
     this.#closeTimeoutMs = options.closeTimeoutMs;
     this.#queue = new SendQueue(socket, options.maxBufferedBytes);
     this.#heartbeat =
-      options.heartbeatIntervalMs > 0
-        ? new Heartbeat({
-            intervalMs: options.heartbeatIntervalMs,
-            ping: () => {
-              if (socket.readyState === socket.OPEN) socket.ping();
-            },
-            // No close handshake with a peer that cannot answer: drop the TCP connection.
-            ontimeout: () => socket.terminate(),
-          })
-        : undefined;
+      options.heartbeatIntervalMs > 0 ? new Heartbeat(options.heartbeatIntervalMs, socket) : undefined;
 
     socket.on('message', (data, isBinary) => {
       this.#heartbeat?.markAlive();
