@@ -34,6 +34,7 @@ export type {
   Transport,
   TransportSendOptions,
 } from './transport.js';
+export { SENT } from './transport.js';
 export {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   eraOf,

@@ -1,6 +1,22 @@
 import type { JSONRPCMessage, RequestId } from './jsonrpc.js';
 
 /**
+ * The settled promise a transport's `send` returns when it handed the message over at once, with nothing
+ * left to wait for or to fail later. The engine does not watch this one for a rejection (it cannot reject),
+ * which saves a promise and a microtask on every message. Transports that return their own promises are
+ * watched as before.
+ *
+ * @example
+ * ```ts
+ * send(message: JSONRPCMessage): Promise<void> {
+ *   this.#socket.write(`${JSON.stringify(message)}\n`);
+ *   return SENT;
+ * }
+ * ```
+ */
+export const SENT: Promise<void> = Promise.resolve();
+
+/**
  * The contract between the protocol engine and anything that moves messages (DESIGN §2).
  *
  * Structurally the same as the official TypeScript SDK's `Transport`, on purpose: a transport from either

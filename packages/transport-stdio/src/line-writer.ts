@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { ConnectionClosedError } from '@x/protocol';
+import { ConnectionClosedError, SENT } from '@x/protocol';
 
 /**
  * Default bound on bytes queued in memory before `send()` starts waiting for the pipe to drain.
@@ -15,9 +15,6 @@ import { ConnectionClosedError } from '@x/protocol';
  * ```
  */
 export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-
-/** What a write under the bound returns: nothing to wait for. */
-const WRITTEN: Promise<void> = Promise.resolve();
 
 /**
  * Writes lines to a stream with bounded buffering: a write resolves at once while the stream's queue is
@@ -60,7 +57,7 @@ export class LineWriter {
       process.nextTick(this.#endTurn);
     }
     stream.write(line);
-    if (stream.writableLength <= this.#maxBufferedBytes) return WRITTEN;
+    if (stream.writableLength <= this.#maxBufferedBytes) return SENT;
     return this.#waitForDrain();
   }
 

@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from '@x/protocol';
+import { ConnectionClosedError, SENT } from '@x/protocol';
 import { SendBufferFullError } from './errors.js';
 
 /** The part of a `ws` socket the queue writes to. */
@@ -11,9 +11,6 @@ interface PendingSend {
   resolve: () => void;
   reject: (error: Error) => void;
 }
-
-/** What a send that needs no waiting returns. */
-const WRITTEN: Promise<void> = Promise.resolve();
 
 /**
  * Bytes the socket may hold after a send that still settles at once: this turn's batch of frames, held
@@ -61,7 +58,7 @@ export class SendQueue {
       socket.send(data, this.#onEagerWritten);
       if (socket.bufferedAmount <= EAGER_BUFFER_BYTES) {
         this.#settledEarly++;
-        return WRITTEN;
+        return SENT;
       }
       // The socket holds more than a turn's worth: this frame waits like any other.
       return new Promise<void>((resolve, reject) => {

@@ -11,7 +11,7 @@ import {
   type RequestId,
 } from '../jsonrpc.js';
 import { isThenable } from '../thenable.js';
-import type { MessageExtraInfo, Transport, TransportSendOptions } from '../transport.js';
+import { type MessageExtraInfo, SENT, type Transport, type TransportSendOptions } from '../transport.js';
 import {
   CANCELLED_NOTIFICATION,
   PROGRESS_NOTIFICATION,
@@ -443,7 +443,9 @@ export class Protocol implements RequestContextHost {
   ): void {
     try {
       const sent = transport.send(message, options);
-      if (isThenable(sent)) sent.then(undefined, (error: unknown) => this.#pending.fail(message.id, error));
+      if (sent !== SENT && isThenable(sent)) {
+        sent.then(undefined, (error: unknown) => this.#pending.fail(message.id, error));
+      }
     } catch (error) {
       this.#pending.fail(message.id, error);
     }
@@ -508,7 +510,7 @@ function pong(): HandlerResult {
 }
 
 function settleQuietly(result: unknown, report: (error: unknown) => void): void {
-  if (isThenable(result)) result.then(undefined, report);
+  if (result !== SENT && isThenable(result)) result.then(undefined, report);
 }
 
 /**
