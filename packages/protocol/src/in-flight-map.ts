@@ -22,49 +22,59 @@ const REBUILD_EVERY = 1024;
  * ```
  */
 export class InFlightMap<K, V> {
-  #map = new Map<K, V>();
+  // Created on the first insertion: many maps (a session's server-to-client requests, say) never see
+  // one, and an empty `Map` still costs its ~200-byte table.
+  #map: Map<K, V> | undefined;
   #inserted = 0;
 
   get size(): number {
-    return this.#map.size;
+    return this.#map?.size ?? 0;
   }
 
   get(key: K): V | undefined {
-    return this.#map.get(key);
+    return this.#map?.get(key);
   }
 
   has(key: K): boolean {
-    return this.#map.has(key);
+    return this.#map?.has(key) ?? false;
   }
 
   set(key: K, value: V): this {
-    this.#map.set(key, value);
+    let map = this.#map;
+    if (map === undefined) {
+      map = new Map<K, V>();
+      this.#map = map;
+    }
+    map.set(key, value);
     if (++this.#inserted >= REBUILD_EVERY) {
       this.#inserted = 0;
-      this.#map = new Map(this.#map);
+      this.#map = new Map(map);
     }
     return this;
   }
 
   delete(key: K): boolean {
-    return this.#map.delete(key);
+    return this.#map?.delete(key) ?? false;
   }
 
   clear(): void {
-    this.#map = new Map();
+    this.#map = undefined;
     this.#inserted = 0;
   }
 
   /** The keys in insertion order. */
   keys(): IterableIterator<K> {
-    return this.#map.keys();
+    return (this.#map ?? (EMPTY as Map<K, V>)).keys();
   }
 
   /** The values in insertion order. */
   values(): IterableIterator<V> {
-    return this.#map.values();
+    return (this.#map ?? (EMPTY as Map<K, V>)).values();
   }
 }
+
+/** What an {@link InFlightMap} that never had an entry iterates. */
+const EMPTY: ReadonlyMap<unknown, unknown> = new Map();
 
 /**
  * A `Set` for members that come and go at request rate: an {@link InFlightMap} underneath, so it starts

@@ -59,6 +59,24 @@ describe('InFlightMap', () => {
   });
 });
 
+describe('InFlightMap before its first entry (no table allocated yet)', () => {
+  it('answers as an empty Map, and after clear() as a new one', () => {
+    const map = new InFlightMap<string, number>();
+    expect([map.size, map.get('a'), map.has('a'), map.delete('a')]).toEqual([0, undefined, false, false]);
+    expect([...map.keys()]).toEqual([]);
+    expect([...map.values()]).toEqual([]);
+    map.set('a', 1).set('b', 2);
+    expect([...map.keys()]).toEqual(['a', 'b']);
+    map.clear();
+    expect([map.size, map.has('a'), [...map.values()]]).toEqual([0, false, []]);
+    map.set('c', 3);
+    expect([...map.keys()]).toEqual(['c']);
+    // Two unused maps share nothing mutable: filling one leaves the other empty.
+    const other = new InFlightMap<string, number>();
+    expect([...other.keys()]).toEqual([]);
+  });
+});
+
 describe('InFlightSet', () => {
   it('behaves as a Set (same answers, same order) across its table rebuilds', () => {
     fc.assert(
