@@ -45,6 +45,13 @@ describe('lazySchema', () => {
     expect(Object.getOwnPropertyDescriptor(schema, '_zod')?.value).toBe(real._zod);
   });
 
+  it('refuses to be frozen and stays usable', () => {
+    const { schema } = counted();
+    expect(() => Object.freeze(schema)).toThrow(TypeError);
+    expect(Object.keys(schema)).toEqual(Object.keys(realSchema(schema)));
+    expect(schema.parse({ name: 'a' })).toEqual({ name: 'a' });
+  });
+
   it('hands back anything that is not a facade as is', () => {
     const plain = z.string();
     expect(realSchema(plain)).toBe(plain);
@@ -77,6 +84,19 @@ describe('@x/protocol schemas', () => {
     expect(isSchemaBuilt(protocol.RequestParamsSchema)).toBe(true); // its base
     expect(isSchemaBuilt(protocol.ListPromptsResultSchema)).toBe(false);
     expect(isSchemaBuilt(protocol.ReadResourceResultSchema)).toBe(false);
+  });
+
+  it('work where zod takes schemas: JSON Schema, discriminated unions, describe/meta clones', () => {
+    const json = z.toJSONSchema(protocol.CallToolResultSchema, { unrepresentable: 'any' });
+    expect(json).toEqual(
+      z.toJSONSchema(realSchema(protocol.CallToolResultSchema), { unrepresentable: 'any' }),
+    );
+    expect(json.required).toContain('content');
+    const block = z.discriminatedUnion('type', [protocol.TextContentSchema, protocol.ImageContentSchema]);
+    expect(block.parse({ type: 'text', text: 'x' })).toEqual({ type: 'text', text: 'x' });
+    expect(block.safeParse({ type: 'audio', data: '', mimeType: 'audio/wav' }).success).toBe(false);
+    expect(protocol.ToolSchema.describe('a tool').description).toBe('a tool');
+    expect(protocol.ToolSchema.description).toBeUndefined();
   });
 
   it('the method maps and fast checks see through the facades', () => {

@@ -45,6 +45,9 @@ const handler: ProxyHandler<Slot> = {
   deleteProperty: (slot, key) => Reflect.deleteProperty(resolve(slot), key),
   getPrototypeOf: (slot) => Reflect.getPrototypeOf(resolve(slot)),
   setPrototypeOf: (slot, prototype) => Reflect.setPrototypeOf(resolve(slot), prototype),
+  // A facade cannot be frozen (its own keys are the schema's, not its slot's): refuse up front instead of
+  // half-freezing the slot, which would break every later key listing.
+  preventExtensions: () => false,
 };
 
 const slots = new WeakMap<object, Slot>();
