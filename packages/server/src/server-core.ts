@@ -7,6 +7,7 @@ import {
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
   type ServerCapabilities,
+  realSchema,
 } from '@x/protocol';
 import { capabilityOf, isMethodDeclared } from './capability-methods.js';
 import { RequestStateCodec } from './modern/request-state.js';
@@ -171,7 +172,8 @@ export class ServerCore {
         `Cannot handle ${method}: the server does not declare the "${capabilityOf(method)}" capability`,
       );
     }
-    this.#handlers.set(method, { schema, handler });
+    // A lazily built @x/protocol schema is resolved once here, not through its facade per request.
+    this.#handlers.set(method, { schema: realSchema(schema), handler });
   }
 
   removeRequestHandler(method: string): boolean {
