@@ -20,6 +20,13 @@ export interface HttpIncoming {
   readonly headers: HeaderReader;
   /** Aborted when the client goes away before the response is complete. */
   readonly signal: AbortSignal;
+  /** The client went away before the response was complete. */
+  readonly gone: boolean;
+  /**
+   * Calls `listener` once if the client goes away before the response is complete: what `signal` tells,
+   * without an `AbortSignal` (on Node one costs more than the rest of a small request).
+   */
+  onDisconnect(listener: () => void): void;
   /** The headers as a plain record (for `MessageExtraInfo.requestInfo`). */
   headerRecord(): Record<string, string>;
   /**
@@ -40,6 +47,10 @@ export function webIncoming(request: Request): HttpIncoming {
     get signal() {
       return request.signal;
     },
+    get gone() {
+      return request.signal.aborted;
+    },
+    onDisconnect: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
     headerRecord: () => {
       const out: Record<string, string> = {};
       request.headers.forEach((value, name) => {

@@ -54,6 +54,7 @@ export class NodeIncoming implements HttpIncoming {
   readonly headers: HeaderReader;
   readonly #req: IncomingMessage;
   #abort: AbortController | undefined;
+  #onDisconnect: (() => void)[] | undefined;
   #gone = false;
   #request: Request | undefined;
 
@@ -75,11 +76,23 @@ export class NodeIncoming implements HttpIncoming {
     return this.#abort.signal;
   }
 
+  get gone(): boolean {
+    return this.#gone;
+  }
+
+  onDisconnect(listener: () => void): void {
+    if (this.#onDisconnect === undefined) this.#onDisconnect = [listener];
+    else this.#onDisconnect.push(listener);
+  }
+
   /** The client went away before the response was complete. */
   disconnected(): void {
     if (this.#gone) return;
     this.#gone = true;
     this.#abort?.abort();
+    const listeners = this.#onDisconnect;
+    this.#onDisconnect = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener();
   }
 
   headerRecord(): Record<string, string> {

@@ -12,6 +12,7 @@ import {
   type TransportSendOptions,
 } from '@x/protocol';
 import { accepted, jsonResponse } from './http-responses.js';
+import type { HttpIncoming } from './http-incoming.js';
 import type { StreamableHttpServerTransport } from './options.js';
 import { ResponseChannel } from './response-channel.js';
 import { ServerTransportBase } from './server-transport-base.js';
@@ -62,8 +63,8 @@ export interface RequestExchange {
   errors?: readonly JSONRPCErrorResponse[] | undefined;
   /** Reply with SSE and keep-alives regardless of `json` (a `subscriptions/listen` stream). */
   longLived: boolean;
-  /** Aborted when the HTTP request goes away (client disconnect). */
-  signal: AbortSignal;
+  /** The HTTP request: whether, and when, its client went away. */
+  client: Pick<HttpIncoming, 'gone' | 'onDisconnect'>;
 }
 
 /**
@@ -123,8 +124,8 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
       maxQueued: 0,
     });
     this.#channel = channel;
-    if (exchange.signal.aborted) return accepted();
-    exchange.signal.addEventListener('abort', () => this.#disconnected(), { once: true });
+    if (exchange.client.gone) return accepted();
+    exchange.client.onDisconnect(() => this.#disconnected());
     const extra: MessageExtraInfo =
       this.era === 'modern' ? { ...exchange.extra, signal: this.#abort.signal } : exchange.extra;
     if (deferred) {

@@ -133,7 +133,7 @@ function handleStateless(
     extra,
     batch,
     longLived: false,
-    signal: request.signal,
+    client: request,
   });
 }
 

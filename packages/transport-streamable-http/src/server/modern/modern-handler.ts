@@ -56,7 +56,7 @@ export async function handleModernPost(
     batch: false,
     // A subscriptions/listen response is a long-lived stream (2026-07-28 "Receiving Messages").
     longLived: 'method' in message && message.method === 'subscriptions/listen',
-    signal: request.signal,
+    client: request,
   });
 }
 
