@@ -98,10 +98,11 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
     this.#options = options;
   }
 
-  override async start(): Promise<void> {
-    await super.start();
+  override start(): Promise<void> {
+    const started = super.start();
     this.#started = true;
     if (this.#closeOnStart) queueMicrotask(() => void this.close());
+    return started;
   }
 
   /** Delivers the POST's messages and produces its HTTP reply. */

@@ -3,6 +3,7 @@ import {
   ConnectionClosedError,
   type JSONRPCMessage,
   type MessageExtraInfo,
+  SENT,
   type TransportSendOptions,
 } from '@x/protocol';
 
@@ -18,12 +19,15 @@ export abstract class ServerTransportBase {
   #closed = false;
   #inbox: Array<[JSONRPCMessage, MessageExtraInfo | undefined]> = [];
 
-  async start(): Promise<void> {
-    if (this.#started) throw new Error('Transport already started');
+  // Not `async`: a modern request connects a transport per POST, and an async start() is a promise and a
+  // microtask more on each (delivery cannot throw: `deliverMessage` reports handler errors).
+  start(): Promise<void> {
+    if (this.#started) return Promise.reject(new Error('Transport already started'));
     this.#started = true;
     const inbox = this.#inbox;
     this.#inbox = [];
     for (const [message, extra] of inbox) this.#dispatch(message, extra);
+    return SENT;
   }
 
   get closed(): boolean {
