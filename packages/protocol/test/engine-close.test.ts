@@ -136,6 +136,17 @@ describe('engine: close', () => {
     expect(engine.transport).toBeUndefined();
     failing.onerror?.(new Error('x'));
     expect(previousError).toHaveBeenCalled();
+    // A start() that throws instead of rejecting: still a rejected connect(), and the engine is free again.
+    const throwing: Transport = {
+      start: () => {
+        throw new Error('bad start');
+      },
+      send: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
+    const connecting = engine.connect(throwing);
+    await expect(connecting).rejects.toThrow('bad start');
+    expect(engine.transport).toBeUndefined();
   });
 
   it('rejects a request whose send fails with the transport error', async () => {
