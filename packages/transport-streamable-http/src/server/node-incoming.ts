@@ -70,8 +70,10 @@ export class NodeIncoming implements HttpIncoming {
 
   get signal(): AbortSignal {
     if (this.#abort === undefined) {
-      this.#abort = new AbortController();
-      if (this.#gone) this.#abort.abort();
+      const abort = new AbortController();
+      this.#abort = abort;
+      if (this.#gone) abort.abort();
+      else this.onDisconnect(() => abort.abort());
     }
     return this.#abort.signal;
   }
@@ -89,7 +91,6 @@ export class NodeIncoming implements HttpIncoming {
   disconnected(): void {
     if (this.#gone) return;
     this.#gone = true;
-    this.#abort?.abort();
     const listeners = this.#onDisconnect;
     this.#onDisconnect = undefined;
     if (listeners !== undefined) for (const listener of listeners) listener();
