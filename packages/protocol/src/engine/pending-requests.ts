@@ -3,7 +3,7 @@ import { ErrorCode, McpError, RequestTimeoutError } from '../errors.js';
 import type { JSONRPCResponse, RequestId } from '../jsonrpc.js';
 import type { ProgressParams } from './builtin-params.js';
 import { InFlightMap } from '../in-flight-map.js';
-import { fastAccepts } from '../schemas/fast-check.js';
+import { fastAcceptsBuilt } from '../schemas/fast-check.js';
 import { realSchema } from '../schemas/lazy-schema.js';
 import { formatIssues } from './format-issues.js';
 import type { ProgressCallback, ZodSchema } from './types.js';
@@ -157,7 +157,8 @@ export class PendingRequests {
       request.reject(McpError.fromError(response.error));
       return 'settled';
     }
-    if (fastAccepts(request.schema, response.result)) {
+    // `request.schema` was resolved from any facade when the request was made.
+    if (fastAcceptsBuilt(request.schema, response.result)) {
       request.resolve(response.result);
       return 'settled';
     }

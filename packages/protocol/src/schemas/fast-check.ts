@@ -38,7 +38,12 @@ export function registerFastCheck<S extends object>(schema: S, check: (value: un
  * ```
  */
 export function fastAccepts(schema: object, value: unknown): boolean {
-  const check = checks.get(realSchema(schema));
+  return fastAcceptsBuilt(realSchema(schema), value);
+}
+
+/** {@link fastAccepts} for a schema already resolved with `realSchema` (the engine's pending requests). */
+export function fastAcceptsBuilt(schema: object, value: unknown): boolean {
+  const check = checks.get(schema);
   return check?.(value) === true;
 }
 
