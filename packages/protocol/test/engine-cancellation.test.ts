@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
 import { z } from 'zod';
 import { McpError } from '../src/errors.js';
 import { Protocol } from '../src/engine/index.js';
@@ -166,6 +167,55 @@ describe('engine: cancelled incoming requests', () => {
     gone.abort('stream closed');
     await flush();
     expect(signal?.reason).toBe('stream closed');
+    expect(wire).toEqual([]);
+  });
+
+  it('links extra.signal only when the handler reads ctx.signal, and unlinks when it finishes', async () => {
+    const { engine, transport, wire, inject } = await engineWithRawPeer();
+    const gone = new AbortController();
+    let reads = 0;
+    transport.extra = {
+      get signal() {
+        reads++;
+        return gone.signal;
+      },
+    };
+    engine.setRequestHandler('quick', () => ({ n: 1 }));
+    engine.setRequestHandler('watching', (_p, ctx) => ({ aborted: ctx.signal.aborted }));
+    await inject({ jsonrpc: '2.0', id: 1, method: 'quick' });
+    await flush();
+    // A handler that never looks at its signal costs the transport's signal nothing.
+    expect(reads).toBe(0);
+    await inject({ jsonrpc: '2.0', id: 2, method: 'watching' });
+    await flush();
+    expect(reads).toBeGreaterThan(0);
+    expect(getEventListeners(gone.signal, 'abort')).toHaveLength(0);
+    expect(wire).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { n: 1 } },
+      { jsonrpc: '2.0', id: 2, result: { aborted: false } },
+    ]);
+  });
+
+  it('aborts ctx.signal at once when extra.signal was already aborted before the handler read it', async () => {
+    const { engine, transport, wire, inject } = await engineWithRawPeer();
+    const gone = new AbortController();
+    transport.extra = { signal: gone.signal };
+    let release: () => void = () => {};
+    let seen: unknown;
+    engine.setRequestHandler('late', (_p, ctx) => {
+      return new Promise((resolve) => {
+        release = () => {
+          seen = [ctx.signal.aborted, ctx.signal.reason];
+          resolve({});
+        };
+      });
+    });
+    await inject({ jsonrpc: '2.0', id: 1, method: 'late' });
+    gone.abort('stream closed');
+    release();
+    await flush();
+    expect(seen).toEqual([true, 'stream closed']);
+    // The context is aborted, so the engine answers nothing.
     expect(wire).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@x/protocol';
+import type { JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { encodeHeaderValue, paramHeadersOf } from '../src/index.js';
 import { POST_HEADERS, raw, sseMessages, startServer, waitFor } from './helpers.js';
@@ -232,6 +232,53 @@ describe('modern era (2026-07-28)', () => {
       'notifications/cancelled:{"requestId":"h1","reason":"The client closed the response stream"}',
     ]);
     await expect(transport.send({ jsonrpc: '2.0', id: 'h1', result: {} })).rejects.toThrow();
+  });
+
+  it('creates the requester signal on first read: none for a handler that never reads it, aborted when read after a disconnect', async () => {
+    let extraOfHang: MessageExtraInfo | undefined;
+    await using server = await startServer({
+      handlers: {
+        echo: () => ({}),
+        hang: (_p, ctx) => {
+          extraOfHang = ctx.extra;
+          return new Promise(() => {});
+        },
+      },
+    });
+    const Original = globalThis.AbortController;
+    let created = 0;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        created++;
+      }
+    };
+    try {
+      const ok = await raw(server.url, { headers: modernHeaders('echo'), body: modernRequest('echo') });
+      expect(ok.status).toBe(200);
+      expect(created).toBe(0);
+    } finally {
+      globalThis.AbortController = Original;
+    }
+    const controller = new AbortController();
+    const pending = fetch(server.url, {
+      method: 'POST',
+      headers: modernHeaders('hang'),
+      body: JSON.stringify(modernRequest('hang', {}, 'h2')),
+      signal: controller.signal,
+    }).catch(() => undefined);
+    await waitFor(() => extraOfHang !== undefined, 'the request to reach its handler');
+    let closed = false;
+    server.transports[1]!.onclose = () => {
+      closed = true;
+    };
+    controller.abort();
+    await pending;
+    await waitFor(() => closed, 'the transport to close');
+    const signal = extraOfHang?.signal;
+    expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toMatchObject({ message: 'The client closed the response stream' });
+    expect(extraOfHang?.requestInfo?.headers['mcp-method']).toBe('hang');
   });
 
   it('keeps a subscriptions/listen stream open with keep-alive comments until the server ends it', async () => {

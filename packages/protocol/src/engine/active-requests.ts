@@ -17,15 +17,13 @@ export class ActiveRequests {
   begin(ctx: HandlerContext): boolean {
     if (this.#map.has(ctx.requestId)) return false;
     this.#map.set(ctx.requestId, ctx);
-    ctx.extra?.signal?.addEventListener('abort', ctx, { once: true });
-    if (ctx.extra?.signal?.aborted) ctx.handleEvent();
     return true;
   }
 
   /** Forgets a finished handler (unless a cancellation already did). */
   end(ctx: HandlerContext): void {
     if (this.#map.get(ctx.requestId) === ctx) this.#map.delete(ctx.requestId);
-    ctx.extra?.signal?.removeEventListener('abort', ctx);
+    ctx.unlink();
   }
 
   /**

@@ -86,6 +86,7 @@ export class HandlerContext implements RequestContext {
   readonly extra: MessageExtraInfo | undefined;
   #controller: AbortController | undefined;
   #aborted = false;
+  #linked = false;
   #abortReason: unknown;
   readonly #host: RequestContextHost;
 
@@ -105,12 +106,37 @@ export class HandlerContext implements RequestContext {
     this.extra = extra;
   }
 
+  /**
+   * Created on first read, and linked then to the transport's `extra.signal` (the requester went away):
+   * a handler that never looks at its signal costs no AbortController and no listener. Transports that
+   * report a lost requester this way also deliver `notifications/cancelled` or close, which abort the
+   * context whether or not the signal exists.
+   */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort(this.#abortReason);
+      else this.#link();
     }
     return this.#controller.signal;
+  }
+
+  #link(): void {
+    const outer = this.extra?.signal;
+    if (outer === undefined) return;
+    if (outer.aborted) {
+      this.abort(outer.reason);
+      return;
+    }
+    outer.addEventListener('abort', this, { once: true });
+    this.#linked = true;
+  }
+
+  /** Stops listening to the transport's `extra.signal` (the handler finished). */
+  unlink(): void {
+    if (!this.#linked) return;
+    this.#linked = false;
+    this.extra?.signal?.removeEventListener('abort', this);
   }
 
   /** Same as `signal.aborted`, without creating the signal. */

@@ -86,7 +86,9 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
   #options: RequestTransportOptions;
   #channel: ResponseChannel | undefined;
   #pending: RequestId[] = [];
-  #abort = new AbortController();
+  /** Behind `extra.signal` of a modern request; created when something reads it. */
+  #abort: AbortController | undefined;
+  #gone = false;
   #closeOnStart = false;
   #reply: ((response: Response) => void) | undefined;
   #started = false;
@@ -128,7 +130,7 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
     if (exchange.client.gone) return accepted();
     exchange.client.onDisconnect(() => this.#disconnected());
     const extra: MessageExtraInfo =
-      this.era === 'modern' ? { ...exchange.extra, signal: this.#abort.signal } : exchange.extra;
+      this.era === 'modern' ? new ModernExtra(exchange.extra, this) : exchange.extra;
     if (deferred) {
       // A modern reply is chosen by its first message: the final response alone goes out as JSON (with
       // 404 for an unknown method, 2026-07-28 "Protocol Version Header"); a notification first opens SSE.
@@ -180,6 +182,15 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
     }
   }
 
+  /** The signal of a modern request's `extra`: aborted once the client closed the response stream. */
+  get requesterSignal(): AbortSignal {
+    if (this.#abort === undefined) {
+      this.#abort = new AbortController();
+      if (this.#gone) this.#abort.abort(goneReason());
+    }
+    return this.#abort.signal;
+  }
+
   #writer(longLived: boolean): SseWriter {
     return new SseWriter({
       keepAliveMs: longLived ? this.#options.keepAliveMs : 0,
@@ -203,7 +214,8 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
     const channel = this.#channel;
     if (this.closed || channel === undefined || channel.finished) return;
     if (this.era !== 'modern') return;
-    this.#abort.abort(new Error('The client closed the response stream'));
+    this.#gone = true;
+    this.#abort?.abort(goneReason());
     for (const requestId of this.#pending) {
       this.deliver({
         jsonrpc: '2.0',
@@ -212,5 +224,30 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
       });
     }
     this.#closeWhenDelivered();
+  }
+}
+
+function goneReason(): Error {
+  return new Error('The client closed the response stream');
+}
+
+/**
+ * The `extra` of a modern request: the POST's own extras plus a `signal` created on first read, so a
+ * request whose handler never asks for it costs no AbortController (on Node one costs about as much as
+ * the rest of the request's bookkeeping).
+ */
+class ModernExtra implements MessageExtraInfo {
+  readonly requestInfo: MessageExtraInfo['requestInfo'];
+  readonly authInfo: MessageExtraInfo['authInfo'];
+  readonly #owner: RequestTransport;
+
+  constructor(base: MessageExtraInfo, owner: RequestTransport) {
+    this.requestInfo = base.requestInfo;
+    this.authInfo = base.authInfo;
+    this.#owner = owner;
+  }
+
+  get signal(): AbortSignal {
+    return this.#owner.requesterSignal;
   }
 }
