@@ -23,13 +23,37 @@ const textBlock = fc.record(
   },
   { requiredKeys: [] },
 );
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+// The `_meta` every 2026-07-28 result carries, and near misses of it.
+const serverInfo = fc.oneof(
+  fc.constant({ name: 'srv', version: '1.0.0' }),
+  fc.record(
+    {
+      name: fc.oneof(fc.string({ maxLength: 4 }), fc.integer()),
+      version: fc.oneof(fc.string({ maxLength: 4 }), fc.constant(null)),
+      title: fc.oneof(fc.string({ maxLength: 4 }), fc.integer()),
+      description: fc.oneof(fc.string({ maxLength: 4 }), fc.boolean()),
+      websiteUrl: fc.oneof(fc.string({ maxLength: 4 }), fc.constant([])),
+      icons: fc.oneof(fc.constant([{ src: 'a.png' }]), fc.constant([{ src: 1 }]), fc.constant('x')),
+      other: fc.jsonValue({ maxDepth: 1 }),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.jsonValue({ maxDepth: 1 }),
+);
 const nearResult = fc.record(
   {
     content: fc.oneof(fc.array(textBlock, { maxLength: 3 }), fc.jsonValue({ maxDepth: 1 })),
     isError: fc.oneof(fc.boolean(), fc.constant('yes'), fc.constant(null)),
     structuredContent: fc.jsonValue({ maxDepth: 2 }),
     resultType: fc.oneof(fc.constant('complete'), fc.constant('input_required'), fc.constant(3)),
-    _meta: fc.oneof(fc.constant({}), fc.constant([])),
+    _meta: fc.oneof(
+      fc.constant({}),
+      fc.constant([]),
+      fc.constant(null),
+      fc.record({ [SERVER_INFO]: serverInfo }, { requiredKeys: [] }),
+      fc.record({ [SERVER_INFO]: serverInfo, other: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }),
+    ),
     other: fc.jsonValue({ maxDepth: 1 }),
   },
   { requiredKeys: [] },
@@ -43,6 +67,8 @@ const plainResult = fc.record(
     }),
     isError: fc.boolean(),
     structuredContent: fc.jsonValue({ maxDepth: 2 }),
+    resultType: fc.constant('complete'),
+    _meta: fc.record({ [SERVER_INFO]: serverInfo }),
     extra: fc.jsonValue({ maxDepth: 1 }),
   },
   { requiredKeys: ['content'] },
@@ -51,11 +77,13 @@ const plainResult = fc.record(
 describe('fast checks', () => {
   it('the CallToolResult check only accepts what the schema accepts, and the schema returns it unchanged', () => {
     let accepted = 0;
+    let acceptedWithMeta = 0;
     fc.assert(
       fc.property(fc.oneof(plainResult, nearResult, fc.jsonValue({ maxDepth: 3 })), (generated) => {
         const value: unknown = JSON.parse(JSON.stringify(generated)); // as it comes off a wire
         if (!isPlainCallToolResult(value)) return;
         accepted++;
+        if ((value as { _meta?: unknown })._meta !== undefined) acceptedWithMeta++;
         const parsed = CallToolResultSchema.safeParse(value);
         expect(parsed.success).toBe(true);
         expect(parsed.data).toStrictEqual(value);
@@ -63,17 +91,30 @@ describe('fast checks', () => {
       runs,
     );
     expect(accepted).toBeGreaterThan(0); // the generator must reach the fast path, or this proves nothing
+    expect(acceptedWithMeta).toBeGreaterThan(0);
   });
 
   it('turns down the unusual shapes, which then go through the schema', () => {
     const plain = { content: [{ type: 'text', text: 'hi' }] };
     expect(isPlainCallToolResult(plain)).toBe(true);
     expect(isPlainCallToolResult({ ...plain, isError: true, structuredContent: { n: 1 } })).toBe(true);
+    // A 2026-07-28 result: resultType and the server's identity in _meta.
+    const modern = {
+      ...plain,
+      resultType: 'complete',
+      _meta: { [SERVER_INFO]: { name: 'srv', version: '1.0.0', title: 'Server' }, 'x.example/trace': 7 },
+    };
+    expect(isPlainCallToolResult(modern)).toBe(true);
+    expect(isPlainCallToolResult({ ...plain, _meta: { progressToken: 1 } })).toBe(true);
     for (const odd of [
       { content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }] },
       { content: [{ type: 'text', text: 'hi', annotations: { priority: 1 } }] },
       { content: [{ type: 'text', text: 1 }] },
-      { ...plain, _meta: { progressToken: 1 } },
+      { ...plain, _meta: { [SERVER_INFO]: { name: 'srv' } } },
+      { ...plain, _meta: { [SERVER_INFO]: { name: 'srv', version: '1', title: 2 } } },
+      { ...plain, _meta: { [SERVER_INFO]: { name: 'srv', version: '1', icons: [{ src: 'a.png' }] } } },
+      { ...plain, _meta: [] },
+      { ...plain, _meta: null },
       { ...plain, isError: 'no' },
       { ...plain, resultType: 'input_required' },
       { content: 'hi' },

@@ -62,9 +62,40 @@ function isPlainTextBlock(block: unknown): boolean {
   );
 }
 
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+function isOptionalString(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
+}
+
+/** An `Implementation` with string fields only (no `icons`). */
+function isPlainImplementation(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    typeof value['name'] === 'string' &&
+    typeof value['version'] === 'string' &&
+    isOptionalString(value['title']) &&
+    isOptionalString(value['description']) &&
+    isOptionalString(value['websiteUrl']) &&
+    value['icons'] === undefined
+  );
+}
+
+/**
+ * A result's `_meta`: absent, or an object whose `io.modelcontextprotocol/serverInfo` (the one key the
+ * schema checks; every 2026-07-28 result carries it) is absent or a plain `Implementation`.
+ */
+function isPlainResultMeta(meta: unknown): boolean {
+  if (meta === undefined) return true;
+  if (!isRecord(meta)) return false;
+  const info = meta[SERVER_INFO];
+  return info === undefined || isPlainImplementation(info);
+}
+
 /**
  * The everyday `CallToolResult`: text blocks only, `isError` absent or boolean, any `structuredContent`
- * (the superset schema takes any JSON value), no `_meta`, `resultType` absent or `complete`.
+ * (the superset schema takes any JSON value), `_meta` absent or plain (see above), `resultType` absent
+ * or `complete`.
  */
 export function isPlainCallToolResult(value: unknown): boolean {
   if (!isRecord(value)) return false;
@@ -75,7 +106,7 @@ export function isPlainCallToolResult(value: unknown): boolean {
   const resultType = value['resultType'];
   return (
     (isError === undefined || typeof isError === 'boolean') &&
-    value['_meta'] === undefined &&
+    isPlainResultMeta(value['_meta']) &&
     (resultType === undefined || resultType === 'complete')
   );
 }
