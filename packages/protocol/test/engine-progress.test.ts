@@ -26,6 +26,25 @@ describe('engine: progress (outgoing requests)', () => {
     await engine.close();
   });
 
+  it('copies an own "__proto__" key of the params (from JSON.parse) as data, never as the prototype', async () => {
+    const { engine, sent } = await engineWithRawPeer();
+    const params = JSON.parse('{"a":1,"__proto__":{"polluted":true},"_meta":{"__proto__":{"x":1}}}');
+    void engine.request({ method: 'x', params }, Empty, { onprogress: () => {} }).catch(() => {});
+    const out = (sent[0]!.message as JSONRPCRequest).params as Record<string, unknown>;
+    const meta = out['_meta'] as Record<string, unknown>;
+    expect([Object.getPrototypeOf(out), Object.getPrototypeOf(meta)]).toEqual([
+      Object.prototype,
+      Object.prototype,
+    ]);
+    expect([Object.hasOwn(out, '__proto__'), Object.hasOwn(meta, '__proto__')]).toEqual([true, true]);
+    expect([out['a'], meta['progressToken'], (out as { polluted?: unknown }).polluted]).toEqual([
+      1,
+      1,
+      undefined,
+    ]);
+    await engine.close();
+  });
+
   it('leaves params untouched (same object) when no progress is asked for', async () => {
     const { engine, sent } = await engineWithRawPeer();
     const params = { a: 1 };

@@ -53,7 +53,9 @@ export async function writeDispatched(response: Response, res: ServerResponse): 
   const reply = replyOf(response);
   if (reply === undefined) return writeResponse(response, res);
   const { body } = reply;
-  const headers: Record<string, string | string[]> = { ...reply.headerRecord };
+  // Object.assign, not `{ ...record }`: a spread copy that then gets `content-length` added takes V8's
+  // slow path on Node 20 and leaves a dictionary-mode object for writeHead to walk.
+  const headers: Record<string, string | string[]> = Object.assign({}, reply.headerRecord);
   if (body === undefined) {
     res.writeHead(reply.status, headers).end();
     return;

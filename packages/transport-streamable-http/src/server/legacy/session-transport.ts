@@ -275,7 +275,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   }
 
   #extraFor(base: MessageExtraInfo, channel: ResponseChannel | undefined): MessageExtraInfo {
-    const extra: MessageExtraInfo = { ...base };
+    const extra: MessageExtraInfo = Object.assign({}, base); // not a spread: fields may be added below
     if (this.#settings.eventStore !== undefined) {
       // SEP-1699 polling: the server may end a connection and let the client resume with Last-Event-ID.
       if (channel !== undefined && !channel.json) extra.closeSSEStream = () => this.#closeConnection(channel);
