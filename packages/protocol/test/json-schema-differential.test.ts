@@ -153,9 +153,13 @@ function documentArb(dialect: JsonSchemaDialect): fc.Arbitrary<JsonSchema> {
   const defShape: Shape = { dialect, depth: 1, underChild: false, defRefs: false };
   // ajv ignores `contains` annotations in `unevaluatedItems`, which 2020-12 Core §11.2 counts
   // (`{ contains: {}, unevaluatedItems: false }` accepts `['x']`); a targeted test covers ours.
+  // ajv 8.20 also loses the `items` annotation of a schema reached through a recursive `$ref: '#'`:
+  // `{ prefixItems: [{ $ref: '#', unevaluatedItems: false }], items: {} }` rejects `[[1, 2]]`, which
+  // §11.2 accepts; a targeted test covers ours.
   const ajvAgnostic = (doc: JsonSchema) => {
     const text = JSON.stringify(doc);
-    return !(text.includes('"unevaluatedItems"') && text.includes('"contains"'));
+    if (!text.includes('"unevaluatedItems"')) return true;
+    return !text.includes('"contains"') && !text.includes('"$ref":"#"');
   };
   return fc
     .tuple(

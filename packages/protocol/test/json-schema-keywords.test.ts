@@ -319,6 +319,23 @@ describe('json-schema: unevaluated*', () => {
     expect(isValid({ items: true, unevaluatedItems: false }, [1, 2])).toBe(true);
   });
 
+  it('sees the items annotations of a schema reached through a recursive $ref', () => {
+    // 2020-12 Core §11.2: unevaluatedItems considers the annotations of adjacent keywords "and their
+    // subschemas" ($ref included); `items` after `prefixItems` evaluates every remaining item. ajv 8.20
+    // drops the `items` annotation when the $ref is recursive, so the differential test keeps these apart.
+    const withItems = {
+      prefixItems: [{ $ref: '#', unevaluatedItems: false }],
+      items: { type: ['number', 'array'] },
+    };
+    expect(isValid(withItems, [[1, 2]])).toBe(true);
+    expect(isValid(withItems, [[[1, 2, 3], 2]])).toBe(true);
+    expect(isValid(withItems, [['x', 2]])).toBe(true); // 'x' sits under the inner A: no array, nothing to check
+    expect(isValid(withItems, [[1, 'x']])).toBe(false); // items rejects 'x'
+    const noItems = { prefixItems: [{ $ref: '#', unevaluatedItems: false }, true] };
+    expect(isValid(noItems, [[1, 2]])).toBe(true);
+    expect(isValid(noItems, [[1, 2, 3]])).toBe(false); // the third item is evaluated by nothing
+  });
+
   it('nests: an inner unevaluatedProperties marks everything evaluated for the outer one', () => {
     const schema = { allOf: [{ unevaluatedProperties: true }], unevaluatedProperties: false };
     expect(isValid(schema, { anything: 1 })).toBe(true);
