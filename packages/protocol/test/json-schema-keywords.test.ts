@@ -168,6 +168,13 @@ describe('json-schema: arrays', () => {
     expect(isValid({ uniqueItems: true }, many)).toBe(true);
     expect(isValid({ uniqueItems: true }, [...many, { i: 7 }])).toBe(false);
     expect(isValid({ uniqueItems: true }, [...many, [1], ['1']])).toBe(true);
+    // Regression guards where ajv 8.20 is wrong: a tuple longer than the array (with a keyword at a
+    // missing position) makes it skip uniqueItems; duplicates stay duplicates.
+    expect(isValid({ uniqueItems: true, prefixItems: [{}, {}, { minItems: 1 }] }, [1, 1])).toBe(false);
+    expect(
+      isValid({ $schema: DRAFT_07, uniqueItems: true, items: [{}, {}, { minItems: 1 }] }, [null, null]),
+    ).toBe(false);
+    expect(isValid({ uniqueItems: true, prefixItems: [{}, {}, { minItems: 1 }] }, [1, 2])).toBe(true);
   });
 });
 
