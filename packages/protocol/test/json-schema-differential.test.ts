@@ -156,16 +156,17 @@ function schemaArb(shape: Shape): fc.Arbitrary<Schema> {
 
 function documentArb(dialect: JsonSchemaDialect): fc.Arbitrary<JsonSchema> {
   const defShape: Shape = { dialect, depth: 1, underChild: false, defRefs: false };
-  // ajv ignores `contains` annotations in `unevaluatedItems`, which 2020-12 Core §11.2 counts
-  // (`{ contains: {}, unevaluatedItems: false }` accepts `['x']`); a targeted test covers ours.
-  // ajv 8.20 also loses the `items` annotation of a schema reached through a recursive `$ref: '#'`:
-  // `{ prefixItems: [{ $ref: '#', unevaluatedItems: false }], items: {} }` rejects `[[1, 2]]`, which
-  // §11.2 accepts; a targeted test covers ours.
-  const ajvAgnostic = (doc: JsonSchema) => {
-    const text = JSON.stringify(doc);
-    if (!text.includes('"unevaluatedItems"')) return true;
-    return !text.includes('"contains"') && !text.includes('"$ref":"#"');
-  };
+  // ajv 8.20 tracks the items `unevaluatedItems` sees wrongly in several ways, each of which 2020-12
+  // Core §11.2 and §7.7.1.2 ("Schema objects that produce a false assertion result MUST NOT produce
+  // any annotation results") settle the other way:
+  //   `{ contains: {}, unevaluatedItems: false }` rejects `['x']` (it ignores contains annotations);
+  //   `{ prefixItems: [{ $ref: '#', unevaluatedItems: false }], items: {} }` rejects `[[1, 2]]` (it
+  //     drops the items annotation behind a recursive $ref);
+  //   `{ unevaluatedItems: false, anyOf: [{}, { prefixItems: [{ pattern: '^a' }] }] }` accepts `['x']`
+  //     (it keeps the annotations of a failing branch).
+  // So ajv is no reference for `unevaluatedItems`: documents with it stay out of this test, and
+  // targeted tests (json-schema-keywords) cover ours. `unevaluatedProperties` stays in.
+  const ajvAgnostic = (doc: JsonSchema) => !JSON.stringify(doc).includes('"unevaluatedItems"');
   return fc
     .tuple(
       schemaArb({ dialect, depth: 3, underChild: false, defRefs: true }),

@@ -326,6 +326,16 @@ describe('json-schema: unevaluated*', () => {
     expect(isValid({ items: true, unevaluatedItems: false }, [1, 2])).toBe(true);
   });
 
+  it('drops the items annotations of a failing subschema (2020-12 Core §7.7.1.2)', () => {
+    // "Schema objects that produce a false assertion result MUST NOT produce any annotation results".
+    const schema = { unevaluatedItems: false, anyOf: [{}, { prefixItems: [{ pattern: '^a' }] }] };
+    expect(isValid(schema, ['x'])).toBe(false); // the prefixItems branch fails: 'x' stays unevaluated
+    expect(isValid(schema, ['a'])).toBe(true);
+    const props = { unevaluatedProperties: false, anyOf: [{}, { properties: { a: { pattern: '^a' } } }] };
+    expect(isValid(props, { a: 'x' })).toBe(false);
+    expect(isValid(props, { a: 'a' })).toBe(true);
+  });
+
   it('sees the items annotations of a schema reached through a recursive $ref', () => {
     // 2020-12 Core §11.2: unevaluatedItems considers the annotations of adjacent keywords "and their
     // subschemas" ($ref included); `items` after `prefixItems` evaluates every remaining item. ajv 8.20
