@@ -311,6 +311,15 @@ describe('json-schema: unevaluated*', () => {
     };
     expect(isValid(schema, { name: 1, kind: 'x', x: 1, y: 2 })).toBe(true);
     expect(isValid(schema, { kind: 'z', x: 1 })).toBe(false);
+    // A dependentSchemas entry whose property is absent does not apply and takes nothing away.
+    const dependent = {
+      unevaluatedProperties: false,
+      dependentSchemas: { a: { properties: { c: true } } },
+      properties: { b: true },
+    };
+    expect(isValid(dependent, { b: null })).toBe(true);
+    expect(isValid(dependent, { b: null, c: 1 })).toBe(false);
+    expect(isValid(dependent, { a: 1, b: null, c: 1 })).toBe(false); // a itself is evaluated by nothing
   });
 
   it('tracks items from prefixItems, items and contains', () => {
