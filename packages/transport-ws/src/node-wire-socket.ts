@@ -24,7 +24,10 @@ export class NodeWireSocket implements WireSocket {
   readonly #queue: SendQueue;
   readonly #heartbeat: Heartbeat | undefined;
   readonly #closeTimeoutMs: number;
-  readonly #closed: Promise<void>;
+  /** Made when someone awaits the close (see `close()`); settled by the socket's close event. */
+  #closed: Promise<void> | undefined;
+  #resolveClosed: (() => void) | undefined;
+  #isClosed = false;
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
   #inTurn = false;
   #corked: Corkable | undefined;
@@ -48,14 +51,14 @@ export class NodeWireSocket implements WireSocket {
     });
     socket.on('pong', () => this.#heartbeat?.markAlive());
     socket.on('error', (error) => this.#events.onerror(error));
-    this.#closed = new Promise((resolve) => {
-      socket.once('close', (code, reason) => {
-        this.#heartbeat?.stop();
-        if (this.#closeTimer !== undefined) clearTimeout(this.#closeTimer);
-        this.#queue.fail(new ConnectionClosedError(`WebSocket closed (${code})`));
-        this.#events.onclose(code, reason.toString());
-        resolve();
-      });
+    // `on`, not `once`: a socket closes once, and `once` wraps the listener in two more objects.
+    socket.on('close', (code, reason) => {
+      this.#isClosed = true;
+      this.#heartbeat?.stop();
+      if (this.#closeTimer !== undefined) clearTimeout(this.#closeTimer);
+      this.#queue.fail(new ConnectionClosedError(`WebSocket closed (${code})`));
+      this.#events.onclose(code, reason.toString());
+      this.#resolveClosed?.();
     });
   }
 
@@ -98,6 +101,10 @@ export class NodeWireSocket implements WireSocket {
       this.#closeTimer = setTimeout(() => this.#socket.terminate(), this.#closeTimeoutMs);
       this.#closeTimer.unref();
     }
+    if (this.#isClosed) return Promise.resolve();
+    this.#closed ??= new Promise((resolve) => {
+      this.#resolveClosed = resolve;
+    });
     return this.#closed;
   }
 }

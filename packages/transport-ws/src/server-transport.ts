@@ -19,6 +19,7 @@ import {
 import { decodeText, InvalidText } from './incoming-text.js';
 import { NodeWireSocket } from './node-wire-socket.js';
 import { sendMessage } from './outgoing-text.js';
+import type { WireSocketEvents } from './wire-socket.js';
 
 /**
  * Options of `new WebSocketServerTransport(options)`, for a socket from your own `ws` server.
@@ -72,7 +73,8 @@ export class WebSocketServerTransport implements Transport {
   readonly #socket: WebSocket;
   readonly #extra: MessageExtraInfo | undefined;
   readonly #maxBatchSize: number | undefined;
-  readonly #batches = new BatchResponses({ write: (responses) => this.#write(responses) });
+  /** Created by the first batch (2025-03-26 only): most sessions never see one. */
+  #batches: BatchResponses | undefined;
   #protocolVersion: string | undefined;
   #early: string[] | undefined = [];
   #started = false;
@@ -88,19 +90,11 @@ export class WebSocketServerTransport implements Transport {
     this.#socket = options.socket;
     this.#extra = options.request === undefined ? undefined : { requestInfo: requestInfoOf(options.request) };
     this.#maxBatchSize = options.maxBatchSize;
-    this.#wire = new NodeWireSocket(
-      options.socket,
-      {
-        ontext: (text) => this.#ontext(text),
-        onerror: (error) => this.onerror?.(error),
-        onclose: () => this.#onclosed(),
-      },
-      {
-        heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
-        maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
-        closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
-      },
-    );
+    this.#wire = new NodeWireSocket(options.socket, new WebSocketServerTransport.#WireEvents(this), {
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+      closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
+    });
     options.socket.pause();
   }
 
@@ -115,7 +109,7 @@ export class WebSocketServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-    const held = this.#batches.take(message);
+    const held = this.#batches?.take(message);
     if (held !== undefined) return held;
     return this.#write(message);
   }
@@ -171,6 +165,7 @@ export class WebSocketServerTransport implements Transport {
   }
 
   #onBatch(values: unknown[]): void {
+    this.#batches ??= new BatchResponses({ write: (responses) => this.#write(responses) });
     this.#batches.receive(values, {
       protocolVersion: this.#protocolVersion,
       maxBatchSize: this.#maxBatchSize,
@@ -180,11 +175,32 @@ export class WebSocketServerTransport implements Transport {
     });
   }
 
+  /** The socket's events, as one small object per session instead of three closures. */
+  static readonly #WireEvents = class implements WireSocketEvents {
+    readonly #transport: WebSocketServerTransport;
+
+    constructor(transport: WebSocketServerTransport) {
+      this.#transport = transport;
+    }
+
+    ontext(text: string): void {
+      this.#transport.#ontext(text);
+    }
+
+    onerror(error: Error): void {
+      this.#transport.onerror?.(error);
+    }
+
+    onclose(): void {
+      this.#transport.#onclosed();
+    }
+  };
+
   #onclosed(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#early = undefined;
-    this.#batches.clear();
+    this.#batches?.clear();
     this.onclose?.();
   }
 }

@@ -88,7 +88,13 @@ export class Protocol implements RequestContextHost {
   #requestHandlers: Map<string, RequestHandlerEntry> | undefined;
   #notificationHandlers: Map<string, NotificationHandlerEntry> | undefined;
   readonly #active = new ActiveRequests();
-  readonly #pending: PendingRequests;
+  /**
+   * Created by the first outgoing request: most server sessions never send one, and the table, its
+   * in-flight map and its callbacks are a tenth of an idle session's heap.
+   */
+  #pendingTable: PendingRequests | undefined;
+  /** `#report` as a standalone function, for promise callbacks; made on first need. */
+  #reporter: ((error: unknown) => void) | undefined;
   #transport: Transport | undefined;
 
   constructor(options: ProtocolOptions = {}) {
@@ -99,7 +105,6 @@ export class Protocol implements RequestContextHost {
       options.uncancellableMethods === undefined
         ? DEFAULT_UNCANCELLABLE
         : new Set(options.uncancellableMethods);
-    this.#pending = new PendingRequests(this.#onGiveUp);
     // Built in without the capability hook: subclass state does not exist yet during this constructor.
     if (options.ping !== false) {
       this.#requestHandlers = new Map([['ping', { schema: undefined, handler: pong }]]);
@@ -113,7 +118,7 @@ export class Protocol implements RequestContextHost {
 
   /** Outgoing requests still waiting for a response. */
   get pendingRequestCount(): number {
-    return this.#pending.size;
+    return this.#pendingTable?.size ?? 0;
   }
 
   /** Incoming requests whose handler is still running (and not cancelled). */
@@ -331,7 +336,7 @@ export class Protocol implements RequestContextHost {
    * its own `notifications/cancelled`). Returns false when `id` was not pending.
    */
   protected rejectPendingRequest(id: RequestId, error: unknown): boolean {
-    return this.#pending.fail(id, error);
+    return this.#pendingTable?.fail(id, error) ?? false;
   }
 
   /**
@@ -354,7 +359,7 @@ export class Protocol implements RequestContextHost {
   };
 
   #onResponse(response: JSONRPCResponse): void {
-    const outcome = this.#pending.settle(response);
+    const outcome = this.#pendingTable?.settle(response) ?? 'unknown';
     // 'stale' (answered, timed out or cancelled already) is ignored: spec, basic/utilities/cancellation.
     if (outcome !== 'unknown') return;
     if ('error' in response && (response.id === undefined || response.id === null)) {
@@ -406,9 +411,9 @@ export class Protocol implements RequestContextHost {
     const fallback = entry === undefined && !builtin ? this.fallbackNotificationHandler : undefined;
     try {
       if (entry !== undefined) {
-        settleQuietly(runNotificationHandler(entry, notification, extra), this.#report);
+        this.#settleQuietly(runNotificationHandler(entry, notification, extra));
       } else if (fallback !== undefined) {
-        settleQuietly(fallback(notification, extra), this.#report);
+        this.#settleQuietly(fallback(notification, extra));
       }
     } catch (error) {
       this.#report(error);
@@ -420,7 +425,7 @@ export class Protocol implements RequestContextHost {
     if (progress === undefined) return;
     try {
       if (
-        this.#pending.progress(progress) === 'unknown' &&
+        (this.#pendingTable?.progress(progress) ?? 'unknown') === 'unknown' &&
         !this.isExpectedProgressToken(progress.progressToken)
       ) {
         this.#report(new Error(`Received progress for an unknown token: ${String(progress.progressToken)}`));
@@ -433,7 +438,7 @@ export class Protocol implements RequestContextHost {
   #onCancelled(params: Record<string, unknown> | undefined): void {
     const cancelled = readCancelledParams(params);
     if (cancelled === undefined) return;
-    this.#active.cancel(cancelled.requestId, cancelled.reason, this.#isCancellable);
+    this.#active.cancel(cancelled.requestId, cancelled.reason, (method) => this.isCancellable(method));
   }
 
   #sendRequest(
@@ -457,14 +462,14 @@ export class Protocol implements RequestContextHost {
     if (transport === undefined) return;
     try {
       const options = relatedRequestId === undefined ? undefined : { relatedRequestId };
-      settleQuietly(transport.send(message, options), this.#report);
+      this.#settleQuietly(transport.send(message, options));
     } catch (error) {
       this.#report(error);
     }
   }
 
   /** A request was abandoned locally: tell the peer (spec: basic/lifecycle, "Timeouts"). */
-  readonly #onGiveUp = (request: PendingRequest, reason: string | undefined): void => {
+  #onGiveUp(request: PendingRequest, reason: string | undefined): void {
     // Runs from a timer or an abort event: nothing may escape to the host's uncaught-error handler.
     try {
       request.stream?.abort(reason);
@@ -477,15 +482,16 @@ export class Protocol implements RequestContextHost {
     } catch (error) {
       this.#report(error);
     }
-  };
+  }
 
   #handleClose(transport: Transport): void {
     if (this.#transport !== transport) return;
     this.#transport = undefined;
     if (transport.onmessage === this.#onMessage) transport.onmessage = undefined;
     // Building an Error captures a stack: only pay for it when someone will receive it.
-    const error = this.#pending.size + this.#active.size > 0 ? new ConnectionClosedError() : undefined;
-    this.#pending.rejectAll(error);
+    const pending = this.#pendingTable;
+    const error = (pending?.size ?? 0) + this.#active.size > 0 ? new ConnectionClosedError() : undefined;
+    pending?.rejectAll(error);
     this.#active.abortAll(error);
     try {
       this.onclose?.();
@@ -494,23 +500,29 @@ export class Protocol implements RequestContextHost {
     }
   }
 
-  readonly #isCancellable = (method: string): boolean => this.isCancellable(method);
+  get #pending(): PendingRequests {
+    this.#pendingTable ??= new PendingRequests((request, reason) => this.#onGiveUp(request, reason));
+    return this.#pendingTable;
+  }
 
-  readonly #report = (error: unknown): void => {
+  #report(error: unknown): void {
     try {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     } catch {
       // An onerror that throws has nowhere left to report to.
     }
-  };
+  }
+
+  /** Reports a promise's rejection to onerror; `SENT` and non-promises cost nothing. */
+  #settleQuietly(result: unknown): void {
+    if (result === SENT || !isThenable(result)) return;
+    this.#reporter ??= (error) => this.#report(error);
+    result.then(undefined, this.#reporter);
+  }
 }
 
 function pong(): HandlerResult {
   return {};
-}
-
-function settleQuietly(result: unknown, report: (error: unknown) => void): void {
-  if (result !== SENT && isThenable(result)) result.then(undefined, report);
 }
 
 /**
