@@ -20,6 +20,9 @@ export interface ResponseChannelOptions {
 
 type Frame = [eventId: string | undefined, data: string];
 
+/** The starting `tail` of every channel: one settled promise instead of one per channel. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /**
  * The logical stream that carries the answers to one POST (or the standalone GET stream of a session).
  * It outlives any one HTTP connection: when a client drops an SSE connection and resumes with
@@ -30,13 +33,14 @@ export class ResponseChannel {
   readonly streamId: string;
   readonly json: boolean;
   /** Serializes event-store writes so events keep their order on the stream. */
-  tail: Promise<void> = Promise.resolve();
+  tail: Promise<void> = SETTLED;
   #options: ResponseChannelOptions;
   #pending: Set<RequestId>;
   #writer: SseWriter | undefined;
   #replayBuffer: Frame[] | undefined;
-  #queue: Frame[] = [];
-  #collected: JSONRPCMessage[] = [];
+  /** Frames held while no GET stream is open (standalone only); made by the first one. */
+  #queue: Frame[] | undefined;
+  #collected: JSONRPCMessage[] | undefined;
   #resolve!: (response: Response) => void;
   #response: Promise<Response> | undefined;
   #finished = false;
@@ -76,8 +80,8 @@ export class ResponseChannel {
     if (this.#writer !== undefined && this.#writer !== writer) this.#writer.close();
     this.#writer = writer;
     const queued = this.#queue;
-    this.#queue = [];
-    for (const [id, data] of queued) writer.event(data, id);
+    this.#queue = undefined;
+    if (queued !== undefined) for (const [id, data] of queued) writer.event(data, id);
     if (this.#finished) writer.close();
   }
 
@@ -97,7 +101,7 @@ export class ResponseChannel {
   endReplay(writer: SseWriter, replayed: ReadonlySet<string>): void {
     const held = this.#replayBuffer ?? [];
     this.#replayBuffer = undefined;
-    this.#queue = [];
+    this.#queue = undefined;
     if (this.#writer !== undefined && this.#writer !== writer) this.#writer.close();
     this.#writer = writer;
     for (const [id, data] of held) if (id === undefined || !replayed.has(id)) writer.event(data, id);
@@ -108,7 +112,9 @@ export class ResponseChannel {
   write(message: JSONRPCMessage, eventId?: string): void {
     if (this.#finished) return;
     if (this.json) {
-      if (isJSONRPCResponse(message)) this.#collected.push(message);
+      if (!isJSONRPCResponse(message)) return;
+      this.#collected ??= [];
+      this.#collected.push(message);
       return;
     }
     this.#frame(eventId, JSON.stringify(message));
@@ -129,6 +135,7 @@ export class ResponseChannel {
       return;
     } else if (this.standalone) {
       // No GET stream open: hold server-initiated messages (bounded) until one is.
+      this.#queue ??= [];
       this.#queue.push([eventId, data]);
       if (this.#queue.length > this.#options.maxQueued) this.#queue.shift();
     }
@@ -146,7 +153,8 @@ export class ResponseChannel {
     if (this.#finished) return;
     this.#finished = true;
     if (this.json) {
-      const body = this.#options.batch ? this.#collected : this.#collected[0];
+      const collected = this.#collected ?? [];
+      const body = this.#options.batch ? collected : collected[0];
       this.#resolve(
         body === undefined
           ? accepted(this.#options.headers)

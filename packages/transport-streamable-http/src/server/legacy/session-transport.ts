@@ -58,7 +58,8 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   #nextStream = 0;
   #byRequest = new InFlightMap<RequestId, ResponseChannel>();
   #resumable = new InFlightMap<string, ResponseChannel>();
-  #standalone: ResponseChannel;
+  /** The GET stream's channel; made by the first GET or the first message it must carry or hold. */
+  #standaloneChannel: ResponseChannel | undefined;
   #initializeId: RequestId | undefined;
 
   #onFinished: () => void;
@@ -75,14 +76,18 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     this.sessionId = sessionId;
     this.#tag = tag;
     this.#settings = settings;
-    this.#standalone = new ResponseChannel({
-      streamId: `${tag}.g`,
+  }
+
+  get #standalone(): ResponseChannel {
+    this.#standaloneChannel ??= new ResponseChannel({
+      streamId: `${this.#tag}.g`,
       requestIds: [],
       json: false,
       batch: false,
       headers: {},
-      maxQueued: settings.maxQueued,
+      maxQueued: this.#settings.maxQueued,
     });
+    return this.#standaloneChannel;
   }
 
   setProtocolVersion = (version: string): void => {
@@ -91,7 +96,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
 
   /** True while a GET stream is attached (an idle session with one open is not idle). */
   get hasOpenStream(): boolean {
-    return this.#standalone.connected;
+    return this.#standaloneChannel?.connected === true;
   }
 
   /** Answers one POST of the session: 202 for notifications/responses, JSON or SSE for requests. */
@@ -193,8 +198,8 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   protected teardown(): void {
     for (const channel of new Set(this.#byRequest.values())) channel.finish();
     for (const channel of this.#resumable.values()) channel.finish();
-    this.#standalone.finish();
-    this.#standalone.writer?.close();
+    this.#standaloneChannel?.finish();
+    this.#standaloneChannel?.writer?.close();
     this.#byRequest.clear();
     this.#resumable.clear();
     this.#onFinished();
