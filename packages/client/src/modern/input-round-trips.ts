@@ -88,8 +88,11 @@ export interface RoundTripContext {
  * Sends `method` and, while the server answers `input_required`, fulfils its input requests through the
  * registered handlers and retries with a fresh JSON-RPC id (the engine issues one per request), the
  * collected `inputResponses` and the byte-exact `requestState` ("Client Requirements").
+ *
+ * The first round is one `then` on the engine's promise (a plain answer, the usual case, costs no
+ * `async` frames); rounds that ask for input continue in {@link inputRounds}.
  */
-export async function requestWithInput(
+export function requestWithInput(
   ctx: RoundTripContext,
   method: ClientRequestMethod,
   params: Record<string, unknown> | undefined,
@@ -97,26 +100,49 @@ export async function requestWithInput(
 ): Promise<Result> {
   const inputSchema = inputCapableSchema(method);
   const schema = inputSchema ?? clientRequestSchemas[method].result;
-  let current = params;
-  for (let round = 0; ; round++) {
-    const result = (await ctx.engine.request(
+  const first = ctx.engine.request({ method, params: ctx.envelope.apply(params) }, schema, options);
+  return first.then((result) =>
+    isComplete(result as Result, method, inputSchema)
+      ? (result as Result)
+      : inputRounds(ctx, method, params, options, schema, result as Result),
+  );
+}
+
+/** True for a final result; throws for a result type this client cannot act on. */
+function isComplete(result: Result, method: string, inputSchema: object | undefined): boolean {
+  const type = result.resultType;
+  if (type === undefined || type === ResultType.Complete) return true;
+  // Unknown result types MUST be treated as invalid (basic/index, "ResultType").
+  if (type !== ResultType.InputRequired || inputSchema === undefined) {
+    throw new McpError(ErrorCode.InternalError, `Invalid resultType "${type}" in the ${method} result`);
+  }
+  return false;
+}
+
+/** The rounds after an `input_required` answer, until a final result or `maxInputRounds`. */
+async function inputRounds(
+  ctx: RoundTripContext,
+  method: ClientRequestMethod,
+  params: Record<string, unknown> | undefined,
+  options: RequestOptions | undefined,
+  schema: ZodSchema,
+  first: Result,
+): Promise<Result> {
+  let result = first;
+  for (let round = 1; ; round++) {
+    if (round > ctx.maxInputRounds) throw new InputRoundsExceededError(method, ctx.maxInputRounds);
+    const required = InputRequiredResultSchema.parse(result);
+    const responses = await fulfil(ctx.handlers, required.inputRequests, options?.signal);
+    const current = retryParams(params, responses, required);
+    result = (await ctx.engine.request(
       { method, params: ctx.envelope.apply(current) },
       schema,
       options,
     )) as Result;
-    const type = result.resultType;
-    if (type === undefined || type === ResultType.Complete) {
-      if (round > 0) retried.add(result);
+    if (isComplete(result, method, schema)) {
+      retried.add(result);
       return result;
     }
-    // Unknown result types MUST be treated as invalid (basic/index, "ResultType").
-    if (type !== ResultType.InputRequired || inputSchema === undefined) {
-      throw new McpError(ErrorCode.InternalError, `Invalid resultType "${type}" in the ${method} result`);
-    }
-    if (round >= ctx.maxInputRounds) throw new InputRoundsExceededError(method, ctx.maxInputRounds);
-    const required = InputRequiredResultSchema.parse(result);
-    const responses = await fulfil(ctx.handlers, required.inputRequests, options?.signal);
-    current = retryParams(params, responses, required);
   }
 }
 

@@ -8,6 +8,7 @@ import {
   MODERN_PROTOCOL_VERSIONS,
   type ModernProtocolVersion,
   type RequestOptions,
+  type Result,
   type ServerCapabilities,
   type Transport,
 } from '@x/protocol';
@@ -49,19 +50,24 @@ export class ModernSession implements EraSession {
     return this.#version;
   }
 
-  async request<M extends ClientRequestMethod>(
+  request<M extends ClientRequestMethod>(
     method: M,
     params: Record<string, unknown> | undefined,
     options: RequestOptions | undefined,
   ): Promise<ClientRequestMap[M]['result']> {
+    // A promise chain, not `async`/`await`: the usual request costs one `catch` on the round's promise.
+    let sent: Promise<Result>;
     try {
-      return (await requestWithInput(this.#ctx, method, params, options)) as ClientRequestMap[M]['result'];
+      sent = requestWithInput(this.#ctx, method, params, options);
     } catch (error) {
+      sent = Promise.reject(error);
+    }
+    return sent.catch((error: unknown) => {
       const next = pickModernVersion(supportedVersionsOf(error), this.#version);
       if (next === undefined) throw error;
       this.#adopt(next);
-      return (await requestWithInput(this.#ctx, method, params, options)) as ClientRequestMap[M]['result'];
-    }
+      return requestWithInput(this.#ctx, method, params, options);
+    }) as Promise<ClientRequestMap[M]['result']>;
   }
 
   #adopt(version: ModernProtocolVersion): void {

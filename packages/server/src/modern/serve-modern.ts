@@ -1,6 +1,7 @@
 import {
   type AuthInfo,
   ErrorCode,
+  isThenable,
   type JSONRPCRequest,
   McpError,
   methodsOf,
@@ -34,13 +35,17 @@ const EMPTY: Record<string, unknown> = {};
  * `initialize` hears that first), then `_meta` is validated (missing fields -32602, unknown version
  * -32022), and every result gets `resultType` (basic/index
  * "Responses"), the server's identity in `_meta` and, when cacheable, a cache hint.
+ *
+ * Not `async`: a synchronous handler's result is completed in the same turn, and a promise is made only
+ * where something is awaited (the engine accepts a value or a promise, and turns a throw into an error
+ * response). A modern `tools/call` makes 3 promises here instead of 8.
  */
-export async function serveModern(
+export function serveModern(
   core: ServerCore,
   session: ServerSession,
   request: JSONRPCRequest,
   engineCtx: RequestContext,
-): Promise<object> {
+): object | Promise<object> {
   const method = request.method;
   if (STANDARD_CLIENT_METHODS.has(method) && !methodsOf(MODERN_REVISION).clientRequests.has(method)) {
     // spec basic/versioning: an error to `initialize` SHOULD name the versions the server supports.
@@ -60,7 +65,12 @@ export async function serveModern(
   if (method === 'server/discover') return discover(core);
   if (method === 'subscriptions/listen') return session.subscriptions.listen(request, engineCtx);
   const ctx = new ServerContext(session, engineCtx, binding);
-  if (!INPUT_METHODS.has(method)) return complete(core, method, await core.handle(method, params, ctx));
+  if (!INPUT_METHODS.has(method)) {
+    const result = core.handle(method, params, ctx);
+    return isThenable(result)
+      ? result.then((value) => complete(core, method, value))
+      : complete(core, method, result);
+  }
   return runRound(core, { method, params, ctx, binding });
 }
 
@@ -72,7 +82,8 @@ interface Round {
 }
 
 /** One round of a multi round-trip request; see `InputRound` for the model. */
-async function runRound(core: ServerCore, { method, params, ctx, binding }: Round): Promise<object> {
+function runRound(core: ServerCore, round: Round): object | Promise<object> {
+  const { method, params, ctx } = round;
   const state = params['requestState'];
   const responses = params['inputResponses'];
   if (state !== undefined && typeof state !== 'string') {
@@ -85,26 +96,57 @@ async function runRound(core: ServerCore, { method, params, ctx, binding }: Roun
     throw new McpError(ErrorCode.InvalidParams, 'inputResponses must be an object');
   }
   const target = bindingOf(method, params, ctx.authInfo);
-  const earlier = state === undefined ? {} : await core.requestStates.open(state, target);
-  const round = new InputRound(earlier, responses as Record<string, unknown> | undefined);
+  const answers = responses as Record<string, unknown> | undefined;
+  if (state === undefined) return playRound(core, round, target, new InputRound({}, answers));
+  return core.requestStates
+    .open(state, target)
+    .then((earlier) => playRound(core, round, target, new InputRound(earlier, answers)));
+}
+
+/** Runs the handler with the round's answers at hand; see {@link endRound}. */
+function playRound(
+  core: ServerCore,
+  { method, params, ctx, binding }: Round,
+  target: RequestBinding,
+  round: InputRound,
+): object | Promise<object> {
   binding.round = round;
-  let result: object | undefined;
-  let failure: unknown;
+  let result: object | Promise<object>;
   try {
-    result = await core.handle(method, params, ctx);
+    result = core.handle(method, params, ctx);
   } catch (error) {
-    failure = error;
+    return endRound(core, method, target, round, undefined, error);
   }
+  if (!isThenable(result)) return endRound(core, method, target, round, result, undefined);
+  return result.then(
+    (value) => endRound(core, method, target, round, value, undefined),
+    (error: unknown) => endRound(core, method, target, round, undefined, error),
+  );
+}
+
+/**
+ * The handler is done: input it asked for turns the answer into an `input_required` result (whatever it
+ * returned or threw meanwhile), otherwise its result or failure stands.
+ */
+function endRound(
+  core: ServerCore,
+  method: string,
+  target: RequestBinding,
+  round: InputRound,
+  result: object | undefined,
+  failure: unknown,
+): object | Promise<object> {
   const pending = round.pending;
   if (pending !== undefined) {
-    const requestState = await core.requestStates.seal(target, round.answers);
-    const out: Record<string, unknown> = {
-      resultType: ResultType.InputRequired,
-      inputRequests: pending,
-      requestState,
-    };
-    if (core.serverInfoMeta !== undefined) out['_meta'] = core.serverInfoMeta;
-    return out;
+    return core.requestStates.seal(target, round.answers).then((requestState) => {
+      const out: Record<string, unknown> = {
+        resultType: ResultType.InputRequired,
+        inputRequests: pending,
+        requestState,
+      };
+      if (core.serverInfoMeta !== undefined) out['_meta'] = core.serverInfoMeta;
+      return out;
+    });
   }
   if (result === undefined) throw failure;
   return complete(core, method, result);
