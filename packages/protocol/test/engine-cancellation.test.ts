@@ -196,6 +196,21 @@ describe('engine: cancelled incoming requests', () => {
     ]);
   });
 
+  it('does not link extra.signal for a signal first read after the handler finished', async () => {
+    const { engine, transport, inject } = await engineWithRawPeer();
+    const session = new AbortController(); // a transport-wide signal that outlives requests
+    transport.extra = { signal: session.signal };
+    let kept: RequestContext | undefined;
+    engine.setRequestHandler('remember', (_p, ctx) => {
+      kept = ctx;
+      return {};
+    });
+    await inject({ jsonrpc: '2.0', id: 1, method: 'remember' });
+    await flush();
+    expect(kept?.signal.aborted).toBe(false);
+    expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
+  });
+
   it('aborts ctx.signal at once when extra.signal was already aborted before the handler read it', async () => {
     const { engine, transport, wire, inject } = await engineWithRawPeer();
     const gone = new AbortController();

@@ -87,6 +87,8 @@ export class HandlerContext implements RequestContext {
   #controller: AbortController | undefined;
   #aborted = false;
   #linked = false;
+  /** The handler finished: a signal made later is not linked (nothing would unlink it). */
+  #finished = false;
   #abortReason: unknown;
   readonly #host: RequestContextHost;
 
@@ -122,6 +124,7 @@ export class HandlerContext implements RequestContext {
   }
 
   #link(): void {
+    if (this.#finished) return;
     const outer = this.extra?.signal;
     if (outer === undefined) return;
     if (outer.aborted) {
@@ -134,6 +137,7 @@ export class HandlerContext implements RequestContext {
 
   /** Stops listening to the transport's `extra.signal` (the handler finished). */
   unlink(): void {
+    this.#finished = true;
     if (!this.#linked) return;
     this.#linked = false;
     this.extra?.signal?.removeEventListener('abort', this);
