@@ -4,6 +4,7 @@ import {
   createDnsRebindingGuard,
   isJsonContentType,
   PayloadTooLargeError,
+  parseMediaType,
   readBoundedEvents,
   readBoundedText,
 } from '@x/protocol/http';
@@ -51,6 +52,48 @@ describe('isJsonContentType', () => {
     expect(isJsonContentType('application/json; charset=utf-16')).toBe(false);
     expect(isJsonContentType('application/jsonx')).toBe(false);
     expect(isJsonContentType(null)).toBe(false);
+  });
+
+  it('answers a repeated header like a fresh one (the last answer is remembered)', () => {
+    const headers = [
+      'application/json',
+      'text/plain',
+      'application/json',
+      'application/json',
+      null,
+      'text/plain',
+    ];
+    expect(headers.map((header) => isJsonContentType(header))).toEqual([
+      true,
+      false,
+      true,
+      true,
+      false,
+      false,
+    ]);
+  });
+});
+
+describe('parseMediaType', () => {
+  it('reads the essence in lower case and a charset among other parameters', () => {
+    expect(parseMediaType('Text/Event-Stream')).toEqual({ type: 'text/event-stream' });
+    expect(parseMediaType('application/json ; foo=bar; Charset="UTF-8"')).toEqual({
+      type: 'application/json',
+      charset: 'utf-8',
+    });
+    expect(parseMediaType('application/json;charset')).toEqual({ type: 'application/json' });
+    expect(parseMediaType('application/json;;charset=latin1;')).toEqual({
+      type: 'application/json',
+      charset: 'latin1',
+    });
+  });
+
+  it('refuses what is not type/subtype', () => {
+    for (const header of ['', 'json', 'a/b/c', 'a b/c', '/json', 'application/', ';charset=utf-8']) {
+      expect(parseMediaType(header)).toBeUndefined();
+    }
+    expect(parseMediaType(null)).toBeUndefined();
+    expect(parseMediaType(undefined)).toBeUndefined();
   });
 });
 

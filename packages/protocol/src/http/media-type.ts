@@ -1,3 +1,5 @@
+const MEDIA_TYPE = /^[^\s/]+\/[^\s/]+$/;
+
 /**
  * The essence of a media type (`type/subtype`, lower-cased, parameters dropped) and its `charset`
  * parameter (RFC 9110 §8.3.1). Returns undefined for a missing or malformed header.
@@ -12,10 +14,14 @@ export function parseMediaType(
   header: string | null | undefined,
 ): { type: string; charset?: string } | undefined {
   if (header === null || header === undefined) return undefined;
-  const [essence = '', ...params] = header.split(';');
-  const type = essence.trim().toLowerCase();
-  if (!/^[^\s/]+\/[^\s/]+$/.test(type)) return undefined;
-  for (const param of params) {
+  // Walks the `;`-separated parts by index: no array of parts, no iterator (this runs per message).
+  let end = header.indexOf(';');
+  const type = (end === -1 ? header : header.slice(0, end)).trim().toLowerCase();
+  if (!MEDIA_TYPE.test(type)) return undefined;
+  while (end !== -1) {
+    const start = end + 1;
+    end = header.indexOf(';', start);
+    const param = end === -1 ? header.slice(start) : header.slice(start, end);
     const eq = param.indexOf('=');
     if (eq === -1 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
     const charset = param
@@ -39,10 +45,20 @@ export function parseMediaType(
  * ```
  */
 export function isJsonContentType(header: string | null | undefined): boolean {
+  // A client sends the same Content-Type on every POST: answer a repeat without parsing it again.
+  if (header === lastJsonHeader) return lastJsonAnswer;
   const media = parseMediaType(header);
-  if (media === undefined || media.type !== 'application/json') return false;
-  return media.charset === undefined || media.charset === 'utf-8' || media.charset === 'utf8';
+  const answer =
+    media !== undefined &&
+    media.type === 'application/json' &&
+    (media.charset === undefined || media.charset === 'utf-8' || media.charset === 'utf8');
+  lastJsonHeader = header;
+  lastJsonAnswer = answer;
+  return answer;
 }
+
+let lastJsonHeader: string | null | undefined = null;
+let lastJsonAnswer = false;
 
 /**
  * True when an `Accept` header admits every one of `types` (RFC 9110 §12.5.1): a media range matches

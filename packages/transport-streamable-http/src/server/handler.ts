@@ -107,7 +107,6 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
   const generate = options.sessionIdGenerator ?? defaultSessionId;
   const acceptsPost = lastValueMemo((header) => acceptsAll(header, [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE]));
-  const isJsonPost = lastValueMemo(isJsonContentType);
   let closed = false;
 
   const state: EndpointState = {
@@ -189,7 +188,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
         'Not Acceptable: the client must accept both application/json and text/event-stream',
       );
     }
-    if (!isJsonPost(request.headers.get(HEADER.contentType))) {
+    if (!isJsonContentType(request.headers.get(HEADER.contentType))) {
       return errorResponse(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: send application/json');
     }
     const body = await readMessages(request);
