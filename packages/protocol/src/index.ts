@@ -1,4 +1,5 @@
 export { ConnectionClosedError, ErrorCode, McpError, RequestTimeoutError } from './errors.js';
+export { copyWith } from './copy-with.js';
 export { isThenable } from './thenable.js';
 export { randomUuid } from './random-uuid.js';
 export { deliverMessage } from './transports/deliver-message.js';

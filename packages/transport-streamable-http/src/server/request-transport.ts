@@ -220,15 +220,17 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
       this.deliver({
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
-        params: { requestId, reason: 'The client closed the response stream' },
+        params: { requestId, reason: GONE },
       });
     }
     this.#closeWhenDelivered();
   }
 }
 
+const GONE = 'The client closed the response stream';
+
 function goneReason(): Error {
-  return new Error('The client closed the response stream');
+  return new Error(GONE);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isJSONRPCResponse, type JSONRPCMessage, type RequestId } from '@x/protocol';
+import { isJSONRPCResponse, type JSONRPCMessage, type RequestId, SENT } from '@x/protocol';
 import { accepted, jsonResponse } from './http-responses.js';
 import type { SseWriter } from './sse-writer.js';
 
@@ -20,9 +20,6 @@ export interface ResponseChannelOptions {
 
 type Frame = [eventId: string | undefined, data: string];
 
-/** The starting `tail` of every channel: one settled promise instead of one per channel. */
-const SETTLED: Promise<void> = Promise.resolve();
-
 /**
  * The logical stream that carries the answers to one POST (or the standalone GET stream of a session).
  * It outlives any one HTTP connection: when a client drops an SSE connection and resumes with
@@ -33,7 +30,7 @@ export class ResponseChannel {
   readonly streamId: string;
   readonly json: boolean;
   /** Serializes event-store writes so events keep their order on the stream. */
-  tail: Promise<void> = SETTLED;
+  tail: Promise<void> = SENT; // shared settled promise: no promise per channel
   #options: ResponseChannelOptions;
   #pending: Set<RequestId>;
   #writer: SseWriter | undefined;
