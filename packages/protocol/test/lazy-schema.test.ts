@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as protocol from '@x/protocol';
 import { isSchemaBuilt, lazySchema, realSchema } from '../src/schemas/lazy-schema.js';
+import type { JSONRPCErrorResponse } from '../src/jsonrpc.js';
+import { engineWithRawPeer } from './engine-helpers.js';
 
 describe('lazySchema', () => {
   const counted = () => {
@@ -57,6 +59,28 @@ describe('lazySchema', () => {
     expect(realSchema(plain)).toBe(plain);
     expect(realSchema(undefined)).toBeUndefined();
     expect(isSchemaBuilt(plain)).toBe(true);
+  });
+
+  it('registered as a handler\'s params schema, builds on its method\'s first message, not at registration', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    const request = counted();
+    const notification = counted();
+    const seen: unknown[] = [];
+    engine.setRequestHandler('size/get', request.schema, (params) => ({ size: params.size ?? 0 }));
+    engine.setNotificationHandler('size/changed', notification.schema, (params) => {
+      seen.push(params);
+    });
+    expect([request.calls.count, notification.calls.count]).toEqual([0, 0]);
+
+    await inject({ jsonrpc: '2.0', id: 1, method: 'size/get', params: { name: 'a', size: 3 } });
+    await inject({ jsonrpc: '2.0', id: 2, method: 'size/get', params: { name: 7 } });
+    expect(wire[0]).toEqual({ jsonrpc: '2.0', id: 1, result: { size: 3 } });
+    expect((wire[1] as JSONRPCErrorResponse).error.code).toBe(-32602);
+    expect([request.calls.count, notification.calls.count]).toEqual([1, 0]);
+
+    await inject({ jsonrpc: '2.0', method: 'size/changed', params: { name: 'b', extra: true } });
+    expect(seen).toEqual([{ name: 'b', extra: true }]);
+    expect(notification.calls.count).toBe(1);
   });
 
   it('refuses a schema that reads itself while being built', () => {

@@ -107,7 +107,7 @@ export class Protocol implements RequestContextHost {
         : new Set(options.uncancellableMethods);
     // Built in without the capability hook: subclass state does not exist yet during this constructor.
     if (options.ping !== false) {
-      this.#requestHandlers = new Map([['ping', { schema: undefined, handler: pong }]]);
+      this.#requestHandlers = new Map([['ping', { schema: undefined, resolved: true, handler: pong }]]);
     }
   }
 
