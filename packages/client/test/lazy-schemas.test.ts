@@ -31,7 +31,10 @@ describe('Client: schemas of what a server may send', () => {
 
     const logs: unknown[] = [];
     client.on('log', (params) => logs.push(params));
-    await peer.server.notification({ method: 'notifications/message', params: { level: 'info', data: 'hi' } });
+    await peer.server.notification({
+      method: 'notifications/message',
+      params: { level: 'info', data: 'hi' },
+    });
     await flush();
     expect(logs).toEqual([{ level: 'info', data: 'hi' }]);
     expect(unbuilt()).not.toContain('notifications/message');

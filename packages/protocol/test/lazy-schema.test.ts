@@ -61,7 +61,7 @@ describe('lazySchema', () => {
     expect(isSchemaBuilt(plain)).toBe(true);
   });
 
-  it('registered as a handler\'s params schema, builds on its method\'s first message, not at registration', async () => {
+  it("registered as a handler's params schema, builds on its method's first message, not at registration", async () => {
     const { engine, wire, inject } = await engineWithRawPeer();
     const request = counted();
     const notification = counted();
