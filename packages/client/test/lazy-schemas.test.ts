@@ -28,6 +28,10 @@ describe('Client: schemas of what a server may send', () => {
     const peer = await fakeServer((server) => legacyHandshake(server));
     await client.connect(peer.transport);
     expect(unbuilt()).toEqual(Object.keys(SERVER_SENT));
+    // The everyday InitializeResult passes its fast check: neither it nor the capabilities are built.
+    expect(client.serverCapabilities).toEqual({ tools: { listChanged: true }, logging: {} });
+    expect(isSchemaBuilt(protocol.InitializeResultSchema)).toBe(false);
+    expect(isSchemaBuilt(protocol.ServerCapabilitiesSchema)).toBe(false);
 
     const logs: unknown[] = [];
     client.on('log', (params) => logs.push(params));

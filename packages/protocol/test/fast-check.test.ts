@@ -4,6 +4,8 @@ import { z } from 'zod';
 import {
   CallToolResultSchema,
   fastAccepts,
+  InitializeRequestParamsSchema,
+  InitializeResultSchema,
   isPlainCallToolResult,
   Protocol,
   registerFastCheck,
@@ -23,6 +25,9 @@ const textBlock = fc.record(
   },
   { requiredKeys: [] },
 );
+/** An object with an own `__proto__` key, as `JSON.parse` makes it from the wire (zod leaves the key out). */
+const withProto = <T extends object>(value: T): T =>
+  Object.defineProperty({ ...value }, '__proto__', { value: { x: 1 }, enumerable: true, writable: true });
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 // The `_meta` every 2026-07-28 result carries, and near misses of it.
 const serverInfo = fc.oneof(
@@ -41,23 +46,26 @@ const serverInfo = fc.oneof(
   ),
   fc.jsonValue({ maxDepth: 1 }),
 );
-const nearResult = fc.record(
-  {
-    content: fc.oneof(fc.array(textBlock, { maxLength: 3 }), fc.jsonValue({ maxDepth: 1 })),
-    isError: fc.oneof(fc.boolean(), fc.constant('yes'), fc.constant(null)),
-    structuredContent: fc.jsonValue({ maxDepth: 2 }),
-    resultType: fc.oneof(fc.constant('complete'), fc.constant('input_required'), fc.constant(3)),
-    _meta: fc.oneof(
-      fc.constant({}),
-      fc.constant([]),
-      fc.constant(null),
-      fc.record({ [SERVER_INFO]: serverInfo }, { requiredKeys: [] }),
-      fc.record({ [SERVER_INFO]: serverInfo, other: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }),
-    ),
-    other: fc.jsonValue({ maxDepth: 1 }),
-  },
-  { requiredKeys: [] },
-);
+const nearResult = fc
+  .record(
+    {
+      content: fc.oneof(fc.array(textBlock, { maxLength: 3 }), fc.jsonValue({ maxDepth: 1 })),
+      isError: fc.oneof(fc.boolean(), fc.constant('yes'), fc.constant(null)),
+      structuredContent: fc.jsonValue({ maxDepth: 2 }),
+      resultType: fc.oneof(fc.constant('complete'), fc.constant('input_required'), fc.constant(3)),
+      _meta: fc.oneof(
+        fc.constant({}),
+        fc.constant([]),
+        fc.constant(null),
+        fc.record({ [SERVER_INFO]: serverInfo }, { requiredKeys: [] }),
+        fc.record({ [SERVER_INFO]: serverInfo, other: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }),
+        fc.constant(withProto({})),
+      ),
+      other: fc.jsonValue({ maxDepth: 1 }),
+    },
+    { requiredKeys: [] },
+  )
+  .map((value) => (value.other === 0 ? withProto(value) : value));
 
 // The everyday shape itself, so the accepting branch is always exercised.
 const plainResult = fc.record(
@@ -73,6 +81,130 @@ const plainResult = fc.record(
   },
   { requiredKeys: ['content'] },
 );
+
+// `initialize` params and results: the everyday shapes, and near misses of every field the checks read.
+const anObject = fc.oneof(
+  fc.constant({}),
+  fc.constant({ a: 1 }),
+  fc.constant(withProto({})),
+  fc.constant([]),
+  fc.constant(null),
+  fc.constant('x'),
+);
+const listChanged = fc.oneof(
+  fc.record(
+    { listChanged: fc.oneof(fc.boolean(), fc.constant('yes')), other: fc.integer() },
+    { requiredKeys: [] },
+  ),
+  anObject,
+);
+const experimental = fc.oneof(
+  fc.dictionary(fc.constantFrom('a', 'b.c', '__proto__'), anObject, { maxKeys: 2 }),
+  anObject,
+);
+const clientCapabilities = fc.oneof(
+  fc.record(
+    {
+      experimental,
+      roots: listChanged,
+      sampling: fc.oneof(fc.record({ context: anObject, tools: anObject }, { requiredKeys: [] }), anObject),
+      elicitation: fc.oneof(fc.record({ form: anObject, url: anObject }, { requiredKeys: [] }), anObject),
+      tasks: anObject,
+      extensions: anObject,
+      other: fc.jsonValue({ maxDepth: 1 }),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.jsonValue({ maxDepth: 1 }),
+);
+const plainClientCapabilities = fc.record(
+  {
+    roots: fc.record({ listChanged: fc.boolean() }, { requiredKeys: [] }),
+    sampling: fc.constant({}),
+    elicitation: fc.record({ form: fc.constant({}), url: fc.constant({}) }, { requiredKeys: [] }),
+    experimental: fc.dictionary(fc.constantFrom('a', 'b'), fc.constant({ on: true }), { maxKeys: 2 }),
+  },
+  { requiredKeys: [] },
+);
+const nearInitializeParams = fc.record(
+  {
+    protocolVersion: fc.oneof(fc.constant('2025-11-25'), fc.integer()),
+    capabilities: fc.oneof(plainClientCapabilities, clientCapabilities),
+    clientInfo: serverInfo,
+    _meta: fc.oneof(fc.constant({ progressToken: 1 }), fc.constant({ progressToken: [] }), fc.constant(null)),
+    other: fc.jsonValue({ maxDepth: 1 }),
+  },
+  { requiredKeys: ['protocolVersion', 'capabilities', 'clientInfo'] },
+);
+const serverCapabilities = fc.oneof(
+  fc.record(
+    {
+      experimental,
+      logging: anObject,
+      completions: anObject,
+      prompts: listChanged,
+      tools: listChanged,
+      resources: fc.oneof(
+        fc.record(
+          {
+            subscribe: fc.oneof(fc.boolean(), fc.constant(1)),
+            listChanged: fc.oneof(fc.boolean(), fc.constant('no')),
+          },
+          { requiredKeys: [] },
+        ),
+        anObject,
+      ),
+      tasks: anObject,
+      extensions: anObject,
+      other: fc.jsonValue({ maxDepth: 1 }),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.jsonValue({ maxDepth: 1 }),
+);
+const plainServerCapabilities = fc.record(
+  {
+    tools: fc.record({ listChanged: fc.boolean() }, { requiredKeys: [] }),
+    prompts: fc.constant({}),
+    resources: fc.record({ subscribe: fc.boolean(), listChanged: fc.boolean() }, { requiredKeys: [] }),
+    logging: fc.constant({}),
+    completions: fc.constant({}),
+  },
+  { requiredKeys: [] },
+);
+const nearInitializeResult = fc.record(
+  {
+    protocolVersion: fc.oneof(fc.constant('2025-06-18'), fc.constant(null)),
+    capabilities: fc.oneof(plainServerCapabilities, serverCapabilities),
+    serverInfo,
+    instructions: fc.oneof(fc.string({ maxLength: 4 }), fc.integer()),
+    resultType: fc.oneof(fc.constant('complete'), fc.constant(2)),
+    _meta: fc.oneof(fc.constant({}), fc.constant([]), fc.record({ [SERVER_INFO]: serverInfo })),
+    other: fc.jsonValue({ maxDepth: 1 }),
+  },
+  { requiredKeys: ['protocolVersion', 'capabilities', 'serverInfo'] },
+);
+
+/** Asserts `check` only accepts wire values `schema` accepts and returns unchanged; counts acceptances. */
+function holdsAgainstSchema(
+  check: (value: unknown) => boolean,
+  schema: { safeParse(value: unknown): { success: boolean; data?: unknown } },
+  values: fc.Arbitrary<unknown>,
+): number {
+  let accepted = 0;
+  fc.assert(
+    fc.property(values, (generated) => {
+      const value: unknown = JSON.parse(JSON.stringify(generated)); // as it comes off a wire
+      if (!check(value)) return;
+      accepted++;
+      const parsed = schema.safeParse(value);
+      expect(parsed.success).toBe(true);
+      expect(parsed.data).toStrictEqual(value);
+    }),
+    runs,
+  );
+  return accepted;
+}
 
 describe('fast checks', () => {
   it('the CallToolResult check only accepts what the schema accepts, and the schema returns it unchanged', () => {
@@ -124,6 +256,81 @@ describe('fast checks', () => {
     }
     expect(fastAccepts(CallToolResultSchema, plain)).toBe(true);
     expect(fastAccepts(z.object({}), plain)).toBe(false); // no check registered: run the schema
+  });
+
+  it('the initialize checks only accept what their schemas accept, and the schemas return it unchanged', () => {
+    const acceptsParams = (value: unknown) => fastAccepts(InitializeRequestParamsSchema, value);
+    const acceptsResult = (value: unknown) => fastAccepts(InitializeResultSchema, value);
+    expect(
+      holdsAgainstSchema(acceptsParams, InitializeRequestParamsSchema, nearInitializeParams),
+    ).toBeGreaterThan(0);
+    expect(holdsAgainstSchema(acceptsResult, InitializeResultSchema, nearInitializeResult)).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it('the initialize checks take what clients and servers send every day and turn down the rest', () => {
+    const clientInfo = { name: 'host', version: '1.0.0' };
+    const params = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo };
+    const everydayParams = [
+      params,
+      { ...params, capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: {} } },
+      { ...params, capabilities: { elicitation: { form: {}, url: {} }, sampling: { tools: {} } } },
+      {
+        ...params,
+        capabilities: { experimental: { 'x.example/feature': {} } },
+        clientInfo: { ...clientInfo, title: 'Host' },
+      },
+      { ...params, capabilities: { 'x.example/unknown': 1 }, other: true },
+    ];
+    for (const value of everydayParams) expect(fastAccepts(InitializeRequestParamsSchema, value)).toBe(true);
+    for (const value of [
+      { ...params, capabilities: { roots: { listChanged: 'yes' } } },
+      { ...params, capabilities: { sampling: [] } },
+      { ...params, capabilities: { elicitation: { form: true } } },
+      { ...params, capabilities: { experimental: { on: true } } },
+      { ...params, capabilities: { tasks: {} } },
+      { ...params, capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+      { ...params, capabilities: JSON.parse('{"__proto__": {}}') },
+      { ...params, clientInfo: { name: 'host' } },
+      { ...params, clientInfo: { ...clientInfo, icons: [{ src: 'a.png' }] } },
+      { ...params, _meta: { progressToken: 1 } },
+      { ...params, protocolVersion: 20251125 },
+      JSON.parse(`{"__proto__": {}, ${JSON.stringify(params).slice(1)}`),
+    ]) {
+      expect(fastAccepts(InitializeRequestParamsSchema, value)).toBe(false);
+    }
+
+    const result = { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: clientInfo };
+    const everydayResults = [
+      result,
+      { ...result, capabilities: { tools: { listChanged: true }, logging: {}, completions: {} } },
+      { ...result, capabilities: { resources: { subscribe: true, listChanged: true }, prompts: {} } },
+      { ...result, instructions: 'Use the tools.', _meta: { [SERVER_INFO]: clientInfo } },
+    ];
+    for (const value of everydayResults) expect(fastAccepts(InitializeResultSchema, value)).toBe(true);
+    for (const value of [
+      { ...result, capabilities: { resources: { subscribe: 'yes' } } },
+      { ...result, capabilities: { tools: [] } },
+      { ...result, capabilities: { tasks: { list: {} } } },
+      { ...result, instructions: 1 },
+      { ...result, serverInfo: { version: '1' } },
+      { ...result, _meta: [] },
+    ]) {
+      expect(fastAccepts(InitializeResultSchema, value)).toBe(false);
+    }
+  });
+
+  it('sends an object with an own __proto__ key (which zod leaves out) to the schema', () => {
+    const plain = { content: [{ type: 'text', text: 'hi' }] };
+    expect(isPlainCallToolResult(JSON.parse('{"__proto__": {}, "content": []}'))).toBe(false);
+    expect(
+      isPlainCallToolResult({ content: [JSON.parse('{"__proto__": {}, "type": "text", "text": "x"}')] }),
+    ).toBe(false);
+    expect(isPlainCallToolResult({ ...plain, _meta: JSON.parse('{"__proto__": {}}') })).toBe(false);
+    expect(Object.keys(CallToolResultSchema.parse(JSON.parse('{"__proto__": {}, "content": []}')))).toEqual([
+      'content',
+    ]);
   });
 
   it('the engine resolves a fast-checked result as is and still rejects what fails the schema', async () => {

@@ -3,7 +3,7 @@ import { ErrorCode, McpError, RequestTimeoutError } from '../errors.js';
 import type { JSONRPCResponse, RequestId } from '../jsonrpc.js';
 import type { ProgressParams } from './builtin-params.js';
 import { InFlightMap } from '../in-flight-map.js';
-import { fastAcceptsBuilt } from '../schemas/fast-check.js';
+import { fastAccepts } from '../schemas/fast-check.js';
 import { realSchema } from '../schemas/lazy-schema.js';
 import { formatIssues } from './format-issues.js';
 import type { ProgressCallback, ZodSchema } from './types.js';
@@ -61,7 +61,8 @@ export class PendingRequest {
     this.id = id;
     this.method = init.method;
     this.relatedRequestId = init.relatedRequestId;
-    this.schema = realSchema(init.schema);
+    // A lazily built schema stays a facade: a result its fast check accepts never needs it built.
+    this.schema = init.schema;
     this.onprogress = init.onprogress;
     this.signal = init.signal;
     this.stream = init.stream;
@@ -157,12 +158,11 @@ export class PendingRequests {
       request.reject(McpError.fromError(response.error));
       return 'settled';
     }
-    // `request.schema` was resolved from any facade when the request was made.
-    if (fastAcceptsBuilt(request.schema, response.result)) {
+    if (fastAccepts(request.schema, response.result)) {
       request.resolve(response.result);
       return 'settled';
     }
-    const parsed = request.schema.safeParse(response.result);
+    const parsed = realSchema(request.schema).safeParse(response.result);
     if (parsed.success) {
       request.resolve(parsed.data);
     } else {

@@ -1,4 +1,4 @@
-import { realSchema } from './lazy-schema.js';
+import { fastCheckOf, fastChecks, realSchema } from './lazy-schema.js';
 
 /**
  * Fast checks: cheap predicates that let a hot path skip a zod parse for the everyday shape of a value.
@@ -8,8 +8,6 @@ import { realSchema } from './lazy-schema.js';
  * laxer. On Node, parsing a one-block `CallToolResult` with zod costs more than the rest of an in-memory
  * round trip; the check costs a few property reads.
  */
-
-const checks = new WeakMap<object, (value: unknown) => boolean>();
 
 /**
  * Attaches `check` to `schema` (see the module comment for the contract it must keep; a test should
@@ -24,13 +22,15 @@ const checks = new WeakMap<object, (value: unknown) => boolean>();
  * ```
  */
 export function registerFastCheck<S extends object>(schema: S, check: (value: unknown) => boolean): S {
-  checks.set(realSchema(schema), check);
+  fastChecks.set(realSchema(schema), check);
   return schema;
 }
 
 /**
  * True when `schema` has a fast check and `value` passes it, so `value` may be used as the parsed
- * result; false means "run the schema" (not "invalid").
+ * result; false means "run the schema" (not "invalid"). Builds no schema: a lazily built schema of
+ * `@x/protocol` with a fast check (`CallToolResultSchema`, `InitializeRequestParamsSchema`,
+ * `InitializeResultSchema`) is never built while every value passes it.
  *
  * @example
  * ```ts
@@ -38,17 +38,19 @@ export function registerFastCheck<S extends object>(schema: S, check: (value: un
  * ```
  */
 export function fastAccepts(schema: object, value: unknown): boolean {
-  return fastAcceptsBuilt(realSchema(schema), value);
+  const check = fastCheckOf(schema);
+  return check !== undefined && check(value) === true;
 }
 
-/** {@link fastAccepts} for a schema already resolved with `realSchema` (the engine's pending requests). */
-export function fastAcceptsBuilt(schema: object, value: unknown): boolean {
-  const check = checks.get(schema);
-  return check?.(value) === true;
-}
-
+/**
+ * An object as zod's object and record schemas take it, and return it with the same keys: zod leaves out
+ * an own `__proto__` key (which `JSON.parse` makes from `"__proto__"` on the wire), so such an object
+ * goes to the schema.
+ */
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !Object.hasOwn(value, '__proto__')
+  );
 }
 
 /** A text block with nothing but `type` and `text` among the fields the schema checks. */
@@ -108,5 +110,106 @@ export function isPlainCallToolResult(value: unknown): boolean {
     (isError === undefined || typeof isError === 'boolean') &&
     isPlainResultMeta(value['_meta']) &&
     (resultType === undefined || resultType === 'complete')
+  );
+}
+
+function isOptionalRecord(value: unknown): boolean {
+  return value === undefined || isRecord(value);
+}
+
+function isOptionalBoolean(value: unknown): boolean {
+  return value === undefined || typeof value === 'boolean';
+}
+
+/** `experimental`: an object whose every own key is a string naming an object. */
+function isOptionalRecordOfRecords(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (!isRecord(value)) return false;
+  const keys = Reflect.ownKeys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (typeof key !== 'string' || !isRecord(value[key])) return false;
+  }
+  return true;
+}
+
+/** A `{ listChanged?: boolean }` capability. */
+function isOptionalListChanged(value: unknown): boolean {
+  return value === undefined || (isRecord(value) && isOptionalBoolean(value['listChanged']));
+}
+
+/**
+ * Client capabilities of the everyday kinds: `experimental`, `roots`, `sampling`, `elicitation` (and
+ * any key the schema does not name, which it passes through); `tasks` and `extensions` go to the schema.
+ */
+function isPlainClientCapabilities(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const sampling = value['sampling'];
+  const elicitation = value['elicitation'];
+  return (
+    isOptionalRecordOfRecords(value['experimental']) &&
+    isOptionalListChanged(value['roots']) &&
+    (sampling === undefined ||
+      (isRecord(sampling) && isOptionalRecord(sampling['context']) && isOptionalRecord(sampling['tools']))) &&
+    (elicitation === undefined ||
+      (isRecord(elicitation) &&
+        isOptionalRecord(elicitation['form']) &&
+        isOptionalRecord(elicitation['url']))) &&
+    value['tasks'] === undefined &&
+    value['extensions'] === undefined
+  );
+}
+
+/**
+ * Server capabilities of the everyday kinds: `experimental`, `logging`, `completions`, `prompts`,
+ * `resources`, `tools` (and keys the schema does not name); `tasks` and `extensions` go to the schema.
+ */
+function isPlainServerCapabilities(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const resources = value['resources'];
+  return (
+    isOptionalRecordOfRecords(value['experimental']) &&
+    isOptionalRecord(value['logging']) &&
+    isOptionalRecord(value['completions']) &&
+    isOptionalListChanged(value['prompts']) &&
+    isOptionalListChanged(value['tools']) &&
+    (resources === undefined ||
+      (isRecord(resources) &&
+        isOptionalBoolean(resources['subscribe']) &&
+        isOptionalBoolean(resources['listChanged']))) &&
+    value['tasks'] === undefined &&
+    value['extensions'] === undefined
+  );
+}
+
+/**
+ * The everyday `initialize` params: a version string, plain client capabilities (see above), a plain
+ * `clientInfo`, no `_meta`. Answering a handshake then builds none of the capability schemas (~5 ms of
+ * a stdio server's cold start).
+ */
+export function isPlainInitializeRequestParams(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    typeof value['protocolVersion'] === 'string' &&
+    isPlainClientCapabilities(value['capabilities']) &&
+    isPlainImplementation(value['clientInfo']) &&
+    value['_meta'] === undefined
+  );
+}
+
+/**
+ * The everyday `initialize` result: a version string, plain server capabilities, a plain `serverInfo`,
+ * `instructions` absent or a string, `_meta` absent or plain, `resultType` absent or a string.
+ */
+export function isPlainInitializeResult(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const resultType = value['resultType'];
+  return (
+    typeof value['protocolVersion'] === 'string' &&
+    isPlainServerCapabilities(value['capabilities']) &&
+    isPlainImplementation(value['serverInfo']) &&
+    isOptionalString(value['instructions']) &&
+    isPlainResultMeta(value['_meta']) &&
+    (resultType === undefined || typeof resultType === 'string')
   );
 }

@@ -10,11 +10,18 @@
  * goes through a facade.
  */
 
-/** The facade's target: the builder, then what it built. */
+/** A fast check (see `fast-check.ts`): true only for values the schema accepts and returns unchanged. */
+export type FastCheck = (value: unknown) => boolean;
+
+/** The facade's target: the builder, then what it built; and the schema's fast check, if it has one. */
 interface Slot {
   build: (() => object) | undefined;
   value: object | undefined;
+  check: FastCheck | undefined;
 }
+
+/** Fast checks by schema object: built schemas, and any schema a caller registered one for. */
+export const fastChecks = new WeakMap<object, FastCheck>();
 
 function resolve(slot: Slot): object {
   let value = slot.value;
@@ -24,6 +31,7 @@ function resolve(slot: Slot): object {
     slot.build = undefined;
     value = build();
     slot.value = value;
+    if (slot.check !== undefined) fastChecks.set(value, slot.check);
   }
   return value;
 }
@@ -54,12 +62,14 @@ const slots = new WeakMap<object, Slot>();
 
 /**
  * A schema that `build` makes the first time it is read. `build` runs once; it may read other lazy
- * schemas (through {@link realSchema}), not the one it builds.
+ * schemas (through {@link realSchema}), not the one it builds. A `check` (fast check) answers for the
+ * schema without building it: a value it accepts never needs the schema.
  */
-export function lazySchema<T extends object>(build: () => T): T {
-  const slot: Slot = { build, value: undefined };
+export function lazySchema<T extends object>(build: () => T, check?: FastCheck): T {
+  const slot: Slot = { build, value: undefined, check };
   const facade = new Proxy(slot, handler);
   slots.set(facade, slot);
+  if (check !== undefined) fastChecks.set(facade, check);
   return facade as unknown as T;
 }
 
@@ -67,6 +77,18 @@ export function lazySchema<T extends object>(build: () => T): T {
 export function realSchema<T>(schema: T): T {
   const slot = typeof schema === 'object' && schema !== null ? slots.get(schema) : undefined;
   return slot === undefined ? schema : (resolve(slot) as T);
+}
+
+/**
+ * The fast check of `schema`: registered for it, given to its facade, or registered for the schema a
+ * facade has built. Never builds anything.
+ */
+export function fastCheckOf(schema: object): FastCheck | undefined {
+  const check = fastChecks.get(schema);
+  if (check !== undefined) return check;
+  // A check registered for the schema a facade built (`registerFastCheck` on the facade).
+  const built = slots.get(schema)?.value;
+  return built === undefined ? undefined : fastChecks.get(built);
 }
 
 /** Whether a {@link lazySchema} facade has built its schema (tests); non-facades count as built. */

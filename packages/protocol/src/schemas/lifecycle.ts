@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from './capabilities.js';
 import { CacheScopeSchema, ImplementationSchema, NotificationParamsSchema, ResultSchema } from './common.js';
+import { isPlainInitializeRequestParams, isPlainInitializeResult } from './fast-check.js';
 import { RequestParamsSchema } from './request-params.js';
 import type { Extended, LooseObject } from './schema-types.js';
 
@@ -18,12 +19,14 @@ export const InitializeRequestParamsSchema: Extended<
     capabilities: typeof ClientCapabilitiesSchema;
     clientInfo: typeof ImplementationSchema;
   }
-> = lazySchema(() =>
-  realSchema(RequestParamsSchema).extend({
-    protocolVersion: z.string(),
-    capabilities: realSchema(ClientCapabilitiesSchema),
-    clientInfo: realSchema(ImplementationSchema),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(RequestParamsSchema).extend({
+      protocolVersion: z.string(),
+      capabilities: realSchema(ClientCapabilitiesSchema),
+      clientInfo: realSchema(ImplementationSchema),
+    }),
+  isPlainInitializeRequestParams,
 );
 export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSchema>;
 
@@ -60,13 +63,15 @@ export const InitializeResultSchema: Extended<
     serverInfo: typeof ImplementationSchema;
     instructions: z.ZodOptional<z.ZodString>;
   }
-> = lazySchema(() =>
-  realSchema(ResultSchema).extend({
-    protocolVersion: z.string(),
-    capabilities: realSchema(ServerCapabilitiesSchema),
-    serverInfo: realSchema(ImplementationSchema),
-    instructions: z.string().optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(ResultSchema).extend({
+      protocolVersion: z.string(),
+      capabilities: realSchema(ServerCapabilitiesSchema),
+      serverInfo: realSchema(ImplementationSchema),
+      instructions: z.string().optional(),
+    }),
+  isPlainInitializeResult,
 );
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import { CacheableResultSchema, CursorSchema, NotificationParamsSchema, ResultSchema } from './common.js';
 import { ContentBlockSchema } from './content.js';
-import { isPlainCallToolResult, registerFastCheck } from './fast-check.js';
+import { isPlainCallToolResult } from './fast-check.js';
 import { InputResponsesSchema } from './input-required.js';
 import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-params.js';
 import { TaskMetadataSchema } from './tasks.js';
@@ -87,15 +87,14 @@ export const CallToolResultSchema: Extended<
     structuredContent: z.ZodOptional<z.ZodUnknown>;
     isError: z.ZodOptional<z.ZodBoolean>;
   }
-> = lazySchema(() =>
-  registerFastCheck(
+> = lazySchema(
+  () =>
     realSchema(ResultSchema).extend({
       content: z.array(realSchema(ContentBlockSchema)),
       structuredContent: z.unknown().optional(),
       isError: z.boolean().optional(),
     }),
-    isPlainCallToolResult,
-  ),
+  isPlainCallToolResult,
 );
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 

@@ -1,5 +1,7 @@
 import {
   ErrorCode,
+  fastAccepts,
+  type InitializeRequestParams,
   InitializeRequestParamsSchema,
   type InitializeResult,
   formatIssues,
@@ -32,14 +34,7 @@ export function initializeLegacy(
   if (session.legacy !== undefined && !session.legacyAssumed) {
     throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized');
   }
-  const parsed = InitializeRequestParamsSchema.safeParse(request.params ?? {});
-  if (!parsed.success) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Invalid params for initialize: ${formatIssues(parsed.error)}`,
-    );
-  }
-  const params = parsed.data;
+  const params = initializeParams(request.params ?? {});
   const version = negotiateLegacyVersion(params.protocolVersion, core.legacyVersions);
   session.beginLegacy(new LegacySessionState(core, version, params.capabilities, params.clientInfo));
   session.transport?.setProtocolVersion?.(version);
@@ -50,6 +45,19 @@ export function initializeLegacy(
   };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   return result;
+}
+
+/** The `initialize` params, checked; the everyday shape passes the fast check without the zod schema. */
+function initializeParams(raw: object): InitializeRequestParams {
+  if (fastAccepts(InitializeRequestParamsSchema, raw)) return raw as InitializeRequestParams;
+  const parsed = InitializeRequestParamsSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid params for initialize: ${formatIssues(parsed.error)}`,
+    );
+  }
+  return parsed.data;
 }
 
 /**
