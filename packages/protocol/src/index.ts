@@ -106,7 +106,13 @@ export type {
 } from './engine/index.js';
 export { CancelHandle } from './cancel-handle.js';
 // MCP message schemas and types of every revision
-export { fastAccepts, isPlainCallToolResult, realSchema, registerFastCheck } from './schemas/index.js';
+export {
+  fastAccepts,
+  isPlainCallToolResult,
+  lazySchema,
+  realSchema,
+  registerFastCheck,
+} from './schemas/index.js';
 export {
   AnnotationsSchema,
   AudioContentSchema,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   CallToolResultSchema,
+  DiscoverResultSchema,
   fastAccepts,
   InitializeRequestParamsSchema,
   InitializeResultSchema,
@@ -185,6 +186,30 @@ const nearInitializeResult = fc.record(
   { requiredKeys: ['protocolVersion', 'capabilities', 'serverInfo'] },
 );
 
+const nearDiscoverResult = fc.record(
+  {
+    supportedVersions: fc.oneof(
+      fc.constant(['2026-07-28']),
+      fc.array(fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), { maxLength: 2 }),
+      fc.constant('2026-07-28'),
+    ),
+    capabilities: fc.oneof(plainServerCapabilities, serverCapabilities),
+    instructions: fc.oneof(fc.string({ maxLength: 4 }), fc.integer()),
+    ttlMs: fc.oneof(
+      fc.nat(),
+      fc.integer({ min: -5, max: -1 }),
+      fc.double(),
+      fc.constant(2 ** 53),
+      fc.constant('1'),
+    ),
+    cacheScope: fc.oneof(fc.constantFrom('private', 'public', 'shared'), fc.integer()),
+    resultType: fc.oneof(fc.constant('complete'), fc.constant(2)),
+    _meta: fc.oneof(fc.record({ [SERVER_INFO]: serverInfo }), fc.constant([])),
+    other: fc.jsonValue({ maxDepth: 1 }),
+  },
+  { requiredKeys: ['supportedVersions', 'capabilities'] },
+);
+
 /** Asserts `check` only accepts wire values `schema` accepts and returns unchanged; counts acceptances. */
 function holdsAgainstSchema(
   check: (value: unknown) => boolean,
@@ -267,6 +292,31 @@ describe('fast checks', () => {
     expect(holdsAgainstSchema(acceptsResult, InitializeResultSchema, nearInitializeResult)).toBeGreaterThan(
       0,
     );
+    const acceptsDiscover = (value: unknown) => fastAccepts(DiscoverResultSchema, value);
+    expect(holdsAgainstSchema(acceptsDiscover, DiscoverResultSchema, nearDiscoverResult)).toBeGreaterThan(0);
+  });
+
+  it('the server/discover check takes an everyday answer and turns down the rest', () => {
+    const discover = {
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: { listChanged: true } },
+      ttlMs: 60_000,
+      cacheScope: 'public',
+      resultType: 'complete',
+      _meta: { [SERVER_INFO]: { name: 'srv', version: '1.0.0' } },
+    };
+    expect(fastAccepts(DiscoverResultSchema, discover)).toBe(true);
+    for (const value of [
+      { ...discover, supportedVersions: '2026-07-28' },
+      { ...discover, supportedVersions: [20260728] },
+      { ...discover, ttlMs: -1 },
+      { ...discover, ttlMs: 1.5 },
+      { ...discover, cacheScope: 'shared' },
+      { ...discover, capabilities: { tasks: {} } },
+      { ...discover, _meta: { [SERVER_INFO]: { name: 'srv' } } },
+    ]) {
+      expect(fastAccepts(DiscoverResultSchema, value)).toBe(false);
+    }
   });
 
   it('the initialize checks take what clients and servers send every day and turn down the rest', () => {

@@ -14,8 +14,8 @@ import {
   type RequestOptions,
   type Result,
   isPlainCallToolResult,
+  lazySchema,
   ResultType,
-  registerFastCheck,
   type ZodSchema,
 } from '@x/protocol';
 import type { ClientEngine } from '../client-engine.js';
@@ -26,13 +26,13 @@ import type { RequestEnvelope } from './request-envelope.js';
  * Multi round-trip requests (2026-07-28 basic/patterns/mrtr). Only these methods may answer
  * `input_required` ("Supported Requests"); their result schema accepts both outcomes, built on first use.
  */
-const INPUT_CAPABLE: ReadonlyMap<string, () => ZodSchema> = new Map<string, () => ZodSchema>([
-  // A plain result passes the union's first member, so the same fast check holds for the union.
-  ['tools/call', () => registerFastCheck(orInputRequired(CallToolResultSchema), isPlainCallToolResult)],
-  ['prompts/get', () => orInputRequired(GetPromptResultSchema)],
-  ['resources/read', () => orInputRequired(ReadResourceResultSchema)],
+const INPUT_CAPABLE: ReadonlyMap<string, ZodSchema> = new Map<string, ZodSchema>([
+  // A plain result passes the union's first member, so the same fast check holds for the union (and
+  // while every result passes it, neither the union nor CallToolResultSchema is built).
+  ['tools/call', lazySchema(() => orInputRequired(CallToolResultSchema), isPlainCallToolResult)],
+  ['prompts/get', lazySchema(() => orInputRequired(GetPromptResultSchema))],
+  ['resources/read', lazySchema(() => orInputRequired(ReadResourceResultSchema))],
 ]);
-const inputCapable = new Map<string, ZodSchema>();
 
 function orInputRequired(schema: ZodSchema): ZodSchema {
   return realSchema(schema).or(realSchema(InputRequiredResultSchema));
@@ -40,14 +40,7 @@ function orInputRequired(schema: ZodSchema): ZodSchema {
 
 /** The schema of a method that may answer `input_required`: its result or an `InputRequiredResult`. */
 function inputCapableSchema(method: string): ZodSchema | undefined {
-  let schema = inputCapable.get(method);
-  if (schema === undefined) {
-    const build = INPUT_CAPABLE.get(method);
-    if (build === undefined) return undefined;
-    schema = build();
-    inputCapable.set(method, schema);
-  }
-  return schema;
+  return INPUT_CAPABLE.get(method);
 }
 
 /** Final results reached through a retry: they depend on inputs outside the cache key (caching, "Cache Key"). */

@@ -1,4 +1,5 @@
 import { fastCheckOf, fastChecks, realSchema } from './lazy-schema.js';
+import { CACHE_SCOPES } from './meta-keys.js';
 
 /**
  * Fast checks: cheap predicates that let a hot path skip a zod parse for the everyday shape of a value.
@@ -209,6 +210,33 @@ export function isPlainInitializeResult(value: unknown): boolean {
     isPlainServerCapabilities(value['capabilities']) &&
     isPlainImplementation(value['serverInfo']) &&
     isOptionalString(value['instructions']) &&
+    isPlainResultMeta(value['_meta']) &&
+    (resultType === undefined || typeof resultType === 'string')
+  );
+}
+
+function isStringArray(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
+  return true;
+}
+
+/**
+ * The everyday `server/discover` result (2026-07-28): version strings, plain server capabilities,
+ * `instructions` absent or a string, `ttlMs` absent or a non-negative safe integer, `cacheScope` absent
+ * or a defined scope, `_meta` absent or plain, `resultType` absent or a string.
+ */
+export function isPlainDiscoverResult(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const ttlMs = value['ttlMs'];
+  const cacheScope = value['cacheScope'];
+  const resultType = value['resultType'];
+  return (
+    isStringArray(value['supportedVersions']) &&
+    isPlainServerCapabilities(value['capabilities']) &&
+    isOptionalString(value['instructions']) &&
+    (ttlMs === undefined || (Number.isSafeInteger(ttlMs) && (ttlMs as number) >= 0)) &&
+    (cacheScope === undefined || (CACHE_SCOPES as readonly unknown[]).includes(cacheScope)) &&
     isPlainResultMeta(value['_meta']) &&
     (resultType === undefined || typeof resultType === 'string')
   );

@@ -3,7 +3,7 @@
  * `<DefName>`), the method maps, per-revision method sets and exact per-revision schemas.
  */
 export { registerFastCheck, fastAccepts, isPlainCallToolResult } from './fast-check.js';
-export { realSchema } from './lazy-schema.js';
+export { lazySchema, realSchema } from './lazy-schema.js';
 export {
   MetaKey,
   ResultType,

@@ -62,8 +62,19 @@ const slots = new WeakMap<object, Slot>();
 
 /**
  * A schema that `build` makes the first time it is read. `build` runs once; it may read other lazy
- * schemas (through {@link realSchema}), not the one it builds. A `check` (fast check) answers for the
- * schema without building it: a value it accepts never needs the schema.
+ * schemas (through {@link realSchema}), not the one it builds. A `check` (fast check, see
+ * `registerFastCheck` for its contract) answers for the schema without building it: a value it accepts
+ * never needs the schema.
+ *
+ * @example
+ * ```ts
+ * const Echo = lazySchema(
+ *   () => z.looseObject({ text: z.string() }),
+ *   (v) => typeof v === 'object' && v !== null && typeof (v as { text?: unknown }).text === 'string',
+ * );
+ * fastAccepts(Echo, { text: 'hi' }); // true, and Echo is still unbuilt
+ * Echo.parse({ text: 'hi' }); // builds it now
+ * ```
  */
 export function lazySchema<T extends object>(build: () => T, check?: FastCheck): T {
   const slot: Slot = { build, value: undefined, check };

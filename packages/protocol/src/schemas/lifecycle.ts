@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from './capabilities.js';
 import { CacheScopeSchema, ImplementationSchema, NotificationParamsSchema, ResultSchema } from './common.js';
-import { isPlainInitializeRequestParams, isPlainInitializeResult } from './fast-check.js';
+import {
+  isPlainDiscoverResult,
+  isPlainInitializeRequestParams,
+  isPlainInitializeResult,
+} from './fast-check.js';
 import { RequestParamsSchema } from './request-params.js';
 import type { Extended, LooseObject } from './schema-types.js';
 
@@ -121,13 +125,15 @@ export const DiscoverResultSchema: Extended<
     ttlMs: z.ZodOptional<z.ZodNumber>;
     cacheScope: z.ZodOptional<typeof CacheScopeSchema>;
   }
-> = lazySchema(() =>
-  realSchema(ResultSchema).extend({
-    supportedVersions: z.array(z.string()),
-    capabilities: realSchema(ServerCapabilitiesSchema),
-    instructions: z.string().optional(),
-    ttlMs: z.number().int().min(0).optional(),
-    cacheScope: realSchema(CacheScopeSchema).optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(ResultSchema).extend({
+      supportedVersions: z.array(z.string()),
+      capabilities: realSchema(ServerCapabilitiesSchema),
+      instructions: z.string().optional(),
+      ttlMs: z.number().int().min(0).optional(),
+      cacheScope: realSchema(CacheScopeSchema).optional(),
+    }),
+  isPlainDiscoverResult,
 );
 export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
