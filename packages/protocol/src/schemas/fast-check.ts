@@ -31,7 +31,7 @@ export function registerFastCheck<S extends object>(schema: S, check: (value: un
  * True when `schema` has a fast check and `value` passes it, so `value` may be used as the parsed
  * result; false means "run the schema" (not "invalid"). Builds no schema: a lazily built schema of
  * `@x/protocol` with a fast check (`CallToolResultSchema`, `InitializeRequestParamsSchema`,
- * `InitializeResultSchema`) is never built while every value passes it.
+ * `InitializeResultSchema`, `DiscoverResultSchema`) is never built while every value passes it.
  *
  * @example
  * ```ts
