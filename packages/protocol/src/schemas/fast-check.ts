@@ -24,6 +24,8 @@ import { CACHE_SCOPES } from './meta-keys.js';
  */
 export function registerFastCheck<S extends object>(schema: S, check: (value: unknown) => boolean): S {
   fastChecks.set(realSchema(schema), check);
+  // For a lazy facade, the facade answers with the same check (it may have had one of its own).
+  fastChecks.set(schema, check);
   return schema;
 }
 
