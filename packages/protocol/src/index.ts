@@ -82,12 +82,14 @@ export {
   DEFAULT_UNCANCELLABLE_METHODS,
   formatIssues,
   PROGRESS_NOTIFICATION,
+  parseParams,
   Protocol,
   readCancelledParams,
   readProgressParams,
 } from './engine/index.js';
 export type {
   CancelledParams,
+  ParamsParser,
   FallbackNotificationHandler,
   FallbackRequestHandler,
   HandlerResult,

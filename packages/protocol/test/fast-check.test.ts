@@ -9,6 +9,7 @@ import {
   InitializeResultSchema,
   isPlainCallToolResult,
   lazySchema,
+  parseParams,
   Protocol,
   realSchema,
   registerFastCheck,
@@ -460,6 +461,25 @@ describe('fast checks', () => {
       expect(fastAccepts(schema, 'second')).toBe(true);
       expect(fastAccepts(schema, 'first')).toBe(false);
     }
+  });
+
+  it('parseParams takes what a fast check accepts as is, and sends the rest through the schema', () => {
+    const Lazy = lazySchema(
+      () => z.looseObject({ n: z.number(), unit: z.string().default('s') }),
+      (v) =>
+        typeof v === 'object' && v !== null && typeof (v as { n?: unknown }).n === 'number' && 'unit' in v,
+    );
+    const plain = { n: 1, unit: 'ms' };
+    expect(parseParams(Lazy, plain, 'timer/set')).toBe(plain);
+    expect(isSchemaBuilt(Lazy)).toBe(false);
+    expect(parseParams(Lazy, { n: 2 }, 'timer/set')).toEqual({ n: 2, unit: 's' });
+    expect(() => parseParams(Lazy, { n: 'x' }, 'timer/set')).toThrow(
+      expect.objectContaining({
+        code: -32602,
+        message: expect.stringMatching(/^Invalid params for timer\/set: n:/),
+      }),
+    );
+    expect(parseParams(undefined, undefined, 'timer/list')).toEqual({});
   });
 
   it('a registered check is consulted per schema object', () => {

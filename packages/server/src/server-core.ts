@@ -1,11 +1,12 @@
 import {
   ErrorCode,
-  formatIssues,
+  type formatIssues,
   isLegacyProtocolVersion,
   LEGACY_PROTOCOL_VERSIONS,
   McpError,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
+  parseParams,
   type ServerCapabilities,
   realSchema,
 } from '@x/protocol';
@@ -198,15 +199,7 @@ export class ServerCore {
     if (entry === undefined || !isMethodDeclared(method, this.#capabilities)) {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
-    if (entry.schema === undefined) return entry.handler(params, ctx);
-    const parsed = entry.schema.safeParse(params);
-    if (!parsed.success) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid params for ${method}: ${formatIssues(parsed.error)}`,
-      );
-    }
-    return entry.handler(parsed.data, ctx);
+    return entry.handler(parseParams(entry.schema, params, method), ctx);
   }
 
   /** Tells every session that wants to know (legacy sessions and modern listeners alike). */

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { ErrorCode, McpError } from '../errors.js';
 import {
   JSONRPC_VERSION,
@@ -11,6 +12,7 @@ import { isThenable } from '../thenable.js';
 import { formatIssues } from './format-issues.js';
 import type { RequestContext } from './request-context.js';
 import type { FallbackRequestHandler, NotificationHandler, RequestHandler, ZodSchema } from './types.js';
+import { fastAccepts } from '../schemas/fast-check.js';
 import { realSchema } from '../schemas/lazy-schema.js';
 
 /**
@@ -111,14 +113,29 @@ export function runNotificationHandler(
   return entry.handler(parseParams(paramsSchema(entry), notification.params, notification.method), extra);
 }
 
-function parseParams(
-  schema: ZodSchema | undefined,
+/** What {@link parseParams} needs of a schema: a zod schema, or anything with the same `safeParse`. */
+export interface ParamsParser {
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: z.ZodError };
+}
+
+/**
+ * A message's params, checked: absent params count as `{}`, a value the schema's fast check accepts is
+ * used as is (see `fastAccepts`: the schema is not even built), anything else goes through the schema,
+ * and params that fail it throw `McpError(InvalidParams)` naming the method and the first issues.
+ *
+ * @example
+ * ```ts
+ * const params = parseParams(InitializeRequestParamsSchema, request.params, 'initialize');
+ * ```
+ */
+export function parseParams(
+  schema: ParamsParser | undefined,
   params: Record<string, unknown> | undefined,
   method: string,
 ): unknown {
   // Absent params count as {}: most MCP methods make params optional (e.g. tools/list).
   const value = params ?? {};
-  if (schema === undefined) return value;
+  if (schema === undefined || fastAccepts(schema, value)) return value;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(parsed.error)}`);

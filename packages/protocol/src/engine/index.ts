@@ -11,6 +11,8 @@ export {
   DEFAULT_UNCANCELLABLE_METHODS,
 } from './defaults.js';
 export { formatIssues } from './format-issues.js';
+export { parseParams } from './handlers.js';
+export type { ParamsParser } from './handlers.js';
 export { Protocol } from './protocol.js';
 export type { RequestContext } from './request-context.js';
 export type {

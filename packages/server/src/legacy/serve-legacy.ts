@@ -1,16 +1,15 @@
 import {
   ErrorCode,
-  fastAccepts,
   type InitializeRequestParams,
   InitializeRequestParamsSchema,
   type InitializeResult,
-  formatIssues,
   type JSONRPCRequest,
   LOGGING_LEVELS,
   type LoggingLevel,
   McpError,
   methodsOf,
   negotiateLegacyVersion,
+  parseParams,
   type ProtocolVersion,
   type RequestContext,
 } from '@x/protocol';
@@ -34,7 +33,12 @@ export function initializeLegacy(
   if (session.legacy !== undefined && !session.legacyAssumed) {
     throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized');
   }
-  const params = initializeParams(request.params ?? {});
+  // The everyday params pass the schema's fast check: the zod schema is not built (see `parseParams`).
+  const params = parseParams(
+    InitializeRequestParamsSchema,
+    request.params,
+    'initialize',
+  ) as InitializeRequestParams;
   const version = negotiateLegacyVersion(params.protocolVersion, core.legacyVersions);
   session.beginLegacy(new LegacySessionState(core, version, params.capabilities, params.clientInfo));
   session.transport?.setProtocolVersion?.(version);
@@ -45,19 +49,6 @@ export function initializeLegacy(
   };
   if (core.instructions !== undefined) result.instructions = core.instructions;
   return result;
-}
-
-/** The `initialize` params, checked; the everyday shape passes the fast check without the zod schema. */
-function initializeParams(raw: object): InitializeRequestParams {
-  if (fastAccepts(InitializeRequestParamsSchema, raw)) return raw as InitializeRequestParams;
-  const parsed = InitializeRequestParamsSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Invalid params for initialize: ${formatIssues(parsed.error)}`,
-    );
-  }
-  return parsed.data;
 }
 
 /**
