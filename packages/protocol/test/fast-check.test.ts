@@ -391,6 +391,8 @@ describe('fast checks', () => {
       { ...params, capabilities: { roots: { listChanged: 'yes' } } },
       { ...params, capabilities: { sampling: [] } },
       { ...params, capabilities: { elicitation: { form: true } } },
+      { ...params, capabilities: { elicitation: { url: 1 } } },
+      { ...params, capabilities: { sampling: { tools: true } } },
       { ...params, capabilities: { experimental: { on: true } } },
       { ...params, capabilities: { tasks: {} } },
       { ...params, capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
@@ -414,6 +416,7 @@ describe('fast checks', () => {
     for (const value of everydayResults) expect(fastAccepts(InitializeResultSchema, value)).toBe(true);
     for (const value of [
       { ...result, capabilities: { resources: { subscribe: 'yes' } } },
+      { ...result, capabilities: { resources: { subscribe: true, listChanged: 'no' } } },
       { ...result, capabilities: { tools: [] } },
       { ...result, capabilities: { tasks: { list: {} } } },
       { ...result, instructions: 1 },

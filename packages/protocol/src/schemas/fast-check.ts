@@ -136,9 +136,15 @@ function isOptionalRecordOfRecords(value: unknown): boolean {
   return true;
 }
 
-/** A `{ listChanged?: boolean }` capability. */
-function isOptionalListChanged(value: unknown): boolean {
-  return value === undefined || (isRecord(value) && isOptionalBoolean(value['listChanged']));
+/** Absent, or an object whose `first` (and `second`) field passes `test`: `{ listChanged?: boolean }`, … */
+function isOptionalRecordWhere(
+  value: unknown,
+  test: (field: unknown) => boolean,
+  first: string,
+  second?: string,
+): boolean {
+  if (value === undefined) return true;
+  return isRecord(value) && test(value[first]) && (second === undefined || test(value[second]));
 }
 
 /**
@@ -147,17 +153,11 @@ function isOptionalListChanged(value: unknown): boolean {
  */
 function isPlainClientCapabilities(value: unknown): boolean {
   if (!isRecord(value)) return false;
-  const sampling = value['sampling'];
-  const elicitation = value['elicitation'];
   return (
     isOptionalRecordOfRecords(value['experimental']) &&
-    isOptionalListChanged(value['roots']) &&
-    (sampling === undefined ||
-      (isRecord(sampling) && isOptionalRecord(sampling['context']) && isOptionalRecord(sampling['tools']))) &&
-    (elicitation === undefined ||
-      (isRecord(elicitation) &&
-        isOptionalRecord(elicitation['form']) &&
-        isOptionalRecord(elicitation['url']))) &&
+    isOptionalRecordWhere(value['roots'], isOptionalBoolean, 'listChanged') &&
+    isOptionalRecordWhere(value['sampling'], isOptionalRecord, 'context', 'tools') &&
+    isOptionalRecordWhere(value['elicitation'], isOptionalRecord, 'form', 'url') &&
     value['tasks'] === undefined &&
     value['extensions'] === undefined
   );
@@ -169,17 +169,13 @@ function isPlainClientCapabilities(value: unknown): boolean {
  */
 function isPlainServerCapabilities(value: unknown): boolean {
   if (!isRecord(value)) return false;
-  const resources = value['resources'];
   return (
     isOptionalRecordOfRecords(value['experimental']) &&
     isOptionalRecord(value['logging']) &&
     isOptionalRecord(value['completions']) &&
-    isOptionalListChanged(value['prompts']) &&
-    isOptionalListChanged(value['tools']) &&
-    (resources === undefined ||
-      (isRecord(resources) &&
-        isOptionalBoolean(resources['subscribe']) &&
-        isOptionalBoolean(resources['listChanged']))) &&
+    isOptionalRecordWhere(value['prompts'], isOptionalBoolean, 'listChanged') &&
+    isOptionalRecordWhere(value['tools'], isOptionalBoolean, 'listChanged') &&
+    isOptionalRecordWhere(value['resources'], isOptionalBoolean, 'subscribe', 'listChanged') &&
     value['tasks'] === undefined &&
     value['extensions'] === undefined
   );
