@@ -1,6 +1,7 @@
 import {
   type ClientCapabilities,
   ConnectionClosedError,
+  copyWith,
   ErrorCode,
   type Implementation,
   type JSONRPCNotification,
@@ -9,6 +10,7 @@ import {
   MetaKey,
   type MessageExtraInfo,
   Protocol,
+  type ProtocolOptions,
   type RequestContext,
 } from '@x/protocol';
 import { hasCapabilities } from '../input-requests.js';
@@ -57,9 +59,9 @@ export class ServerSession extends Protocol {
   #legacyAssumed = false;
 
   constructor(core: ServerCore) {
-    // Not `{ ...options, ping: false }`: on Node 20 a spread followed by a property is V8's slow path,
-    // and a stateless server builds a session per request.
-    super(Object.assign({}, core.options.protocol, NO_PING));
+    // copyWith, not `{ ...options, ping: false }` (V8's slow path): a stateless server builds a session
+    // per request.
+    super(copyWith(core.options.protocol, NO_PING) as ProtocolOptions);
     this.#core = core;
     this.fallbackRequestHandler = this.#dispatch;
     this.fallbackNotificationHandler = this.#onNotification;
