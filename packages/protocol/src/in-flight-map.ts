@@ -22,28 +22,49 @@ const REBUILD_EVERY = 1024;
  * ```
  */
 export class InFlightMap<K, V> {
-  // Created on the first insertion: many maps (a session's server-to-client requests, say) never see
-  // one, and an empty `Map` still costs its ~200-byte table.
+  // The first entry lives in the fields below; the `Map` is created when a second one joins it and
+  // dropped again when it empties. Most maps hold one entry at a time (sequential requests) or none
+  // (a session's server-to-client requests), and even an empty `Map` costs its ~180-byte table.
   #map: Map<K, V> | undefined;
   #inserted = 0;
+  #hasOne = false;
+  #oneKey: K | undefined;
+  #oneValue: V | undefined;
 
   get size(): number {
-    return this.#map?.size ?? 0;
+    const map = this.#map;
+    if (map !== undefined) return map.size;
+    return this.#hasOne ? 1 : 0;
   }
 
   get(key: K): V | undefined {
-    return this.#map?.get(key);
+    const map = this.#map;
+    if (map !== undefined) return map.get(key);
+    return this.#hasOne && sameValueZero(this.#oneKey, key) ? this.#oneValue : undefined;
   }
 
   has(key: K): boolean {
-    return this.#map?.has(key) ?? false;
+    const map = this.#map;
+    if (map !== undefined) return map.has(key);
+    return this.#hasOne && sameValueZero(this.#oneKey, key);
   }
 
   set(key: K, value: V): this {
     let map = this.#map;
     if (map === undefined) {
+      if (!this.#hasOne || sameValueZero(this.#oneKey, key)) {
+        this.#hasOne = true;
+        // As in a `Map`, -0 is stored as +0.
+        this.#oneKey = Object.is(key, -0) ? (0 as K) : key;
+        this.#oneValue = value;
+        return this;
+      }
+      // A second entry: both move to a `Map`, the first one first (insertion order).
       map = new Map<K, V>();
+      map.set(this.#oneKey as K, this.#oneValue as V);
+      this.#dropOne();
       this.#map = map;
+      this.#inserted = 1;
     }
     map.set(key, value);
     if (++this.#inserted >= REBUILD_EVERY) {
@@ -54,26 +75,53 @@ export class InFlightMap<K, V> {
   }
 
   delete(key: K): boolean {
-    return this.#map?.delete(key) ?? false;
+    const map = this.#map;
+    if (map === undefined) {
+      if (!this.#hasOne || !sameValueZero(this.#oneKey, key)) return false;
+      this.#dropOne();
+      return true;
+    }
+    if (!map.delete(key)) return false;
+    if (map.size === 0) {
+      this.#map = undefined;
+      this.#inserted = 0;
+    }
+    return true;
   }
 
   clear(): void {
     this.#map = undefined;
     this.#inserted = 0;
+    this.#dropOne();
   }
 
   /** The keys in insertion order. */
   keys(): IterableIterator<K> {
-    return (this.#map ?? (EMPTY as Map<K, V>)).keys();
+    const map = this.#map;
+    if (map !== undefined) return map.keys();
+    return this.#hasOne ? [this.#oneKey as K].values() : (EMPTY as Map<K, V>).keys();
   }
 
   /** The values in insertion order. */
   values(): IterableIterator<V> {
-    return (this.#map ?? (EMPTY as Map<K, V>)).values();
+    const map = this.#map;
+    if (map !== undefined) return map.values();
+    return this.#hasOne ? [this.#oneValue as V].values() : (EMPTY as Map<K, V>).values();
+  }
+
+  #dropOne(): void {
+    this.#hasOne = false;
+    this.#oneKey = undefined;
+    this.#oneValue = undefined;
   }
 }
 
-/** What an {@link InFlightMap} that never had an entry iterates. */
+/** The key equality of `Map`: `===`, except that `NaN` equals itself. */
+function sameValueZero(a: unknown, b: unknown): boolean {
+  // biome-ignore lint/suspicious/noSelfCompare: NaN is the one value not equal to itself
+  return a === b || (a !== a && b !== b);
+}
+
 const EMPTY: ReadonlyMap<unknown, unknown> = new Map();
 
 /**

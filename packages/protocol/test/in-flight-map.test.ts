@@ -59,6 +59,57 @@ describe('InFlightMap', () => {
   });
 });
 
+describe('InFlightMap around its one-entry form (no table until a second entry, none again once empty)', () => {
+  // Few distinct keys, NaN and -0 among them, so runs keep crossing 0, 1 and 2 entries.
+  const key = fc.constantFrom<number>(0, -0, 1, 2, Number.NaN);
+  const step = fc.oneof(
+    fc.record({ op: fc.constant('set' as const), key }),
+    fc.record({ op: fc.constant('delete' as const), key }),
+    fc.record({ op: fc.constant('clear' as const), key }),
+  );
+
+  it('behaves as a Map (same answers, keys and order) through every transition', () => {
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (ops) => {
+        const model = new Map<number, string>();
+        const map = new InFlightMap<number, string>();
+        ops.forEach(({ op, key }, index) => {
+          if (op === 'set') {
+            model.set(key, `v${index}`);
+            expect(map.set(key, `v${index}`)).toBe(map);
+          } else if (op === 'delete') {
+            expect(map.delete(key)).toBe(model.delete(key));
+          } else {
+            model.clear();
+            map.clear();
+          }
+          expect(map.size).toBe(model.size);
+          for (const probe of [0, -0, 1, 2, Number.NaN, 3]) {
+            expect(map.get(probe)).toBe(model.get(probe));
+            expect(map.has(probe)).toBe(model.has(probe));
+          }
+          // toEqual tells -0 from +0: a stored -0 must come back as +0, as from a Map.
+          expect([...map.keys()]).toEqual([...model.keys()]);
+          expect([...map.values()]).toEqual([...model.values()]);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps the first entry first when a second one joins, and the survivor when one leaves', () => {
+    const map = new InFlightMap<string, number>();
+    map.set('a', 1).set('b', 2);
+    expect([...map.keys()]).toEqual(['a', 'b']);
+    map.delete('a');
+    map.set('c', 3);
+    expect([[...map.keys()], [...map.values()]]).toEqual([
+      ['b', 'c'],
+      [2, 3],
+    ]);
+  });
+});
+
 describe('InFlightMap before its first entry (no table allocated yet)', () => {
   it('answers as an empty Map, and after clear() as a new one', () => {
     const map = new InFlightMap<string, number>();
