@@ -50,6 +50,12 @@ export interface WebSocketServerTransportOptions {
   maxBatchSize?: number | undefined;
 }
 
+/** Set by the class's static block (private fields are reachable only from inside it). */
+let setClosedHook: (
+  transport: WebSocketServerTransport,
+  hook: (transport: WebSocketServerTransport) => void,
+) => void;
+
 /**
  * The server end of one WebSocket connection. `WebSocketListener` creates one per accepted connection;
  * build one yourself only when you run your own `ws` server.
@@ -79,6 +85,14 @@ export class WebSocketServerTransport implements Transport {
   #early: string[] | undefined = [];
   #started = false;
   #closed = false;
+  /** The listener's bookkeeping (see `onTransportClosed`): one shared function, no listener of its own. */
+  #closedHook: ((transport: WebSocketServerTransport) => void) | undefined;
+
+  static {
+    setClosedHook = (transport, hook) => {
+      transport.#closedHook = hook;
+    };
+  }
 
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
@@ -201,8 +215,21 @@ export class WebSocketServerTransport implements Transport {
     this.#closed = true;
     this.#early = undefined;
     this.#batches?.clear();
+    this.#closedHook?.(this);
     this.onclose?.();
   }
+}
+
+/**
+ * Calls `hook(transport)` once when the transport closes (either side), before its `onclose`. For
+ * `WebSocketListener`, which tracks its open connections this way instead of with a `close` listener
+ * per socket (`once` costs three objects a connection). Internal: not exported from the package.
+ */
+export function onTransportClosed(
+  transport: WebSocketServerTransport,
+  hook: (transport: WebSocketServerTransport) => void,
+): void {
+  setClosedHook(transport, hook);
 }
 
 function requestInfoOf(request: IncomingMessage): NonNullable<MessageExtraInfo['requestInfo']> {

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CloseCode, DEFAULT_MAX_PAYLOAD, MCP_SUBPROTOCOL } from './constants.js';
 import { isOriginAllowed } from './origin-policy.js';
-import { WebSocketServerTransport } from './server-transport.js';
+import { onTransportClosed, WebSocketServerTransport } from './server-transport.js';
 
 /**
  * Options of `new WebSocketListener(options)`, which attaches to an existing HTTP server.
@@ -167,7 +167,12 @@ export class WebSocketListener {
       refuse(socket, 400, `The "${MCP_SUBPROTOCOL}" WebSocket subprotocol is required`);
       return;
     }
-    if (!isOriginAllowed(request.headers.origin, request.socket.localAddress, this.#options.allowedOrigins)) {
+    // The local address is read only for a browser (Origin) request: reading it caches an object on the socket.
+    const origin = request.headers.origin;
+    if (
+      origin !== undefined &&
+      !isOriginAllowed(origin, request.socket.localAddress, this.#options.allowedOrigins)
+    ) {
       refuse(socket, 403, 'Origin not allowed');
       return;
     }
@@ -197,6 +202,10 @@ export class WebSocketListener {
     }
   }
 
+  readonly #forget = (transport: WebSocketServerTransport): void => {
+    this.#connections.delete(transport);
+  };
+
   readonly #onupgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const path = this.#options.path;
     if (path !== undefined && pathnameOf(request.url) !== path) {
@@ -219,7 +228,7 @@ export class WebSocketListener {
       maxBatchSize: options.maxBatchSize,
     });
     this.#connections.add(transport);
-    ws.once('close', () => this.#connections.delete(transport));
+    onTransportClosed(transport, this.#forget);
     const fail = (error: unknown): void => {
       options.onerror?.(error instanceof Error ? error : new Error(String(error)));
       transport.closeWith(CloseCode.InternalError, 'Connection handler failed').catch(() => {});

@@ -105,11 +105,14 @@ describe('WebSocket transports end to end', () => {
     let serverCloses = 0;
     client.onclose = () => clientCloses++;
     serverSide.onclose = () => serverCloses++;
+    expect(server.listener.connections.size).toBe(1);
 
     await client.close();
     await client.close();
     await waitFor(() => serverCloses === 1);
     expect(clientCloses).toBe(1);
+    // The listener forgets a connection the peer closed by the time its onclose runs.
+    expect(server.listener.connections.size).toBe(0);
     await expect(client.send(request(1))).rejects.toMatchObject({ name: 'ConnectionClosedError' });
     await expect(serverSide.send(request(1))).rejects.toMatchObject({ name: 'ConnectionClosedError' });
 

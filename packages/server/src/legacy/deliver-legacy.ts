@@ -16,7 +16,7 @@ export function deliverLegacy(
 ): void {
   if (!state.initialized) return;
   if (event.kind === 'resource') {
-    if (!state.subscriptions.has(event.uri)) return;
+    if (!state.isSubscribed(event.uri)) return;
     send(core, session, 'notifications/resources/updated', { uri: event.uri });
     return;
   }

@@ -33,7 +33,8 @@ export class LegacySessionState implements EraBinding {
   initialized = false;
   /** Index into LOGGING_LEVELS of the lowest level the client wants; 0 (debug) until `logging/setLevel`. */
   #minLevel = 0;
-  readonly subscriptions = new Set<string>();
+  /** Created by the first `resources/subscribe`: most sessions never subscribe, and a `Set` costs ~150 bytes. */
+  #subscriptions: Set<string> | undefined;
   readonly #core: ServerCore;
 
   constructor(
@@ -46,6 +47,24 @@ export class LegacySessionState implements EraBinding {
     this.protocolVersion = protocolVersion;
     this.clientCapabilities = capabilities;
     this.clientInfo = clientInfo;
+  }
+
+  /** The resource URIs the client subscribed to (a snapshot; `resources/subscribe` and `unsubscribe` change it). */
+  get subscriptions(): ReadonlySet<string> {
+    return new Set(this.#subscriptions);
+  }
+
+  isSubscribed(uri: string): boolean {
+    return this.#subscriptions?.has(uri) ?? false;
+  }
+
+  subscribe(uri: string): void {
+    this.#subscriptions ??= new Set();
+    this.#subscriptions.add(uri);
+  }
+
+  unsubscribe(uri: string): void {
+    this.#subscriptions?.delete(uri);
   }
 
   setLevel(level: LoggingLevel): void {

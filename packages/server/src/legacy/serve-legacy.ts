@@ -126,7 +126,7 @@ function subscribe(
   }
   const uri = params['uri'];
   if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, `${method} needs a string uri`);
-  if (method === 'resources/subscribe') state.subscriptions.add(uri);
-  else state.subscriptions.delete(uri);
+  if (method === 'resources/subscribe') state.subscribe(uri);
+  else state.unsubscribe(uri);
   return {};
 }
