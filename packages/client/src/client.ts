@@ -284,33 +284,30 @@ export class Client {
     options?: ClientRequestOptions,
   ): Promise<ClientRequestMap[M]['result']> {
     try {
-      return this.#live().request(
-        request.method,
-        request.params as Record<string, unknown> | undefined,
-        options,
-      );
+      return this.#send(request.method, request.params as Record<string, unknown> | undefined, options);
     } catch (error) {
+      // Only reading `request` itself can throw here (a JavaScript caller passing nothing).
       return Promise.reject(error);
     }
   }
 
   /** `ping` (legacy only). */
-  async ping(options?: ClientRequestOptions): Promise<EmptyResult> {
-    return this.#live().request('ping', undefined, options);
+  ping(options?: ClientRequestOptions): Promise<EmptyResult> {
+    return this.#send('ping', undefined, options);
   }
 
   /** `server/discover` (modern only; `connect()` already ran it once). */
-  async discover(options?: ClientRequestOptions): Promise<DiscoverResult> {
-    return this.#live().request('server/discover', undefined, options);
+  discover(options?: ClientRequestOptions): Promise<DiscoverResult> {
+    return this.#send('server/discover', undefined, options);
   }
 
-  async complete(params: CompleteRequestParams, options?: ClientRequestOptions): Promise<CompleteResult> {
-    return this.#live().request('completion/complete', params, options);
+  complete(params: CompleteRequestParams, options?: ClientRequestOptions): Promise<CompleteResult> {
+    return this.#send('completion/complete', params, options);
   }
 
   /** `logging/setLevel` (legacy only; on 2026-07-28 set `client.logLevel`). */
-  async setLoggingLevel(level: LoggingLevel, options?: ClientRequestOptions): Promise<EmptyResult> {
-    return this.#live().request('logging/setLevel', { level }, options);
+  setLoggingLevel(level: LoggingLevel, options?: ClientRequestOptions): Promise<EmptyResult> {
+    return this.#send('logging/setLevel', { level }, options);
   }
 
   async listPrompts(
@@ -320,8 +317,8 @@ export class Client {
     return this.#lists.fetch('prompts/list', params?.cursor, params, options);
   }
 
-  async getPrompt(params: GetPromptRequestParams, options?: ClientRequestOptions): Promise<GetPromptResult> {
-    return this.#live().request('prompts/get', params, options);
+  getPrompt(params: GetPromptRequestParams, options?: ClientRequestOptions): Promise<GetPromptResult> {
+    return this.#send('prompts/get', params, options);
   }
 
   async listResources(
@@ -346,12 +343,12 @@ export class Client {
   }
 
   /** `resources/subscribe` (legacy only; on 2026-07-28 use `listen({ resourceSubscriptions })`). */
-  async subscribeResource(params: { uri: string }, options?: ClientRequestOptions): Promise<EmptyResult> {
-    return this.#live().request('resources/subscribe', params, options);
+  subscribeResource(params: { uri: string }, options?: ClientRequestOptions): Promise<EmptyResult> {
+    return this.#send('resources/subscribe', params, options);
   }
 
-  async unsubscribeResource(params: { uri: string }, options?: ClientRequestOptions): Promise<EmptyResult> {
-    return this.#live().request('resources/unsubscribe', params, options);
+  unsubscribeResource(params: { uri: string }, options?: ClientRequestOptions): Promise<EmptyResult> {
+    return this.#send('resources/unsubscribe', params, options);
   }
 
   /**
@@ -363,13 +360,24 @@ export class Client {
   }
 
   /**
-   * Calls a tool. A successful result is checked against the tool's `outputSchema` from the last
-   * `listTools` (an `McpError` when `structuredContent` does not match); `isError` results are not.
+   * Calls a tool. A successful result is checked against the tool's `outputSchema` as the last
+   * `listTools` before the call gave it (an `McpError` when `structuredContent` does not match);
+   * `isError` results are not.
    */
-  async callTool(params: CallToolRequestParams, options?: ClientRequestOptions): Promise<CallToolResult> {
-    const result = await this.#live().request('tools/call', params, options);
-    this.#tools.check(params.name, result);
-    return result;
+  callTool(params: CallToolRequestParams, options?: ClientRequestOptions): Promise<CallToolResult> {
+    try {
+      const name = params.name;
+      const result = this.#live().request('tools/call', params, options);
+      // A tool without an output schema (the usual case) has nothing to check: its result is the
+      // engine's own promise, with no extra promise or microtask per call.
+      if (!this.#tools.hasOutputSchema(name)) return result;
+      return result.then((value) => {
+        this.#tools.check(name, value);
+        return value;
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -502,6 +510,19 @@ export class Client {
    */
   listen(filter: SubscriptionFilter, options: { signal?: AbortSignal } = {}): Subscription {
     return this.#subscriptions.open(this.#engine, this.#envelope, filter, options.signal);
+  }
+
+  /** A request on the live session; not connected (or any synchronous throw) is a rejection. */
+  #send<M extends ClientRequestMethod>(
+    method: M,
+    params: Record<string, unknown> | undefined,
+    options: ClientRequestOptions | undefined,
+  ): Promise<ClientRequestMap[M]['result']> {
+    try {
+      return this.#live().request(method, params, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   #live(): EraSession {

@@ -87,6 +87,11 @@ export class ToolRegistry {
   }
 
   /** Throws an `McpError` when a successful result does not match the tool's cached `outputSchema`. */
+  /** Whether a `check` of `name`'s results could fail (its listing gave an output schema). */
+  hasOutputSchema(name: string): boolean {
+    return this.#entries.get(name)?.outputSchema !== undefined;
+  }
+
   check(name: string, result: CallToolResult): void {
     const entry = this.#entries.get(name);
     if (entry?.outputSchema === undefined || result.isError === true) return;

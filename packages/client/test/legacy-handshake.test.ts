@@ -64,6 +64,31 @@ describe('legacy handshake', () => {
     await expect(client.listTools()).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
+  it('a request method of an unconnected client returns a rejected promise; none throws', async () => {
+    const client = new Client(CLIENT_INFO);
+    const calls: Array<() => Promise<unknown>> = [
+      () => client.callTool({ name: 'x' }),
+      () => client.ping(),
+      () => client.discover(),
+      () => client.complete({ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } }),
+      () => client.setLoggingLevel('info'),
+      () => client.getPrompt({ name: 'p' }),
+      () => client.subscribeResource({ uri: 'x://y' }),
+      () => client.unsubscribeResource({ uri: 'x://y' }),
+      () => client.request({ method: 'ping' }),
+    ];
+    for (const call of calls) {
+      let pending: Promise<unknown> | undefined;
+      expect(() => {
+        pending = call();
+      }).not.toThrow();
+      await expect(pending).rejects.toBeInstanceOf(ConnectionClosedError);
+    }
+    // A JavaScript caller passing no params at all gets a rejection too, not a throw.
+    const noParams = (client.callTool as (params?: unknown) => Promise<unknown>)();
+    await expect(noParams).rejects.toBeInstanceOf(TypeError);
+  });
+
   it('a pinned version accepts only itself', async () => {
     const peer = await fakeServer((server) => legacyHandshake(server, { protocolVersion: '2025-06-18' }));
     const client = new Client(CLIENT_INFO, { protocolVersion: '2025-03-26' });

@@ -164,6 +164,35 @@ describe('legacy requests', () => {
     expect((await client.callTool({ name: 'failed' })).isError).toBe(true);
   });
 
+  it('checks a call against the output schema listed before it was made', async () => {
+    let release: (() => void) | undefined;
+    const { client } = await connected((server) => {
+      server.setRequestHandler('tools/list', () => ({
+        tools: [
+          { name: 'bad', inputSchema: { type: 'object' }, outputSchema: { type: 'object', required: ['n'] } },
+        ],
+      }));
+      server.setRequestHandler('tools/call', async () => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return { content: [], structuredContent: { m: 1 } };
+      });
+    });
+    // Sent before any listing: the listing that completes while it runs does not apply to it.
+    const early = client.callTool({ name: 'bad' });
+    await client.listTools();
+    await vi.waitFor(() => expect(release).toBeDefined());
+    release?.();
+    expect((await early).structuredContent).toEqual({ m: 1 });
+    // Sent after the listing: checked.
+    release = undefined;
+    const late = client.callTool({ name: 'bad' });
+    await vi.waitFor(() => expect(release).toBeDefined());
+    release?.();
+    await expect(late).rejects.toThrow(/"bad" returned structuredContent that does not match/);
+  });
+
   it('exposes server notifications as events', async () => {
     const { client, server } = await connected(() => {});
     const seen: unknown[] = [];

@@ -95,12 +95,13 @@ describe('resources', () => {
     expect(b.notifications('notifications/resources/updated')).toEqual([]);
     // The session state shows the subscription, as a snapshot its reader cannot change.
     const [stateA, stateB] = [...server.sessions].map((session) => session.legacy);
-    expect([...(stateA?.subscriptions ?? [])]).toEqual(['test://readme']);
-    expect([...(stateB?.subscriptions ?? ['unset'])]).toEqual([]);
-    (stateA?.subscriptions as Set<string>).clear();
-    expect(stateA?.isSubscribed('test://readme')).toBe(true);
+    if (stateA === undefined || stateB === undefined) throw new Error('both sessions are legacy');
+    expect([...stateA.subscriptions]).toEqual(['test://readme']);
+    expect([...stateB.subscriptions]).toEqual([]);
+    (stateA.subscriptions as Set<string>).clear();
+    expect(stateA.isSubscribed('test://readme')).toBe(true);
     await a.call('resources/unsubscribe', { uri: 'test://readme' });
-    expect(stateA?.subscriptions.size).toBe(0);
+    expect(stateA.subscriptions.size).toBe(0);
     server.sendResourceUpdated('test://readme');
     await tick();
     expect(a.notifications('notifications/resources/updated')).toHaveLength(1);
