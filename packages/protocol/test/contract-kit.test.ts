@@ -207,6 +207,74 @@ it('delivers in order, a microtask later, without an async resource per message'
   expect(types).not.toContain('Microtask');
 });
 
+describe('InMemoryTransport inbox (one microtask drains every message sent since the last)', () => {
+  const note = (method: string): JSONRPCMessage => ({ jsonrpc: '2.0', method });
+  const methodOf = (message: JSONRPCMessage): string => (message as { method: string }).method;
+
+  it('a throwing onmessage costs no later message; the first error surfaces as an unhandled rejection', async () => {
+    const [client, server] = InMemoryTransport.createLinkedPair();
+    const received: string[] = [];
+    server.onmessage = (message) => {
+      received.push(methodOf(message));
+      if (methodOf(message).startsWith('bad')) throw new Error(`handler bug ${methodOf(message)}`);
+    };
+    await Promise.all([client.start(), server.start()]);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      for (const method of ['a', 'bad1', 'b', 'bad2', 'c']) void client.send(note(method));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(received).toEqual(['a', 'bad1', 'b', 'bad2', 'c']);
+      expect(unhandled.map((reason) => (reason as Error).message)).toEqual(['handler bug bad1']);
+      // The next message gets a drain of its own.
+      void client.send(note('d'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(received.at(-1)).toBe('d');
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('keeps order for messages sent while a drain runs, in both directions, across many bursts', async () => {
+    const [client, server] = InMemoryTransport.createLinkedPair();
+    const atServer: string[] = [];
+    const atClient: string[] = [];
+    // Each message the server receives makes the client send a follow-up at once (from inside the drain).
+    server.onmessage = (message) => {
+      const method = methodOf(message);
+      atServer.push(method);
+      if (!method.endsWith('+')) void client.send(note(`${method}+`));
+      void server.send(note(`echo:${method}`));
+    };
+    client.onmessage = (message) => void atClient.push(methodOf(message));
+    await Promise.all([client.start(), server.start()]);
+    const expected: string[] = [];
+    for (let burst = 0; burst < 50; burst++) {
+      const size = 1 + (burst % 7) * 60; // up to 361 messages: more than the inbox keeps between drains
+      const methods = Array.from({ length: size }, (_, i) => `m${burst}.${i}`);
+      for (const method of methods) void client.send(note(method));
+      expected.push(...methods, ...methods.map((method) => `${method}+`));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(atServer).toEqual(expected);
+    expect(atClient).toEqual(expected.map((method) => `echo:${method}`));
+  });
+
+  it('delivers nothing more once the receiving end closes, even from the drain under way', async () => {
+    const [client, server] = InMemoryTransport.createLinkedPair();
+    const received: string[] = [];
+    server.onmessage = (message) => {
+      received.push(methodOf(message));
+      if (methodOf(message) === 'b') void server.close();
+    };
+    await Promise.all([client.start(), server.start()]);
+    for (const method of ['a', 'b', 'c', 'd']) void client.send(note(method));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual(['a', 'b']);
+  });
+});
+
 describe('runTransportContract options and reporting', () => {
   it('skips named scenarios and reports the reasons', async () => {
     const result = await runTransportContract(inMemoryPair, {
