@@ -6,23 +6,16 @@ import { InFlightMap } from '../in-flight-map.js';
 import { fastAccepts } from '../schemas/fast-check.js';
 import { realSchema } from '../schemas/lazy-schema.js';
 import { formatIssues } from './format-issues.js';
-import type { ProgressCallback, ZodSchema } from './types.js';
+import type { ProgressCallback, RequestOptions, ZodSchema } from './types.js';
 
 /** setTimeout stores delays as a signed 32-bit int; anything longer would fire at once. */
 const MAX_TIMER_DELAY = 2_147_483_647;
 
-/** What `PendingRequests.track()` needs to know about one outgoing request. */
-export interface PendingRequestInit {
-  method: string;
-  schema: ZodSchema;
-  timeout: number;
-  maxTotalTimeout: number;
-  resetTimeoutOnProgress: boolean;
-  onprogress: ProgressCallback | undefined;
-  signal: AbortSignal | undefined;
-  relatedRequestId: RequestId | undefined;
-  /** The request's own stream on a per-request-stream transport, closed when the request is given up. */
-  stream: CancelHandle | undefined;
+/** The engine's defaults for what a request's `RequestOptions` leave unset. */
+export interface RequestDefaults {
+  readonly timeout: number;
+  readonly maxTotalTimeout: number;
+  readonly resetTimeoutOnProgress: boolean;
 }
 
 /**
@@ -48,31 +41,43 @@ export class PendingRequest {
   readonly resetTimeoutOnProgress: boolean;
   readonly startedAt: number;
   lastActivity: number;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (reason: unknown) => void;
+  /** Set by `PendingRequests.track()`. */
+  resolve: (value: unknown) => void = unsettled;
+  reject: (reason: unknown) => void = unsettled;
   readonly #onAbort: (request: PendingRequest) => void;
 
   constructor(
     id: number,
-    init: PendingRequestInit,
-    settle: { resolve: (value: unknown) => void; reject: (reason: unknown) => void },
+    method: string,
+    // A lazily built schema stays a facade: a result its fast check accepts never needs it built.
+    schema: ZodSchema,
+    options: RequestOptions | undefined,
+    defaults: RequestDefaults,
+    // The request's own stream on a per-request-stream transport, closed when the request is given up.
+    stream: CancelHandle | undefined,
     onAbort: (request: PendingRequest) => void,
   ) {
     this.id = id;
-    this.method = init.method;
-    this.relatedRequestId = init.relatedRequestId;
-    // A lazily built schema stays a facade: a result its fast check accepts never needs it built.
-    this.schema = init.schema;
-    this.onprogress = init.onprogress;
-    this.signal = init.signal;
-    this.stream = init.stream;
-    this.timeout = init.timeout;
-    this.maxTotalTimeout = init.maxTotalTimeout;
-    this.resetTimeoutOnProgress = init.resetTimeoutOnProgress;
+    this.method = method;
+    this.schema = schema;
+    this.stream = stream;
+    if (options === undefined) {
+      this.relatedRequestId = undefined;
+      this.onprogress = undefined;
+      this.signal = undefined;
+      this.timeout = defaults.timeout;
+      this.maxTotalTimeout = defaults.maxTotalTimeout;
+      this.resetTimeoutOnProgress = defaults.resetTimeoutOnProgress;
+    } else {
+      this.relatedRequestId = options.relatedRequestId;
+      this.onprogress = options.onprogress;
+      this.signal = options.signal;
+      this.timeout = options.timeout ?? defaults.timeout;
+      this.maxTotalTimeout = options.maxTotalTimeout ?? defaults.maxTotalTimeout;
+      this.resetTimeoutOnProgress = options.resetTimeoutOnProgress ?? defaults.resetTimeoutOnProgress;
+    }
     this.startedAt = performance.now();
     this.lastActivity = this.startedAt;
-    this.resolve = settle.resolve;
-    this.reject = settle.reject;
     this.#onAbort = onAbort;
   }
 
@@ -108,13 +113,15 @@ export class PendingRequests {
   #nextId = 1;
   readonly #map = new InFlightMap<RequestId, PendingRequest>();
   readonly #onGiveUp: GiveUpListener;
+  readonly #defaults: RequestDefaults;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** When `#timer` fires; +Infinity while none is armed. */
   #timerDue = Number.POSITIVE_INFINITY;
   #timerHeld = false;
 
-  constructor(onGiveUp: GiveUpListener) {
+  constructor(onGiveUp: GiveUpListener, defaults: RequestDefaults) {
     this.#onGiveUp = onGiveUp;
+    this.#defaults = defaults;
   }
 
   get size(): number {
@@ -130,16 +137,28 @@ export class PendingRequests {
     return typeof id === 'number' && Number.isInteger(id) && id >= 1 && id < this.#nextId;
   }
 
-  /** Starts tracking request `id`; the promise settles with its validated result or an error. */
-  track(id: number, init: PendingRequestInit): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      const request = new PendingRequest(id, init, { resolve, reject }, this.#abort);
-      this.#map.set(id, request);
-      init.signal?.addEventListener('abort', request, { once: true });
-      const due = request.due;
-      if (due < this.#timerDue) this.#arm(due, request.startedAt);
-      else if (!this.#timerHeld) this.#hold(true);
+  /**
+   * Starts tracking request `id` (a number from `nextId()`); the promise settles with its validated
+   * result or an error.
+   */
+  track(
+    id: number,
+    method: string,
+    schema: ZodSchema,
+    options: RequestOptions | undefined,
+    stream: CancelHandle | undefined,
+  ): Promise<unknown> {
+    const request = new PendingRequest(id, method, schema, options, this.#defaults, stream, this.#abort);
+    const promise = new Promise((resolve, reject) => {
+      request.resolve = resolve;
+      request.reject = reject;
     });
+    this.#map.set(id, request);
+    request.signal?.addEventListener('abort', request, { once: true });
+    const due = request.due;
+    if (due < this.#timerDue) this.#arm(due, request.startedAt);
+    else if (!this.#timerHeld) this.#hold(true);
+    return promise;
   }
 
   /** Rejects request `id` (e.g. its send failed) without telling the peer; false if it was not pending. */
@@ -281,6 +300,8 @@ export class PendingRequests {
     this.#onGiveUp(request, reasonText(reason));
   };
 }
+
+function unsettled(): void {}
 
 function dispose(request: PendingRequest): void {
   request.signal?.removeEventListener('abort', request);

@@ -32,7 +32,7 @@ import {
   toEntry,
 } from './handlers.js';
 import { ActiveRequests } from './active-requests.js';
-import { type PendingRequest, PendingRequests } from './pending-requests.js';
+import { type PendingRequest, PendingRequests, type RequestDefaults } from './pending-requests.js';
 import { HandlerContext, type RequestContextHost } from './request-context.js';
 import { withProgressToken } from './with-progress-token.js';
 import type {
@@ -79,9 +79,8 @@ export class Protocol implements RequestContextHost {
   /** Receives notifications for methods without a handler; without it they are dropped. */
   fallbackNotificationHandler?: FallbackNotificationHandler | undefined;
 
-  readonly #timeout: number;
-  readonly #resetTimeoutOnProgress: boolean;
-  readonly #maxTotalTimeout: number;
+  /** Timeouts of requests whose options leave them unset. */
+  readonly #defaults: RequestDefaults;
   readonly #uncancellable: ReadonlySet<string>;
   // Created on first registration: a server's sessions route everything through the fallbacks, and
   // an empty Map still costs its hash table (~180 bytes) on each of thousands of sessions.
@@ -98,9 +97,11 @@ export class Protocol implements RequestContextHost {
   #transport: Transport | undefined;
 
   constructor(options: ProtocolOptions = {}) {
-    this.#timeout = options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.#resetTimeoutOnProgress = options.resetTimeoutOnProgress ?? true;
-    this.#maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
+    this.#defaults = {
+      timeout: options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
+      maxTotalTimeout: options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+    };
     this.#uncancellable =
       options.uncancellableMethods === undefined
         ? DEFAULT_UNCANCELLABLE
@@ -201,17 +202,7 @@ export class Protocol implements RequestContextHost {
       params === undefined
         ? { jsonrpc: JSONRPC_VERSION, id, method: request.method }
         : { jsonrpc: JSONRPC_VERSION, id, method: request.method, params };
-    const result = this.#pending.track(id, {
-      method: request.method,
-      schema: resultSchema,
-      timeout: options?.timeout ?? this.#timeout,
-      maxTotalTimeout: options?.maxTotalTimeout ?? this.#maxTotalTimeout,
-      resetTimeoutOnProgress: options?.resetTimeoutOnProgress ?? this.#resetTimeoutOnProgress,
-      onprogress,
-      signal,
-      relatedRequestId: options?.relatedRequestId,
-      stream,
-    });
+    const result = this.#pending.track(id, request.method, resultSchema, options, stream);
     this.#sendRequest(transport, message, transportOptions(options, stream));
     return result as Promise<z.output<S>>;
   }
@@ -501,7 +492,10 @@ export class Protocol implements RequestContextHost {
   }
 
   get #pending(): PendingRequests {
-    this.#pendingTable ??= new PendingRequests((request, reason) => this.#onGiveUp(request, reason));
+    this.#pendingTable ??= new PendingRequests(
+      (request, reason) => this.#onGiveUp(request, reason),
+      this.#defaults,
+    );
     return this.#pendingTable;
   }
 
