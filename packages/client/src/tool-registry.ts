@@ -86,12 +86,12 @@ export class ToolRegistry {
     return this.#entries.get(name)?.taskSupport;
   }
 
-  /** Throws an `McpError` when a successful result does not match the tool's cached `outputSchema`. */
   /** Whether a `check` of `name`'s results could fail (its listing gave an output schema). */
   hasOutputSchema(name: string): boolean {
     return this.#entries.get(name)?.outputSchema !== undefined;
   }
 
+  /** Throws an `McpError` when a successful result does not match the tool's cached `outputSchema`. */
   check(name: string, result: CallToolResult): void {
     const entry = this.#entries.get(name);
     if (entry?.outputSchema === undefined || result.isError === true) return;

@@ -165,7 +165,8 @@ describe('legacy requests', () => {
   });
 
   it('checks a call against the output schema listed before it was made', async () => {
-    let release: (() => void) | undefined;
+    const gate: { release?: (() => void) | undefined } = {};
+    const release = (): void => gate.release?.();
     const { client } = await connected((server) => {
       server.setRequestHandler('tools/list', () => ({
         tools: [
@@ -174,7 +175,7 @@ describe('legacy requests', () => {
       }));
       server.setRequestHandler('tools/call', async () => {
         await new Promise<void>((resolve) => {
-          release = resolve;
+          gate.release = resolve;
         });
         return { content: [], structuredContent: { m: 1 } };
       });
@@ -182,14 +183,14 @@ describe('legacy requests', () => {
     // Sent before any listing: the listing that completes while it runs does not apply to it.
     const early = client.callTool({ name: 'bad' });
     await client.listTools();
-    await vi.waitFor(() => expect(release).toBeDefined());
-    release?.();
+    await vi.waitFor(() => expect(gate.release).toBeDefined());
+    release();
     expect((await early).structuredContent).toEqual({ m: 1 });
     // Sent after the listing: checked.
-    release = undefined;
+    gate.release = undefined;
     const late = client.callTool({ name: 'bad' });
-    await vi.waitFor(() => expect(release).toBeDefined());
-    release?.();
+    await vi.waitFor(() => expect(gate.release).toBeDefined());
+    release();
     await expect(late).rejects.toThrow(/"bad" returned structuredContent that does not match/);
   });
 

@@ -167,7 +167,8 @@ export class WebSocketListener {
       refuse(socket, 400, `The "${MCP_SUBPROTOCOL}" WebSocket subprotocol is required`);
       return;
     }
-    // The local address is read only for a browser (Origin) request: reading it caches an object on the socket.
+    // The local address is read only for a browser (Origin) request: reading it caches an object on
+    // the socket.
     const origin = request.headers.origin;
     if (
       origin !== undefined &&

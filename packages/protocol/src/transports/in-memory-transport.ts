@@ -92,9 +92,9 @@ export class InMemoryTransport implements Transport {
 
   /**
    * Delivers the inbox in order, including what the peer sends while it runs (a peer's `send` called
-   * from inside this end's `onmessage`). A throwing `onmessage` does not cost the messages after it: the first
-   * exception is rethrown at the end, rejecting this microtask's chain (an unhandled rejection, as loud
-   * as the exception).
+   * from inside this end's `onmessage`). A throwing `onmessage` does not cost the messages after it:
+   * the first exception is rethrown at the end, rejecting this microtask's chain (an unhandled
+   * rejection, as loud as the exception).
    */
   readonly #drain = (): void => {
     const inbox = this.#inbox;

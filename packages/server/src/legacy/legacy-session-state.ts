@@ -33,7 +33,7 @@ export class LegacySessionState implements EraBinding {
   initialized = false;
   /** Index into LOGGING_LEVELS of the lowest level the client wants; 0 (debug) until `logging/setLevel`. */
   #minLevel = 0;
-  /** Created by the first `resources/subscribe`: most sessions never subscribe, and a `Set` costs ~150 bytes. */
+  /** Created by the first `resources/subscribe`: most sessions never subscribe; a `Set` costs ~150 B. */
   #subscriptions: Set<string> | undefined;
   readonly #core: ServerCore;
 
@@ -49,7 +49,7 @@ export class LegacySessionState implements EraBinding {
     this.clientInfo = clientInfo;
   }
 
-  /** The resource URIs the client subscribed to (a snapshot; `resources/subscribe` and `unsubscribe` change it). */
+  /** The resource URIs the client subscribed to: a snapshot (`resources/(un)subscribe` change them). */
   get subscriptions(): ReadonlySet<string> {
     return new Set(this.#subscriptions);
   }
