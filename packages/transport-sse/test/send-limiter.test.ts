@@ -59,6 +59,25 @@ describe('SendLimiter', () => {
     await expect(limiter.run(async () => 'next')).resolves.toBe('next');
   });
 
+  it('gives the slot back before the caller resumes, and after a task that throws at once', async () => {
+    const limiter = new SendLimiter(1);
+    let started = 0;
+    for (let i = 0; i < 3; i++) {
+      await limiter.run(async () => i, i === 1);
+      // The next task starts synchronously: the slot was free when the await above returned.
+      void limiter.run(async () => {
+        started++;
+      });
+      expect(started).toBe(i + 1);
+      await tick();
+    }
+    const thrown = limiter.run(() => {
+      throw new Error('sync boom');
+    });
+    await expect(thrown).rejects.toThrow('sync boom');
+    await expect(limiter.run(async () => 'after')).resolves.toBe('after');
+  });
+
   it('refuses a cap below 1', () => {
     expect(() => new SendLimiter(0)).toThrow(RangeError);
   });

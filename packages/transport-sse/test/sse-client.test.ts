@@ -66,6 +66,26 @@ describe('SseClientTransport', () => {
     expect((error as HttpStatusError).status).toBe(403);
   });
 
+  it('send never throws: before start, with an unserializable message, and after close it rejects', async () => {
+    const harness = await startSseServer(addCleanup);
+    const client = new SseClientTransport({ url: harness.url });
+    const attempt = (message: unknown): Promise<unknown> => {
+      let sent: Promise<unknown> | undefined;
+      expect(() => {
+        sent = client.send(message as typeof note);
+      }).not.toThrow();
+      return sent as Promise<unknown>;
+    };
+    await expect(attempt(note)).rejects.toThrow('Transport not started');
+    await client.start();
+    await expect(
+      attempt({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { n: 1n } }),
+    ).rejects.toBeInstanceOf(TypeError);
+    await expect(attempt(note)).resolves.toBeUndefined();
+    await client.close();
+    await expect(attempt(note)).rejects.toThrow('Transport closed');
+  });
+
   it('surfaces stream loss through onerror (with the cause) and onclose, then rejects sends', async () => {
     const harness = await startSseServer(addCleanup);
     const client = new SseClientTransport({ url: harness.url });

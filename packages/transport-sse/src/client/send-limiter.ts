@@ -25,16 +25,40 @@ export class SendLimiter {
     this.#max = max;
   }
 
-  async run<T>(task: () => Promise<T>, barrier = false): Promise<T> {
-    if (this.#waiting.length === 0 && this.#canStart(barrier)) this.#begin(barrier);
-    else await new Promise<void>((start) => this.#waiting.push({ barrier, start }));
-    try {
-      return await task();
-    } finally {
-      this.#active--;
-      if (barrier) this.#barrierActive = false;
-      this.#pump();
+  /**
+   * Runs `task` once a slot is free (at once when one is) and returns its own promise. The slot is given
+   * back before anyone awaiting that promise resumes: the bookkeeping is the promise's first reaction.
+   */
+  run<T>(task: () => Promise<T>, barrier = false): Promise<T> {
+    if (this.#waiting.length === 0 && this.#canStart(barrier)) {
+      this.#begin(barrier);
+      return this.#start(task, barrier);
     }
+    return new Promise<void>((start) => this.#waiting.push({ barrier, start })).then(() =>
+      this.#start(task, barrier),
+    );
+  }
+
+  #start<T>(task: () => Promise<T>, barrier: boolean): Promise<T> {
+    let running: Promise<T>;
+    try {
+      running = task();
+    } catch (error) {
+      this.#end(barrier);
+      return Promise.reject(error);
+    }
+    const end = barrier ? this.#endBarrier : this.#endPlain;
+    running.then(end, end);
+    return running;
+  }
+
+  readonly #endPlain = (): void => this.#end(false);
+  readonly #endBarrier = (): void => this.#end(true);
+
+  #end(barrier: boolean): void {
+    this.#active--;
+    if (barrier) this.#barrierActive = false;
+    this.#pump();
   }
 
   #canStart(barrier: boolean): boolean {

@@ -21,6 +21,7 @@ import { SseEndpointError } from './sse-endpoint-error.js';
 type State = 'new' | 'connecting' | 'open' | 'closed';
 
 const JSON_CONTENT_TYPE = { 'content-type': 'application/json' } as const;
+const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;
 
 /**
  * The client side of the legacy HTTP+SSE transport (2024-11-05): receives on a GET event stream, sends
@@ -112,27 +113,33 @@ export class SseClientTransport implements Transport {
     }
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  // Not `async`, down to the POST itself: a message costs no promise or microtask per layer.
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const held = this.#batches.take(message);
     if (held !== undefined) return held;
+    let body: string;
+    try {
+      body = serializeMessage(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     // A notification keeps its place among the POSTs (see SendLimiter).
-    return this.#post(serializeMessage(message), options, 'method' in message && !('id' in message));
+    return this.#post(body, options, 'method' in message && !('id' in message));
   }
 
-  async #post(body: string, options: TransportSendOptions | undefined, barrier = false): Promise<void> {
+  #post(body: string, options: TransportSendOptions | undefined, barrier = false): Promise<void> {
     const endpoint = this.#endpoint;
     if (this.#state !== 'open' || endpoint === undefined) {
-      throw new ConnectionClosedError(
-        this.#state === 'closed' ? 'Transport closed' : 'Transport not started',
+      return Promise.reject(
+        new ConnectionClosedError(this.#state === 'closed' ? 'Transport closed' : 'Transport not started'),
       );
     }
-    await this.#limiter.run(() => this.#postNow(endpoint, body, options), barrier);
+    return this.#limiter.run(() => this.#postNow(endpoint, body, options), barrier);
   }
 
   async #postNow(endpoint: URL, body: string, options: TransportSendOptions | undefined): Promise<void> {
     if (this.#state !== 'open') throw new ConnectionClosedError('Transport closed');
     const fetchers = this.#fetchers as Fetchers;
-    const extra: Record<string, string> = Object.assign({}, options?.headers, JSON_CONTENT_TYPE);
     const signal = options?.signal;
     // See `Fetchers.shareSignal`: only a post that lets go of its signal may share the transport's.
     const link =
@@ -144,7 +151,10 @@ export class SseClientTransport implements Transport {
         let refused: Response | undefined;
         try {
           refused = await fetchers.post(endpoint, {
-            headers: await this.#headers(extra),
+            headers:
+              this.#options.getHeaders === undefined
+                ? this.#headersWith(undefined, options?.headers, JSON_CONTENT_TYPE)
+                : await this.#headers(options?.headers, JSON_CONTENT_TYPE),
             body,
             signal: link?.signal ?? signal ?? this.#abort.signal,
           });
@@ -173,10 +183,22 @@ export class SseClientTransport implements Transport {
     this.onclose?.();
   }
 
-  async #headers(extra: Record<string, string>): Promise<Record<string, string>> {
+  /** The headers of a request: the option's, then `getHeaders()`'s, then `extra`'s, then `last`. */
+  async #headers(
+    extra: Record<string, string> | undefined,
+    last: Readonly<Record<string, string>>,
+  ): Promise<Record<string, string>> {
     const dynamic = this.#options.getHeaders === undefined ? undefined : await this.#options.getHeaders();
+    return this.#headersWith(dynamic, extra, last);
+  }
+
+  #headersWith(
+    dynamic: Record<string, string> | undefined,
+    extra: Record<string, string> | undefined,
+    last: Readonly<Record<string, string>>,
+  ): Record<string, string> {
     // Object.assign, not a literal of spreads: on Node 20 that is V8's slow path (~0.35 µs per extra part).
-    const headers: Record<string, string> = Object.assign({}, this.#options.headers, dynamic, extra);
+    const headers: Record<string, string> = Object.assign({}, this.#options.headers, dynamic, extra, last);
     if (this.#protocolVersion !== undefined) headers['mcp-protocol-version'] = this.#protocolVersion;
     return headers;
   }
@@ -189,7 +211,7 @@ export class SseClientTransport implements Transport {
       let opened: OpenedStream;
       try {
         opened = await fetchers.stream(this.#url, {
-          headers: await this.#headers({ accept: 'text/event-stream' }),
+          headers: await this.#headers(undefined, EVENT_STREAM_ACCEPT),
           signal: this.#abort.signal,
         });
       } catch (cause) {
