@@ -61,21 +61,12 @@ export class PendingRequest {
     this.method = method;
     this.schema = schema;
     this.stream = stream;
-    if (options === undefined) {
-      this.relatedRequestId = undefined;
-      this.onprogress = undefined;
-      this.signal = undefined;
-      this.timeout = defaults.timeout;
-      this.maxTotalTimeout = defaults.maxTotalTimeout;
-      this.resetTimeoutOnProgress = defaults.resetTimeoutOnProgress;
-    } else {
-      this.relatedRequestId = options.relatedRequestId;
-      this.onprogress = options.onprogress;
-      this.signal = options.signal;
-      this.timeout = options.timeout ?? defaults.timeout;
-      this.maxTotalTimeout = options.maxTotalTimeout ?? defaults.maxTotalTimeout;
-      this.resetTimeoutOnProgress = options.resetTimeoutOnProgress ?? defaults.resetTimeoutOnProgress;
-    }
+    this.relatedRequestId = options?.relatedRequestId;
+    this.onprogress = options?.onprogress;
+    this.signal = options?.signal;
+    this.timeout = options?.timeout ?? defaults.timeout;
+    this.maxTotalTimeout = options?.maxTotalTimeout ?? defaults.maxTotalTimeout;
+    this.resetTimeoutOnProgress = options?.resetTimeoutOnProgress ?? defaults.resetTimeoutOnProgress;
     this.startedAt = performance.now();
     this.lastActivity = this.startedAt;
     this.#onAbort = onAbort;

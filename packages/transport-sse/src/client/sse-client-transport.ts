@@ -42,7 +42,6 @@ const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;
  * await client.connect(transport);
  * ```
  */
-
 export class SseClientTransport implements Transport {
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
