@@ -138,6 +138,24 @@ describe('engine: request handlers', () => {
     ]);
   });
 
+  it('calls both fallbacks with the engine as `this`, so one function can serve every instance', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    const seen: unknown[] = [];
+    engine.fallbackRequestHandler = function (this: unknown) {
+      seen.push(this);
+      return {};
+    };
+    engine.fallbackNotificationHandler = function (this: unknown) {
+      seen.push(this);
+    };
+    await inject({ jsonrpc: '2.0', id: 1, method: 'x/custom' });
+    await inject({ jsonrpc: '2.0', method: 'x/note' });
+    expect(wire).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(engine);
+    expect(seen[1]).toBe(engine);
+  });
+
   it('runs a custom method end to end with its own params and result schemas', async () => {
     const { client, server } = await enginePair();
     const AddParams = z.object({ a: z.number(), b: z.number() });

@@ -17,6 +17,13 @@ export interface NodeWireSocketOptions {
   closeTimeoutMs: number;
 }
 
+/**
+ * Sockets that sent in the current turn, in order: the first `turnEndCount` slots. Slots are cleared, not
+ * the array, so its storage is kept from turn to turn.
+ */
+const turnEnds: Array<NodeWireSocket | undefined> = [];
+let turnEndCount = 0;
+
 /** A `ws` socket (either side) under the MCP framing rules, with heartbeat and a bounded send buffer. */
 export class NodeWireSocket implements WireSocket {
   readonly #socket: WebSocket;
@@ -65,7 +72,8 @@ export class NodeWireSocket implements WireSocket {
   send(text: string): Promise<void> {
     if (!this.#inTurn) {
       this.#inTurn = true;
-      process.nextTick(this.#endTurn);
+      if (turnEndCount === 0) process.nextTick(NodeWireSocket.#endTurns);
+      turnEnds[turnEndCount++] = this;
     } else if (this.#corked === undefined) {
       this.#cork();
     }
@@ -86,13 +94,36 @@ export class NodeWireSocket implements WireSocket {
     raw.cork();
   }
 
-  readonly #endTurn = (): void => {
+  /**
+   * Ends the turn of every socket that sent during it: one tick for all of them, and no per-socket
+   * callback (a closure per connection is memory a server with thousands of them pays for).
+   */
+  static #endTurns(): void {
+    let failed = false;
+    let failure: unknown;
+    // A socket that starts a turn while this runs is appended and ended in the same pass.
+    for (let i = 0; i < turnEndCount; i++) {
+      const wire = turnEnds[i];
+      turnEnds[i] = undefined;
+      // One socket's failure must not leave the others corked.
+      try {
+        if (wire !== undefined) wire.#endTurn();
+      } catch (error) {
+        if (!failed) failure = error;
+        failed = true;
+      }
+    }
+    turnEndCount = 0;
+    if (failed) throw failure;
+  }
+
+  #endTurn(): void {
     this.#inTurn = false;
     const corked = this.#corked;
     if (corked === undefined) return;
     this.#corked = undefined;
     corked.uncork();
-  };
+  }
 
   close(code: number, reason: string): Promise<void> {
     if (this.#closeTimer === undefined && this.#socket.readyState !== this.#socket.CLOSED) {

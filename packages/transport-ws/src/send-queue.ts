@@ -55,7 +55,7 @@ export class SendQueue {
       return Promise.reject(new SendBufferFullError(this.#maxBufferedBytes, buffered));
     }
     if (this.size === 0) {
-      socket.send(data, this.#onEagerWritten);
+      socket.send(data, this.#onWritten);
       if (socket.bufferedAmount <= EAGER_BUFFER_BYTES) {
         this.#settledEarly++;
         return SENT;
@@ -83,18 +83,15 @@ export class SendQueue {
   }
 
   /**
-   * The callback of a frame sent eagerly. Callbacks come in write order, so those of frames already
-   * reported written come first; the one after them belongs to an eager frame that had to wait.
+   * The write callback of every frame (one function per queue). Callbacks come in write order: first
+   * those of frames already reported written (sent eagerly, counted in `#settledEarly`), then one per
+   * waiting frame, oldest first, so a callback with nothing settled early left belongs to the head.
    */
-  readonly #onEagerWritten = (error?: Error | null): void => {
+  readonly #onWritten = (error?: Error | null): void => {
     if (error == null && this.#settledEarly > 0) {
       this.#settledEarly--;
       return;
     }
-    this.#onWritten(error);
-  };
-
-  readonly #onWritten = (error?: Error | null): void => {
     if (error != null) {
       // A failed write means the socket is broken; later callbacks may arrive in any order.
       this.fail(new ConnectionClosedError('WebSocket closed before the message was sent', { cause: error }));

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import {
   deliverMessage,
   BatchResponses,
@@ -6,6 +6,7 @@ import {
   type JSONRPCMessage,
   type MessageExtraInfo,
   randomUuid,
+  type RequestInfo,
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
@@ -102,7 +103,8 @@ export class WebSocketServerTransport implements Transport {
 
   constructor(options: WebSocketServerTransportOptions) {
     this.#socket = options.socket;
-    this.#extra = options.request === undefined ? undefined : { requestInfo: requestInfoOf(options.request) };
+    this.#extra =
+      options.request === undefined ? undefined : { requestInfo: new UpgradeRequestInfo(options.request) };
     this.#maxBatchSize = options.maxBatchSize;
     this.#wire = new NodeWireSocket(options.socket, new WebSocketServerTransport.#WireEvents(this), {
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
@@ -232,12 +234,33 @@ export function onTransportClosed(
   setClosedHook(transport, hook);
 }
 
-function requestInfoOf(request: IncomingMessage): NonNullable<MessageExtraInfo['requestInfo']> {
-  let url: URL | undefined;
-  try {
-    url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
-  } catch {
-    // A malformed Host header only costs handlers the URL, not the connection.
+/**
+ * The upgrade request as handlers see it (`extra.requestInfo`), kept for the connection's lifetime. Its
+ * URL is parsed on first read and then kept: most handlers never read it, and a parsed `URL` is the
+ * largest part of an idle connection's request info. `url` is an accessor, so a spread copy
+ * (`{ ...requestInfo }`) leaves it out; read it from the original.
+ */
+class UpgradeRequestInfo implements RequestInfo {
+  readonly method: string | undefined;
+  readonly headers: IncomingHttpHeaders;
+  /** The request target until parsed; then the URL, or null when the Host header made it unparsable. */
+  #url: string | URL | null;
+
+  constructor(request: IncomingMessage) {
+    this.method = request.method;
+    this.headers = request.headers;
+    this.#url = request.url ?? '/';
   }
-  return { method: request.method, url, headers: request.headers };
+
+  get url(): URL | undefined {
+    const url = this.#url;
+    if (typeof url !== 'string') return url ?? undefined;
+    try {
+      this.#url = new URL(url, `http://${this.headers.host ?? 'localhost'}`);
+    } catch {
+      // A malformed Host header only costs handlers the URL, not the connection.
+      this.#url = null;
+    }
+    return this.#url ?? undefined;
+  }
 }

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { request, startClient, startServer, waitFor } from './helpers.js';
 
 describe('WebSocket transports end to end', () => {
@@ -59,8 +60,43 @@ describe('WebSocket transports end to end', () => {
     expect(extras[0]).toMatchObject({
       requestInfo: { method: 'GET', headers: { authorization: 'Bearer t0k' } },
     });
-    expect((extras[0] as { requestInfo: { url: URL } }).requestInfo.url.pathname).toBe('/mcp');
+    const info = (extras[0] as { requestInfo: { url: URL } }).requestInfo;
+    expect(info.url.pathname).toBe('/mcp');
+    // Parsed once, on the first read, and kept.
+    expect(info.url).toBe(info.url);
     expect(serverSide.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps the query of the upgrade URL, and gives handlers no URL (but the connection) for a malformed Host', async () => {
+    const server = await startServer({ path: '/mcp' });
+    const extras: unknown[] = [];
+    const target = new URL(server.url);
+    target.search = '?tenant=a%20b';
+    const { transport: client } = await startClient(target);
+    const serverSide = await server.next();
+    serverSide.onmessage = (_message, extra) => extras.push(extra);
+    await client.send(request(1));
+    await waitFor(() => extras.length === 1);
+    const info = (extras[0] as { requestInfo: { url: URL } }).requestInfo;
+    expect(info.url.searchParams.get('tenant')).toBe('a b');
+
+    const bad = new WebSocket(server.url, ['mcp'], { headers: { host: 'not a host' } });
+    bad.on('error', () => {});
+    await new Promise<void>((resolve, reject) => {
+      bad.once('open', () => resolve());
+      bad.once('unexpected-response', () => reject(new Error('refused')));
+    });
+    const badSide = await server.next();
+    const badExtras: unknown[] = [];
+    badSide.onmessage = (_message, extra) => badExtras.push(extra);
+    bad.send(JSON.stringify(request(2)));
+    await waitFor(() => badExtras.length === 1);
+    const badInfo = (badExtras[0] as { requestInfo: { url?: URL; headers: Record<string, string> } })
+      .requestInfo;
+    expect(badInfo.headers.host).toBe('not a host');
+    expect(badInfo.url).toBeUndefined();
+    expect(badInfo.url).toBeUndefined();
+    bad.terminate();
   });
 
   it('moves 1 MiB messages both ways under the default maxPayload', async () => {

@@ -60,4 +60,50 @@ describe('WebSocket write batching', () => {
     await waitFor(() => frames.length === 6);
     expect(writes.calls).toBe(3);
   });
+
+  it('ends the turn of every connection that wrote in it: the held frames of each go out together', async () => {
+    const { listener, sockets } = await listenerWithSockets();
+    const clients = [rawClient(listener.url!), rawClient(listener.url!), rawClient(listener.url!)];
+    const frames: string[][] = clients.map(() => []);
+    for (const [i, client] of clients.entries()) {
+      client.socket.on('message', (data) => frames[i]!.push(String(data)));
+    }
+    await Promise.all(clients.map((client) => client.opened));
+    await waitFor(() => listener.connections.size === 3 && sockets.length === 3);
+    const transports = [...listener.connections];
+    const writes = sockets.map((socket) => countWrites(socket));
+
+    // Interleaved, in one turn: every connection holds frames 2-3 until the shared end of the turn.
+    const sent: Promise<void>[] = [];
+    for (let n = 1; n <= 3; n++) {
+      for (const transport of transports) {
+        sent.push(
+          transport.send({
+            jsonrpc: '2.0',
+            method: 'notifications/message',
+            params: { level: 'info', data: n },
+          }),
+        );
+      }
+    }
+    await Promise.all(sent);
+    await waitFor(() => frames.every((list) => list.length === 3));
+    expect(writes.map((w) => w.calls)).toEqual([2, 2, 2]);
+    for (const list of frames) {
+      expect(list.map((f) => (JSON.parse(f) as { params: { data: number } }).params.data)).toEqual([1, 2, 3]);
+    }
+
+    // The next turn starts afresh on each of them.
+    await Promise.all(
+      transports.map((transport) =>
+        transport.send({
+          jsonrpc: '2.0',
+          method: 'notifications/message',
+          params: { level: 'info', data: 4 },
+        }),
+      ),
+    );
+    await waitFor(() => frames.every((list) => list.length === 4));
+    expect(writes.map((w) => w.calls)).toEqual([3, 3, 3]);
+  });
 });

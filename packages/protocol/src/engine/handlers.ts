@@ -61,18 +61,20 @@ export type RequestTarget = RequestHandlerEntry | FallbackRequestHandler;
 /**
  * Runs a request's handler and turns whatever happens into the response to send: the result, the code of
  * a thrown `McpError`, -32602 for params failing the schema, or -32603 for anything else. A handler
- * that answers synchronously gets its response synchronously (no promise on the everyday path).
+ * that answers synchronously gets its response synchronously (no promise on the everyday path). A
+ * fallback handler is called with `engine` as `this`.
  */
 export function runRequestHandler(
   request: JSONRPCRequest,
   ctx: RequestContext,
   target: RequestTarget,
+  engine: object,
 ): JSONRPCResponse | Promise<JSONRPCResponse> {
   let result: unknown;
   try {
     result =
       typeof target === 'function'
-        ? target(request, ctx)
+        ? target.call(engine, request, ctx)
         : target.handler(parseParams(paramsSchema(target), request.params, request.method), ctx);
   } catch (error) {
     return errorResponse(request, error);

@@ -53,6 +53,16 @@ import type {
 const DEFAULT_UNCANCELLABLE: ReadonlySet<string> = new Set(DEFAULT_UNCANCELLABLE_METHODS);
 
 /**
+ * The request timeouts of an engine whose options set none. Not frozen: a frozen object has its own
+ * hidden class, and the reads in `PendingRequest` should see one shape. The type keeps it read-only.
+ */
+const STANDARD_DEFAULTS: RequestDefaults = {
+  timeout: DEFAULT_REQUEST_TIMEOUT_MS,
+  resetTimeoutOnProgress: true,
+  maxTotalTimeout: DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+};
+
+/**
  * The era-neutral JSON-RPC session: correlates ids, dispatches to handlers, enforces timeouts, routes
  * progress and cancellation, and ends everything cleanly on close (DESIGN §3). `Client` and `Server`
  * build on it; override the protected `assert*` hooks to enforce negotiated capabilities.
@@ -74,9 +84,12 @@ export class Protocol implements RequestContextHost {
   onerror?: ((error: Error) => void) | undefined;
   /** Fires once per connection, after pending requests were rejected and handlers aborted. */
   onclose?: (() => void) | undefined;
-  /** Answers requests for methods without a handler; without it they get -32601. */
+  /**
+   * Answers requests for methods without a handler; without it they get -32601. Called with the engine
+   * as `this`, so a subclass can install one function shared by all its instances.
+   */
   fallbackRequestHandler?: FallbackRequestHandler | undefined;
-  /** Receives notifications for methods without a handler; without it they are dropped. */
+  /** Receives notifications for methods without a handler (the engine as `this`); else they are dropped. */
   fallbackNotificationHandler?: FallbackNotificationHandler | undefined;
 
   /** Timeouts of requests whose options leave them unset. */
@@ -97,11 +110,17 @@ export class Protocol implements RequestContextHost {
   #transport: Transport | undefined;
 
   constructor(options: ProtocolOptions = {}) {
-    this.#defaults = {
-      timeout: options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
-      maxTotalTimeout: options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
-    };
+    // Shared when nothing is overridden: a server builds one engine per session.
+    this.#defaults =
+      options.timeout === undefined &&
+      options.resetTimeoutOnProgress === undefined &&
+      options.maxTotalTimeout === undefined
+        ? STANDARD_DEFAULTS
+        : {
+            timeout: options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
+            resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
+            maxTotalTimeout: options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+          };
     this.#uncancellable =
       options.uncancellableMethods === undefined
         ? DEFAULT_UNCANCELLABLE
@@ -377,7 +396,7 @@ export class Protocol implements RequestContextHost {
   }
 
   #runHandler(request: JSONRPCRequest, ctx: HandlerContext, target: RequestTarget): void {
-    const response = runRequestHandler(request, ctx, target);
+    const response = runRequestHandler(request, ctx, target, this);
     if (response instanceof Promise) {
       response.then((settled) => this.#answer(request, ctx, settled));
     } else {
@@ -404,7 +423,7 @@ export class Protocol implements RequestContextHost {
       if (entry !== undefined) {
         this.#settleQuietly(runNotificationHandler(entry, notification, extra));
       } else if (fallback !== undefined) {
-        this.#settleQuietly(fallback(notification, extra));
+        this.#settleQuietly(fallback.call(this, notification, extra));
       }
     } catch (error) {
       this.#report(error);

@@ -3,6 +3,8 @@ import {
   ConnectionClosedError,
   copyWith,
   ErrorCode,
+  type FallbackNotificationHandler,
+  type FallbackRequestHandler,
   type Implementation,
   type JSONRPCNotification,
   type JSONRPCRequest,
@@ -63,8 +65,8 @@ export class ServerSession extends Protocol {
     // per request.
     super(copyWith(core.options.protocol, NO_PING) as ProtocolOptions);
     this.#core = core;
-    this.fallbackRequestHandler = this.#dispatch;
-    this.fallbackNotificationHandler = this.#onNotification;
+    this.fallbackRequestHandler = ServerSession.#dispatch;
+    this.fallbackNotificationHandler = ServerSession.#onNotification;
   }
 
   /** The legacy handshake state; undefined until `initialize` (or a `legacySession` connect option). */
@@ -165,7 +167,13 @@ export class ServerSession extends Protocol {
     }
   }
 
-  readonly #dispatch = (request: JSONRPCRequest, ctx: RequestContext): object | Promise<object> => {
+  // The two fallbacks are shared by every session (the engine calls them with the session as `this`):
+  // a pair of closures per session is memory a server with thousands of connections pays for.
+  static readonly #dispatch = function (
+    this: ServerSession,
+    request: JSONRPCRequest,
+    ctx: RequestContext,
+  ): object | Promise<object> {
     const core = this.#core;
     const meta = request.params?.['_meta'];
     const modern =
@@ -175,17 +183,18 @@ export class ServerSession extends Protocol {
     if ((modern && core.servesModern) || !core.servesLegacy) return serveModern(core, this, request, ctx);
     if (request.method === 'initialize') return initializeLegacy(core, this, request);
     return serveLegacy(core, this, request, ctx);
-  };
+  } as FallbackRequestHandler;
 
-  readonly #onNotification = (
+  static readonly #onNotification = function (
+    this: ServerSession,
     notification: JSONRPCNotification,
     _extra: MessageExtraInfo | undefined,
-  ): void | Promise<void> => {
+  ): void | Promise<void> {
     if (notification.method === 'notifications/initialized') {
       if (this.#legacy !== undefined) this.#legacy.initialized = true;
       return;
     }
     const handler = this.#core.notificationHandler(notification.method);
     return handler?.(notification.params ?? {}, this);
-  };
+  } as FallbackNotificationHandler;
 }
