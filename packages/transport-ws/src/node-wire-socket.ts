@@ -17,6 +17,10 @@ export interface NodeWireSocketOptions {
   closeTimeoutMs: number;
 }
 
+/** The wire a `ws` socket belongs to, for the listeners all wires share. */
+const WIRE: unique symbol = Symbol('x-mcp.wire');
+type TaggedSocket = WebSocket & { [WIRE]?: NodeWireSocket };
+
 /**
  * Sockets that sent in the current turn, in order: the first `turnEndCount` slots. Slots are cleared, not
  * the array, so its storage is kept from turn to turn.
@@ -47,27 +51,47 @@ export class NodeWireSocket implements WireSocket {
     this.#heartbeat =
       options.heartbeatIntervalMs > 0 ? new Heartbeat(options.heartbeatIntervalMs, socket) : undefined;
 
-    socket.on('message', (data, isBinary) => {
-      this.#heartbeat?.markAlive();
-      if (isBinary) {
-        // SEP-1288: binary frames are not part of MCP and end the connection.
-        this.close(CloseCode.UnsupportedData, 'Binary frames are not supported').catch(() => {});
-        return;
-      }
-      this.#events.ontext(textOf(data));
-    });
-    socket.on('pong', () => this.#heartbeat?.markAlive());
-    socket.on('error', (error) => this.#events.onerror(error));
+    // Shared listeners (`ws` calls them with the socket as `this`), not four closures per connection.
+    (socket as TaggedSocket)[WIRE] = this;
+    socket.on('message', NodeWireSocket.#onSocketMessage);
+    if (this.#heartbeat !== undefined) socket.on('pong', NodeWireSocket.#onSocketPong);
+    socket.on('error', NodeWireSocket.#onSocketError);
     // `on`, not `once`: a socket closes once, and `once` wraps the listener in two more objects.
-    socket.on('close', (code, reason) => {
-      this.#isClosed = true;
-      this.#heartbeat?.stop();
-      if (this.#closeTimer !== undefined) clearTimeout(this.#closeTimer);
-      this.#queue.fail(new ConnectionClosedError(`WebSocket closed (${code})`));
-      this.#events.onclose(code, reason.toString());
-      this.#resolveClosed?.();
-    });
+    socket.on('close', NodeWireSocket.#onSocketClose);
   }
+
+  static readonly #onSocketMessage = function (this: WebSocket, data: RawData, isBinary: boolean): void {
+    const wire = (this as TaggedSocket)[WIRE];
+    if (wire === undefined) return;
+    wire.#heartbeat?.markAlive();
+    if (isBinary) {
+      // SEP-1288: binary frames are not part of MCP and end the connection.
+      wire.close(CloseCode.UnsupportedData, 'Binary frames are not supported').catch(() => {});
+      return;
+    }
+    wire.#events.ontext(textOf(data));
+  };
+
+  static readonly #onSocketPong = function (this: WebSocket): void {
+    const wire = (this as TaggedSocket)[WIRE];
+    if (wire !== undefined) wire.#heartbeat?.markAlive();
+  };
+
+  static readonly #onSocketError = function (this: WebSocket, error: Error): void {
+    const wire = (this as TaggedSocket)[WIRE];
+    if (wire !== undefined) wire.#events.onerror(error);
+  };
+
+  static readonly #onSocketClose = function (this: WebSocket, code: number, reason: Buffer): void {
+    const wire = (this as TaggedSocket)[WIRE];
+    if (wire === undefined) return;
+    wire.#isClosed = true;
+    wire.#heartbeat?.stop();
+    if (wire.#closeTimer !== undefined) clearTimeout(wire.#closeTimer);
+    wire.#queue.fail(new ConnectionClosedError(`WebSocket closed (${code})`));
+    wire.#events.onclose(code, reason.toString());
+    wire.#resolveClosed?.();
+  };
 
   send(text: string): Promise<void> {
     if (!this.#inTurn) {
