@@ -77,7 +77,7 @@ export async function handleLegacyPost(
       sessionId,
       tag: randomTag(),
       settings: state.settings,
-      onFinished: () => state.sessions.delete(sessionId),
+      onFinished: state.sessions.forget,
     });
     state.sessions.add(session);
     const failed = await state.connect(session);

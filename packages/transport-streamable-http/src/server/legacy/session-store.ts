@@ -63,6 +63,11 @@ export class SessionStore {
     this.#startSweep();
   }
 
+  /** Drops a session that finished (closed), for its `onFinished`: one function for every session. */
+  readonly forget = (session: LegacySessionTransport): void => {
+    this.delete(session.sessionId);
+  };
+
   delete(id: string): void {
     const session = this.#sessions.get(id);
     if (session !== undefined) this.#remove(session);

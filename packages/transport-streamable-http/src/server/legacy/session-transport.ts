@@ -10,6 +10,7 @@ import {
   type MessageExtraInfo,
   type RequestId,
   type TransportSendOptions,
+  SENT,
 } from '@x/protocol';
 import { accepted, badRequest, errorResponse, jsonResponse } from '../http-responses.js';
 import type { StreamableHttpServerTransport } from '../options.js';
@@ -57,18 +58,20 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   #tag: string;
   #nextStream = 0;
   #byRequest = new InFlightMap<RequestId, ResponseChannel>();
-  #resumable = new InFlightMap<string, ResponseChannel>();
+  /** POST streams an event store can resume, by stream id; made by the first one (most sessions have none). */
+  #resumable: InFlightMap<string, ResponseChannel> | undefined;
   /** The GET stream's channel; made by the first GET or the first message it must carry or hold. */
   #standaloneChannel: ResponseChannel | undefined;
   #initializeId: RequestId | undefined;
 
-  #onFinished: () => void;
+  /** Shared by the sessions of one handler (no closure per session). */
+  readonly #onFinished: (session: LegacySessionTransport) => void;
 
   constructor(options: {
     sessionId: string;
     tag: string;
     settings: SessionSettings;
-    onFinished: () => void;
+    onFinished: (session: LegacySessionTransport) => void;
   }) {
     super();
     const { sessionId, tag, settings } = options;
@@ -90,9 +93,9 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     return this.#standaloneChannel;
   }
 
-  setProtocolVersion = (version: string): void => {
+  setProtocolVersion(version: string): void {
     this.protocolVersion = version;
-  };
+  }
 
   /** True while a GET stream is attached (an idle session with one open is not idle). */
   get hasOpenStream(): boolean {
@@ -135,6 +138,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     for (const error of context.errors) void this.#emit(channel, error, undefined);
     const store = this.#settings.eventStore;
     if (store !== undefined && this.#primes(context.extra)) {
+      this.#resumable ??= new InFlightMap();
       this.#resumable.set(channel.streamId, channel);
       try {
         writer.prime(await store.storeEvent(channel.streamId, undefined), this.#settings.retryMs);
@@ -168,7 +172,20 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     return writer.response(headers);
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  /**
+   * Not `async`: a message written at once settles with the shared `SENT` promise, which the engine
+   * recognizes and does not watch (no promise and no reaction per response). Never throws: a closed
+   * transport is a rejection.
+   */
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    try {
+      return this.#send(message, options) ?? SENT;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #send(message: JSONRPCMessage, options: TransportSendOptions | undefined): Promise<void> | undefined {
     this.assertOpen();
     if (isJSONRPCResponse(message)) {
       const id = message.id;
@@ -197,12 +214,12 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
 
   protected teardown(): void {
     for (const channel of new Set(this.#byRequest.values())) channel.finish();
-    for (const channel of this.#resumable.values()) channel.finish();
+    if (this.#resumable !== undefined) for (const channel of this.#resumable.values()) channel.finish();
     this.#standaloneChannel?.finish();
     this.#standaloneChannel?.writer?.close();
     this.#byRequest.clear();
-    this.#resumable.clear();
-    this.#onFinished();
+    this.#resumable = undefined;
+    this.#onFinished(this);
   }
 
   #emit(channel: ResponseChannel, message: JSONRPCMessage, settles: RequestId | undefined): Promise<void> {
@@ -210,12 +227,12 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     if (store === undefined || channel.json) {
       channel.write(message);
       if (settles !== undefined) channel.settle(settles);
-      return Promise.resolve();
+      return SENT;
     }
     const next = channel.tail.then(async () => {
       const eventId = await store.storeEvent(channel.streamId, message);
       channel.write(message, eventId);
-      if (settles !== undefined && channel.settle(settles)) this.#resumable.delete(channel.streamId);
+      if (settles !== undefined && channel.settle(settles)) this.#resumable?.delete(channel.streamId);
     });
     channel.tail = next.catch((error: unknown) => this.reportError(error));
     return next;
@@ -233,7 +250,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     const known =
       store.getStreamIdForEventId === undefined ? undefined : await store.getStreamIdForEventId(lastEventId);
     const candidates =
-      known === undefined ? [this.#standalone, ...this.#resumable.values()] : [this.#channel(known)];
+      known === undefined ? [this.#standalone, ...(this.#resumable?.values() ?? [])] : [this.#channel(known)];
     for (const channel of candidates) channel?.beginReplay();
     let streamId: string | undefined;
     try {
@@ -265,7 +282,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   }
 
   #channel(streamId: string): ResponseChannel | undefined {
-    return streamId === this.#standalone.streamId ? this.#standalone : this.#resumable.get(streamId);
+    return streamId === this.#standalone.streamId ? this.#standalone : this.#resumable?.get(streamId);
   }
 
   #writerFor(channel: ResponseChannel, keepAliveMs: number): SseWriter {
