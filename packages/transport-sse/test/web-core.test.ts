@@ -1,3 +1,4 @@
+import { SENT } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { SseServer } from '../src/index.js';
 import type { SseServerTransport } from '../src/index.js';
@@ -39,6 +40,20 @@ describe('SseServer Web-standard core', () => {
     );
     expect(post.status).toBe(202);
     expect(received).toEqual([{ jsonrpc: '2.0', method: 'hi' }]);
+    await sse.close();
+  });
+
+  it('settles an event the stream takes at once as the shared SENT; unserializable input is a rejection', async () => {
+    const { sse, session, reader } = await open();
+    expect(session.send({ jsonrpc: '2.0', method: 'note' })).toBe(SENT);
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(
+      'event: message\ndata: {"jsonrpc":"2.0","method":"note"}\n\n',
+    );
+    let sent: Promise<void> | undefined;
+    expect(() => {
+      sent = session.send({ jsonrpc: '2.0', method: 'n', params: { big: 1n } as never });
+    }).not.toThrow();
+    await expect(sent).rejects.toThrow(/BigInt/);
     await sse.close();
   });
 

@@ -1,4 +1,4 @@
-import { deliverMessage, BatchResponses, ConnectionClosedError, readBatch } from '@x/protocol';
+import { deliverMessage, BatchResponses, ConnectionClosedError, readBatch, SENT } from '@x/protocol';
 import type {
   JSONRPCErrorResponse,
   JSONRPCMessage,
@@ -68,7 +68,8 @@ export class SseServerTransport implements Transport {
   #onDispose: (sessionId: string) => void;
   #maxBatchSize: number | undefined;
   #protocolVersion: string | undefined;
-  readonly #batches = new BatchResponses({ write: (responses) => this.#sendEvent(responses) });
+  /** Created by the first batch (2025-03-26 only): most sessions never see one. */
+  #batches: BatchResponses | undefined;
 
   private constructor(init: SseSessionInit, sink: SseSink) {
     this.sessionId = init.sessionId;
@@ -105,8 +106,12 @@ export class SseServerTransport implements Transport {
     for (const { message, extra } of early) this.#dispatch(message, extra);
   }
 
-  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-    const held = this.#batches.take(message);
+  /**
+   * Not `async`: an event the stream takes without backpressure settles with the shared `SENT` promise,
+   * which the engine does not watch (no promise per message). Never throws: failures are rejections.
+   */
+  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    const held = this.#batches?.take(message);
     if (held !== undefined) return held;
     return this.#sendEvent(message);
   }
@@ -116,15 +121,18 @@ export class SseServerTransport implements Transport {
     this.#protocolVersion = version;
   }
 
-  async #sendEvent(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
-    if (this.#closed) throw new ConnectionClosedError('SSE session closed');
-    const frame = encodeSseEvent({ event: 'message', data: JSON.stringify(payload) });
-    if (!this.#write(frame)) throw new ConnectionClosedError('SSE session closed');
-    if (this.#sink.congested) {
-      // Backpressure: the event is queued, but the caller waits until the client reads, so a slow client
-      // cannot make the server buffer without bound.
-      await new Promise<void>((resolve, reject) => this.#drainWaiters.push({ resolve, reject }));
+  #sendEvent(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
+    try {
+      if (this.#closed) throw new ConnectionClosedError('SSE session closed');
+      const frame = encodeSseEvent({ event: 'message', data: JSON.stringify(payload) });
+      if (!this.#write(frame)) throw new ConnectionClosedError('SSE session closed');
+    } catch (error) {
+      return Promise.reject(error);
     }
+    if (!this.#sink.congested) return SENT;
+    // Backpressure: the event is queued, but the caller waits until the client reads, so a slow client
+    // cannot make the server buffer without bound.
+    return new Promise<void>((resolve, reject) => this.#drainWaiters.push({ resolve, reject }));
   }
 
   /** Ends the SSE stream (the client sees the connection close) and forgets the session. */
@@ -162,6 +170,7 @@ export class SseServerTransport implements Transport {
       maxBatchSize: this.#maxBatchSize,
     });
     if (!reading.ok) return reading.error;
+    this.#batches ??= new BatchResponses({ write: (responses) => this.#sendEvent(responses) });
     this.#batches.open(reading)?.catch((error: unknown) => this.#reportError(error));
     for (const message of reading.messages) {
       if (this.#closed) break;
@@ -193,7 +202,7 @@ export class SseServerTransport implements Transport {
   #dispose(graceful: boolean): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#batches.clear();
+    this.#batches?.clear();
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
     this.#keepAlive = undefined;
     this.#early = [];

@@ -149,6 +149,10 @@ export class SseServer {
   #maxBodyBytes: number;
   #keepAliveIntervalMs: number;
   #sessions = new Map<string, Session>();
+  /** Forgets a disposed session: one function for all of them. */
+  readonly #forget = (sessionId: string): void => {
+    this.#sessions.delete(sessionId);
+  };
   #closed = false;
 
   constructor(options: SseServerOptions) {
@@ -245,7 +249,7 @@ export class SseServer {
           sessionId,
           endpoint,
           keepAliveIntervalMs: this.#keepAliveIntervalMs,
-          onDispose: (id) => this.#sessions.delete(id),
+          onDispose: this.#forget,
           maxBatchSize: this.#options.maxBatchSize,
         },
         sink,
