@@ -1,11 +1,11 @@
 import {
   ErrorCode,
-  type formatIssues,
   isLegacyProtocolVersion,
   LEGACY_PROTOCOL_VERSIONS,
   McpError,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
+  type ParamsParser,
   parseParams,
   type ServerCapabilities,
   realSchema,
@@ -27,11 +27,7 @@ import { ServerTasks, TASKS_REVISION } from './tasks/server-tasks.js';
  * server.setRequestHandler('math/add', AddParams, ({ a, b }) => ({ sum: a + b }));
  * ```
  */
-export interface ParamsSchema<P> {
-  safeParse(
-    value: unknown,
-  ): { success: true; data: P } | { success: false; error: Parameters<typeof formatIssues>[0] };
-}
+export type ParamsSchema<P> = ParamsParser<P>;
 
 /**
  * Answers one request method of the low-level `Server`: validated params in, a result object out (throw `McpError` to fail).

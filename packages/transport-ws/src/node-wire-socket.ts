@@ -123,22 +123,20 @@ export class NodeWireSocket implements WireSocket {
    * callback (a closure per connection is memory a server with thousands of them pays for).
    */
   static #endTurns(): void {
-    let failed = false;
-    let failure: unknown;
+    let failure: { error: unknown } | undefined;
     // A socket that starts a turn while this runs is appended and ended in the same pass.
     for (let i = 0; i < turnEndCount; i++) {
       const wire = turnEnds[i];
       turnEnds[i] = undefined;
-      // One socket's failure must not leave the others corked.
+      // One socket's failure must not leave the others corked; the first one is rethrown at the end.
       try {
         if (wire !== undefined) wire.#endTurn();
       } catch (error) {
-        if (!failed) failure = error;
-        failed = true;
+        failure ??= { error };
       }
     }
     turnEndCount = 0;
-    if (failed) throw failure;
+    if (failure !== undefined) throw failure.error;
   }
 
   #endTurn(): void {

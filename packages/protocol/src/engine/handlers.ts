@@ -115,9 +115,12 @@ export function runNotificationHandler(
   return entry.handler(parseParams(paramsSchema(entry), notification.params, notification.method), extra);
 }
 
-/** What {@link parseParams} needs of a schema: a zod schema, or anything with the same `safeParse`. */
-export interface ParamsParser {
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: z.ZodError };
+/**
+ * What {@link parseParams} needs of a schema: a zod schema, or anything with the same `safeParse`; `P` is
+ * the type of the params it parses to.
+ */
+export interface ParamsParser<P = unknown> {
+  safeParse(value: unknown): { success: true; data: P } | { success: false; error: z.ZodError };
 }
 
 /**
