@@ -1,5 +1,6 @@
 import {
   eraOf,
+  methodsOf,
   type ProgressToken,
   Protocol,
   type ProtocolOptions,
@@ -14,13 +15,24 @@ import { assertNotificationAvailable, assertRequestAvailable } from './method-av
  * the wire. Internal: `Client` exposes a curated API on top.
  */
 export class ClientEngine extends Protocol {
-  /** The negotiated revision; undefined during the handshake and while disconnected. */
-  version: ProtocolVersion | undefined;
+  #version: ProtocolVersion | undefined;
+  /** The client requests of `#version`: checked on every request. */
+  #requests: ReadonlySet<string> | undefined;
   /** Progress tokens the client routes itself (task-augmented calls); see `isExpectedProgressToken`. */
   expectsProgressToken: ((token: ProgressToken) => boolean) | undefined;
 
   constructor(options: ProtocolOptions) {
     super(options);
+  }
+
+  /** The negotiated revision; undefined during the handshake and while disconnected. */
+  get version(): ProtocolVersion | undefined {
+    return this.#version;
+  }
+
+  set version(version: ProtocolVersion | undefined) {
+    this.#version = version;
+    this.#requests = version === undefined ? undefined : methodsOf(version).clientRequests;
   }
 
   /** Rejects an outgoing request the server ended on its own (e.g. a cancelled `subscriptions/listen`). */
@@ -29,7 +41,10 @@ export class ClientEngine extends Protocol {
   }
 
   protected override assertCapabilityForMethod(method: string): void {
-    assertRequestAvailable(this.version, method);
+    // The everyday case, a method of the revision, in one set lookup.
+    const requests = this.#requests;
+    if (requests === undefined || requests.has(method)) return;
+    assertRequestAvailable(this.#version, method);
   }
 
   /**

@@ -40,13 +40,41 @@ export class InFlightMap<K, V> {
   get(key: K): V | undefined {
     const map = this.#map;
     if (map !== undefined) return map.get(key);
-    return this.#hasOne && sameValueZero(this.#oneKey, key) ? this.#oneValue : undefined;
+    // `===` first (the everyday case), inline: this runs once per message.
+    const one = this.#oneKey;
+    return this.#hasOne && (one === key || sameValueZero(one, key)) ? this.#oneValue : undefined;
   }
 
   has(key: K): boolean {
     const map = this.#map;
     if (map !== undefined) return map.has(key);
-    return this.#hasOne && sameValueZero(this.#oneKey, key);
+    const one = this.#oneKey;
+    return this.#hasOne && (one === key || sameValueZero(one, key));
+  }
+
+  /**
+   * Removes `key` and returns its value (undefined when absent): `get` and `delete` in one lookup, the
+   * way a response takes its request.
+   */
+  take(key: K): V | undefined {
+    const map = this.#map;
+    if (map === undefined) {
+      const one = this.#oneKey;
+      if (!this.#hasOne || (one !== key && !sameValueZero(one, key))) return undefined;
+      const value = this.#oneValue;
+      this.#hasOne = false;
+      this.#oneKey = undefined;
+      this.#oneValue = undefined;
+      return value;
+    }
+    const value = map.get(key);
+    if (value === undefined && !map.has(key)) return undefined;
+    map.delete(key);
+    if (map.size === 0) {
+      this.#map = undefined;
+      this.#inserted = 0;
+    }
+    return value;
   }
 
   set(key: K, value: V): this {
@@ -77,8 +105,11 @@ export class InFlightMap<K, V> {
   delete(key: K): boolean {
     const map = this.#map;
     if (map === undefined) {
-      if (!this.#hasOne || !sameValueZero(this.#oneKey, key)) return false;
-      this.#dropOne();
+      const one = this.#oneKey;
+      if (!this.#hasOne || (one !== key && !sameValueZero(one, key))) return false;
+      this.#hasOne = false;
+      this.#oneKey = undefined;
+      this.#oneValue = undefined;
       return true;
     }
     if (!map.delete(key)) return false;

@@ -12,7 +12,11 @@ const operation = fc.oneof(
   },
   {
     arbitrary: fc.record({ op: fc.constant('delete' as const), key: fc.integer({ min: 0, max: 80 }) }),
-    weight: 5,
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({ op: fc.constant('take' as const), key: fc.integer({ min: 0, max: 80 }) }),
+    weight: 2,
   },
 );
 
@@ -26,8 +30,12 @@ describe('InFlightMap', () => {
           if (op === 'set') {
             model.set(key, `v${step}`);
             expect(map.set(key, `v${step}`)).toBe(map);
-          } else {
+          } else if (op === 'delete') {
             expect(map.delete(key)).toBe(model.delete(key));
+          } else {
+            // take: the value (or undefined), and the entry is gone.
+            expect(map.take(key)).toBe(model.get(key));
+            model.delete(key);
           }
           expect(map.size).toBe(model.size);
           expect(map.get(key)).toBe(model.get(key));

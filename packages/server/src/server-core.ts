@@ -65,6 +65,8 @@ export type ServerNotificationHandler = (
 interface HandlerEntry {
   schema: ParamsSchema<unknown> | undefined;
   handler: ServerRequestHandler<unknown>;
+  /** Whether the server declares the method's capability; kept current by `registerCapabilities`. */
+  declared: boolean;
 }
 
 /** A change that subscribed sessions hear about. */
@@ -80,6 +82,10 @@ export class ServerCore {
   readonly instructions: string | undefined;
   readonly legacyVersions: readonly string[];
   readonly modernVersions: readonly string[];
+  /** Whether any legacy (`initialize`-era) revision is served; read on every request. */
+  readonly servesLegacy: boolean;
+  /** Whether any 2026-07-28-era revision is served. */
+  readonly servesModern: boolean;
   /** Newest first, both eras: what `server/discover` and -32022 list. */
   readonly supportedVersions: readonly string[];
   readonly discoverCache: CacheHint;
@@ -106,6 +112,8 @@ export class ServerCore {
         ? []
         : (options.legacyVersions ?? LEGACY_PROTOCOL_VERSIONS).filter(isLegacyProtocolVersion);
     this.modernVersions = eras === 'legacy' ? [] : (options.modernVersions ?? MODERN_PROTOCOL_VERSIONS);
+    this.servesLegacy = this.legacyVersions.length > 0;
+    this.servesModern = this.modernVersions.length > 0;
     this.supportedVersions = [...this.modernVersions, ...this.legacyVersions];
     this.discoverCache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'public' };
     this.serverInfoMeta =
@@ -113,14 +121,6 @@ export class ServerCore {
     this.#capabilities = { ...options.capabilities };
     this.tasks =
       options.tasks === undefined ? undefined : new ServerTasks(options.tasks, (error) => this.report(error));
-  }
-
-  get servesLegacy(): boolean {
-    return this.legacyVersions.length > 0;
-  }
-
-  get servesModern(): boolean {
-    return this.modernVersions.length > 0;
   }
 
   get capabilities(): ServerCapabilities {
@@ -157,6 +157,8 @@ export class ServerCore {
           : value;
     }
     this.#capabilities = merged as ServerCapabilities;
+    for (const [method, entry] of this.#handlers)
+      entry.declared = isMethodDeclared(method, this.#capabilities);
   }
 
   setRequestHandler(
@@ -170,7 +172,7 @@ export class ServerCore {
       );
     }
     // A lazily built @x/protocol schema is resolved once here, not through its facade per request.
-    this.#handlers.set(method, { schema: realSchema(schema), handler });
+    this.#handlers.set(method, { schema: realSchema(schema), handler, declared: true });
   }
 
   removeRequestHandler(method: string): boolean {
@@ -192,10 +194,11 @@ export class ServerCore {
   /** Runs the handler of `method`, after the era module has accepted the request. */
   handle(method: string, params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
     const entry = this.#handlers.get(method);
-    if (entry === undefined || !isMethodDeclared(method, this.#capabilities)) {
+    if (entry === undefined || !entry.declared) {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
-    return entry.handler(parseParams(entry.schema, params, method), ctx);
+    const schema = entry.schema;
+    return entry.handler(schema === undefined ? params : parseParams(schema, params, method), ctx);
   }
 
   /** Tells every session that wants to know (legacy sessions and modern listeners alike). */

@@ -1,4 +1,4 @@
-import { InMemoryTransport, LATEST_LEGACY_PROTOCOL_VERSION } from '@x/protocol';
+import { InMemoryTransport, LATEST_LEGACY_PROTOCOL_VERSION, type ServerCapabilities } from '@x/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { McpServer, Server } from '../src/index.js';
 import { connect, initialize, LEGACY_CLIENT_INFO, tick } from './helpers.js';
@@ -112,6 +112,16 @@ describe('legacy lifecycle', () => {
     expect(() => low.setRequestHandler('tools/call', () => ({ content: [] }))).toThrow(/tools/);
     low.registerCapabilities({ tools: {} });
     expect(() => low.setRequestHandler('tools/call', () => ({ content: [] }))).not.toThrow();
+  });
+
+  it('answers -32601 once a later registerCapabilities takes away the capability of a handler', async () => {
+    const low = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+    low.setRequestHandler('tools/list', () => ({ tools: [] }));
+    const wire = await connect(low);
+    await initialize(wire);
+    await expect(wire.call('tools/list')).resolves.toEqual({ tools: [] });
+    low.registerCapabilities({ tools: undefined } as unknown as ServerCapabilities);
+    await expect(wire.call('tools/list')).rejects.toMatchObject({ code: -32601 });
   });
 
   it('logs through ctx.log, honouring logging/setLevel', async () => {

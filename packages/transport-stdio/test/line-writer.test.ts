@@ -37,6 +37,28 @@ describe('LineWriter', () => {
     expect(calls).toEqual([['a\n'], ['b\n', 'c\n'], ['d\n'], ['e\n', 'f\n']]);
   });
 
+  it('ends a turn of one line with a microtask: a line written after it leaves at once', async () => {
+    const { stream, calls } = recordingStream();
+    const writer = new LineWriter(stream);
+    await writer.write('a\n');
+    await Promise.resolve();
+    void writer.write('b\n'); // a new turn: not held for a tick
+    expect(calls).toEqual([['a\n'], ['b\n']]);
+  });
+
+  it('holds lines written from promise callbacks of a corked turn until the tick', async () => {
+    const { stream, calls } = recordingStream();
+    const writer = new LineWriter(stream);
+    void writer.write('a\n');
+    void writer.write('b\n'); // corks
+    await Promise.resolve();
+    await Promise.resolve(); // the turn's microtask has run, the tick has not
+    void writer.write('c\n');
+    expect(calls).toEqual([['a\n']]);
+    await tick();
+    expect(calls).toEqual([['a\n'], ['b\n', 'c\n']]);
+  });
+
   it('flush() waits for corked lines, and end() still delivers them', async () => {
     const { stream, calls } = recordingStream();
     const writer = new LineWriter(stream);
@@ -54,8 +76,8 @@ describe('LineWriter', () => {
     const writer = new LineWriter(stream, 16);
     // The high-water mark (16 KiB by default) is the floor of the bound.
     const big = 'z'.repeat(20 * 1024);
-    await writer.write('first\n'); // handed over at once: nothing queued
-    const second = writer.write(big); // corked until the turn ends: queued, past the bound
+    void writer.write('first\n'); // handed over at once: nothing queued
+    const second = writer.write(big); // corked until the tick: queued, past the bound
     let settled = false;
     void second.then(() => (settled = true));
     await Promise.resolve();

@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from '@x/protocol';
+import { ConnectionClosedError, SENT } from '@x/protocol';
 import type { RawData, WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
 import { Heartbeat } from './heartbeat.js';
@@ -22,11 +22,13 @@ const WIRE: unique symbol = Symbol('x-mcp.wire');
 type TaggedSocket = WebSocket & { [WIRE]?: NodeWireSocket };
 
 /**
- * Sockets that sent in the current turn, in order: the first `turnEndCount` slots. Slots are cleared, not
- * the array, so its storage is kept from turn to turn.
+ * Sockets that sent in the current turn (the first `turnCount` slots), and sockets corked in it (the
+ * first `corkedCount`). Slots are cleared, not the arrays, so their storage is kept from turn to turn.
  */
-const turnEnds: Array<NodeWireSocket | undefined> = [];
-let turnEndCount = 0;
+const inTurn: Array<NodeWireSocket | undefined> = [];
+let turnCount = 0;
+const corked: Array<NodeWireSocket | undefined> = [];
+let corkedCount = 0;
 
 /** A `ws` socket (either side) under the MCP framing rules, with heartbeat and a bounded send buffer. */
 export class NodeWireSocket implements WireSocket {
@@ -94,57 +96,73 @@ export class NodeWireSocket implements WireSocket {
   };
 
   send(text: string): Promise<void> {
-    if (!this.#inTurn) {
-      this.#inTurn = true;
-      if (turnEndCount === 0) process.nextTick(NodeWireSocket.#endTurns);
-      turnEnds[turnEndCount++] = this;
-    } else if (this.#corked === undefined) {
-      this.#cork();
+    if (this.#corked === undefined) {
+      if (this.#inTurn) {
+        this.#cork();
+      } else {
+        this.#inTurn = true;
+        // A plain microtask ends the turn: a turn of one frame (sequential calls) needs nothing more.
+        if (turnCount === 0) void SENT.then(NodeWireSocket.#endTurns);
+        inTurn[turnCount++] = this;
+      }
     }
     return this.#queue.send(text);
   }
 
   /**
-   * Holds the rest of this turn's frames in the TCP socket until the turn ends, so the answers to the
-   * requests read in one turn (or a burst of calls) leave in one write instead of one system call each.
-   * The turn's first frame is not held: a lone answer (sequential calls) leaves without the wait
-   * (3-8% more sequential calls/s in two A/B runs). `ws` exposes no API for it; without its `_socket`
-   * (another implementation) frames simply go out one by one.
+   * Holds the rest of this turn's frames in the TCP socket, so the answers to the requests read in one
+   * turn (or a burst of calls) leave in one write instead of one system call each. The turn's first
+   * frame is not held: a lone answer (sequential calls) leaves without the wait (3-8% more sequential
+   * calls/s in two A/B runs). The uncork is a `process.nextTick`, after the promise callbacks of the
+   * turn that write most of those frames; only a turn that corks pays for the tick (some 25 calls into
+   * Node's task queue and async hooks). `ws` exposes no API for it; without its `_socket` (another
+   * implementation) frames simply go out one by one.
    */
   #cork(): void {
     const raw = (this.#socket as unknown as { _socket?: Partial<Corkable> })._socket;
     if (typeof raw?.cork !== 'function' || typeof raw.uncork !== 'function') return;
     this.#corked = raw as Corkable;
     raw.cork();
+    if (corkedCount === 0) process.nextTick(NodeWireSocket.#uncorkAll);
+    corked[corkedCount++] = this;
   }
 
   /**
-   * Ends the turn of every socket that sent during it: one tick for all of them, and no per-socket
+   * Ends the turn of every socket that sent during it: one microtask for all of them, and no per-socket
    * callback (a closure per connection is memory a server with thousands of them pays for).
    */
   static #endTurns(): void {
-    let failure: { error: unknown } | undefined;
     // A socket that starts a turn while this runs is appended and ended in the same pass.
-    for (let i = 0; i < turnEndCount; i++) {
-      const wire = turnEnds[i];
-      turnEnds[i] = undefined;
+    for (let i = 0; i < turnCount; i++) {
+      const wire = inTurn[i];
+      inTurn[i] = undefined;
+      if (wire !== undefined) wire.#inTurn = false;
+    }
+    turnCount = 0;
+  }
+
+  /** Sends the held frames of every socket corked in the turn, in one write each. */
+  static #uncorkAll(): void {
+    let failure: { error: unknown } | undefined;
+    for (let i = 0; i < corkedCount; i++) {
+      const wire = corked[i];
+      corked[i] = undefined;
       // One socket's failure must not leave the others corked; the first one is rethrown at the end.
       try {
-        if (wire !== undefined) wire.#endTurn();
+        if (wire !== undefined) wire.#uncork();
       } catch (error) {
         failure ??= { error };
       }
     }
-    turnEndCount = 0;
+    corkedCount = 0;
     if (failure !== undefined) throw failure.error;
   }
 
-  #endTurn(): void {
-    this.#inTurn = false;
-    const corked = this.#corked;
-    if (corked === undefined) return;
+  #uncork(): void {
+    const raw = this.#corked;
+    if (raw === undefined) return;
     this.#corked = undefined;
-    corked.uncork();
+    raw.uncork();
   }
 
   close(code: number, reason: string): Promise<void> {

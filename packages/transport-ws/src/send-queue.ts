@@ -4,8 +4,13 @@ import { SendBufferFullError } from './errors.js';
 /** The part of a `ws` socket the queue writes to. */
 export interface QueueSocket {
   readonly bufferedAmount: number;
-  send(data: string, callback: (error?: Error | null) => void): void;
+  /** `ws`'s ready states; frames go out only while it is `OPEN` (1). */
+  readonly readyState: number;
+  send(data: string, callback?: (error?: Error | null) => void): void;
 }
+
+/** `WebSocket.OPEN`. */
+const OPEN = 1;
 
 interface PendingSend {
   resolve: () => void;
@@ -21,20 +26,22 @@ export const EAGER_BUFFER_BYTES = 64 * 1024;
 /**
  * Outgoing frames of one socket, bounded by bytes. The socket's own buffer (`bufferedAmount`) is the
  * queue: a message is refused with `SendBufferFullError` while it holds `maxBufferedBytes` or more, so a
- * slow reader costs bounded memory and nothing is dropped silently. `send()` settles at once while the
- * socket holds at most `EAGER_BUFFER_BYTES` (the frames of this turn, or a kernel that keeps up), with a
- * shared settled promise and a shared callback: no promise or closure per frame. Past that it settles
- * when its frame has been handed to the kernel, which gives awaiting senders backpressure; `fail()`
- * rejects whatever is still waiting when the connection dies. Write callbacks of one socket run in
- * order, so the oldest waiting send is always the next one a waiting callback completes.
+ * slow reader costs bounded memory and nothing is dropped silently. A frame that finds nothing waiting
+ * and leaves the socket holding at most `EAGER_BUFFER_BYTES` (the frames of this turn, or a kernel that
+ * keeps up) settles at once with a shared settled promise and is written without a callback: a write
+ * callback makes Node's stream schedule a `process.nextTick` per write (some 25 calls into its task
+ * queue and async hooks), where a callback-less write schedules none. Past that bound a frame settles
+ * when it has been handed to the kernel (its own write callback), which gives awaiting senders
+ * backpressure; `fail()` rejects whatever is still waiting when the connection dies. Write callbacks
+ * of one socket run in order, and only waiting frames have one, so each callback belongs to the oldest
+ * waiting send. A failed write of an eager frame ends the connection (`ws` closes on a socket error),
+ * which fails the queue from the close.
  */
 export class SendQueue {
   readonly #socket: QueueSocket;
   readonly #maxBufferedBytes: number;
   #pending: Array<PendingSend | undefined> = [];
   #head = 0;
-  /** Frames sent eagerly and already reported written whose write callbacks are still to come. */
-  #settledEarly = 0;
   #failure: Error | undefined;
 
   constructor(socket: QueueSocket, maxBufferedBytes: number) {
@@ -54,16 +61,15 @@ export class SendQueue {
     if (buffered >= this.#maxBufferedBytes) {
       return Promise.reject(new SendBufferFullError(this.#maxBufferedBytes, buffered));
     }
-    if (this.size === 0) {
-      socket.send(data, this.#onWritten);
-      if (socket.bufferedAmount <= EAGER_BUFFER_BYTES) {
-        this.#settledEarly++;
-        return SENT;
-      }
-      // The socket holds more than a turn's worth: this frame waits like any other.
-      return new Promise<void>((resolve, reject) => {
-        this.#pending.push({ resolve, reject });
-      });
+    // `ws` drops a frame sent while closing, telling only its callback: an eager frame has none.
+    if (socket.readyState !== OPEN) {
+      return Promise.reject(new ConnectionClosedError('WebSocket is closing; message not sent'));
+    }
+    // A string's length bounds its UTF-8 bytes from below: a frame of multi-byte text may leave the
+    // socket up to three times as full before one waits, still far below `maxBufferedBytes`.
+    if (this.#head === this.#pending.length && buffered + data.length <= EAGER_BUFFER_BYTES) {
+      socket.send(data);
+      return SENT;
     }
     return new Promise<void>((resolve, reject) => {
       this.#pending.push({ resolve, reject });
@@ -83,15 +89,10 @@ export class SendQueue {
   }
 
   /**
-   * The write callback of every frame (one function per queue). Callbacks come in write order: first
-   * those of frames already reported written (sent eagerly, counted in `#settledEarly`), then one per
-   * waiting frame, oldest first, so a callback with nothing settled early left belongs to the head.
+   * The write callback of every waiting frame (one function per queue). Callbacks come in write order,
+   * so each belongs to the head of the waiting list.
    */
   readonly #onWritten = (error?: Error | null): void => {
-    if (error == null && this.#settledEarly > 0) {
-      this.#settledEarly--;
-      return;
-    }
     if (error != null) {
       // A failed write means the socket is broken; later callbacks may arrive in any order.
       this.fail(new ConnectionClosedError('WebSocket closed before the message was sent', { cause: error }));

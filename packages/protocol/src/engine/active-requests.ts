@@ -20,10 +20,13 @@ export class ActiveRequests {
     return true;
   }
 
-  /** Forgets a finished handler (unless a cancellation already did). */
-  end(ctx: HandlerContext): void {
+  /**
+   * Forgets a finished handler (unless a cancellation already did). Returns whether its request is still
+   * live, i.e. not aborted: a cancelled or closed request gets no response.
+   */
+  end(ctx: HandlerContext): boolean {
     if (this.#map.get(ctx.requestId) === ctx) this.#map.delete(ctx.requestId);
-    ctx.unlink();
+    return ctx.unlink();
   }
 
   /**

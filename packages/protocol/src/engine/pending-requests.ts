@@ -27,24 +27,29 @@ export type GiveUpListener = (request: PendingRequest, reason: string | undefine
 /** Outcome of a response for `PendingRequests.settle()`. */
 export type SettleOutcome = 'settled' | 'stale' | 'unknown';
 
-/** One outgoing request waiting for its response. */
+/**
+ * One outgoing request waiting for its response. Its fields are `declare`d and set once in the
+ * constructor: declared class fields would be defined (as undefined) by a separate initializer call
+ * first, on every request.
+ */
 export class PendingRequest {
-  readonly id: number;
-  readonly method: string;
-  readonly relatedRequestId: RequestId | undefined;
-  readonly schema: ZodSchema;
-  readonly onprogress: ProgressCallback | undefined;
-  readonly signal: AbortSignal | undefined;
-  readonly stream: CancelHandle | undefined;
-  readonly timeout: number;
-  readonly maxTotalTimeout: number;
-  readonly resetTimeoutOnProgress: boolean;
-  readonly startedAt: number;
-  lastActivity: number;
+  declare readonly id: number;
+  declare readonly method: string;
+  declare readonly relatedRequestId: RequestId | undefined;
+  declare readonly schema: ZodSchema;
+  declare readonly onprogress: ProgressCallback | undefined;
+  declare readonly signal: AbortSignal | undefined;
+  declare readonly stream: CancelHandle | undefined;
+  declare readonly timeout: number;
+  declare readonly maxTotalTimeout: number;
+  declare readonly resetTimeoutOnProgress: boolean;
+  declare readonly startedAt: number;
+  declare lastActivity: number;
   /** Set by `PendingRequests.track()`. */
-  resolve: (value: unknown) => void = unsettled;
-  reject: (reason: unknown) => void = unsettled;
-  readonly #onAbort: (request: PendingRequest) => void;
+  declare resolve: (value: unknown) => void;
+  declare reject: (reason: unknown) => void;
+  /** Called when `signal` aborts. */
+  declare readonly onAbort: (request: PendingRequest) => void;
 
   constructor(
     id: number,
@@ -61,15 +66,26 @@ export class PendingRequest {
     this.method = method;
     this.schema = schema;
     this.stream = stream;
-    this.relatedRequestId = options?.relatedRequestId;
-    this.onprogress = options?.onprogress;
-    this.signal = options?.signal;
-    this.timeout = options?.timeout ?? defaults.timeout;
-    this.maxTotalTimeout = options?.maxTotalTimeout ?? defaults.maxTotalTimeout;
-    this.resetTimeoutOnProgress = options?.resetTimeoutOnProgress ?? defaults.resetTimeoutOnProgress;
+    this.resolve = unsettled;
+    this.reject = unsettled;
+    this.onAbort = onAbort;
     this.startedAt = performance.now();
     this.lastActivity = this.startedAt;
-    this.#onAbort = onAbort;
+    if (options === undefined) {
+      this.relatedRequestId = undefined;
+      this.onprogress = undefined;
+      this.signal = undefined;
+      this.timeout = defaults.timeout;
+      this.maxTotalTimeout = defaults.maxTotalTimeout;
+      this.resetTimeoutOnProgress = defaults.resetTimeoutOnProgress;
+    } else {
+      this.relatedRequestId = options.relatedRequestId;
+      this.onprogress = options.onprogress;
+      this.signal = options.signal;
+      this.timeout = options.timeout ?? defaults.timeout;
+      this.maxTotalTimeout = options.maxTotalTimeout ?? defaults.maxTotalTimeout;
+      this.resetTimeoutOnProgress = options.resetTimeoutOnProgress ?? defaults.resetTimeoutOnProgress;
+    }
   }
 
   /** When this request times out unless progress moves it (ms on the `performance.now()` clock). */
@@ -82,7 +98,7 @@ export class PendingRequest {
    * no extra closure.
    */
   handleEvent(): void {
-    this.#onAbort(this);
+    this.onAbort(this);
   }
 }
 
@@ -146,7 +162,8 @@ export class PendingRequests {
     });
     this.#map.set(id, request);
     request.signal?.addEventListener('abort', request, { once: true });
-    const due = request.due;
+    // `due` inline: a fresh request has no progress yet.
+    const due = Math.min(request.startedAt + request.timeout, request.startedAt + request.maxTotalTimeout);
     if (due < this.#timerDue) this.#arm(due, request.startedAt);
     else if (!this.#timerHeld) this.#hold(true);
     return promise;
@@ -215,11 +232,10 @@ export class PendingRequests {
   }
 
   #take(id: RequestId): PendingRequest | undefined {
-    const request = this.#map.get(id);
+    const request = this.#map.take(id);
     if (request === undefined) return undefined;
-    this.#map.delete(id);
-    dispose(request);
-    if (this.#map.size === 0 && this.#timerHeld) this.#hold(false);
+    if (request.signal !== undefined) dispose(request);
+    if (this.#timerHeld && this.#map.size === 0) this.#hold(false);
     return request;
   }
 

@@ -32,7 +32,12 @@ import {
   toEntry,
 } from './handlers.js';
 import { ActiveRequests } from './active-requests.js';
-import { type PendingRequest, PendingRequests, type RequestDefaults } from './pending-requests.js';
+import {
+  type PendingRequest,
+  PendingRequests,
+  type RequestDefaults,
+  type SettleOutcome,
+} from './pending-requests.js';
 import { HandlerContext, type RequestContextHost } from './request-context.js';
 import { withProgressToken } from './with-progress-token.js';
 import type {
@@ -210,7 +215,8 @@ export class Protocol implements RequestContextHost {
     } catch (error) {
       return Promise.reject(error);
     }
-    const id = this.#pending.nextId();
+    const pending = this.#pendingTable ?? this.#pending;
+    const id = pending.nextId();
     options?.onrequestid?.(id);
     // A stream handle only where the transport has a stream per request to close.
     const stream = transport.hasPerRequestStream === true ? new CancelHandle() : undefined;
@@ -221,8 +227,17 @@ export class Protocol implements RequestContextHost {
       params === undefined
         ? { jsonrpc: JSONRPC_VERSION, id, method: request.method }
         : { jsonrpc: JSONRPC_VERSION, id, method: request.method, params };
-    const result = this.#pending.track(id, request.method, resultSchema, options, stream);
-    this.#sendRequest(transport, message, transportOptions(options, stream));
+    const result = pending.track(id, request.method, resultSchema, options, stream);
+    const sendOptions =
+      options === undefined && stream === undefined ? undefined : transportOptions(options, stream);
+    try {
+      const sent = transport.send(message, sendOptions);
+      if (sent !== SENT && isThenable(sent)) {
+        sent.then(undefined, (error: unknown) => pending.fail(id, error));
+      }
+    } catch (error) {
+      pending.fail(id, error);
+    }
     return result as Promise<z.output<S>>;
   }
 
@@ -360,18 +375,20 @@ export class Protocol implements RequestContextHost {
   readonly #onMessage = (message: JSONRPCMessage, extra?: MessageExtraInfo): void => {
     // Never throw into the transport: every failure becomes an error response or an onerror call.
     try {
-      if (!('method' in message)) this.#onResponse(message);
-      else if ('id' in message) this.#onRequest(message, extra);
+      if (!('method' in message)) {
+        const outcome = this.#pendingTable?.settle(message);
+        if (outcome !== 'settled') this.#onUnsettled(message, outcome);
+      } else if ('id' in message) this.#onRequest(message, extra);
       else this.#onNotification(message, extra);
     } catch (error) {
       this.#report(error);
     }
   };
 
-  #onResponse(response: JSONRPCResponse): void {
-    const outcome = this.#pendingTable?.settle(response) ?? 'unknown';
+  /** What a response that settled nothing means: 'stale' is ignored, 'unknown' reported. */
+  #onUnsettled(response: JSONRPCResponse, outcome: SettleOutcome | undefined): void {
     // 'stale' (answered, timed out or cancelled already) is ignored: spec, basic/utilities/cancellation.
-    if (outcome !== 'unknown') return;
+    if (outcome === 'stale') return;
     if ('error' in response && (response.id === undefined || response.id === null)) {
       this.#report(McpError.fromError(response.error));
     } else {
@@ -392,23 +409,17 @@ export class Protocol implements RequestContextHost {
       this.#report(new Error(`Ignored a request reusing the active id ${String(request.id)}`));
       return;
     }
-    this.#runHandler(request, ctx, target);
-  }
-
-  #runHandler(request: JSONRPCRequest, ctx: HandlerContext, target: RequestTarget): void {
     const response = runRequestHandler(request, ctx, target, this);
     if (response instanceof Promise) {
-      response.then((settled) => this.#answer(request, ctx, settled));
+      response.then((settled) => this.#answer(ctx, settled));
     } else {
-      this.#answer(request, ctx, response);
+      this.#answer(ctx, response);
     }
   }
 
-  #answer(request: JSONRPCRequest, ctx: HandlerContext, response: JSONRPCResponse): void {
-    this.#active.end(ctx);
+  #answer(ctx: HandlerContext, response: JSONRPCResponse): void {
     // A cancelled request gets no response (spec: basic/utilities/cancellation); a closed one cannot.
-    if (ctx.aborted) return;
-    this.#sendQuietly(response, request.id);
+    if (this.#active.end(ctx)) this.#sendQuietly(response, ctx.requestId);
   }
 
   #onNotification(notification: JSONRPCNotification, extra: MessageExtraInfo | undefined): void {
@@ -451,28 +462,14 @@ export class Protocol implements RequestContextHost {
     this.#active.cancel(cancelled.requestId, cancelled.reason, (method) => this.isCancellable(method));
   }
 
-  #sendRequest(
-    transport: Transport,
-    message: JSONRPCRequest,
-    options: TransportSendOptions | undefined,
-  ): void {
-    try {
-      const sent = transport.send(message, options);
-      if (sent !== SENT && isThenable(sent)) {
-        sent.then(undefined, (error: unknown) => this.#pending.fail(message.id, error));
-      }
-    } catch (error) {
-      this.#pending.fail(message.id, error);
-    }
-  }
-
   /** Sends a message nobody awaits (responses, cancellations); failures go to onerror. */
   #sendQuietly(message: JSONRPCMessage, relatedRequestId: RequestId | undefined): void {
     const transport = this.#transport;
     if (transport === undefined) return;
     try {
       const options = relatedRequestId === undefined ? undefined : { relatedRequestId };
-      this.#settleQuietly(transport.send(message, options));
+      const sent = transport.send(message, options);
+      if (sent !== SENT) this.#settleQuietly(sent);
     } catch (error) {
       this.#report(error);
     }

@@ -109,9 +109,10 @@ export function isPlainCallToolResult(value: unknown): boolean {
   for (let i = 0; i < content.length; i++) if (!isPlainTextBlock(content[i])) return false;
   const isError = value['isError'];
   const resultType = value['resultType'];
+  const meta = value['_meta'];
   return (
     (isError === undefined || typeof isError === 'boolean') &&
-    isPlainResultMeta(value['_meta']) &&
+    (meta === undefined || isPlainResultMeta(meta)) &&
     (resultType === undefined || resultType === 'complete')
   );
 }

@@ -137,7 +137,8 @@ export function compileSchema(options: {
     jsonSchema,
     validate: (value) => {
       const result = standard.validate(value);
-      return result instanceof Promise ? result.then(toValidation) : toValidation(result);
+      if (result instanceof Promise) return result.then(toValidation);
+      return result.issues === undefined ? { ok: true, value: result.value } : toValidation(result);
     },
   };
 }
