@@ -31,7 +31,10 @@ export interface WebSocketClientTransportOptions extends WebSocketClientCommonOp
   headers?: Record<string, string> | undefined;
   /** Ping period; a server silent for a whole period after a ping is dropped. 0 disables. Default 30 s. */
   heartbeatIntervalMs?: number | undefined;
-  /** How long the opening handshake may take. Default 30 s. */
+  /**
+   * How long the opening handshake may take; past it `start()` rejects with a `WebSocketHandshakeError`
+   * of status 0. Default 30 s (or `ws.handshakeTimeout`).
+   */
   handshakeTimeoutMs?: number | undefined;
   /** Further `ws` client options (TLS, agent/proxy); the options above take precedence. */
   ws?: ClientOptions | undefined;
@@ -66,11 +69,14 @@ function openNodeSocket(
   signal: AbortSignal,
 ): Promise<WireSocket> {
   return new Promise((resolve, reject) => {
+    const handshakeTimeoutMs = options.handshakeTimeoutMs ?? options.ws?.handshakeTimeout ?? 30_000;
     const socket = new WebSocket(url, [MCP_SUBPROTOCOL], {
       ...options.ws,
       headers: { ...options.ws?.headers, ...options.headers },
       maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
-      handshakeTimeout: options.handshakeTimeoutMs ?? 30_000,
+      // Our own timer instead: `ws` would set it as the TCP socket's idle timeout and only zero it once
+      // open, leaving a dead timer that Node refreshes on every read and write of the connection.
+      handshakeTimeout: undefined,
       perMessageDeflate: false,
     });
     // Stays attached: `ws` may report more errors after the attempt failed, and unheard ones would throw.
@@ -80,13 +86,28 @@ function openNodeSocket(
       socket.terminate();
     };
     signal.addEventListener('abort', abort, { once: true });
-    socket.once('close', () => signal.removeEventListener('abort', abort));
+    const deadline = setTimeout(() => {
+      reject(
+        new WebSocketHandshakeError(
+          0,
+          `WebSocket opening handshake timed out after ${handshakeTimeoutMs} ms`,
+        ),
+      );
+      socket.terminate();
+    }, handshakeTimeoutMs);
+    // The connecting socket keeps the process alive; the deadline alone should not.
+    deadline.unref();
+    socket.once('close', () => {
+      clearTimeout(deadline);
+      signal.removeEventListener('abort', abort);
+    });
     socket.once('unexpected-response', (_request, response) => {
       response.resume();
       reject(new WebSocketHandshakeError(response.statusCode ?? 0));
       socket.terminate();
     });
     socket.once('open', () => {
+      clearTimeout(deadline);
       if (socket.protocol !== MCP_SUBPROTOCOL) {
         reject(new WebSocketHandshakeError(101, 'Server did not select the "mcp" WebSocket subprotocol'));
         socket.close(CloseCode.ProtocolError, 'The mcp subprotocol is required');

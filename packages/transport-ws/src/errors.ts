@@ -33,7 +33,8 @@ export class SendBufferFullError extends McpError {
 
 /**
  * The server answered the WebSocket upgrade with an HTTP status instead of switching protocols
- * (e.g. 403 for a refused Origin, 400 when the `mcp` subprotocol was not offered).
+ * (e.g. 403 for a refused Origin, 400 when the `mcp` subprotocol was not offered), or, with status 0,
+ * did not complete the opening handshake within the client's `handshakeTimeoutMs`.
  *
  * @example
  * ```ts

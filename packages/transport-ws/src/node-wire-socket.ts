@@ -1,3 +1,6 @@
+// Imported, not the globals: Node defines `Buffer` and `process` on globalThis as getters (a call per use).
+import { Buffer } from 'node:buffer';
+import { nextTick } from 'node:process';
 import { ConnectionClosedError, SENT } from '@x/protocol';
 import type { RawData, WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
@@ -123,7 +126,7 @@ export class NodeWireSocket implements WireSocket {
     if (typeof raw?.cork !== 'function' || typeof raw.uncork !== 'function') return;
     this.#corked = raw as Corkable;
     raw.cork();
-    if (corkedCount === 0) process.nextTick(NodeWireSocket.#uncorkAll);
+    if (corkedCount === 0) nextTick(NodeWireSocket.#uncorkAll);
     corked[corkedCount++] = this;
   }
 
@@ -182,7 +185,8 @@ export class NodeWireSocket implements WireSocket {
 
 /** `ws` hands text frames over as one Buffer; the other shapes only appear if a caller changed binaryType. */
 function textOf(data: RawData): string {
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  // `toString()` without arguments is UTF-8 and skips Node's encoding lookup (two calls per message).
+  if (data instanceof Buffer) return data.toString();
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
 }

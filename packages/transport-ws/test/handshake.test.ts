@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   isOriginAllowed,
@@ -42,6 +43,29 @@ describe('upgrade checks', () => {
     const error = await client.start().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(WebSocketHandshakeError);
     expect(error).toMatchObject({ status: 403 });
+  });
+
+  it('gives up on a server that never answers the upgrade after handshakeTimeoutMs (status 0)', async () => {
+    // Accepts the TCP connection and stays silent.
+    const accepted: Socket[] = [];
+    const silent = createNetServer((socket) => accepted.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    defer(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const socket of accepted) socket.destroy();
+          silent.close(() => resolve());
+        }),
+    );
+    const { port } = silent.address() as AddressInfo;
+    const client = new WebSocketClientTransport(`ws://127.0.0.1:${port}/`, {
+      heartbeatIntervalMs: 0,
+      handshakeTimeoutMs: 100,
+    });
+    defer(() => client.close());
+    const error = await client.start().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WebSocketHandshakeError);
+    expect(error).toMatchObject({ status: 0, message: expect.stringMatching(/timed out after 100 ms/) });
   });
 
   it('attaches to an existing HTTP server on a path, leaving other paths and plain HTTP alone', async () => {
