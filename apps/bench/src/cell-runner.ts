@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { loadAdapter } from './adapters/load-adapter.js';
 import type { ServerTarget } from './adapters/types.js';
 import { ControlServer } from './control/control-server.js';
+import { pinned, pinningOf } from './pinning.js';
 import { serverCommand } from './server-command.js';
 import type { CellResult, CellSpec } from './types.js';
 import type { WorkloadContext } from './workloads/context.js';
@@ -24,6 +25,11 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
   }
 
   const transport = spec.transport;
+  const pinning = pinningOf(spec.workload);
+  const commandFor = (controlPort: number): { command: string; args: string[] } => {
+    const command = serverCommand({ sdk: spec.sdk, transport, controlPort });
+    return pinning === undefined ? command : pinned(command, pinning.server);
+  };
   const control = await ControlServer.listen();
   let child: ChildProcess | undefined;
   try {
@@ -31,9 +37,9 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
     if (transport === 'stdio') {
       // The SDK's client spawns the server; W4 spawns many, none of which joins the side channel.
       const controlPort = spec.workload === 'w4' ? 0 : control.port;
-      target = { transport, command: serverCommand({ sdk: spec.sdk, transport, controlPort }) };
+      target = { transport, command: commandFor(controlPort) };
     } else {
-      const command = serverCommand({ sdk: spec.sdk, transport, controlPort: control.port });
+      const command = commandFor(control.port);
       child = spawn(command.command, command.args, { stdio: ['ignore', 'ignore', 'inherit'] });
       const ready = await control.ready(READY_TIMEOUT_MS);
       target = { transport, port: ready.port };

@@ -1,5 +1,6 @@
 import { CELL_TIMEOUT_MS } from './config.js';
 import { measureColdStart } from './cold-start.js';
+import { canPin, pinningOf } from './pinning.js';
 import { runCellProcess } from './run-cell-process.js';
 import { median } from './stats.js';
 import { SampleBook } from './results.js';
@@ -42,7 +43,11 @@ export async function runPlan(plan: Plan): Promise<PlanResults> {
         if (!workloadApplies(workload, transport)) continue;
         for (const sdk of rotated(plan.sdks, rep)) {
           if (!sdkRuns(workload, sdk)) continue;
-          const reason = unsupportedReason(sdk, transport);
+          const reason =
+            unsupportedReason(sdk, transport) ??
+            (pinningOf(workload) !== undefined && !canPin()
+              ? 'pinning needs `taskset` and two CPUs'
+              : undefined);
           if (reason !== undefined) {
             book.note(workload, transport, sdk, reason);
             continue;

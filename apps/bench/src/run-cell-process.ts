@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { pinned, pinningOf } from './pinning.js';
 import { profileFlags } from './server-command.js';
 import type { CellResult, CellSpec } from './types.js';
 
@@ -13,9 +14,10 @@ const RESULT_PREFIX = 'RESULT ';
  */
 export function runCellProcess(spec: CellSpec, timeoutMs: number): Promise<CellResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...profileFlags(), CELL_SCRIPT, JSON.stringify(spec)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const plain = { command: process.execPath, args: [...profileFlags(), CELL_SCRIPT, JSON.stringify(spec)] };
+    const pinning = pinningOf(spec.workload);
+    const { command, args } = pinning === undefined ? plain : pinned(plain, pinning.client);
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

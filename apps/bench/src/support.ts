@@ -1,5 +1,6 @@
 import type { SdkName, TransportName, WorkloadName } from './types.js';
 import { SESSION_TRANSPORTS } from './types.js';
+import { pinningOf } from './pinning.js';
 
 /** Cells that cannot run, with the reason the report prints. */
 const MISSING: Partial<Record<SdkName, Partial<Record<TransportName, string>>>> = {
@@ -11,8 +12,15 @@ export function unsupportedReason(sdk: SdkName, transport: TransportName): strin
   return MISSING[sdk]?.[transport];
 }
 
-/** W5 measures per-session memory, which only socket transports with sessions have. */
+/** The transports of the pinned W1 runs: the two whose sequential calls take ~0.1 ms or less. */
+const PINNED_TRANSPORTS: readonly TransportName[] = ['stdio', 'ws'];
+
+/**
+ * W5 measures per-session memory, which only socket transports with sessions have; the pinned W1 runs
+ * are for the transports whose sequential calls move most with core placement.
+ */
 export function workloadApplies(workload: WorkloadName, transport: TransportName): boolean {
+  if (pinningOf(workload) !== undefined) return PINNED_TRANSPORTS.includes(transport);
   return workload !== 'w5' || SESSION_TRANSPORTS.includes(transport);
 }
 
@@ -33,6 +41,7 @@ export const METHOD_NOTES: readonly string[] = [
   'In-memory W3: raw and the SDK pairs hand over object references, so MiB/s there measures per-call overhead, not bytes moved.',
   "Counts: W1, W4 (socket transports) and W5 are the issue's; W2 (2,000 calls), W3 (20 × 1 MiB), stdio W4 (10 spawns) and cold start (3 per repetition) are scaled so three repetitions fit in about ten minutes on two cores.",
   'W1 warm / W2 warm: the W1 and W2 windows measured after 15,000 warm-up calls instead of 300 / 320, raw and x-mcp only. The gap between a row there and the same row in W1 / W2 is JIT warm-up (V8 compiling the hot paths of both processes while the window runs, on two cores), not steady-state cost.',
+  "W1 split / W1 shared (stdio and WebSocket): the W1 window with the client and server processes pinned (`taskset`), each to a core of its own or both to one core. Unpinned, a sequential call there takes ~0.05 ms when the scheduler keeps the two processes on one core and ~0.1 ms when every call wakes the other core, and which one a run gets moves its W1 row by up to 2×, for raw and every SDK; pinned rows do not move with placement. Split shows the cross-core wake-ups every call pays on a host with more cores; shared adds up both processes' CPU time per call.",
   "Young gen (W2, W5): the memory V8 has committed to the server's young generation (its two semi-spaces) at the end of the window. V8 doubles the semi-spaces, up to 16 MiB each, whenever the bytes that survived scavenges since the last doubling exceed their size, counting from start-up, and keeps them; once used they are resident. Importing zod alone doubles them twice, so a server built on zod schemas runs with a larger young generation than the raw server, and its peak RSS follows.",
   'Every client speaks the legacy era (`initialize` handshake, newest 2025 revision): the official clients default to it, x-mcp is pinned to it so all columns move the same messages.',
 ];

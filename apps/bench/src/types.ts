@@ -12,9 +12,21 @@ export type TransportName = (typeof TRANSPORTS)[number];
 
 /**
  * The issue's five workloads, then W1 and W2 once more after a long warm-up (`-warm`, raw and x-mcp
- * only, not in the targets): the same window, measured after the JIT has settled.
+ * only, not in the targets): the same window, measured after the JIT has settled; then W1 with client
+ * and server pinned to CPUs (`w1-split`: a core each, `w1-shared`: one core for both; stdio and
+ * WebSocket, not in the targets), which the scheduler's placement cannot move from run to run.
  */
-export const WORKLOADS = ['w1', 'w2', 'w3', 'w4', 'w5', 'w1-warm', 'w2-warm'] as const;
+export const WORKLOADS = [
+  'w1',
+  'w2',
+  'w3',
+  'w4',
+  'w5',
+  'w1-warm',
+  'w2-warm',
+  'w1-split',
+  'w1-shared',
+] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
 
 /** Transports that have sessions a server keeps per client (W5 runs only there). */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { canPin, pinningOf } from '../src/pinning.js';
 import type { RunResults } from '../src/results.js';
 import type { MetricName, WorkloadName } from '../src/types.js';
 
@@ -21,6 +22,8 @@ const EXPECTED: Record<WorkloadName, MetricName[]> = {
   w5: ['callsPerSec', 'cpuPerCallUs', 'serverPeakRssMiB', 'serverYoungGenMiB'],
   'w1-warm': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
   'w2-warm': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
+  'w1-split': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
+  'w1-shared': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
 };
 
 // Not a timed test: it checks that the benchmark still runs end to end and reports every row. The
@@ -46,8 +49,18 @@ describe('pnpm bench --smoke', () => {
     const results = JSON.parse(readFileSync(json, 'utf8')) as RunResults;
 
     const rows = results.cells.map((cell) => `${cell.workload} ${cell.transport} ${cell.sdk}`);
-    const expectedRows = ['w1', 'w2', 'w3', 'w4', 'w5', 'w1-warm', 'w2-warm'].flatMap((workload) =>
-      (workload === 'w5' ? ['ws'] : ['in-memory', 'ws']).flatMap((transport) =>
+    const expectedRows = [
+      'w1',
+      'w2',
+      'w3',
+      'w4',
+      'w5',
+      'w1-warm',
+      'w2-warm',
+      'w1-split',
+      'w1-shared',
+    ].flatMap((workload) =>
+      (workload === 'w5' || workload.startsWith('w1-s') ? ['ws'] : ['in-memory', 'ws']).flatMap((transport) =>
         (workload.endsWith('-warm') ? ['raw', 'x-mcp'] : ['raw', 'x-mcp', 'v1', 'v2']).map(
           (sdk) => `${workload} ${transport} ${sdk}`,
         ),
@@ -56,6 +69,11 @@ describe('pnpm bench --smoke', () => {
     expect(rows.sort()).toEqual(expectedRows.sort());
 
     for (const cell of results.cells) {
+      // The pinned runs need `taskset` and two CPUs; without them the report says why.
+      if (pinningOf(cell.workload) !== undefined && !canPin()) {
+        expect(cell.note).toMatch(/taskset/);
+        continue;
+      }
       expect(cell.note, `${cell.workload} ${cell.transport} ${cell.sdk}`).toBeUndefined();
       for (const metric of EXPECTED[cell.workload]) {
         expect(
@@ -79,6 +97,8 @@ describe('pnpm bench --smoke', () => {
       '## W5',
       '## W1 warm',
       '## W2 warm',
+      '## W1 split',
+      '## W1 shared',
       '## Cold start',
       '## Install size',
     ]) {

@@ -32,7 +32,7 @@ export function renderMarkdown(results: RunResults): string {
     '',
     `Method: every cell (workload × transport × SDK) runs in a fresh client process against a fresh server process (\`node --expose-gc\`; in-memory: one process), SDKs interleaved within each of ${results.repetitions} repetition(s), starting SDK rotated per repetition; figures are medians over repetitions. Ports are random loopback ports. CPU/call is client + server user+system time; it is the figure least moved by other load on the machine (throughput and p99 move with it). RSS is read from the server through a side channel (after \`gc()\` for per-session growth).`,
     '',
-    `Counts: W1 ${counts.w1Calls} calls after ${counts.w1Warmup} warm-up; W2 ${counts.w2Calls} calls, ${counts.w2InFlight} in flight, after ${counts.w2Warmup}; W3 ${counts.w3Calls} × 1 MiB after ${counts.w3Warmup}; W4 ${counts.w4Connects} connects (stdio: ${counts.w4StdioConnects}, each spawns a server); W5 ${counts.w5Sessions} sessions × ${counts.w5CallsPerSession} calls; W1 / W2 warm: the same windows after ${counts.longWarmup} warm-up calls; cold start ${counts.coldStarts}× per repetition.`,
+    `Counts: W1 ${counts.w1Calls} calls after ${counts.w1Warmup} warm-up; W2 ${counts.w2Calls} calls, ${counts.w2InFlight} in flight, after ${counts.w2Warmup}; W3 ${counts.w3Calls} × 1 MiB after ${counts.w3Warmup}; W4 ${counts.w4Connects} connects (stdio: ${counts.w4StdioConnects}, each spawns a server); W5 ${counts.w5Sessions} sessions × ${counts.w5CallsPerSession} calls; W1 / W2 warm: the same windows after ${counts.longWarmup} warm-up calls; W1 split / shared: the W1 window, pinned; cold start ${counts.coldStarts}× per repetition.`,
     '',
     ...results.sdks.map((sdk) => `- ${SDK_LABELS[sdk]}`),
     '',

@@ -48,6 +48,14 @@ export const WORKLOAD_TABLES: Record<WorkloadName, { title: string; columns: Col
     title: 'W2 warm — the W2 window after a long warm-up (not a target)',
     columns: [THROUGHPUT, P50, P99, CPU],
   },
+  'w1-split': {
+    title: 'W1 split — W1 with client and server pinned to a core each (not a target)',
+    columns: [THROUGHPUT, P50, P99, CPU],
+  },
+  'w1-shared': {
+    title: 'W1 shared — W1 with client and server pinned to one core (not a target)',
+    columns: [THROUGHPUT, P50, P99, CPU],
+  },
 };
 
 /**

@@ -22,5 +22,9 @@ export function runWorkload(workload: WorkloadName, context: WorkloadContext): P
       return runW1(context, context.counts.longWarmup);
     case 'w2-warm':
       return runW2(context, context.counts.longWarmup);
+    case 'w1-split':
+    case 'w1-shared':
+      // The pinning is the processes' (see `pinningOf`); the window is W1's.
+      return runW1(context);
   }
 }
