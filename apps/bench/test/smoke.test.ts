@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canPin, pinningOf } from '../src/pinning.js';
 import type { RunResults } from '../src/results.js';
-import type { MetricName, WorkloadName } from '../src/types.js';
+import { type MetricName, WORKLOADS, type WorkloadName } from '../src/types.js';
 
 const run = promisify(execFile);
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -49,17 +49,8 @@ describe('pnpm bench --smoke', () => {
     const results = JSON.parse(readFileSync(json, 'utf8')) as RunResults;
 
     const rows = results.cells.map((cell) => `${cell.workload} ${cell.transport} ${cell.sdk}`);
-    const expectedRows = [
-      'w1',
-      'w2',
-      'w3',
-      'w4',
-      'w5',
-      'w1-warm',
-      'w2-warm',
-      'w1-split',
-      'w1-shared',
-    ].flatMap((workload) =>
+    // Every workload the benchmark defines must come back, for every transport it applies to.
+    const expectedRows = WORKLOADS.flatMap((workload) =>
       (workload === 'w5' || workload.startsWith('w1-s') ? ['ws'] : ['in-memory', 'ws']).flatMap((transport) =>
         (workload.endsWith('-warm') ? ['raw', 'x-mcp'] : ['raw', 'x-mcp', 'v1', 'v2']).map(
           (sdk) => `${workload} ${transport} ${sdk}`,

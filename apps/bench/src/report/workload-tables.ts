@@ -15,6 +15,11 @@ const CPU: Column = { metric: 'cpuPerCallUs', label: 'CPU µs/call ↓' };
 const PEAK: Column = { metric: 'serverPeakRssMiB', label: 'server peak RSS MiB ↓' };
 const YOUNG: Column = { metric: 'serverYoungGenMiB', label: 'server young gen MiB ↓' };
 
+/** A window measured for insight, not for a target: its throughput, latencies and CPU. */
+function notTarget(title: string): { title: string; columns: Column[] } {
+  return { title: `${title} (not a target)`, columns: [THROUGHPUT, P50, P99, CPU] };
+}
+
 export const WORKLOAD_TABLES: Record<WorkloadName, { title: string; columns: Column[] }> = {
   w1: { title: 'W1 — sequential `tools/call` (echo)', columns: [THROUGHPUT, P50, P99, CPU, PEAK] },
   w2: {
@@ -40,22 +45,10 @@ export const WORKLOAD_TABLES: Record<WorkloadName, { title: string; columns: Col
       YOUNG,
     ],
   },
-  'w1-warm': {
-    title: 'W1 warm — the W1 window after a long warm-up (not a target)',
-    columns: [THROUGHPUT, P50, P99, CPU],
-  },
-  'w2-warm': {
-    title: 'W2 warm — the W2 window after a long warm-up (not a target)',
-    columns: [THROUGHPUT, P50, P99, CPU],
-  },
-  'w1-split': {
-    title: 'W1 split — W1 with client and server pinned to a core each (not a target)',
-    columns: [THROUGHPUT, P50, P99, CPU],
-  },
-  'w1-shared': {
-    title: 'W1 shared — W1 with client and server pinned to one core (not a target)',
-    columns: [THROUGHPUT, P50, P99, CPU],
-  },
+  'w1-warm': notTarget('W1 warm — the W1 window after a long warm-up'),
+  'w2-warm': notTarget('W2 warm — the W2 window after a long warm-up'),
+  'w1-split': notTarget('W1 split — W1 with client and server pinned to a core each'),
+  'w1-shared': notTarget('W1 shared — W1 with client and server pinned to one core'),
 };
 
 /**
