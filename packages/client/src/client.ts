@@ -367,10 +367,7 @@ export class Client {
   callTool(params: CallToolRequestParams, options?: ClientRequestOptions): Promise<CallToolResult> {
     try {
       const name = params.name;
-      // `#live()` inline: this runs on every call.
-      const session = this.#session;
-      if (session === undefined) throw new ConnectionClosedError('Not connected');
-      const result = session.request('tools/call', params, options);
+      const result = this.#live().request('tools/call', params, options);
       // A tool without an output schema (the usual case) has nothing to check: its result is the
       // engine's own promise, with no extra promise or microtask per call.
       if (!this.#tools.hasOutputSchema(name)) return result;

@@ -24,7 +24,9 @@ const REBUILD_EVERY = 1024;
 export class InFlightMap<K, V> {
   // The first entry lives in the fields below; the `Map` is created when a second one joins it and
   // dropped again when it empties. Most maps hold one entry at a time (sequential requests) or none
-  // (a session's server-to-client requests), and even an empty `Map` costs its ~180-byte table.
+  // (a session's server-to-client requests), and even an empty `Map` costs its ~180-byte table. The
+  // single entry never has a NaN key (one goes to a `Map`) and stores -0 as +0, so `===` compares its
+  // key the way a `Map` does.
   #map: Map<K, V> | undefined;
   #inserted = 0;
   #hasOne = false;
@@ -40,16 +42,13 @@ export class InFlightMap<K, V> {
   get(key: K): V | undefined {
     const map = this.#map;
     if (map !== undefined) return map.get(key);
-    // `===` first (the everyday case), inline: this runs once per message.
-    const one = this.#oneKey;
-    return this.#hasOne && (one === key || sameValueZero(one, key)) ? this.#oneValue : undefined;
+    return this.#hasOne && this.#oneKey === key ? this.#oneValue : undefined;
   }
 
   has(key: K): boolean {
     const map = this.#map;
     if (map !== undefined) return map.has(key);
-    const one = this.#oneKey;
-    return this.#hasOne && (one === key || sameValueZero(one, key));
+    return this.#hasOne && this.#oneKey === key;
   }
 
   /**
@@ -59,12 +58,9 @@ export class InFlightMap<K, V> {
   take(key: K): V | undefined {
     const map = this.#map;
     if (map === undefined) {
-      const one = this.#oneKey;
-      if (!this.#hasOne || (one !== key && !sameValueZero(one, key))) return undefined;
+      if (!this.#hasOne || this.#oneKey !== key) return undefined;
       const value = this.#oneValue;
-      this.#hasOne = false;
-      this.#oneKey = undefined;
-      this.#oneValue = undefined;
+      this.#dropOne();
       return value;
     }
     const value = map.get(key);
@@ -80,19 +76,24 @@ export class InFlightMap<K, V> {
   set(key: K, value: V): this {
     let map = this.#map;
     if (map === undefined) {
-      if (!this.#hasOne || sameValueZero(this.#oneKey, key)) {
+      // biome-ignore lint/suspicious/noSelfCompare: NaN is the one value not equal to itself
+      if (key === key && (!this.#hasOne || this.#oneKey === key)) {
         this.#hasOne = true;
         // As in a `Map`, -0 is stored as +0.
         this.#oneKey = Object.is(key, -0) ? (0 as K) : key;
         this.#oneValue = value;
         return this;
       }
-      // A second entry: both move to a `Map`, the first one first (insertion order).
+      // A second entry (or a NaN key): what there is moves to a `Map`, the first one first
+      // (insertion order).
       map = new Map<K, V>();
-      map.set(this.#oneKey as K, this.#oneValue as V);
-      this.#dropOne();
+      this.#inserted = 0;
+      if (this.#hasOne) {
+        map.set(this.#oneKey as K, this.#oneValue as V);
+        this.#dropOne();
+        this.#inserted = 1;
+      }
       this.#map = map;
-      this.#inserted = 1;
     }
     map.set(key, value);
     if (++this.#inserted >= REBUILD_EVERY) {
@@ -105,11 +106,8 @@ export class InFlightMap<K, V> {
   delete(key: K): boolean {
     const map = this.#map;
     if (map === undefined) {
-      const one = this.#oneKey;
-      if (!this.#hasOne || (one !== key && !sameValueZero(one, key))) return false;
-      this.#hasOne = false;
-      this.#oneKey = undefined;
-      this.#oneValue = undefined;
+      if (!this.#hasOne || this.#oneKey !== key) return false;
+      this.#dropOne();
       return true;
     }
     if (!map.delete(key)) return false;
@@ -145,12 +143,6 @@ export class InFlightMap<K, V> {
     this.#oneKey = undefined;
     this.#oneValue = undefined;
   }
-}
-
-/** The key equality of `Map`: `===`, except that `NaN` equals itself. */
-function sameValueZero(a: unknown, b: unknown): boolean {
-  // biome-ignore lint/suspicious/noSelfCompare: NaN is the one value not equal to itself
-  return a === b || (a !== a && b !== b);
 }
 
 const EMPTY: ReadonlyMap<unknown, unknown> = new Map();

@@ -197,8 +197,7 @@ export class ServerCore {
     if (entry === undefined || !entry.declared) {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
-    const schema = entry.schema;
-    return entry.handler(schema === undefined ? params : parseParams(schema, params, method), ctx);
+    return entry.handler(parseParams(entry.schema, params, method), ctx);
   }
 
   /** Tells every session that wants to know (legacy sessions and modern listeners alike). */

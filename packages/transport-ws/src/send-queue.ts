@@ -67,7 +67,7 @@ export class SendQueue {
     }
     // A string's length bounds its UTF-8 bytes from below: a frame of multi-byte text may leave the
     // socket up to three times as full before one waits, still far below `maxBufferedBytes`.
-    if (this.#head === this.#pending.length && buffered + data.length <= EAGER_BUFFER_BYTES) {
+    if (this.size === 0 && buffered + data.length <= EAGER_BUFFER_BYTES) {
       socket.send(data);
       return SENT;
     }

@@ -47,13 +47,12 @@ export class LegacySession implements EraSession {
     params: Record<string, unknown> | undefined,
     options: RequestOptions | undefined,
   ): Promise<ClientRequestMap[M]['result']> {
-    const schema = clientRequestSchemas[method].result;
-    // `requestAs` inline once connected: this runs on every call.
-    if (this.#handshake !== undefined) {
-      return this.requestAs<ClientRequestMap[M]['result']>(method, params, schema, options);
-    }
-    const request = params === undefined ? { method } : { method, params };
-    return this.#engine.request(request, schema, options) as Promise<ClientRequestMap[M]['result']>;
+    return this.requestAs<ClientRequestMap[M]['result']>(
+      method,
+      params,
+      clientRequestSchemas[method].result,
+      options,
+    );
   }
 
   /**

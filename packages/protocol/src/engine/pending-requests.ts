@@ -162,8 +162,7 @@ export class PendingRequests {
     });
     this.#map.set(id, request);
     request.signal?.addEventListener('abort', request, { once: true });
-    // `due` inline: a fresh request has no progress yet.
-    const due = Math.min(request.startedAt + request.timeout, request.startedAt + request.maxTotalTimeout);
+    const due = request.due;
     if (due < this.#timerDue) this.#arm(due, request.startedAt);
     else if (!this.#timerHeld) this.#hold(true);
     return promise;
@@ -234,7 +233,7 @@ export class PendingRequests {
   #take(id: RequestId): PendingRequest | undefined {
     const request = this.#map.take(id);
     if (request === undefined) return undefined;
-    if (request.signal !== undefined) dispose(request);
+    dispose(request);
     if (this.#timerHeld && this.#map.size === 0) this.#hold(false);
     return request;
   }

@@ -215,7 +215,7 @@ export class Protocol implements RequestContextHost {
     } catch (error) {
       return Promise.reject(error);
     }
-    const pending = this.#pendingTable ?? this.#pending;
+    const pending = this.#pending;
     const id = pending.nextId();
     options?.onrequestid?.(id);
     // A stream handle only where the transport has a stream per request to close.
@@ -228,10 +228,8 @@ export class Protocol implements RequestContextHost {
         ? { jsonrpc: JSONRPC_VERSION, id, method: request.method }
         : { jsonrpc: JSONRPC_VERSION, id, method: request.method, params };
     const result = pending.track(id, request.method, resultSchema, options, stream);
-    const sendOptions =
-      options === undefined && stream === undefined ? undefined : transportOptions(options, stream);
     try {
-      const sent = transport.send(message, sendOptions);
+      const sent = transport.send(message, transportOptions(options, stream));
       if (sent !== SENT && isThenable(sent)) {
         sent.then(undefined, (error: unknown) => pending.fail(id, error));
       }
@@ -468,8 +466,7 @@ export class Protocol implements RequestContextHost {
     if (transport === undefined) return;
     try {
       const options = relatedRequestId === undefined ? undefined : { relatedRequestId };
-      const sent = transport.send(message, options);
-      if (sent !== SENT) this.#settleQuietly(sent);
+      this.#settleQuietly(transport.send(message, options));
     } catch (error) {
       this.#report(error);
     }

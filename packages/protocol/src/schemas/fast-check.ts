@@ -109,10 +109,9 @@ export function isPlainCallToolResult(value: unknown): boolean {
   for (let i = 0; i < content.length; i++) if (!isPlainTextBlock(content[i])) return false;
   const isError = value['isError'];
   const resultType = value['resultType'];
-  const meta = value['_meta'];
   return (
     (isError === undefined || typeof isError === 'boolean') &&
-    (meta === undefined || isPlainResultMeta(meta)) &&
+    isPlainResultMeta(value['_meta']) &&
     (resultType === undefined || resultType === 'complete')
   );
 }

@@ -106,8 +106,7 @@ export class InMemoryTransport implements Transport {
       inbox[i] = undefined;
       inbox[i + 1] = undefined;
       try {
-        // `#deliver` inline: one call less per message.
-        if (!this.#closed) this.onmessage?.(message, extra);
+        this.#deliver(message, extra);
       } catch (error) {
         failure ??= { error };
       }

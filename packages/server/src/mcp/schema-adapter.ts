@@ -137,8 +137,7 @@ export function compileSchema(options: {
     jsonSchema,
     validate: (value) => {
       const result = standard.validate(value);
-      if (result instanceof Promise) return result.then(toValidation);
-      return result.issues === undefined ? { ok: true, value: result.value } : toValidation(result);
+      return result instanceof Promise ? result.then(toValidation) : toValidation(result);
     },
   };
 }

@@ -108,7 +108,7 @@ export class ToolRegistry {
     // A synchronous schema and handler answer without a single promise (the everyday case).
     const checked = tool.input.validate(raw);
     if (checked instanceof Promise) return checked.then((outcome) => runChecked(tool, outcome, ctx));
-    return checked.ok ? run(tool, checked.value, ctx) : invalidArguments(tool, checked.message);
+    return runChecked(tool, checked, ctx);
   }
 
   #require(name: string): ToolEntry {
@@ -124,11 +124,8 @@ export class ToolRegistry {
 }
 
 function runChecked(tool: ToolEntry, checked: Validation, ctx: ServerContext): object | Promise<object> {
-  return checked.ok ? run(tool, checked.value, ctx) : invalidArguments(tool, checked.message);
-}
-
-function invalidArguments(tool: ToolEntry, message: string): CallToolResult {
-  return toolError(`Invalid arguments for tool ${tool.definition.name}: ${message}`);
+  if (!checked.ok) return toolError(`Invalid arguments for tool ${tool.definition.name}: ${checked.message}`);
+  return run(tool, checked.value, ctx);
 }
 
 /** Runs the handler; awaits only what it returns as a promise. */
@@ -142,8 +139,7 @@ function run(tool: ToolEntry, args: unknown, ctx: ServerContext): object | Promi
   if (isThenable(result)) {
     return Promise.resolve(result).then((value) => finish(tool, value), handlerFailure);
   }
-  // `finish` inline for the everyday tool without an output schema.
-  return tool.output === undefined ? result : finish(tool, result);
+  return finish(tool, result);
 }
 
 /** A handler exception is a tool error, except protocol errors and the 2026-07-28 input round. */
