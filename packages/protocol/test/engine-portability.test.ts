@@ -12,6 +12,7 @@ describe('engine: runs on any JS runtime', () => {
       for (const specifier of specifiers) {
         expect(specifier.startsWith('.') || specifier === 'zod', `${file}: ${specifier}`).toBe(true);
       }
+      // Node-only globals only behind a guarded lookup (`globalThis.process?.…`), never bare.
       expect(source, file).not.toMatch(/\bprocess\.|\bBuffer\b|setImmediate/);
     }
   });

@@ -14,6 +14,11 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Resolves after the tick queue ran (fake timers leave `process.nextTick` real). */
+function endOfTick(): Promise<void> {
+  return new Promise((resolve) => process.nextTick(resolve));
+}
+
 function progress(token: number, value: number) {
   return {
     jsonrpc: '2.0' as const,
@@ -70,6 +75,7 @@ describe('engine: timeouts', () => {
     expect(timer.hasRef()).toBe(true); // a pending request keeps Node alive, as a per-request timer did
     await inject({ jsonrpc: '2.0', id: 1, result: {} });
     await expect(first).resolves.toEqual({});
+    await endOfTick();
     expect(timer.hasRef()).toBe(false); // an answered request must not keep the process running
 
     const second = engine.request({ method: 'fast' }, Empty);
@@ -80,7 +86,33 @@ describe('engine: timeouts', () => {
     expect(timer.hasRef()).toBe(true); // the third request still waits
     await inject({ jsonrpc: '2.0', id: 3, result: {} });
     await Promise.all([second, third]);
+    await endOfTick();
     expect(timer.hasRef()).toBe(false);
+    arm.mockRestore();
+  });
+
+  it('keeps the timer held across a request sent straight from an answer, and lets go at the end of the tick', async () => {
+    const { engine, inject } = await engineWithRawPeer();
+    const arm = vi.spyOn(globalThis, 'setTimeout');
+    const first = engine.request({ method: 'a' }, Empty);
+    const timer = arm.mock.results[0]?.value as NodeJS.Timeout;
+    const unref = vi.spyOn(timer, 'unref');
+    const ref = vi.spyOn(timer, 'ref');
+    await inject({ jsonrpc: '2.0', id: 1, result: {} });
+    await first;
+    // The next call of a sequential loop goes out in the same tick as the answer to the last one.
+    const second = engine.request({ method: 'b' }, Empty);
+    await endOfTick();
+    expect(timer.hasRef()).toBe(true);
+    expect(unref).not.toHaveBeenCalled();
+    expect(ref).not.toHaveBeenCalled();
+
+    await inject({ jsonrpc: '2.0', id: 2, result: {} });
+    await second;
+    expect(timer.hasRef()).toBe(true); // still this tick
+    await endOfTick();
+    expect(timer.hasRef()).toBe(false);
+    expect(unref).toHaveBeenCalledTimes(1);
     arm.mockRestore();
   });
 

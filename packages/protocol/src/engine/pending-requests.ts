@@ -11,6 +11,13 @@ import type { ProgressCallback, RequestOptions, ZodSchema } from './types.js';
 /** setTimeout stores delays as a signed 32-bit int; anything longer would fire at once. */
 const MAX_TIMER_DELAY = 2_147_483_647;
 
+/**
+ * The `nextTick` of Node (and Bun), looked up once on `globalThis.process`; undefined in runtimes
+ * without it, whose timers hold no process open anyway. See `PendingRequests#take`.
+ */
+const host = globalThis as { process?: { nextTick?: (callback: () => void) => void } };
+const nextTick = host.process?.nextTick?.bind(host.process);
+
 /** The engine's defaults for what a request's `RequestOptions` leave unset. */
 export interface RequestDefaults {
   readonly timeout: number;
@@ -114,7 +121,9 @@ export class PendingRequest {
  * it is due sooner than the armed time, so a stream of calls with the same timeout sets one timer, not
  * one each. Progress only records the time; when the timer fires it times out whatever is overdue and
  * re-arms for the next deadline (cheap under progress floods). The timer is unref'd while nothing is
- * pending, so an idle engine never holds a Node process open, as a pending request does.
+ * pending, so an idle engine never holds a Node process open, as a pending request does; the unref
+ * after the last answer waits for the end of the tick, so a caller that sends its next request from
+ * the answer (a sequential loop) keeps the timer held rather than flipping it twice per call.
  */
 export class PendingRequests {
   #nextId = 1;
@@ -125,6 +134,8 @@ export class PendingRequests {
   /** When `#timer` fires; +Infinity while none is armed. */
   #timerDue = Number.POSITIVE_INFINITY;
   #timerHeld = false;
+  /** A `#release` is queued for the end of the tick. */
+  #releasing = false;
 
   constructor(onGiveUp: GiveUpListener, defaults: RequestDefaults) {
     this.#onGiveUp = onGiveUp;
@@ -234,9 +245,23 @@ export class PendingRequests {
     const request = this.#map.take(id);
     if (request === undefined) return undefined;
     dispose(request);
-    if (this.#timerHeld && this.#map.size === 0) this.#hold(false);
+    if (this.#timerHeld && this.#map.size === 0 && !this.#releasing) {
+      // A sequential caller would otherwise unref and ref the timer once each per call (each a change
+      // to libuv's count of live handles). Letting go at the end of the tick costs no exit time: Node
+      // runs the tick queue before it looks for live handles.
+      if (nextTick === undefined) this.#hold(false);
+      else {
+        this.#releasing = true;
+        nextTick(this.#release);
+      }
+    }
     return request;
   }
+
+  readonly #release = (): void => {
+    this.#releasing = false;
+    if (this.#timerHeld && this.#map.size === 0) this.#hold(false);
+  };
 
   /** Arms the shared timer for `due` (replacing a later one); infinite or NaN deadlines arm nothing. */
   #arm(due: number, now: number): void {
