@@ -1,3 +1,5 @@
+// Imported, not the global: Node defines `process` on globalThis as a getter (a call per use).
+import { nextTick } from 'node:process';
 import type { Writable } from 'node:stream';
 import { ConnectionClosedError, SENT } from '@x/protocol';
 
@@ -55,7 +57,7 @@ export class LineWriter {
       if (this.#turnStarted) {
         this.#corked = true;
         stream.cork();
-        process.nextTick(this.#uncork);
+        nextTick(this.#uncork);
       } else {
         this.#turnStarted = true;
         void SENT.then(this.#endTurn);

@@ -36,8 +36,8 @@ export type SettleOutcome = 'settled' | 'stale' | 'unknown';
 
 /**
  * One outgoing request waiting for its response. Its fields are `declare`d and set once in the
- * constructor: declared class fields would be defined (as undefined) by a separate initializer call
- * first, on every request.
+ * constructor: plain field declarations would first be defined (as undefined) by a separate
+ * initializer call, on every request.
  */
 export class PendingRequest {
   declare readonly id: number;

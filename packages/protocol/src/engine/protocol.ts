@@ -122,9 +122,10 @@ export class Protocol implements RequestContextHost {
       options.maxTotalTimeout === undefined
         ? STANDARD_DEFAULTS
         : {
-            timeout: options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
-            resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
-            maxTotalTimeout: options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+            timeout: options.timeout ?? STANDARD_DEFAULTS.timeout,
+            resetTimeoutOnProgress:
+              options.resetTimeoutOnProgress ?? STANDARD_DEFAULTS.resetTimeoutOnProgress,
+            maxTotalTimeout: options.maxTotalTimeout ?? STANDARD_DEFAULTS.maxTotalTimeout,
           };
     this.#uncancellable =
       options.uncancellableMethods === undefined
