@@ -11,10 +11,12 @@ export {
   isJSONRPCResponse,
   isJSONRPCResultResponse,
   JSONRPC_VERSION,
+  parseJsonText,
   parseMessage,
   serializeMessage,
   validateMessage,
 } from './jsonrpc.js';
+export { DEFAULT_MAX_NESTING_DEPTH, exceedsNestingDepth } from './json-depth.js';
 export type {
   JSONRPCErrorObject,
   JSONRPCErrorResponse,
@@ -24,6 +26,7 @@ export type {
   JSONRPCResponse,
   JSONRPCResultResponse,
   MetaObject,
+  ParseOptions,
   ProgressToken,
   RequestId,
 } from './jsonrpc.js';

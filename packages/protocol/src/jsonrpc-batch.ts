@@ -5,6 +5,7 @@ import {
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type JSONRPCResponse,
+  type ParseOptions,
   type RequestId,
   parseJsonText,
   validateMessage,
@@ -65,8 +66,8 @@ export function acceptsBatches(protocolVersion: string | undefined): boolean {
  * else transport.onmessage?.(decoded);
  * ```
  */
-export function parseMessageOrBatch(text: string): JSONRPCMessage | unknown[] {
-  const value = parseJsonText(text);
+export function parseMessageOrBatch(text: string, options?: ParseOptions): JSONRPCMessage | unknown[] {
+  const value = parseJsonText(text, options);
   return Array.isArray(value) ? value : validateMessage(value);
 }
 

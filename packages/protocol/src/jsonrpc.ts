@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from './errors.js';
+import { DEFAULT_MAX_NESTING_DEPTH, exceedsNestingDepth } from './json-depth.js';
 
 /**
  * JSON-RPC 2.0 envelope types shared by every MCP revision, and the cheap hand-written envelope check
@@ -285,12 +286,46 @@ export function validateMessage(value: unknown): JSONRPCMessage {
  * }
  * ```
  */
-export function parseMessage(text: string): JSONRPCMessage {
-  return validateMessage(parseJsonText(text));
+export function parseMessage(text: string, options?: ParseOptions): JSONRPCMessage {
+  return validateMessage(parseJsonText(text, options));
 }
 
-/** `JSON.parse`, failing with `McpError(ParseError)` (internal: `parseMessage`, `parseMessageOrBatch`). */
-export function parseJsonText(text: string): unknown {
+/**
+ * Limits applied while decoding one message's text.
+ *
+ * @example
+ * ```ts
+ * const options: ParseOptions = { maxNestingDepth: 32 };
+ * const message = parseMessage(line, options);
+ * ```
+ */
+export interface ParseOptions {
+  /**
+   * How deeply arrays and objects may nest; deeper text is refused with `McpError(ParseError)` before
+   * `JSON.parse` builds it. Default `DEFAULT_MAX_NESTING_DEPTH` (128).
+   */
+  maxNestingDepth?: number | undefined;
+}
+
+/**
+ * `JSON.parse`, failing with `McpError(ParseError)` for text that is not JSON or nests deeper than
+ * `maxNestingDepth` (the error's `data` names the limit). Used by `parseMessage`, `parseMessageOrBatch`
+ * and the HTTP handlers that read a body whole.
+ *
+ * @example
+ * ```ts
+ * const value = parseJsonText(body, { maxNestingDepth: 64 });
+ * ```
+ */
+export function parseJsonText(text: string, options?: ParseOptions): unknown {
+  const maxNestingDepth = options?.maxNestingDepth ?? DEFAULT_MAX_NESTING_DEPTH;
+  if (exceedsNestingDepth(text, maxNestingDepth)) {
+    throw new McpError(
+      ErrorCode.ParseError,
+      `Parse error: JSON nests deeper than maxNestingDepth (${maxNestingDepth})`,
+      { limit: 'maxNestingDepth', maxNestingDepth },
+    );
+  }
   try {
     return JSON.parse(text);
   } catch (cause) {

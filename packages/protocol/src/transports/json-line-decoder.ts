@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '../errors.js';
-import { type JSONRPCMessage, validateMessage } from '../jsonrpc.js';
+import { type JSONRPCMessage, type ParseOptions, validateMessage } from '../jsonrpc.js';
 import { parseMessageOrBatch } from '../jsonrpc-batch.js';
 
 /**
@@ -7,11 +7,11 @@ import { parseMessageOrBatch } from '../jsonrpc-batch.js';
  *
  * @example
  * ```ts
- * // Allow lines four times as long as the default (32 MiB).
+ * // Allow lines four times as long as the default (16 MiB).
  * const decoder = new JsonLineDecoder(sink, { maxLineBytes: 4 * DEFAULT_MAX_LINE_BYTES });
  * ```
  */
-export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -35,9 +35,11 @@ export class MessageTooLargeError extends McpError {
   override readonly name = 'MessageTooLargeError';
   readonly limit: number;
   constructor(limit: number) {
-    super(ErrorCode.InvalidRequest, `Message exceeds the ${limit}-byte line limit and was dropped`, {
-      limit,
-    });
+    super(
+      ErrorCode.InvalidRequest,
+      `Message exceeds the ${limit}-byte line limit (maxLineBytes) and was dropped`,
+      { limit },
+    );
     this.limit = limit;
   }
 }
@@ -77,8 +79,13 @@ export interface JsonLineDecoderSink {
  * ```
  */
 export interface JsonLineDecoderOptions {
-  /** Bytes one line may hold before it is dropped. Default 32 MiB. */
+  /** Bytes one line may hold before it is dropped. Default 4 MiB (`DEFAULT_MAX_LINE_BYTES`). */
   maxLineBytes?: number | undefined;
+  /**
+   * How deeply a line's arrays and objects may nest; a deeper line is reported as `McpError(ParseError)`
+   * before it is parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).
+   */
+  maxNestingDepth?: number | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -106,6 +113,7 @@ const encoder = new TextEncoder();
 export class JsonLineDecoder {
   readonly #sink: JsonLineDecoderSink;
   readonly #maxLineBytes: number;
+  readonly #parseOptions: ParseOptions;
   /** Strict, for one line at a time: invalid UTF-8 throws. Byte order marks are stripped per line. */
   readonly #text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   /**
@@ -125,6 +133,7 @@ export class JsonLineDecoder {
   constructor(sink: JsonLineDecoderSink, options: JsonLineDecoderOptions = {}) {
     this.#sink = sink;
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
   }
 
   /** Bytes currently buffered for an unfinished line. */
@@ -274,7 +283,7 @@ export class JsonLineDecoder {
     if (text.trim().length === 0) return;
     let decoded: JSONRPCMessage | unknown[];
     try {
-      decoded = parseMessageOrBatch(text);
+      decoded = parseMessageOrBatch(text, this.#parseOptions);
       // Without a batch handler an array is what it always was here: not a message.
       if (Array.isArray(decoded) && this.#sink.onbatch === undefined) decoded = validateMessage(decoded);
     } catch (error) {
