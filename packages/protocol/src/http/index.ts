@@ -19,3 +19,5 @@ export {
   readBoundedText,
 } from './read-bounded-body.js';
 export type { ChunkEventSource, ReadBoundedTextOptions } from './read-bounded-body.js';
+export { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
+export type { RateLimiterOptions } from './rate-limiter.js';
