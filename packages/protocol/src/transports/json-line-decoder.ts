@@ -7,11 +7,11 @@ import { parseMessageOrBatch } from '../jsonrpc-batch.js';
  *
  * @example
  * ```ts
- * // Allow lines four times as long as the default (16 MiB).
+ * // Allow lines four times as long as the default (32 MiB).
  * const decoder = new JsonLineDecoder(sink, { maxLineBytes: 4 * DEFAULT_MAX_LINE_BYTES });
  * ```
  */
-export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -79,7 +79,7 @@ export interface JsonLineDecoderSink {
  * ```
  */
 export interface JsonLineDecoderOptions {
-  /** Bytes one line may hold before it is dropped. Default 4 MiB (`DEFAULT_MAX_LINE_BYTES`). */
+  /** Bytes one line may hold before it is dropped. Default 8 MiB (`DEFAULT_MAX_LINE_BYTES`). */
   maxLineBytes?: number | undefined;
   /**
    * How deeply a line's arrays and objects may nest; a deeper line is reported as `McpError(ParseError)`
