@@ -79,18 +79,24 @@ function deepJson(depth: number): string {
 }
 
 describe('client reply limits (item 6)', () => {
-  it('refuses a JSON reply over maxMessageBytes without reading it all, naming the limit', async () => {
-    await using server = await hostile((_req, res, state) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      pump(res, state, '{"jsonrpc":"2.0","id":1,"result":{"pad":"', 64 * 1024 * 1024, '"}}');
-    });
-    const { transport } = await started(server.url);
-    await expect(transport.send(legacyRequest())).rejects.toThrow(
-      /the reply to tools\/list exceeds maxMessageBytes \(4194304\)/,
-    );
-    await transport.close();
-    expect(server.written).toBeLessThan(32 * 1024 * 1024);
-  });
+  it.each([
+    { requester: 'undici dispatcher (Node default)', options: {} },
+    { requester: 'fetch', options: { fetch: (url: string | URL, init: RequestInit) => fetch(url, init) } },
+  ])(
+    'refuses a JSON reply over maxMessageBytes without reading it all, naming the limit ($requester)',
+    async ({ options }) => {
+      await using server = await hostile((_req, res, state) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        pump(res, state, '{"jsonrpc":"2.0","id":1,"result":{"pad":"', 64 * 1024 * 1024, '"}}');
+      });
+      const { transport } = await started(server.url, options);
+      await expect(transport.send(legacyRequest())).rejects.toThrow(
+        /the reply to tools\/list exceeds maxMessageBytes \(4194304\)/,
+      );
+      await transport.close();
+      expect(server.written).toBeLessThan(32 * 1024 * 1024);
+    },
+  );
 
   it('refuses a declared Content-Length over the limit at once; the option raises it', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { pad: 'x'.repeat(2 * 1024 * 1024) } });
@@ -109,12 +115,15 @@ describe('client reply limits (item 6)', () => {
     await fine.transport.close();
   });
 
-  it('reads at most a few KiB of an error body', async () => {
+  it.each([
+    { requester: 'undici dispatcher (Node default)', options: {} },
+    { requester: 'fetch', options: { fetch: (url: string | URL, init: RequestInit) => fetch(url, init) } },
+  ])('reads at most a few KiB of an error body ($requester)', async ({ options }) => {
     await using server = await hostile((_req, res, state) => {
       res.writeHead(500, { 'content-type': 'text/plain' });
       pump(res, state, 'boom ', 256 * 1024 * 1024, '');
     });
-    const { transport } = await started(server.url);
+    const { transport } = await started(server.url, options);
     const error = (await transport.send(legacyRequest()).catch((e: unknown) => e)) as StreamableHttpError;
     expect(error).toBeInstanceOf(StreamableHttpError);
     expect(error.status).toBe(500);

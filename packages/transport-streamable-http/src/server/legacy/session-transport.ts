@@ -13,6 +13,7 @@ import {
   type TransportSendOptions,
   SENT,
 } from '@x/protocol';
+import { encodeMessage, encodedText } from '../encode-message.js';
 import { accepted, badRequest, errorResponse, jsonResponse } from '../http-responses.js';
 import type { StreamableHttpServerTransport } from '../options.js';
 import { ResponseChannel } from '../response-channel.js';
@@ -335,7 +336,8 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
       streamId = await store.replayEventsAfter(lastEventId, {
         send: (eventId, message) => {
           replayed.add(eventId);
-          writer.event(JSON.stringify(message), eventId);
+          // Replayed as first sent: a response JSON could not encode went out as its -32603 error.
+          writer.event(encodedText(encodeMessage(message)), eventId);
         },
       });
     } catch (error) {
