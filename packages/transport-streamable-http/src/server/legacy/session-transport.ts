@@ -138,34 +138,12 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   async handlePost(posted: readonly JSONRPCMessage[], context: PostContext): Promise<Response> {
     this.lastActivity = Date.now();
     const headers = { 'mcp-session-id': this.sessionId };
-    let messages = posted;
-    let errors = context.errors;
-    const requestIds: RequestId[] = [];
-    let duplicates: Set<JSONRPCMessage> | undefined;
-    for (const message of posted) {
-      if (isJSONRPCRequest(message)) {
-        const id = message.id;
-        // A second request with an id still in flight would take over the first one's routing: it is
-        // refused instead, and the original keeps its stream (JSON-RPC 2.0: ids identify requests).
-        if (this.#byRequest.has(id) || (context.batch && requestIds.includes(id))) {
-          if (!context.batch) return jsonResponse(200, JSON.stringify(duplicateIdError(id)), headers);
-          duplicates ??= new Set();
-          duplicates.add(message);
-          continue;
-        }
-        requestIds.push(id);
-        continue;
-      }
-      const cancelled = cancelledRequestId(message);
-      if (cancelled !== undefined) this.#cancelled(cancelled);
+    const screened = this.#screen(posted, context);
+    if (screened === undefined) {
+      const duplicate = (posted[0] as { id: RequestId }).id;
+      return jsonResponse(200, JSON.stringify(duplicateIdError(duplicate)), headers);
     }
-    if (duplicates !== undefined) {
-      const refused = duplicates;
-      messages = posted.filter((message) => !refused.has(message));
-      const all = [...errors];
-      for (const message of refused) all.push(duplicateIdError((message as { id: RequestId }).id));
-      errors = all;
-    }
+    const { messages, errors, requestIds } = screened;
     const extra = this.#extraFor(context.extra, undefined);
     if (requestIds.length === 0) {
       for (const message of messages) this.deliver(message, extra);
@@ -266,6 +244,47 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
       return this.#emit(this.#standalone, message, undefined);
     }
     return this.#emit(channel ?? this.#standalone, message, undefined);
+  }
+
+  /**
+   * Reads a POST's messages before delivery: acts on cancellations, and refuses requests whose id is
+   * already in flight on the session — a second request with such an id would take over the first one's
+   * routing (JSON-RPC 2.0: ids identify requests), so it gets -32600 and the original keeps its stream.
+   * Undefined for a lone duplicate (answered on its own POST); in a batch, each duplicate is left out and
+   * answered among the batch's errors.
+   */
+  #screen(
+    posted: readonly JSONRPCMessage[],
+    context: PostContext,
+  ):
+    | {
+        messages: readonly JSONRPCMessage[];
+        errors: readonly JSONRPCErrorResponse[];
+        requestIds: RequestId[];
+      }
+    | undefined {
+    const requestIds: RequestId[] = [];
+    let duplicates: Set<JSONRPCMessage> | undefined;
+    for (const message of posted) {
+      if (isJSONRPCRequest(message)) {
+        const id = message.id;
+        if (this.#byRequest.has(id) || (context.batch && requestIds.includes(id))) {
+          if (!context.batch) return undefined;
+          duplicates ??= new Set();
+          duplicates.add(message);
+        } else {
+          requestIds.push(id);
+        }
+        continue;
+      }
+      const cancelled = cancelledRequestId(message);
+      if (cancelled !== undefined) this.#cancelled(cancelled);
+    }
+    if (duplicates === undefined) return { messages: posted, errors: context.errors, requestIds };
+    const refused = duplicates;
+    const errors = [...context.errors];
+    for (const message of refused) errors.push(duplicateIdError((message as { id: RequestId }).id));
+    return { messages: posted.filter((message) => !refused.has(message)), errors, requestIds };
   }
 
   /**
