@@ -14,6 +14,7 @@ import {
   createE2eServer,
   e2eClient,
   methodsOf,
+  rejectionOf,
   Resources,
   tapReceived,
   textOf,
@@ -221,7 +222,8 @@ describe('Streamable HTTP end to end (issue 6)', () => {
   });
 
   it('200 concurrent sessions: 200 clients each initialize and call', async () => {
-    const hosted = await host(createE2eServer());
+    // One address opening 200 sessions at once is past the default sessionRateLimit (burst 50).
+    const hosted = await host(createE2eServer(), { sessionRateLimit: false });
     const clients = await Promise.all(
       Array.from({ length: 200 }, async (_, i) => {
         const { client, transport } = await connect(hosted, e2eClient({ protocolVersion: 'legacy' }));
@@ -298,12 +300,27 @@ describe('Streamable HTTP end to end (issue 6)', () => {
     expect(errors).toEqual([]);
   });
 
-  it('session eviction (maxSessions) while the GET stream is open: the evicted client recovers on its own', async () => {
+  it('session eviction (maxSessions) never takes a session whose GET stream is open: the newcomer gets 503', async () => {
+    // Issue 24, item 2: evicting a busy session would end its streams with no answer, so a flood of
+    // initialize calls could empty the table.
     const hosted = await host(createE2eServer(), { maxSessions: 1 });
     const first = await connect(hosted, e2eClient({ protocolVersion: 'legacy' }));
-    const firstSession = first.transport.sessionId;
     await waitFor(() => hosted.log.some((e) => e.method === 'GET'), 'the first GET stream');
-    const second = await connect(hosted, e2eClient({ protocolVersion: 'legacy' }));
+    const refused = await rejectionOf(connect(hosted, e2eClient({ protocolVersion: 'legacy' })));
+    expect(refused).toMatchObject({ status: 503, message: expect.stringContaining('maxSessions (1)') });
+    expect(textOf(await first.client.callTool({ name: 'echo', arguments: { text: '1' } }))).toBe('1');
+    expect(first.errors).toEqual([]);
+  });
+
+  it('session eviction (maxSessions) of an idle session: the evicted client recovers on its own', async () => {
+    const hosted = await host(createE2eServer(), { maxSessions: 1 });
+    const first = await connect(hosted, e2eClient({ protocolVersion: 'legacy' }), {
+      standaloneStream: false,
+    });
+    const firstSession = first.transport.sessionId;
+    const second = await connect(hosted, e2eClient({ protocolVersion: 'legacy' }), {
+      standaloneStream: false,
+    });
     expect(textOf(await second.client.callTool({ name: 'echo', arguments: { text: '2' } }))).toBe('2');
 
     expect(textOf(await first.client.callTool({ name: 'echo', arguments: { text: '1' } }))).toBe('1');

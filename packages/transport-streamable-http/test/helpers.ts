@@ -58,7 +58,8 @@ export function attachResponder(transport: Transport, handlers: Handlers = DEFAU
       return;
     }
     if (!isJSONRPCRequest(message)) return;
-    const handler = handlers[message.method];
+    // Own properties only: a method named `toString` must be unknown here, not Object.prototype's.
+    const handler = Object.hasOwn(handlers, message.method) ? handlers[message.method] : undefined;
     const id = message.id;
     const ctx: ResponderContext = {
       extra,

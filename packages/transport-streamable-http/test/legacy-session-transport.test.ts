@@ -4,10 +4,23 @@ import { materialize } from '../src/server/deferred-body.js';
 import { SessionStore } from '../src/server/legacy/session-store.js';
 import { LegacySessionTransport } from '../src/server/legacy/session-transport.js';
 
-const settings = { json: true, eventStore: undefined, retryMs: 1000, keepAliveMs: 0, maxQueued: 100 };
+const settings = {
+  json: true,
+  eventStore: undefined,
+  retryMs: 1000,
+  keepAliveMs: 0,
+  maxQueued: 100,
+  maxBufferedBytes: 1 << 24,
+};
 
 function session(onFinished: (session: LegacySessionTransport) => void = () => {}): LegacySessionTransport {
-  return new LegacySessionTransport({ sessionId: 'sid', tag: 't', settings, onFinished });
+  return new LegacySessionTransport({
+    sessionId: 'sid',
+    tag: 't',
+    settings,
+    principal: undefined,
+    onFinished,
+  });
 }
 
 describe('LegacySessionTransport', () => {

@@ -7,7 +7,7 @@ function fakeSession(sessionId: string): LegacySessionTransport & { closedBy: st
   const session = {
     sessionId,
     closed: false,
-    hasOpenStream: false,
+    busy: false,
     lastActivity: Date.now(),
     closedBy: [] as string[],
     close: async () => {
@@ -29,16 +29,36 @@ describe('SessionStore', () => {
     store.add(c!); // b, a, c
     expect(store.get('b')).toBe(b); // a, c, b
     expect(store.get('b')).toBe(b);
+    expect(store.makeRoom()).toBe(true);
     store.add(d!); // a is the least recently used
     expect(a!.closedBy).toEqual(['store']);
     expect(store.get('a')).toBeUndefined();
     store.delete('b'); // the newest goes: c, d
     expect(store.get('c')).toBe(c); // d, c
     store.add(e!); // d, c, e
-    store.add(fakeSession('f')); // evicts d
+    expect(store.makeRoom()).toBe(true); // evicts d
+    store.add(fakeSession('f'));
     expect(d!.closedBy).toEqual(['store']);
     expect([c, e].map((session) => session!.closedBy)).toEqual([[], []]);
     expect(store.size).toBe(3);
+    void store.closeAll();
+  });
+
+  it('never evicts a busy session: it skips to the next idle one, and says no when all are busy', () => {
+    const store = new SessionStore({ idleTimeoutMs: 60_000, maxSessions: 2 });
+    const [a, b] = ['a', 'b'].map(fakeSession);
+    store.add(a!);
+    store.add(b!);
+    (a as { busy: boolean }).busy = true;
+    expect(store.makeRoom()).toBe(true); // a is the oldest but busy: b goes
+    expect(b!.closedBy).toEqual(['store']);
+    expect(a!.closedBy).toEqual([]);
+    const c = fakeSession('c');
+    store.add(c);
+    (c as { busy: boolean }).busy = true;
+    expect(store.makeRoom()).toBe(false);
+    expect([a!.closedBy, c.closedBy]).toEqual([[], []]);
+    expect(store.size).toBe(2);
     void store.closeAll();
   });
 });

@@ -51,4 +51,15 @@ export interface StreamableHttpClientTransportOptions {
    * is reported to `onerror` and dropped). Default 1000.
    */
   maxBatchSize?: number | undefined;
+  /**
+   * Largest reply the transport reads: a JSON body of more bytes, or an SSE event of more characters, is
+   * dropped (the connection is cancelled) and its request fails with an error naming this option.
+   * Default 4 MiB, like the server's `maxBodyBytes`.
+   */
+  maxMessageBytes?: number | undefined;
+  /**
+   * How deeply a reply's arrays and objects may nest; deeper JSON is refused with -32700 before it is
+   * parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).
+   */
+  maxNestingDepth?: number | undefined;
 }

@@ -1,4 +1,5 @@
 import type { CancelHandle as Exchange } from '@x/protocol';
+import { PayloadTooLargeError } from '@x/protocol/http';
 
 /**
  * The HTTP layer under the client transport, small enough to implement over `fetch` (browsers, Workers,
@@ -20,7 +21,11 @@ export interface HttpReply {
   status: number;
   /** A header value (case-insensitive name), or null. */
   header(name: string): string | null;
-  text(): Promise<string>;
+  /**
+   * The body as UTF-8 text. With `maxBytes`, a body larger than that is not read further: the exchange
+   * is cancelled and the promise rejects with `PayloadTooLargeError`.
+   */
+  text(maxBytes?: number): Promise<string>;
   /**
    * Hands the body's chunks to `onChunk` as they arrive (those that came before first); resolves when
    * the body ends, rejects when it breaks or `onChunk` throws (which cancels the request). Call once.
@@ -70,6 +75,51 @@ async function streamBody(
   }
 }
 
+/** A body of at most `maxBytes`, read chunk by chunk (the rest is cancelled once it is over). */
+async function boundedText(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  await streamBody(body, (chunk) => {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw new PayloadTooLargeError(maxBytes);
+    chunks.push(chunk);
+  });
+  const decoder = new TextDecoder();
+  let text = '';
+  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
+}
+
+/**
+ * The first `maxBytes` of a reply's body as text (a diagnostic excerpt, e.g. of an error page); the
+ * rest is not read: the exchange is cancelled, so a huge error body costs no more than the excerpt.
+ *
+ * @example
+ * ```ts
+ * const excerpt = await readPrefix(reply, 4_096);
+ * ```
+ */
+export async function readPrefix(reply: Pick<HttpReply, 'stream'>, maxBytes: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const enough = new Error('enough');
+  try {
+    await reply.stream((chunk) => {
+      const room = maxBytes - size;
+      chunks.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
+      size += Math.min(room, chunk.byteLength);
+      if (size >= maxBytes) throw enough;
+    });
+  } catch (error) {
+    if (error !== enough && chunks.length === 0) return '';
+  }
+  const decoder = new TextDecoder();
+  let text = '';
+  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+  // A character cut at the limit is dropped rather than shown as U+FFFD.
+  return text + decoder.decode().replace(/\uFFFD$/, '');
+}
+
 /**
  * An {@link HttpRequester} over any `fetch`.
  *
@@ -87,7 +137,15 @@ export function fetchRequester(fetchFn: FetchLike): HttpRequester {
     return {
       status: response.status,
       header: (name) => response.headers.get(name),
-      text: () => response.text(),
+      text: (maxBytes) => {
+        if (maxBytes === undefined) return response.text();
+        const length = Number(response.headers.get('content-length') ?? Number.NaN);
+        if (length > maxBytes) {
+          void response.body?.cancel().catch(() => {});
+          return Promise.reject(new PayloadTooLargeError(maxBytes));
+        }
+        return boundedText(response.body, maxBytes);
+      },
       stream: (onChunk) => streamBody(response.body, onChunk),
       discard: async () => {
         await response.body?.cancel().catch(() => {});

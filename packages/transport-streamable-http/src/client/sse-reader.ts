@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError } from '@x/protocol/http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { HttpReply } from './requester.js';
 import { Utf8Decoder } from './utf8-decoder.js';
@@ -8,9 +9,6 @@ export interface SseHandlers {
   /** The server's `retry` field: how long to wait before reconnecting (the client MUST respect it). */
   onRetry?(ms: number): void;
 }
-
-/** Largest single event accepted (bytes of text); a server that never ends an event cannot grow memory. */
-const MAX_EVENT_CHARS = 64 * 1024 * 1024;
 
 /**
  * Reads an SSE body to its end (WHATWG HTML §9.2.6), using eventsource-parser. Comments (keep-alives)
@@ -25,16 +23,18 @@ const MAX_EVENT_CHARS = 64 * 1024 * 1024;
 export async function readSse(
   reply: Pick<HttpReply, 'stream' | 'text' | 'header'>,
   handlers: SseHandlers,
+  maxEventChars: number = DEFAULT_MAX_BODY_BYTES,
 ): Promise<void> {
   const length = Number(reply.header('content-length') ?? Number.NaN);
-  if (length >= 0 && length <= WHOLE_BODY_BYTES) {
+  // A whole body no larger than the event limit cannot hold a larger event.
+  if (length >= 0 && length <= Math.min(WHOLE_BODY_BYTES, maxEventChars)) {
     const text = await reply.text();
     const events = plainEvents(text);
     if (events !== undefined) return deliverInTurn(events, handlers);
     // Anything but plain `data:` events goes through the full parser.
-    return readStream(text, handlers);
+    return readStream(text, handlers, maxEventChars);
   }
-  return readStream(reply, handlers);
+  return readStream(reply, handlers, maxEventChars);
 }
 
 /** A reply this short with a known length is read whole: a server's answer to one quick request. */
@@ -74,16 +74,21 @@ async function deliverInTurn(events: EventSourceMessage[], handlers: SseHandlers
 }
 
 /** Parses an SSE body, streamed from `source` or already read whole, and delivers its events. */
-async function readStream(source: Pick<HttpReply, 'stream'> | string, handlers: SseHandlers): Promise<void> {
+async function readStream(
+  source: Pick<HttpReply, 'stream'> | string,
+  handlers: SseHandlers,
+  maxEventChars: number,
+): Promise<void> {
   const parsed: EventSourceMessage[] = [];
   let delivering: Promise<void> | undefined;
   let failure: { error: unknown } | undefined;
   const parser = createParser({
     onEvent: (event) => parsed.push(event),
     onRetry: handlers.onRetry,
-    maxBufferSize: MAX_EVENT_CHARS,
+    // A server that never ends an event (or sends a huge one) cannot grow memory past this.
+    maxBufferSize: maxEventChars,
     onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') throw error;
+      if (error.type === 'max-buffer-size-exceeded') throw new PayloadTooLargeError(maxEventChars);
     },
   });
   const deliver = async (): Promise<void> => {

@@ -1,18 +1,26 @@
-import { isJSONRPCResponse, type JSONRPCMessage, parseMessageOrBatch, type RequestId } from '@x/protocol';
+import {
+  isJSONRPCResponse,
+  type JSONRPCMessage,
+  type ParseOptions,
+  parseMessageOrBatch,
+  type RequestId,
+} from '@x/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HEADER } from '../shared/headers.js';
-import { parseMediaType } from '@x/protocol/http';
+import { PayloadTooLargeError, parseMediaType } from '@x/protocol/http';
 import type { CancelHandle as Exchange } from '@x/protocol';
 import type { Exchanges } from './exchanges.js';
 import { StreamableHttpError } from './http-error.js';
 import { reconnectDelay, type ResolvedReconnection } from './reconnect.js';
-import type { HttpReply, HttpRequester } from './requester.js';
+import { type HttpReply, type HttpRequester, readPrefix } from './requester.js';
 import { readSse } from './sse-reader.js';
 
 /** State of one SSE stream being read, kept across reconnects. */
 export interface StreamContext {
   /** The request whose response this stream carries; undefined for the GET stream. */
   requestId: RequestId | undefined;
+  /** Its method, for error messages. */
+  method?: string | undefined;
   modern: boolean;
   lastEventId: string | undefined;
   /** Failed reconnects in a row; any event resets it. */
@@ -42,6 +50,11 @@ export interface StreamHost {
   lose(requestId: RequestId, reason: string): void;
 }
 
+/** How a request is named in errors: its method, else its id. */
+function what(context: StreamContext): string {
+  return context.method ?? `request ${String(context.requestId)}`;
+}
+
 /**
  * Reads SSE replies and keeps them going (2025-11-25 "Resumability and Redelivery"): a POST stream that
  * ends before its response is resumed with GET + `Last-Event-ID`; the standalone GET stream is reopened
@@ -57,13 +70,20 @@ export class SseStreams {
   #reconnection: ResolvedReconnection;
   #serverRetryMs: number | undefined;
   #standalone: Exchange | undefined;
+  #maxMessageBytes: number;
+  #parse: ParseOptions;
 
   constructor(options: {
     host: StreamHost;
     url: URL;
     exchanges: Exchanges;
     reconnection: ResolvedReconnection;
+    /** Largest event (`maxMessageBytes`; counted in characters of text). */
+    maxMessageBytes: number;
+    parse: ParseOptions;
   }) {
+    this.#maxMessageBytes = options.maxMessageBytes;
+    this.#parse = options.parse;
     this.#host = options.host;
     this.#url = options.url;
     this.#exchanges = options.exchanges;
@@ -121,7 +141,7 @@ export class SseStreams {
       if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
       let message: JSONRPCMessage | unknown[];
       try {
-        message = parseMessageOrBatch(event.data);
+        message = parseMessageOrBatch(event.data, this.#parse);
       } catch (error) {
         this.#host.fault(error);
         return;
@@ -136,12 +156,21 @@ export class SseStreams {
     const onRetry = (ms: number): void => {
       this.#serverRetryMs = ms;
     };
+    let broke: string | undefined;
     try {
-      await readSse(reply, { onEvent, onRetry });
+      await readSse(reply, { onEvent, onRetry }, this.#maxMessageBytes);
     } catch (error) {
       if (this.#ended(context, exchange)) return;
-      const reason = error instanceof Error ? error.message : String(error);
-      this.#host.fault(new Error(`SSE stream disconnected: ${reason}`));
+      if (error instanceof PayloadTooLargeError) {
+        // Resuming would only replay the same event: the request is lost, with the limit named.
+        const reason = `an SSE event from ${this.#url} exceeds maxMessageBytes (${this.#maxMessageBytes})`;
+        this.#host.fault(new Error(`SSE stream dropped: ${reason}`, { cause: error }));
+        if (context.requestId !== undefined)
+          return this.#abandon(context, `The response to ${what(context)} was dropped: ${reason}`);
+        return this.#retry(context, exchange);
+      }
+      broke = error instanceof Error ? error.message : String(error);
+      this.#host.fault(new Error(`SSE stream disconnected (${this.#url}): ${broke}`, { cause: error }));
     }
     if (this.#ended(context, exchange)) return;
     if (context.requestId === undefined) {
@@ -151,7 +180,12 @@ export class SseStreams {
       return;
     } else if (context.modern) {
       // Modern streams are not resumable: "A broken response stream loses the in-flight request".
-      this.#host.lose(context.requestId, 'The response stream ended before the response arrived');
+      this.#host.lose(
+        context.requestId,
+        broke === undefined
+          ? `${this.#url}: the response stream ended before the response to ${what(context)} arrived`
+          : `${this.#url}: connection closed by the server while awaiting the response to ${what(context)} (${broke})`,
+      );
     } else if (context.lastEventId === undefined) {
       // No event id, nothing to resume from (2025-11-25 "Resumability and Redelivery" 2), and the
       // response never comes on another stream ("Listening for Messages from the Server" 4).
@@ -200,7 +234,7 @@ export class SseStreams {
     }
     const type = parseMediaType(reply.header(HEADER.contentType))?.type;
     if (reply.status !== 200 || type !== 'text/event-stream') {
-      const body = (await reply.text().catch(() => '')).slice(0, 1_024);
+      const body = await readPrefix(reply, 1_024);
       const message = `GET ${this.#url} failed with HTTP ${reply.status}`;
       this.#host.fault(new StreamableHttpError({ status: reply.status, body, message }));
       // A refused resume (e.g. an expired event id) will not succeed by trying again.

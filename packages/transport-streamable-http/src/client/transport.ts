@@ -9,6 +9,7 @@ import {
   isThenable,
   type JSONRPCMessage,
   McpError,
+  type ParseOptions,
   parseMessageOrBatch,
   type RequestId,
   readBatch,
@@ -16,7 +17,7 @@ import {
   type TransportSendOptions,
 } from '@x/protocol';
 import { HEADER } from '../shared/headers.js';
-import { parseMediaType } from '@x/protocol/http';
+import { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError, parseMediaType } from '@x/protocol/http';
 import { type DefaultRequester, defaultRequester } from './default-requester.js';
 import { Exchanges } from './exchanges.js';
 import { StreamableHttpError } from './http-error.js';
@@ -24,7 +25,7 @@ import type { StreamableHttpClientTransportOptions } from './options.js';
 import { resolveReconnection } from './reconnect.js';
 import { ModernRequests } from './modern-requests.js';
 import { modernVersionOf } from './request-headers.js';
-import { fetchRequester, type HttpReply, type HttpRequester } from './requester.js';
+import { fetchRequester, type HttpReply, type HttpRequester, readPrefix } from './requester.js';
 import { SessionRecovery } from './session-recovery.js';
 import { SseStreams, type StreamHost } from './sse-streams.js';
 
@@ -45,6 +46,32 @@ interface Post {
 }
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
+/** Most of an error body kept for the error message (the rest is not read). */
+const ERROR_EXCERPT_BYTES = 4_096;
+
+/** How a message is named in errors. */
+function describe(message: JSONRPCMessage): string {
+  if ('method' in message) return message.method;
+  return `the response to request ${String(message.id)}`;
+}
+
+/**
+ * The error a failed exchange surfaces: the peer, what happened, and the HTTP client's error as `cause`
+ * (not undici's bare "other side closed").
+ */
+function exchangeFailed(url: URL, message: JSONRPCMessage, cause: unknown): ConnectionClosedError {
+  const code = (cause as { code?: unknown } | null)?.code;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const closed =
+    code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_CLOSED' || code === 'EPIPE';
+  const what = isJSONRPCRequest(message)
+    ? `connection closed by the server while awaiting the response to ${message.method}`
+    : `connection closed by the server while sending ${describe(message)}`;
+  const text = closed
+    ? `${url}: ${what} (${reason})`
+    : `${url}: could not send ${describe(message)}: ${reason}`;
+  return new ConnectionClosedError(text, { cause });
+}
 
 function lowerKeys(headers: Record<string, string> | undefined, into: Record<string, string>): void {
   if (headers === undefined) return;
@@ -97,17 +124,23 @@ export class StreamableHttpClientTransport implements Transport {
   #notifications: Promise<void> = Promise.resolve();
   /** Notification POSTs not yet accepted; while zero a request need not wait behind them. */
   #notificationsPending = 0;
+  readonly #maxMessageBytes: number;
+  readonly #parse: ParseOptions;
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
     this.#options = options;
     this.#sessionId = options.sessionId;
     this.#protocolVersion = options.protocolVersion;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#parse = { maxNestingDepth: options.maxNestingDepth };
     this.#streams = new SseStreams({
       host: this.#streamHost(),
       url: this.#url,
       exchanges: this.#exchanges,
       reconnection: resolveReconnection(options.reconnection),
+      maxMessageBytes: this.#maxMessageBytes,
+      parse: this.#parse,
     });
   }
 
@@ -346,7 +379,9 @@ export class StreamableHttpClientTransport implements Transport {
     } catch (error) {
       if (requestId !== undefined) this.#modern.settle(requestId);
       if (this.#closed) throw new ConnectionClosedError('Transport is closed', { cause: error });
-      throw error;
+      // A caller's cancel keeps its own reason.
+      if (exchange.aborted) throw error;
+      throw exchangeFailed(this.#url, message, error);
     }
     const sessionId = reply.header(HEADER.sessionId);
     if (sessionId !== null && modernVersion === undefined) this.#sessionId = sessionId;
@@ -366,7 +401,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     if (reply.status < 200 || reply.status >= 300) {
       if (requestId !== undefined) this.#modern.settle(requestId);
-      const body = (await reply.text().catch(() => '')).slice(0, 4_096);
+      const body = await readPrefix(reply, ERROR_EXCERPT_BYTES);
       const text = `POST ${this.#url} failed with HTTP ${reply.status}${body === '' ? '' : `: ${body}`}`;
       throw new StreamableHttpError({ status: reply.status, body, message: text });
     }
@@ -379,6 +414,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (type === 'text/event-stream') {
       const context = {
         requestId,
+        method: 'method' in message ? message.method : undefined,
         modern: modernVersion !== undefined,
         lastEventId: undefined,
         attempt: 0,
@@ -389,7 +425,21 @@ export class StreamableHttpClientTransport implements Transport {
     }
     this.#modern.settle(requestId);
     if (type === 'application/json') {
-      await this.#receiveJson(await reply.text());
+      let text: string;
+      try {
+        text = await reply.text(this.#maxMessageBytes);
+      } catch (error) {
+        if (error instanceof PayloadTooLargeError) {
+          const limit = `maxMessageBytes (${this.#maxMessageBytes})`;
+          throw new StreamableHttpError({
+            status: reply.status,
+            message: `POST ${this.#url}: the reply to ${describe(message)} exceeds ${limit}; not read`,
+          });
+        }
+        if (exchange.aborted || this.#closed) throw error;
+        throw exchangeFailed(this.#url, message, error);
+      }
+      await this.#receiveJson(text);
       return false;
     }
     await reply.discard();
@@ -401,7 +451,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   async #receiveJson(text: string): Promise<void> {
-    const decoded = parseMessageOrBatch(text);
+    const decoded = parseMessageOrBatch(text, this.#parse);
     if (!Array.isArray(decoded)) {
       this.#receive(decoded);
       return;

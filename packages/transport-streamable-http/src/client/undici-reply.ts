@@ -1,3 +1,4 @@
+import { PayloadTooLargeError } from '@x/protocol/http';
 import type { Dispatcher } from 'undici';
 import type { HttpReply } from './requester.js';
 
@@ -16,6 +17,10 @@ export class UndiciReply implements HttpReply {
   #headers: ReplyHeaders;
   #controller: Dispatcher.DispatchController;
   #chunks: Buffer[] = [];
+  /** Bytes in `#chunks`. */
+  #buffered = 0;
+  /** Most bytes `text()` may collect (its `maxBytes`). */
+  #limit = Number.POSITIVE_INFINITY;
   #state: 'open' | 'ended' | 'failed' = 'open';
   #error: unknown;
   #sink: ((chunk: Uint8Array) => void) | undefined;
@@ -48,7 +53,18 @@ export class UndiciReply implements HttpReply {
       if (this.#discarded > DISCARD_LIMIT) this.#controller.abort(new Error('Reply body discarded'));
     } else {
       this.#chunks.push(chunk);
+      this.#buffered += chunk.byteLength;
+      if (this.#buffered > this.#limit) this.#overflow();
     }
+  }
+
+  /** The body outgrew `text()`'s limit: stop reading it (the connection is dropped) and fail. */
+  #overflow(): void {
+    const error = new PayloadTooLargeError(this.#limit);
+    this.#chunks = [];
+    this.#buffered = 0;
+    this.fail(error);
+    this.#controller.abort(error);
   }
 
   /** Dispatcher side: the body is complete. */
@@ -66,10 +82,17 @@ export class UndiciReply implements HttpReply {
     this.#waiter?.reject(error);
   }
 
-  async text(): Promise<string> {
+  async text(maxBytes?: number): Promise<string> {
+    if (maxBytes !== undefined) {
+      this.#limit = maxBytes;
+      if (Number(this.header('content-length') ?? Number.NaN) > maxBytes || this.#buffered > maxBytes) {
+        this.#overflow();
+      }
+    }
     await this.#settled();
     const chunks = this.#chunks;
     this.#chunks = [];
+    this.#buffered = 0;
     if (chunks.length === 0) return '';
     if (chunks.length === 1) return (chunks[0] as Buffer).toString('utf8');
     return Buffer.concat(chunks).toString('utf8');
@@ -78,6 +101,7 @@ export class UndiciReply implements HttpReply {
   stream(onChunk: (chunk: Uint8Array) => void): Promise<void> {
     const buffered = this.#chunks;
     this.#chunks = [];
+    this.#buffered = 0;
     try {
       for (const chunk of buffered) onChunk(chunk);
     } catch (error) {
@@ -90,6 +114,7 @@ export class UndiciReply implements HttpReply {
 
   async discard(): Promise<void> {
     this.#chunks = [];
+    this.#buffered = 0;
     if (this.#state !== 'open') return;
     this.#discarding = true;
     await this.#settled().catch(() => {});

@@ -1,4 +1,5 @@
-import type { AuthInfo, Era, InFlightSet, MessageExtraInfo } from '@x/protocol';
+import type { AuthInfo, Era, InFlightSet, MessageExtraInfo, ParseOptions } from '@x/protocol';
+import type { RateLimiter } from '@x/protocol/http';
 import { type RequestExchange, RequestTransport } from './request-transport.js';
 import type { SessionStore } from './legacy/session-store.js';
 import type { SessionSettings } from './legacy/session-transport.js';
@@ -14,11 +15,24 @@ export interface EndpointState {
   /** Per-request transports still answering (closed on shutdown). */
   live: InFlightSet<{ close(): Promise<void> }>;
   supported: readonly string[];
+  /** `maxNestingDepth` for bodies. */
+  parse: ParseOptions;
+  /** `sessionRateLimit`; undefined when disabled. */
+  sessionRate: RateLimiter | undefined;
   paramHeaders: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined;
   newSessionId: () => string;
   /** Hands a new transport to the user; a throwing `onsession` closes it and yields a 500. */
   connect(transport: StreamableHttpServerTransport): Promise<Response | undefined>;
   onerror(error: unknown): void;
+}
+
+/**
+ * Who sent a request: the principal of its `AuthInfo` (see `sessionPrincipal`) and the client's address.
+ * A legacy session serves only its creator's principal; session creation is rate-limited per caller.
+ */
+export interface Caller {
+  principal: string | undefined;
+  remoteAddress: string | undefined;
 }
 
 /** One POST/GET/DELETE after the common checks. */
@@ -43,6 +57,7 @@ export async function serveOnOwnTransport(
     statelessLegacyVersion,
     json: state.settings.json,
     keepAliveMs: state.settings.keepAliveMs,
+    maxBufferedBytes: state.settings.maxBufferedBytes,
     onFinished: () => state.live.delete(transport),
   });
   state.live.add(transport);

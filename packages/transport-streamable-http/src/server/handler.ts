@@ -3,7 +3,9 @@ import {
   ErrorCode,
   InFlightSet,
   type JSONRPCMessage,
+  McpError,
   type MessageExtraInfo,
+  parseJsonText,
   SUPPORTED_PROTOCOL_VERSIONS,
   validateMessage,
 } from '@x/protocol';
@@ -11,7 +13,7 @@ import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
 import { classifyBodiless, classifyPost } from './classify-era.js';
 import { Cors } from './cors.js';
 import { isReply, materialize } from './deferred-body.js';
-import type { EndpointState } from './endpoint-state.js';
+import type { Caller, EndpointState } from './endpoint-state.js';
 import { type HttpIncoming, webIncoming } from './http-incoming.js';
 import { errorResponse, methodNotAllowed } from './http-responses.js';
 import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy/legacy-handler.js';
@@ -30,7 +32,9 @@ import {
   isJsonContentType,
   isLoopbackAddress,
   PayloadTooLargeError,
+  RateLimiter,
 } from '@x/protocol/http';
+import { DEFAULT_MAX_BUFFERED_BYTES } from './sse-writer.js';
 import { NODE_DISPATCH } from './node-dispatch.js';
 
 /**
@@ -74,6 +78,23 @@ function lastValueMemo(fn: (header: string | null) => boolean): (header: string 
   };
 }
 
+const SUBJECT_KEYS = ['sub', 'subject', 'userId'] as const;
+
+/**
+ * The default `sessionPrincipal`: the OAuth client plus, when the hook recorded one, the user it acts
+ * for. Not the token: a refreshed token must keep its sessions.
+ */
+function defaultPrincipal(auth: AuthInfo): string {
+  const extra = auth.extra;
+  if (extra !== undefined) {
+    for (const key of SUBJECT_KEYS) {
+      const subject = Object.hasOwn(extra, key) ? extra[key] : undefined;
+      if (typeof subject === 'string') return JSON.stringify([auth.clientId, subject]);
+    }
+  }
+  return JSON.stringify([auth.clientId]);
+}
+
 function defaultSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   let binary = '';
@@ -106,6 +127,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       ? undefined
       : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
   const generate = options.sessionIdGenerator ?? defaultSessionId;
+  const principalOf = options.sessionPrincipal ?? defaultPrincipal;
   const acceptsPost = lastValueMemo((header) => acceptsAll(header, [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE]));
   let closed = false;
 
@@ -117,6 +139,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       retryMs: options.retryIntervalMs ?? 1_000,
       keepAliveMs: options.keepAliveMs ?? 15_000,
       maxQueued: options.maxQueuedMessages ?? 1_000,
+      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     },
     sessionsEnabled: options.sessions !== false,
     sessions: new SessionStore({
@@ -125,6 +148,9 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     }),
     live: new InFlightSet(),
     supported: options.supportedProtocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS,
+    parse: { maxNestingDepth: options.maxNestingDepth },
+    sessionRate:
+      options.sessionRateLimit === false ? undefined : new RateLimiter(options.sessionRateLimit ?? {}),
     paramHeaders: options.paramHeaders,
     newSessionId: () => {
       const id = generate();
@@ -165,9 +191,16 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     }
     let value: unknown;
     try {
-      value = JSON.parse(text);
-    } catch {
-      return errorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not JSON');
+      // Depth is checked before JSON.parse builds anything (issue #24, item 4).
+      value = parseJsonText(text, state.parse);
+    } catch (error) {
+      const message =
+        error instanceof McpError && error.data !== undefined
+          ? error.message
+          : 'Parse error: the body is not JSON';
+      return errorResponse(400, ErrorCode.ParseError, message, {
+        data: error instanceof McpError ? error.data : undefined,
+      });
     }
     try {
       if (!Array.isArray(value)) return validateMessage(value);
@@ -179,7 +212,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     }
   }
 
-  async function post(request: HttpIncoming, extra: MessageExtraInfo): Promise<Response> {
+  async function post(request: HttpIncoming, extra: MessageExtraInfo, caller: Caller): Promise<Response> {
     // "The client MUST include an Accept header, listing both application/json and text/event-stream".
     if (!acceptsPost(request.headers.get(HEADER.accept))) {
       return errorResponse(
@@ -195,7 +228,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     if (isReply(body)) return body;
     return classifyPost(request.headers, body) === 'modern'
       ? handleModernPost(state, request, body as JSONRPCMessage, extra)
-      : handleLegacyPost(state, request, body, extra);
+      : handleLegacyPost(state, request, body, extra, caller);
   }
 
   async function route(request: HttpIncoming, context: HandlerContext | undefined): Promise<Response> {
@@ -220,18 +253,22 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       },
       authInfo: auth,
     };
+    const caller: Caller = {
+      principal: auth === undefined ? undefined : principalOf(auth),
+      remoteAddress: context?.remoteAddress,
+    };
     switch (request.method) {
       case 'POST':
-        return post(request, extra);
+        return post(request, extra, caller);
       case 'GET':
         // 2026-07-28 "Earlier Streamable HTTP Revisions": "HTTP GET or DELETE ...: respond with 405".
         return classifyBodiless(request.headers) === 'modern'
           ? methodNotAllowed('POST')
-          : handleLegacyGet(state, request, extra);
+          : handleLegacyGet(state, request, extra, caller);
       case 'DELETE':
         return classifyBodiless(request.headers) === 'modern'
           ? methodNotAllowed('POST')
-          : handleLegacyDelete(state, request);
+          : handleLegacyDelete(state, request, caller);
       default:
         return methodNotAllowed(ALLOW);
     }

@@ -1,6 +1,9 @@
+import { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '@x/protocol';
+import { jsonRpcErrorText } from '@x/protocol/http';
 import { NODE_DISPATCH, type NodeDispatch } from './node-dispatch.js';
-import { NodeIncoming } from './node-incoming.js';
+import { BadRequestUrlError, NodeIncoming } from './node-incoming.js';
 import { writeDispatched, writeResponse } from './node-response.js';
 import type { HandlerContext } from './options.js';
 
@@ -61,7 +64,7 @@ export function toNodeHandler(handler: WebHandler): NodeHandler {
     void (async () => {
       try {
         const incoming = listen(req, res);
-        const response = await handler(incoming.toRequest(), { localAddress: req.socket.localAddress });
+        const response = await handler(incoming.toRequest(), contextOf(req));
         await writeResponse(response, res);
       } catch (error) {
         fail(error, res, next);
@@ -90,13 +93,24 @@ function nodeHandlerFor(dispatch: NodeDispatch): NodeHandler {
       fail(error, res, next);
       return;
     }
-    dispatch(incoming, { localAddress: req.socket.localAddress })
+    dispatch(incoming, contextOf(req))
       .then((response) => writeDispatched(response, res))
       .catch((error: unknown) => fail(error, res, next));
   };
 }
 
+function contextOf(req: IncomingMessage): HandlerContext {
+  return { localAddress: req.socket.localAddress, remoteAddress: req.socket.remoteAddress };
+}
+
 function fail(error: unknown, res: ServerResponse, next: ((error?: unknown) => void) | undefined): void {
+  if (error instanceof BadRequestUrlError && !res.headersSent) {
+    // A Host (or target) no URL can hold is the client's mistake: 400 with a JSON-RPC body, not a 500.
+    const body = jsonRpcErrorText(ErrorCode.InvalidRequest, `Bad Request: ${error.message}`);
+    res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+    return;
+  }
   if (next !== undefined) next(error);
   else if (!res.headersSent) res.writeHead(500).end();
   else res.destroy();

@@ -42,6 +42,24 @@ function parsedBody(req: IncomingMessage): string | undefined {
   return typeof parsed === 'string' ? parsed : JSON.stringify(parsed);
 }
 
+/** The request's Host and target make no URL (e.g. `Host: [`): answered 400 by the adapter. */
+export class BadRequestUrlError extends Error {
+  override readonly name = 'BadRequestUrlError';
+}
+
+function requestUrl(scheme: string, host: string, target: string): string {
+  try {
+    return new URL(`${scheme}://${host}${target}`).href;
+  } catch (cause) {
+    throw new BadRequestUrlError(
+      `the Host header and request target make no valid URL (Host: ${JSON.stringify(host)})`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
 /**
  * A `node:http` request as the handler core reads it (see {@link HttpIncoming}): headers straight from
  * `req.headers`, the body read from the stream with the byte limit applied while reading, and an
@@ -64,7 +82,7 @@ export class NodeIncoming implements HttpIncoming {
     const scheme = (req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http';
     // Parsed once here so that a Host no URL can hold fails before the handler runs, as `new Request`
     // would.
-    this.url = new URL(`${scheme}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`).href;
+    this.url = requestUrl(scheme, req.headers.host ?? 'localhost', req.url ?? '/');
     this.headers = new NodeHeaders(req.headers);
   }
 

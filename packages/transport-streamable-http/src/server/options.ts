@@ -1,6 +1,6 @@
 import type { AuthInfo, Era, Transport } from '@x/protocol';
 import type { CorsOptions } from './cors.js';
-import type { DnsRebindingOptions } from '@x/protocol/http';
+import type { DnsRebindingOptions, RateLimiterOptions } from '@x/protocol/http';
 import type { EventStore } from './event-store.js';
 import type { ParamHeader } from '../shared/param-headers.js';
 
@@ -31,13 +31,22 @@ export interface StreamableHttpServerTransport extends Transport {
  *
  * @example
  * ```ts
- * // A custom adapter passes the socket's local address along, as `toNodeHandler` does.
- * const response = await handler(request, { localAddress: req.socket.localAddress });
+ * // A custom adapter passes the socket's addresses along, as `toNodeHandler` does.
+ * const response = await handler(request, {
+ *   localAddress: req.socket.localAddress,
+ *   remoteAddress: req.socket.remoteAddress,
+ * });
+ * // Deno: Deno.serve((request, info) => handler(request, { remoteAddress: info.remoteAddr.hostname }));
  * ```
  */
 export interface HandlerContext {
   /** Local socket address the request arrived on; decides the DNS-rebinding default. */
   localAddress?: string | undefined;
+  /**
+   * The client's address: the key of `sessionRateLimit` for callers without a principal. Without it,
+   * every anonymous caller shares one bucket.
+   */
+  remoteAddress?: string | undefined;
 }
 
 /**
@@ -89,18 +98,50 @@ export interface StreamableHttpHandlerOptions {
   sessions?: boolean | undefined;
   /** Session id factory; ids must be visible ASCII (0x21–0x7E). Default: 128 random bits, base64url. */
   sessionIdGenerator?: (() => string) | undefined;
-  /** A session without any request for this long is closed (later requests get 404). Default 30 min. */
+  /**
+   * A session without any request for this long is closed (later requests get 404); one with a GET
+   * stream open or a request in flight is never idle. Default 30 min.
+   */
   sessionIdleTimeoutMs?: number | undefined;
-  /** Live sessions at most; a new one evicts the least recently used. Default 10 000. */
+  /**
+   * Live sessions at most. A new one evicts the least recently used idle session; when every session has
+   * a stream open or a request in flight, `initialize` is refused with 503 and `Retry-After`.
+   * Default 10 000.
+   */
   maxSessions?: number | undefined;
+  /**
+   * How fast one caller may create sessions: a token bucket per principal (see `sessionPrincipal`), else
+   * per `HandlerContext.remoteAddress`. Past it `initialize` gets 429 with `Retry-After`. `false`
+   * disables it. Default `DEFAULT_RATE_LIMIT` of `@x/protocol/http`: 10 per second, bursts of 50,
+   * 10 000 callers tracked.
+   */
+  sessionRateLimit?: RateLimiterOptions | false | undefined;
+  /**
+   * The principal a legacy session is bound to, from the `authenticate` hook's `AuthInfo`: only requests
+   * of the same principal may use the session (others get 403). Default: `clientId` plus, when the hook
+   * put one in `extra`, the first string of `extra.sub`, `extra.subject`, `extra.userId` (so one OAuth
+   * client acting for two users yields two principals; a refreshed token keeps its principal). Sessions
+   * opened without `AuthInfo` are anonymous and serve only anonymous requests.
+   */
+  sessionPrincipal?: ((auth: AuthInfo) => string | undefined) | undefined;
   /** Answer requests with one `application/json` body instead of an SSE stream. Default `false`. */
   enableJsonResponse?: boolean | undefined;
   /** Makes legacy SSE streams resumable with `Last-Event-ID`. Default: none (not resumable). */
   eventStore?: EventStore | undefined;
   /** `retry` (ms) sent with priming events and before a server-side stream close. Default 1 000. */
   retryIntervalMs?: number | undefined;
-  /** Largest POST body in bytes (413 beyond). Default 4 MiB. */
+  /** Largest POST body in bytes (413 beyond). Default 4 MiB (`DEFAULT_MAX_BODY_BYTES`). */
   maxBodyBytes?: number | undefined;
+  /**
+   * How deeply a POST body's arrays and objects may nest; deeper bodies are refused with 400 (-32700)
+   * before they are parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).
+   */
+  maxNestingDepth?: number | undefined;
+  /**
+   * Bytes an SSE response may hold unread by its client before the server drops that connection, so a
+   * client that stops reading cannot grow server memory. Default 16 MiB.
+   */
+  maxBufferedBytes?: number | undefined;
   /**
    * Host/Origin checks against DNS rebinding (403). Default: on (loopback names only) unless the adapter
    * reports a non-loopback local address; pass allow-lists to serve other names, or `false` to disable.

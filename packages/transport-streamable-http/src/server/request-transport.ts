@@ -11,6 +11,7 @@ import {
   type RequestId,
   type TransportSendOptions,
 } from '@x/protocol';
+import { encodeMessage } from './encode-message.js';
 import { accepted, jsonResponse } from './http-responses.js';
 import type { HttpIncoming } from './http-incoming.js';
 import type { StreamableHttpServerTransport } from './options.js';
@@ -38,10 +39,6 @@ function statusOf(message: JSONRPCMessage): number {
   }
 }
 
-function jsonReply(message: JSONRPCMessage): Response {
-  return jsonResponse(statusOf(message), JSON.stringify(message));
-}
-
 /** Options for {@link RequestTransport}. */
 export interface RequestTransportOptions {
   era: Era;
@@ -50,6 +47,8 @@ export interface RequestTransportOptions {
   statelessLegacyVersion?: string | undefined;
   /** Keep-alive interval for long-lived streams (`subscriptions/listen`). */
   keepAliveMs: number;
+  /** Bytes an SSE reader may fall behind before its stream is dropped (`maxBufferedBytes`). */
+  maxBufferedBytes: number;
   /** Called once when the transport closes, so the handler can forget it. */
   onFinished: () => void;
 }
@@ -166,7 +165,13 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
     if (reply !== undefined) {
       if (isResponse) {
         this.#reply = undefined;
-        reply(jsonReply(message));
+        // A response JSON cannot encode still ends the request: as a -32603 error for its id.
+        const encoded = encodeMessage(message);
+        if (typeof encoded === 'string') reply(jsonResponse(statusOf(message), encoded));
+        else {
+          reply(jsonResponse(200, encoded.text));
+          this.reportError(encoded.error);
+        }
         channel.finish();
         await this.close();
         return;
@@ -176,7 +181,8 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
       channel.attach(this.#writer(false));
       reply(channel.writer?.response() ?? accepted());
     }
-    channel.write(message);
+    const unencodable = channel.write(message);
+    if (unencodable !== undefined) this.reportError(unencodable);
     if (isResponse && message.id !== undefined && message.id !== null && channel.settle(message.id)) {
       await this.close();
     }
@@ -194,6 +200,7 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
   #writer(longLived: boolean): SseWriter {
     return new SseWriter({
       keepAliveMs: longLived ? this.#options.keepAliveMs : 0,
+      maxBufferedBytes: this.#options.maxBufferedBytes,
       onDisconnect: () => this.#disconnected(),
     });
   }

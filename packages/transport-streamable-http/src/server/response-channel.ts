@@ -1,4 +1,5 @@
 import { isJSONRPCResponse, type JSONRPCMessage, type RequestId, SENT } from '@x/protocol';
+import { type Encoded, encodeMessage, encodedText, encodingError } from './encode-message.js';
 import { accepted, jsonResponse } from './http-responses.js';
 import type { SseWriter } from './sse-writer.js';
 
@@ -37,7 +38,8 @@ export class ResponseChannel {
   #replayBuffer: Frame[] | undefined;
   /** Frames held while no GET stream is open (standalone only); made by the first one. */
   #queue: Frame[] | undefined;
-  #collected: JSONRPCMessage[] | undefined;
+  /** JSON mode: the encoded responses, in order. */
+  #collected: string[] | undefined;
   #resolve!: (response: Response) => void;
   #response: Promise<Response> | undefined;
   #finished = false;
@@ -105,16 +107,22 @@ export class ResponseChannel {
     if (this.#finished) writer.close();
   }
 
-  /** Writes one message (for a JSON channel only responses are accepted; callers route the rest). */
-  write(message: JSONRPCMessage, eventId?: string): void {
-    if (this.#finished) return;
+  /**
+   * Writes one message (for a JSON channel only responses are accepted; callers route the rest). A
+   * response JSON cannot encode goes out as a -32603 error for its id, and the encoding failure is
+   * returned for the caller to report (see `encodeMessage`); any other unencodable message throws.
+   */
+  write(message: JSONRPCMessage, eventId?: string): Error | undefined {
+    if (this.#finished) return undefined;
+    if (this.json && !isJSONRPCResponse(message)) return undefined;
+    const encoded: string | Encoded = encodeMessage(message);
     if (this.json) {
-      if (!isJSONRPCResponse(message)) return;
       this.#collected ??= [];
-      this.#collected.push(message);
-      return;
+      this.#collected.push(encodedText(encoded));
+    } else {
+      this.#frame(eventId, encodedText(encoded));
     }
-    this.#frame(eventId, JSON.stringify(message));
+    return encodingError(encoded);
   }
 
   /** Gives up a replay that turned out to be for another stream: held frames go out as usual. */
@@ -151,11 +159,9 @@ export class ResponseChannel {
     this.#finished = true;
     if (this.json) {
       const collected = this.#collected ?? [];
-      const body = this.#options.batch ? collected : collected[0];
+      const body = this.#options.batch ? `[${collected.join(',')}]` : collected[0];
       this.#resolve(
-        body === undefined
-          ? accepted(this.#options.headers)
-          : jsonResponse(200, JSON.stringify(body), this.#options.headers),
+        body === undefined ? accepted(this.#options.headers) : jsonResponse(200, body, this.#options.headers),
       );
       return;
     }

@@ -27,7 +27,8 @@ export interface SseSink {
 }
 
 const encoder = new TextEncoder();
-const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Default of `maxBufferedBytes`: 16 MiB. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 // What a reader may hold unread before it counts as falling behind (the stream's high-water mark).
 const HIGH_WATER_BYTES = 64 * 1024;
 
@@ -156,7 +157,7 @@ export class SseWriter {
           : this.#heldLength;
     if (buffered - HIGH_WATER_BYTES > this.#maxBuffered) {
       // The client stopped reading: drop it (and what it has not read) rather than buffer forever.
-      this.#fail(new Error('SSE client fell too far behind'));
+      this.#fail(new Error(`SSE client fell behind by more than maxBufferedBytes (${this.#maxBuffered})`));
       return false;
     }
     if (sink !== undefined) {

@@ -10,6 +10,8 @@ export async function serve(mode: 'json' | 'sse'): Promise<ServerHandle> {
   const handler = createStreamableHttpHandler({
     onsession: (transport) => server.connect(transport).then(() => {}),
     enableJsonResponse: mode === 'json',
+    // W4/W5 open 200 sessions from one address in a burst, past the default per-caller rate limit.
+    sessionRateLimit: false,
   });
   return listenLoopback(createServer(toNodeHandler(handler)), () => void handler.close());
 }

@@ -1,6 +1,8 @@
 import {
   BATCH_PROTOCOL_VERSION,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  ErrorCode,
+  eraOf,
   isJSONRPCRequest,
   isLegacyProtocolVersion,
   type JSONRPCErrorResponse,
@@ -10,7 +12,7 @@ import {
 } from '@x/protocol';
 import { HEADER, SSE_MEDIA_TYPE } from '../../shared/headers.js';
 import { acceptsAll } from '@x/protocol/http';
-import { type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';
+import { type Caller, type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';
 import { isReply } from '../deferred-body.js';
 import {
   badRequest,
@@ -36,12 +38,56 @@ function checkVersion(state: EndpointState, version: string | null): Response | 
   return badRequest(`Unsupported protocol version: ${version} (supported: ${state.supported.join(', ')})`);
 }
 
-function lookupSession(state: EndpointState, request: HttpIncoming): LegacySessionTransport | Response {
+/**
+ * The session a request names, if it is the caller's. A session serves only the principal that opened
+ * it: a valid credential of one's own plus someone else's session id must not reach that session's
+ * streams (issue #24, item 1; legacy HTTP+SSE answers the same).
+ */
+function lookupSession(
+  state: EndpointState,
+  request: HttpIncoming,
+  caller: Caller,
+): LegacySessionTransport | Response {
   const id = request.headers.get(HEADER.sessionId);
   // "Servers that require a session ID SHOULD respond to requests without an MCP-Session-Id header
   // (other than initialization) with HTTP 400 Bad Request".
   if (id === null) return badRequest('Mcp-Session-Id header is required');
-  return state.sessions.get(id) ?? sessionNotFound();
+  const session = state.sessions.get(id);
+  if (session === undefined) return sessionNotFound();
+  return session.principal === caller.principal ? session : forbiddenSession();
+}
+
+function forbiddenSession(): Response {
+  return errorResponse(403, ErrorCode.InvalidRequest, 'Forbidden: the session belongs to another principal');
+}
+
+/**
+ * Whether the caller may open one more session now: 429 past `sessionRateLimit` for this caller, 503
+ * when every one of `maxSessions` is busy (issue #24, item 2). Both with `Retry-After` (seconds).
+ */
+function refuseNewSession(state: EndpointState, caller: Caller): Response | undefined {
+  const limiter = state.sessionRate;
+  if (limiter !== undefined) {
+    const key =
+      caller.principal !== undefined ? `p:${caller.principal}` : `a:${caller.remoteAddress ?? 'unknown'}`;
+    const waitMs = limiter.take(key);
+    if (waitMs > 0) {
+      const message =
+        `Too Many Requests: this client creates sessions faster than sessionRateLimit ` +
+        `(${limiter.perSecond}/s, burst ${limiter.burst})`;
+      return errorResponse(429, ErrorCode.InvalidRequest, message, {
+        headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) },
+        data: { limit: 'sessionRateLimit', perSecond: limiter.perSecond, burst: limiter.burst },
+      });
+    }
+  }
+  if (state.sessions.makeRoom()) return undefined;
+  const max = state.sessions.maxSessions;
+  const message = `Service Unavailable: all maxSessions (${max}) sessions are busy (a stream open or a request in flight)`;
+  return errorResponse(503, ErrorCode.InternalError, message, {
+    headers: { 'retry-after': '1' },
+    data: { limit: 'maxSessions', maxSessions: max },
+  });
 }
 
 /** A legacy POST: one message or a 2025-03-26 batch, in a session or stateless. */
@@ -50,11 +96,16 @@ export async function handleLegacyPost(
   request: HttpIncoming,
   body: JSONRPCMessage | readonly unknown[],
   extra: MessageExtraInfo,
+  caller: Caller,
 ): Promise<Response> {
   const header = request.headers.get(HEADER.protocolVersion);
+  if (Array.isArray(body) && header !== null && eraOf(header) === 'modern') {
+    // Batches are legacy only (2025-03-26 allowed them, later revisions removed them).
+    return badRequest(`JSON-RPC batches are not allowed on ${header}; send one message per POST`);
+  }
   const versionError = checkVersion(state, header);
   if (versionError !== undefined) return versionError;
-  if (Array.isArray(body)) return handleBatch(state, request, body, header, extra);
+  if (Array.isArray(body)) return handleBatch(state, request, body, header, extra, caller);
   const message = body as JSONRPCMessage;
   const initialize = isJSONRPCRequest(message) && message.method === 'initialize';
 
@@ -68,15 +119,17 @@ export async function handleLegacyPost(
   if (initialize) {
     const existing = request.headers.get(HEADER.sessionId);
     if (existing !== null) {
-      return state.sessions.get(existing) === undefined
-        ? sessionNotFound()
-        : badRequest('session already initialized');
+      const known = lookupSession(state, request, caller);
+      return isReply(known) ? known : badRequest('session already initialized');
     }
+    const refused = refuseNewSession(state, caller);
+    if (refused !== undefined) return refused;
     const sessionId = state.newSessionId();
     const session: LegacySessionTransport = new LegacySessionTransport({
       sessionId,
       tag: randomTag(),
       settings: state.settings,
+      principal: caller.principal,
       onFinished: state.sessions.forget,
     });
     state.sessions.add(session);
@@ -85,7 +138,7 @@ export async function handleLegacyPost(
     return session.handlePost([message], { extra, batch: false, errors: [] });
   }
 
-  const session = lookupSession(state, request);
+  const session = lookupSession(state, request, caller);
   if (isReply(session)) return session;
   return session.handlePost([message], { extra, batch: false, errors: [] });
 }
@@ -102,6 +155,7 @@ async function handleBatch(
   values: readonly unknown[],
   header: string | null,
   extra: MessageExtraInfo,
+  caller: Caller,
 ): Promise<Response> {
   if (values.some(isInitializeRequest)) return badRequest('initialize must not be part of a JSON-RPC batch');
   if (!state.sessionsEnabled) {
@@ -110,7 +164,7 @@ async function handleBatch(
     const version = header ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
     return handleStateless(state, request, version, reading, true, extra);
   }
-  const session = lookupSession(state, request);
+  const session = lookupSession(state, request, caller);
   if (isReply(session)) return session;
   const version = header ?? session.protocolVersion ?? BATCH_PROTOCOL_VERSION;
   const reading = readBatch(values, { protocolVersion: version });
@@ -155,13 +209,14 @@ export async function handleLegacyGet(
   state: EndpointState,
   request: HttpIncoming,
   extra: MessageExtraInfo,
+  caller: Caller,
 ): Promise<Response> {
   // Without sessions there is nothing to attach a GET stream to: "or else return HTTP 405".
   if (!state.sessionsEnabled) return methodNotAllowed('POST');
   if (!acceptsAll(request.headers.get(HEADER.accept), [SSE_MEDIA_TYPE])) {
     return errorResponse(406, -32600, 'Not Acceptable: the client must accept text/event-stream');
   }
-  const session = lookupSession(state, request);
+  const session = lookupSession(state, request, caller);
   if (isReply(session)) return session;
   const versionError = checkVersion(state, request.headers.get(HEADER.protocolVersion));
   if (versionError !== undefined) return versionError;
@@ -169,9 +224,13 @@ export async function handleLegacyGet(
 }
 
 /** DELETE: the client ends its session (2025-11-25 "Session Management" 5). */
-export async function handleLegacyDelete(state: EndpointState, request: HttpIncoming): Promise<Response> {
+export async function handleLegacyDelete(
+  state: EndpointState,
+  request: HttpIncoming,
+  caller: Caller,
+): Promise<Response> {
   if (!state.sessionsEnabled) return methodNotAllowed('POST');
-  const session = lookupSession(state, request);
+  const session = lookupSession(state, request, caller);
   if (isReply(session)) return session;
   const versionError = checkVersion(state, request.headers.get(HEADER.protocolVersion));
   if (versionError !== undefined) return versionError;

@@ -8,9 +8,12 @@ export interface SessionStoreOptions {
 
 /**
  * The live legacy sessions of one handler, bounded two ways so clients that vanish without DELETE cannot
- * leak memory: an idle timeout (a sweep closes sessions unused for that long, unless a GET stream is
- * open on them) and a maximum count (a new session evicts the least recently used one). The map is kept
- * in least-recently-used order by re-inserting on every use, so eviction is O(1).
+ * leak memory: an idle timeout (a sweep closes sessions unused for that long) and a maximum count (a new
+ * session evicts the least recently used one). Neither touches a busy session (a GET stream open or a
+ * request in flight, see `LegacySessionTransport.busy`): evicting one would end its streams with no
+ * answer, so anyone could empty the table with cheap `initialize` calls (issue #24, item 2). When every
+ * session is busy, `makeRoom` says no and the handler refuses the new one (503). The map is kept in
+ * least-recently-used order by re-inserting on every use, so eviction is O(1) while the oldest are idle.
  * Closed sessions answer 404 (2025-11-25 "Session Management" 3).
  */
 export class SessionStore {
@@ -51,13 +54,28 @@ export class SessionStore {
     return session;
   }
 
-  add(session: LegacySessionTransport): void {
-    while (this.#sessions.size >= this.#options.maxSessions) {
-      const oldest = this.#sessions.values().next().value;
-      if (oldest === undefined) break;
-      this.#remove(oldest);
-      void oldest.close();
+  /** The most sessions held at once (`maxSessions`). */
+  get maxSessions(): number {
+    return this.#options.maxSessions;
+  }
+
+  /**
+   * Makes room for one more session by closing the least recently used idle ones; false when the table
+   * is full of busy sessions (nothing is closed then).
+   */
+  makeRoom(): boolean {
+    if (this.#sessions.size < this.#options.maxSessions) return true;
+    for (const session of this.#sessions.values()) {
+      if (session.busy && !session.closed) continue;
+      this.#remove(session);
+      if (!session.closed) void session.close();
+      if (this.#sessions.size < this.#options.maxSessions) return true;
     }
+    return false;
+  }
+
+  /** Adds a session; call `makeRoom` first (a full table of busy sessions is allowed to overflow here). */
+  add(session: LegacySessionTransport): void {
     this.#sessions.set(session.sessionId, session);
     this.#newest = session;
     this.#startSweep();
@@ -89,7 +107,7 @@ export class SessionStore {
   }
 
   #expired(session: LegacySessionTransport, now: number): boolean {
-    return !session.hasOpenStream && now - session.lastActivity > this.#options.idleTimeoutMs;
+    return !session.busy && now - session.lastActivity > this.#options.idleTimeoutMs;
   }
 
   #startSweep(): void {

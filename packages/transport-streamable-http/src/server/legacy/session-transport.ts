@@ -2,6 +2,7 @@ import {
   ErrorCode,
   InFlightMap,
   isJSONRPCErrorResponse,
+  isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResponse,
   isJSONRPCResultResponse,
@@ -12,6 +13,7 @@ import {
   type TransportSendOptions,
   SENT,
 } from '@x/protocol';
+import { encodeMessage, encodedText } from '../encode-message.js';
 import { accepted, badRequest, errorResponse, jsonResponse } from '../http-responses.js';
 import type { StreamableHttpServerTransport } from '../options.js';
 import { ResponseChannel } from '../response-channel.js';
@@ -26,6 +28,8 @@ export interface SessionSettings {
   retryMs: number;
   keepAliveMs: number;
   maxQueued: number;
+  /** Bytes an SSE reader may fall behind before its stream is dropped (`maxBufferedBytes`). */
+  maxBufferedBytes: number;
 }
 
 /** The per-POST context the handler passes in. */
@@ -39,6 +43,19 @@ export interface PostContext {
 // Empty `data:` lines (priming events) broke clients before 2025-11-25, which made them legal.
 const PRIMING_SINCE = '2025-11-25';
 
+/** The -32600 answer to a request whose id is already in flight on the session (issue #24, item 10). */
+function duplicateIdError(id: RequestId): JSONRPCErrorResponse {
+  const message = `Invalid Request: request id ${JSON.stringify(id)} is already in use by a request in flight on this session`;
+  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message } };
+}
+
+/** The request a `notifications/cancelled` names, if it is one. */
+function cancelledRequestId(message: JSONRPCMessage): RequestId | undefined {
+  if (!isJSONRPCNotification(message) || message.method !== 'notifications/cancelled') return undefined;
+  const id = message.params?.['requestId'];
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
 /**
  * The server end of one legacy session (2025-03-26 … 2025-11-25 Streamable HTTP). Routes every outgoing
  * message to exactly one stream ("MUST NOT broadcast the same message across multiple streams"):
@@ -50,6 +67,11 @@ const PRIMING_SINCE = '2025-11-25';
 export class LegacySessionTransport extends ServerTransportBase implements StreamableHttpServerTransport {
   readonly era = 'legacy' as const;
   readonly sessionId: string;
+  /**
+   * Who opened the session (see `sessionPrincipal`); undefined for an anonymous one. Every later request
+   * must come from the same principal (issue #24, item 1).
+   */
+  readonly principal: string | undefined;
   /** Negotiated version: from `setProtocolVersion` or the `InitializeResult` this transport carried. */
   protocolVersion: string | undefined;
   /** Last time the client used the session (ms since epoch); the session store expires on it. */
@@ -71,12 +93,14 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     sessionId: string;
     tag: string;
     settings: SessionSettings;
+    principal: string | undefined;
     onFinished: (session: LegacySessionTransport) => void;
   }) {
     super();
     const { sessionId, tag, settings } = options;
     this.#onFinished = options.onFinished;
     this.sessionId = sessionId;
+    this.principal = options.principal;
     this.#tag = tag;
     this.#settings = settings;
   }
@@ -102,18 +126,28 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     return this.#standaloneChannel?.connected === true;
   }
 
+  /**
+   * True while the session has a GET stream open or a request in flight: such a session is never evicted
+   * to make room or expired as idle (issue #24, item 2), since that would end a stream with no answer.
+   */
+  get busy(): boolean {
+    return this.#byRequest.size > 0 || this.hasOpenStream;
+  }
+
   /** Answers one POST of the session: 202 for notifications/responses, JSON or SSE for requests. */
-  async handlePost(messages: readonly JSONRPCMessage[], context: PostContext): Promise<Response> {
+  async handlePost(posted: readonly JSONRPCMessage[], context: PostContext): Promise<Response> {
     this.lastActivity = Date.now();
-    const requestIds: RequestId[] = [];
-    for (const message of messages) if (isJSONRPCRequest(message)) requestIds.push(message.id);
     const headers = { 'mcp-session-id': this.sessionId };
+    const screened = this.#screen(posted, context);
+    if (screened === undefined) {
+      const duplicate = (posted[0] as { id: RequestId }).id;
+      return jsonResponse(200, JSON.stringify(duplicateIdError(duplicate)), headers);
+    }
+    const { messages, errors, requestIds } = screened;
     const extra = this.#extraFor(context.extra, undefined);
     if (requestIds.length === 0) {
       for (const message of messages) this.deliver(message, extra);
-      return context.errors.length === 0
-        ? accepted(headers)
-        : jsonResponse(200, JSON.stringify(context.errors), headers);
+      return errors.length === 0 ? accepted(headers) : jsonResponse(200, JSON.stringify(errors), headers);
     }
     for (const message of messages) {
       if (isJSONRPCRequest(message) && message.method === 'initialize') this.#initializeId = message.id;
@@ -129,13 +163,13 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     for (const id of requestIds) this.#byRequest.set(id, channel);
     const requestExtra = this.#extraFor(context.extra, channel);
     if (channel.json) {
-      for (const error of context.errors) channel.write(error);
+      for (const error of errors) channel.write(error);
       for (const message of messages) this.deliver(message, requestExtra);
       return channel.jsonResponse();
     }
     const writer = this.#writerFor(channel, 0);
     channel.attach(writer);
-    for (const error of context.errors) void this.#emit(channel, error, undefined);
+    for (const error of errors) void this.#emit(channel, error, undefined);
     const store = this.#settings.eventStore;
     if (store !== undefined && this.#primes(context.extra)) {
       this.#resumable ??= new InFlightMap();
@@ -212,6 +246,60 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     return this.#emit(channel ?? this.#standalone, message, undefined);
   }
 
+  /**
+   * Reads a POST's messages before delivery: acts on cancellations, and refuses requests whose id is
+   * already in flight on the session — a second request with such an id would take over the first one's
+   * routing (JSON-RPC 2.0: ids identify requests), so it gets -32600 and the original keeps its stream.
+   * Undefined for a lone duplicate (answered on its own POST); in a batch, each duplicate is left out and
+   * answered among the batch's errors.
+   */
+  #screen(
+    posted: readonly JSONRPCMessage[],
+    context: PostContext,
+  ):
+    | {
+        messages: readonly JSONRPCMessage[];
+        errors: readonly JSONRPCErrorResponse[];
+        requestIds: RequestId[];
+      }
+    | undefined {
+    const requestIds: RequestId[] = [];
+    let duplicates: Set<JSONRPCMessage> | undefined;
+    for (const message of posted) {
+      if (isJSONRPCRequest(message)) {
+        const id = message.id;
+        if (this.#byRequest.has(id) || (context.batch && requestIds.includes(id))) {
+          if (!context.batch) return undefined;
+          duplicates ??= new Set();
+          duplicates.add(message);
+        } else {
+          requestIds.push(id);
+        }
+        continue;
+      }
+      const cancelled = cancelledRequestId(message);
+      if (cancelled !== undefined) this.#cancelled(cancelled);
+    }
+    if (duplicates === undefined) return { messages: posted, errors: context.errors, requestIds };
+    const refused = duplicates;
+    const errors = [...context.errors];
+    for (const message of refused) errors.push(duplicateIdError((message as { id: RequestId }).id));
+    return { messages: posted.filter((message) => !refused.has(message)), errors, requestIds };
+  }
+
+  /**
+   * The client cancelled a request (`notifications/cancelled`): the server will not answer it ("Receivers
+   * of a cancellation notification SHOULD ... Not send a response for the cancelled request"), so its
+   * entry goes and its POST stream ends now, instead of living as long as the session (issue #24, item 8).
+   * The notification itself still reaches the server, which stops the work.
+   */
+  #cancelled(id: RequestId): void {
+    const channel = this.#byRequest.get(id);
+    if (channel === undefined) return;
+    this.#byRequest.delete(id);
+    if (channel.settle(id)) this.#resumable?.delete(channel.streamId);
+  }
+
   protected teardown(): void {
     for (const channel of new Set(this.#byRequest.values())) channel.finish();
     if (this.#resumable !== undefined) for (const channel of this.#resumable.values()) channel.finish();
@@ -225,13 +313,22 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   #emit(channel: ResponseChannel, message: JSONRPCMessage, settles: RequestId | undefined): Promise<void> {
     const store = this.#settings.eventStore;
     if (store === undefined || channel.json) {
-      channel.write(message);
+      const unencodable = channel.write(message);
+      if (unencodable !== undefined) this.reportError(unencodable);
       if (settles !== undefined) channel.settle(settles);
       return SENT;
     }
     const next = channel.tail.then(async () => {
-      const eventId = await store.storeEvent(channel.streamId, message);
-      channel.write(message, eventId);
+      let eventId: string | undefined;
+      try {
+        eventId = await store.storeEvent(channel.streamId, message);
+      } catch (error) {
+        // The message still goes out (without an event id it just cannot be replayed): a failed store
+        // write must not leave the request that waits for it unanswered.
+        this.reportError(error);
+      }
+      const unencodable = channel.write(message, eventId);
+      if (unencodable !== undefined) this.reportError(unencodable);
       if (settles !== undefined && channel.settle(settles)) this.#resumable?.delete(channel.streamId);
     });
     channel.tail = next.catch((error: unknown) => this.reportError(error));
@@ -242,6 +339,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     let target: ResponseChannel | undefined;
     const writer: SseWriter = new SseWriter({
       keepAliveMs: this.#settings.keepAliveMs,
+      maxBufferedBytes: this.#settings.maxBufferedBytes,
       onDisconnect: () => target?.detach(writer),
     });
     const replayed = new Set<string>();
@@ -257,7 +355,8 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
       streamId = await store.replayEventsAfter(lastEventId, {
         send: (eventId, message) => {
           replayed.add(eventId);
-          writer.event(JSON.stringify(message), eventId);
+          // Replayed as first sent: a response JSON could not encode went out as its -32603 error.
+          writer.event(encodedText(encodeMessage(message)), eventId);
         },
       });
     } catch (error) {
@@ -286,7 +385,11 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   }
 
   #writerFor(channel: ResponseChannel, keepAliveMs: number): SseWriter {
-    const writer: SseWriter = new SseWriter({ keepAliveMs, onDisconnect: () => channel.detach(writer) });
+    const writer: SseWriter = new SseWriter({
+      keepAliveMs,
+      maxBufferedBytes: this.#settings.maxBufferedBytes,
+      onDisconnect: () => channel.detach(writer),
+    });
     return writer;
   }
 

@@ -4,12 +4,16 @@ import { decodeHeaderValue } from '../../shared/header-value.js';
 import { argumentAt, type ParamHeader, paramValueString } from '../../shared/param-headers.js';
 import type { HeaderReader } from '../http-incoming.js';
 
-/** The body field `Mcp-Name` mirrors, per method (2026-07-28 streamable-http, "Standard Request Headers"). */
-const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
+/**
+ * The body field `Mcp-Name` mirrors, per method (2026-07-28 streamable-http, "Standard Request Headers").
+ * A `Map`: the method comes from the wire, and a plain object would answer `toString` or `constructor`
+ * from its prototype (issue #24, item 12).
+ */
+const NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri'> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+]);
 
 function mismatch(message: string): McpError {
   return new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
@@ -60,7 +64,7 @@ export function validateModernHeaders(
     throw mismatch(`Mcp-Method header '${method}' does not match body value '${message.method}'`);
   }
 
-  const source = NAME_SOURCE[message.method];
+  const source = NAME_SOURCE.get(message.method);
   const nameHeader = headers.get(HEADER.name);
   if (source !== undefined) {
     const bodyValue = params(message)?.[source];
