@@ -1,4 +1,11 @@
-export { SseServer, DEFAULT_KEEP_ALIVE_INTERVAL_MS } from './server/sse-server.js';
+export {
+  SseServer,
+  DEFAULT_KEEP_ALIVE_INTERVAL_MS,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+} from './server/sse-server.js';
+export type { SseConnectionInfo } from './server/sse-incoming.js';
 export type { SseAuthenticate, SseServerOptions, SseSessionContext } from './server/sse-server.js';
 export { SseServerTransport } from './server/sse-server-transport.js';
 export { SseClientTransport } from './client/sse-client-transport.js';

@@ -44,6 +44,11 @@ export interface SseClientTransportOptions {
   /** Largest single event accepted from the server. Default 64 MiB. */
   maxEventBytes?: number | undefined;
   /**
+   * An event whose JSON nests deeper than this is refused (`onerror` gets a -32700 `McpError` naming
+   * `maxNestingDepth`) before it is parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).
+   */
+  maxNestingDepth?: number | undefined;
+  /**
    * POSTs in flight at once. Default 16. Requests and responses may then reach the server in another
    * order than they were sent (they race over separate connections), but a notification keeps its
    * place: it goes out once every earlier POST was accepted, and nothing later overtakes it (so

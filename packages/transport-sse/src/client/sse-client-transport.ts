@@ -289,7 +289,7 @@ export class SseClientTransport implements Transport {
     if (event.event !== undefined && event.event !== 'message') return;
     let message: JSONRPCMessage | unknown[];
     try {
-      message = parseMessageOrBatch(event.data);
+      message = parseMessageOrBatch(event.data, this.#options);
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
