@@ -8,6 +8,7 @@ import {
   isJSONRPCResponse,
   type JSONRPCMessage,
   type MessageExtraInfo,
+  type ParseOptions,
   type RequestId,
   type Transport,
   type TransportSendOptions,
@@ -53,6 +54,8 @@ export interface WebSocketClientCommonOptions {
   reconnect?: boolean | ReconnectOptions | undefined;
   /** Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000. */
   maxBatchSize?: number | undefined;
+  /** JSON nested deeper than this is answered with -32700 (and `onerror`) before it is parsed. Default 128. */
+  maxNestingDepth?: number | undefined;
 }
 
 /** Opens one socket; resolves once it is open and speaks `mcp`; gives up when `signal` aborts. */
@@ -84,9 +87,14 @@ const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
  */
 export class WebSocketClientTransportBase implements Transport {
   readonly #open: OpenSocket;
+  /** The server's URL, for errors: each names the peer. */
+  readonly #peer: string;
   readonly #reconnect: ResolvedReconnectOptions | undefined;
-  /** Ids of our requests still awaiting a response; tracked only when reconnecting is on. */
-  readonly #inFlight: InFlightSet<RequestId> | undefined;
+  /**
+   * Ids of our requests still awaiting a response: when the connection drops, each is answered at once
+   * with an error naming the server, the close code and reason.
+   */
+  readonly #inFlight = new InFlightSet<RequestId>();
   #state: State = 'idle';
   #socket: WireSocket | undefined;
   #generation = 0;
@@ -94,6 +102,7 @@ export class WebSocketClientTransportBase implements Transport {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #connecting: AbortController | undefined;
   readonly #maxBatchSize: number | undefined;
+  readonly #parseOptions: ParseOptions;
   readonly #batches = new BatchResponses({ write: (responses) => this.#write(responses) });
   #protocolVersion: string | undefined;
 
@@ -107,11 +116,12 @@ export class WebSocketClientTransportBase implements Transport {
   onreconnect?: (() => void | Promise<void>) | undefined;
   sessionId?: string | undefined;
 
-  protected constructor(open: OpenSocket, options: WebSocketClientCommonOptions) {
+  protected constructor(open: OpenSocket, options: WebSocketClientCommonOptions, url: string | URL) {
     this.#open = open;
+    this.#peer = String(url);
     this.#reconnect = resolveReconnectOptions(options.reconnect);
-    this.#inFlight = this.#reconnect === undefined ? undefined : new InFlightSet();
     this.#maxBatchSize = options.maxBatchSize;
+    this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
   }
 
   /** Whether a socket is open right now (false while reconnecting). */
@@ -135,10 +145,13 @@ export class WebSocketClientTransportBase implements Transport {
     const held = this.#batches.take(message);
     if (held !== undefined) return held;
     const sent = this.#write(message);
+    if (!isJSONRPCRequest(message)) return sent;
     const inFlight = this.#inFlight;
-    if (inFlight === undefined || !isJSONRPCRequest(message)) return sent;
     const id = message.id;
     inFlight.add(id);
+    // Without reconnecting, a failed send's id may stay: the engine already failed that request, and
+    // the id is only read when the connection drops. No closure per request on the common path.
+    if (this.#reconnect === undefined) return sent;
     return sent.catch((error: unknown) => {
       inFlight.delete(id);
       throw error;
@@ -161,7 +174,7 @@ export class WebSocketClientTransportBase implements Transport {
     this.#generation++;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#connecting?.abort();
-    this.#inFlight?.clear();
+    this.#inFlight.clear();
     const socket = this.#socket;
     this.#socket = undefined;
     this.onclose?.();
@@ -186,9 +199,9 @@ export class WebSocketClientTransportBase implements Transport {
       onerror: (error) => {
         if (generation === this.#generation) this.onerror?.(error);
       },
-      onclose: (code) => {
+      onclose: (code, reason) => {
         if (!adopted) droppedEarly = true;
-        else if (generation === this.#generation) this.#ondrop(code);
+        else if (generation === this.#generation) this.#ondrop(code, reason);
       },
     };
     const connecting = new AbortController();
@@ -203,14 +216,16 @@ export class WebSocketClientTransportBase implements Transport {
       await socket.close(CloseCode.Normal, 'Closed');
       throw new ConnectionClosedError('Transport closed while connecting');
     }
-    if (droppedEarly) throw new ConnectionClosedError('WebSocket closed right after opening');
+    if (droppedEarly) {
+      throw new ConnectionClosedError(`WebSocket connection to ${this.#peer} closed right after opening`);
+    }
     adopted = true;
     this.#socket = socket;
     this.#state = 'open';
   }
 
   #ontext(text: string): void {
-    const decoded = decodeText(text);
+    const decoded = decodeText(text, this.#parseOptions);
     if (Array.isArray(decoded)) {
       this.#onBatch(decoded);
       return;
@@ -224,7 +239,7 @@ export class WebSocketClientTransportBase implements Transport {
   }
 
   #deliver(message: JSONRPCMessage): void {
-    if (this.#inFlight !== undefined && isJSONRPCResponse(message) && message.id != null) {
+    if (isJSONRPCResponse(message) && message.id != null && this.#inFlight.size > 0) {
       this.#inFlight.delete(message.id);
     }
     // A throwing handler must not unwind into the socket's data event and crash the process.
@@ -246,43 +261,45 @@ export class WebSocketClientTransportBase implements Transport {
     });
   }
 
-  #ondrop(code: number): void {
+  #ondrop(code: number, reason: string): void {
     this.#socket = undefined;
     // Answers to a dropped connection's batches have nobody to go to.
     this.#batches.clear();
     if (this.#state === 'closed') return;
+    const what = describeClose(this.#peer, code, reason);
     if (this.#reconnect === undefined || FINAL_CLOSE_CODES.has(code)) {
+      // A clean close (1000) is the server ending the session on purpose; anything else is a fault.
+      if (code !== CloseCode.Normal) this.onerror?.(new ConnectionClosedError(what));
+      this.#failInFlight(what, { code, reason }, 'open');
+      // A handler may have closed the transport meanwhile (and so fired onclose).
+      if ((this.#state as State) === 'closed') return;
       this.#state = 'closed';
+      this.#inFlight.clear();
       this.onclose?.();
       return;
     }
     this.#state = 'reconnecting';
-    this.#failInFlight();
+    this.#failInFlight(what, { code, reason, reconnecting: true }, 'reconnecting');
     this.#attempt = 0;
     this.#schedule(undefined);
   }
 
   /**
    * Responses to requests sent on the dropped connection can never arrive (the server's side of it is
-   * gone), so each one is answered now instead of waiting for the request timeout. The request may or
-   * may not have run on the server; the error says so.
+   * gone), so each one is answered now, with the server, close code and reason, instead of a bare
+   * "Connection closed" or a wait for the request timeout. The request may or may not have run on the
+   * server; the error says so.
    */
-  #failInFlight(): void {
+  #failInFlight(what: string, data: Record<string, unknown>, state: State): void {
     const inFlight = this.#inFlight;
-    if (inFlight === undefined || inFlight.size === 0) return;
+    if (inFlight.size === 0) return;
     const ids = [...inFlight];
     inFlight.clear();
+    const message = `${what}; the response never arrived (the request may have run)`;
     for (const id of ids) {
-      if (this.#state !== 'reconnecting') return;
-      this.onmessage?.({
-        jsonrpc: '2.0',
-        id,
-        error: {
-          code: ErrorCode.ConnectionClosed,
-          message: 'WebSocket connection lost before the response arrived; the request may have run',
-          data: { reconnecting: true },
-        },
-      });
+      // A handler may close the transport meanwhile: the rest then fail with the engine's own error.
+      if (this.#state !== state) return;
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message, data } });
     }
   }
 
@@ -329,6 +346,27 @@ export class WebSocketClientTransportBase implements Transport {
     );
     this.onclose?.();
   }
+}
+
+const CLOSE_NAMES = new Map<number, string>([
+  [1000, 'normal closure'],
+  [1001, 'going away'],
+  [1002, 'protocol error'],
+  [1003, 'unsupported data'],
+  [1006, 'abnormal closure: no close frame'],
+  [1007, 'invalid payload'],
+  [1008, 'policy violation'],
+  [1009, 'message too big'],
+  [1011, 'internal error'],
+  [1012, 'service restart'],
+  [1013, 'try again later'],
+]);
+
+/** "WebSocket connection to ws://… closed: code 1009 (message too big), reason "…"" */
+function describeClose(peer: string, code: number, reason: string): string {
+  const name = CLOSE_NAMES.get(code);
+  const why = reason === '' ? '' : `, reason ${JSON.stringify(reason)}`;
+  return `WebSocket connection to ${peer} closed: code ${code}${name === undefined ? '' : ` (${name})`}${why}`;
 }
 
 /** A 4xx answer to the upgrade (other than timeout/rate limit) will not change on retry. */
