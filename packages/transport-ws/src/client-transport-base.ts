@@ -90,11 +90,8 @@ export class WebSocketClientTransportBase implements Transport {
   /** The server's URL, for errors: each names the peer. */
   readonly #peer: string;
   readonly #reconnect: ResolvedReconnectOptions | undefined;
-  /**
-   * Ids of our requests still awaiting a response: when the connection drops, each is answered at once
-   * with an error naming the server, the close code and reason.
-   */
-  readonly #inFlight = new InFlightSet<RequestId>();
+  /** Ids of our requests still awaiting a response; tracked only when reconnecting is on. */
+  readonly #inFlight: InFlightSet<RequestId> | undefined;
   #state: State = 'idle';
   #socket: WireSocket | undefined;
   #generation = 0;
@@ -115,11 +112,18 @@ export class WebSocketClientTransportBase implements Transport {
    */
   onreconnect?: (() => void | Promise<void>) | undefined;
   sessionId?: string | undefined;
+  /**
+   * Why the connection ended, once it did and not by our `close()`: a `ConnectionClosedError` naming the
+   * server URL, the close code and reason. Set before `onclose`; the engine rejects pending requests
+   * with it.
+   */
+  closeReason: Error | undefined;
 
   protected constructor(open: OpenSocket, options: WebSocketClientCommonOptions, url: string | URL) {
     this.#open = open;
     this.#peer = String(url);
     this.#reconnect = resolveReconnectOptions(options.reconnect);
+    this.#inFlight = this.#reconnect === undefined ? undefined : new InFlightSet();
     this.#maxBatchSize = options.maxBatchSize;
     this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
   }
@@ -145,13 +149,10 @@ export class WebSocketClientTransportBase implements Transport {
     const held = this.#batches.take(message);
     if (held !== undefined) return held;
     const sent = this.#write(message);
-    if (!isJSONRPCRequest(message)) return sent;
     const inFlight = this.#inFlight;
+    if (inFlight === undefined || !isJSONRPCRequest(message)) return sent;
     const id = message.id;
     inFlight.add(id);
-    // Without reconnecting, a failed send's id may stay: the engine already failed that request, and
-    // the id is only read when the connection drops. No closure per request on the common path.
-    if (this.#reconnect === undefined) return sent;
     return sent.catch((error: unknown) => {
       inFlight.delete(id);
       throw error;
@@ -161,6 +162,7 @@ export class WebSocketClientTransportBase implements Transport {
   #write(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
     const socket = this.#socket;
     if (this.#state !== 'open' || socket === undefined) {
+      if (this.closeReason !== undefined) return Promise.reject(this.closeReason);
       const why = this.#state === 'reconnecting' ? 'WebSocket is reconnecting' : 'WebSocket is not open';
       return Promise.reject(new ConnectionClosedError(why));
     }
@@ -174,7 +176,7 @@ export class WebSocketClientTransportBase implements Transport {
     this.#generation++;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#connecting?.abort();
-    this.#inFlight.clear();
+    this.#inFlight?.clear();
     const socket = this.#socket;
     this.#socket = undefined;
     this.onclose?.();
@@ -239,7 +241,7 @@ export class WebSocketClientTransportBase implements Transport {
   }
 
   #deliver(message: JSONRPCMessage): void {
-    if (isJSONRPCResponse(message) && message.id != null && this.#inFlight.size > 0) {
+    if (this.#inFlight !== undefined && isJSONRPCResponse(message) && message.id != null) {
       this.#inFlight.delete(message.id);
     }
     // A throwing handler must not unwind into the socket's data event and crash the process.
@@ -268,37 +270,35 @@ export class WebSocketClientTransportBase implements Transport {
     if (this.#state === 'closed') return;
     const what = describeClose(this.#peer, code, reason);
     if (this.#reconnect === undefined || FINAL_CLOSE_CODES.has(code)) {
-      // A clean close (1000) is the server ending the session on purpose; anything else is a fault.
-      if (code !== CloseCode.Normal) this.onerror?.(new ConnectionClosedError(what));
-      this.#failInFlight(what, { code, reason }, 'open');
-      // A handler may have closed the transport meanwhile (and so fired onclose).
-      if ((this.#state as State) === 'closed') return;
       this.#state = 'closed';
-      this.#inFlight.clear();
+      this.#inFlight?.clear();
+      // The engine fails the requests still pending with it (Transport.closeReason), so the caller
+      // learns the server, the close code and the reason, not just "Connection closed".
+      this.closeReason = new ConnectionClosedError(what);
+      // A clean close (1000) is the server ending the session on purpose; anything else is a fault.
+      if (code !== CloseCode.Normal) this.onerror?.(this.closeReason);
       this.onclose?.();
       return;
     }
     this.#state = 'reconnecting';
-    this.#failInFlight(what, { code, reason, reconnecting: true }, 'reconnecting');
+    this.#failInFlight(what, { code, reason, reconnecting: true });
     this.#attempt = 0;
     this.#schedule(undefined);
   }
 
   /**
    * Responses to requests sent on the dropped connection can never arrive (the server's side of it is
-   * gone), so each one is answered now, with the server, close code and reason, instead of a bare
-   * "Connection closed" or a wait for the request timeout. The request may or may not have run on the
-   * server; the error says so.
+   * gone), so each one is answered now, naming the server, close code and reason, instead of waiting
+   * for the request timeout. The request may or may not have run on the server; the error says so.
    */
-  #failInFlight(what: string, data: Record<string, unknown>, state: State): void {
+  #failInFlight(what: string, data: Record<string, unknown>): void {
     const inFlight = this.#inFlight;
-    if (inFlight.size === 0) return;
+    if (inFlight === undefined || inFlight.size === 0) return;
     const ids = [...inFlight];
     inFlight.clear();
     const message = `${what}; the response never arrived (the request may have run)`;
     for (const id of ids) {
-      // A handler may close the transport meanwhile: the rest then fail with the engine's own error.
-      if (this.#state !== state) return;
+      if (this.#state !== 'reconnecting') return;
       this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message, data } });
     }
   }
@@ -339,11 +339,12 @@ export class WebSocketClientTransportBase implements Transport {
 
   #giveUp(lastError: unknown): void {
     this.#state = 'closed';
-    this.onerror?.(
-      new ConnectionClosedError('WebSocket reconnect gave up; see cause for the last failure', {
-        cause: lastError,
-      }),
+    const last = lastError instanceof Error ? `: ${lastError.message}` : '';
+    this.closeReason = new ConnectionClosedError(
+      `WebSocket reconnect to ${this.#peer} gave up after ${this.#attempt - 1} attempts${last}`,
+      { cause: lastError },
     );
+    this.onerror?.(this.closeReason);
     this.onclose?.();
   }
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, type JSONRPCMessage } from '@x/protocol';
+import { ConnectionClosedError, ErrorCode, type JSONRPCMessage } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import {
@@ -21,7 +21,10 @@ import {
 // nesting depth, and errors that name the peer and the close code.
 
 /** Status and body of a refused upgrade, via a bare client. */
-function refusal(url: URL, origin?: string): Promise<{ status: number; body: string; retryAfter: string | undefined }> {
+function refusal(
+  url: URL,
+  origin?: string,
+): Promise<{ status: number; body: string; retryAfter: string | undefined }> {
   const socket = new WebSocket(url, ['mcp'], origin === undefined ? {} : { origin });
   socket.on('error', () => {});
   defer(() => socket.terminate());
@@ -161,14 +164,12 @@ describe('nesting depth', () => {
 });
 
 describe('errors name the peer, what happened and the close code', () => {
-  it('answers in-flight requests and onerror with the URL, close code and reason when the server closes', async () => {
+  it('reports a drop with the URL, close code and reason (onerror, closeReason, later sends)', async () => {
     const server = await startServer({ echo: false });
     const client = new WebSocketClientTransport(server.url, { heartbeatIntervalMs: 0 });
     const errors: Error[] = [];
-    const received: JSONRPCMessage[] = [];
     let closed = false;
     client.onerror = (error) => errors.push(error);
-    client.onmessage = (message) => received.push(message);
     client.onclose = () => {
       closed = true;
     };
@@ -181,17 +182,35 @@ describe('errors name the peer, what happened and the close code', () => {
     await waitFor(() => closed);
     const what = `WebSocket connection to ${server.url.href} closed: code 1011 (internal error), reason "database unavailable"`;
     expect(errors.map((error) => error.message)).toEqual([what]);
-    expect(received).toEqual([
-      {
-        jsonrpc: '2.0',
-        id: 'pending',
-        error: {
-          code: ErrorCode.ConnectionClosed,
-          message: `${what}; the response never arrived (the request may have run)`,
-          data: { code: 1011, reason: 'database unavailable' },
-        },
+    // The engine rejects the pending requests with closeReason (Transport.closeReason).
+    expect(client.closeReason).toBeInstanceOf(ConnectionClosedError);
+    expect(client.closeReason?.message).toBe(what);
+    await expect(client.send(request('late'))).rejects.toThrow(what);
+  });
+
+  it('answers in-flight requests with the URL and close code while reconnecting', async () => {
+    const server = await startServer({ echo: false });
+    const client = new WebSocketClientTransport(server.url, {
+      heartbeatIntervalMs: 0,
+      reconnect: { initialDelayMs: 10_000 },
+    });
+    const received: JSONRPCMessage[] = [];
+    client.onmessage = (message) => received.push(message);
+    defer(() => client.close());
+    await client.start();
+    await client.send(request('pending'));
+    const serverSide = await server.next();
+    await waitFor(() => server.received[0]?.length === 1);
+    await serverSide.closeWith(CloseCode.GoingAway, 'restarting');
+    await waitFor(() => received.length === 1);
+    expect(received[0]).toMatchObject({
+      id: 'pending',
+      error: {
+        code: ErrorCode.ConnectionClosed,
+        message: `WebSocket connection to ${server.url.href} closed: code 1001 (going away), reason "restarting"; the response never arrived (the request may have run)`,
+        data: { code: 1001, reason: 'restarting', reconnecting: true },
       },
-    ]);
+    });
   });
 
   it('says why an upgrade was refused (URL, status and the server reason)', async () => {
