@@ -281,6 +281,40 @@ describe('nesting depth', () => {
 });
 
 describe('clear errors and own-property lookups', () => {
+  it('the client names the server URL and what happened when its session ends (closeReason, onerror, sends)', async () => {
+    const harness = await startSseServer(addCleanup);
+    const client = new SseClientTransport({ url: harness.url });
+    const errors: Error[] = [];
+    let closed = false;
+    client.onerror = (error) => errors.push(error);
+    client.onclose = () => {
+      closed = true;
+    };
+    addCleanup(() => client.close());
+    await client.start();
+    await waitFor(() => harness.sessions.length === 1);
+    await harness.sessions[0]!.close();
+    await waitFor(() => closed);
+    const what = `The server ended the SSE stream of ${harness.url} (session over)`;
+    expect(client.closeReason?.message).toBe(what);
+    // A clean end is the server's decision, not a fault: no onerror; a later send says what happened.
+    expect(errors).toEqual([]);
+    await expect(client.send({ jsonrpc: '2.0', id: 1, method: 'ping' })).rejects.toThrow(what);
+
+    const broken = new SseClientTransport({ url: harness.url });
+    const brokenErrors: Error[] = [];
+    broken.onerror = (error) => brokenErrors.push(error);
+    addCleanup(() => broken.close());
+    await broken.start();
+    await waitFor(() => harness.sessions.length === 2);
+    harness.server.closeAllConnections();
+    await waitFor(() => brokenErrors.length === 1);
+    expect(brokenErrors[0]?.message).toMatch(
+      new RegExp(`^SSE stream from ${harness.url.replace(/[.?]/g, '\\$&')} lost`),
+    );
+    expect(broken.closeReason).toBe(brokenErrors[0]);
+  });
+
   it('answers an unparsable Host (`Host: [`) with 400 and a JSON-RPC body, not 500 or an empty body', async () => {
     const harness = await startSseServer(addCleanup);
     for (const method of ['GET', 'POST']) {

@@ -44,6 +44,12 @@ const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;
  */
 export class SseClientTransport implements Transport {
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+  /**
+   * Why the session ended, when the server or the network ended it (not our `close()`): a
+   * `ConnectionClosedError` naming the URL and what happened. Set before `onclose`; the engine rejects
+   * pending requests with it.
+   */
+  closeReason: Error | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onclose?: (() => void) | undefined;
   sessionId?: string | undefined;
@@ -129,6 +135,7 @@ export class SseClientTransport implements Transport {
   #post(body: string, options: TransportSendOptions | undefined, barrier = false): Promise<void> {
     const endpoint = this.#endpoint;
     if (this.#state !== 'open' || endpoint === undefined) {
+      if (this.closeReason !== undefined) return Promise.reject(this.closeReason);
       return Promise.reject(
         new ConnectionClosedError(this.#state === 'closed' ? 'Transport closed' : 'Transport not started'),
       );
@@ -349,7 +356,8 @@ export class SseClientTransport implements Transport {
   #idleTimedOut(timeoutMs: number): void {
     if (this.#state === 'closed') return;
     const silence = `Nothing arrived on the SSE stream from ${this.#url.href} for ${timeoutMs} ms`;
-    this.onerror?.(new ConnectionClosedError(`${silence} (idleTimeoutMs): the server is gone`));
+    this.closeReason = new ConnectionClosedError(`${silence} (idleTimeoutMs): the server is gone`);
+    this.onerror?.(this.closeReason);
     void this.close();
   }
 
@@ -363,7 +371,16 @@ export class SseClientTransport implements Transport {
     }
     // Legacy SSE has no resumption: a new GET would be a new session the server knows nothing of. A
     // clean end is the server closing the session; only a broken stream is a fault worth onerror.
-    if (cause !== undefined) this.onerror?.(new ConnectionClosedError('SSE stream lost', { cause }));
+    const url = this.#url.href;
+    if (cause === undefined) {
+      this.closeReason = new ConnectionClosedError(
+        `The server ended the SSE stream of ${url} (session over)`,
+      );
+    } else {
+      const why = cause instanceof Error ? `: ${cause.message}` : '';
+      this.closeReason = new ConnectionClosedError(`SSE stream from ${url} lost${why}`, { cause });
+      this.onerror?.(this.closeReason);
+    }
     void this.close();
   }
 }
