@@ -235,6 +235,34 @@ describe('a client that does not read its stream', () => {
   });
 });
 
+describe('client event size', () => {
+  it('ends the session on an event over maxEventBytes (default 4 MiB), naming the option; 1 MiB passes', async () => {
+    const harness = await startSseServer(addCleanup);
+    const client = new SseClientTransport({ url: harness.url });
+    const errors: Error[] = [];
+    const received: JSONRPCMessage[] = [];
+    let closed = false;
+    client.onerror = (error) => errors.push(error);
+    client.onmessage = (message) => received.push(message);
+    client.onclose = () => {
+      closed = true;
+    };
+    addCleanup(() => client.close());
+    await client.start();
+    await waitFor(() => harness.sessions.length === 1);
+    const session = harness.sessions[0]!;
+    void session.send({ jsonrpc: '2.0', id: 1, result: { text: 'z'.repeat(1024 * 1024) } });
+    await waitFor(() => received.length === 1, 10_000);
+    void session
+      .send({ jsonrpc: '2.0', id: 2, result: { text: 'z'.repeat(5 * 1024 * 1024) } })
+      .catch(() => {});
+    await waitFor(() => closed, 10_000);
+    const what = `An event on the SSE stream from ${harness.url} exceeds maxEventBytes (4194304); the session is closed`;
+    expect(errors.map((error) => error.message)).toEqual([what]);
+    expect(client.closeReason?.message).toBe(what);
+  });
+});
+
 describe('nesting depth', () => {
   const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 

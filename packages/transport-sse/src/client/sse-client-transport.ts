@@ -20,6 +20,12 @@ import { SseEndpointError } from './sse-endpoint-error.js';
 
 type State = 'new' | 'connecting' | 'open' | 'closed';
 
+/**
+ * Largest event the client takes by default: 4 MiB, the cap every other transport puts on one incoming
+ * message (WebSocket `maxPayload`, stdio lines, Streamable HTTP bodies).
+ */
+export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
+
 const JSON_CONTENT_TYPE = { 'content-type': 'application/json' } as const;
 const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;
 
@@ -56,6 +62,9 @@ export class SseClientTransport implements Transport {
 
   #url: URL;
   #options: SseClientTransportOptions;
+  get #maxEventBytes(): number {
+    return this.#options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  }
   #state: State = 'new';
   #endpoint: URL | undefined;
   #protocolVersion: string | undefined;
@@ -264,12 +273,19 @@ export class SseClientTransport implements Transport {
       onEvent: (event) => this.#onEvent(event),
       // A comment is a keep-alive: the server sends them, so silence now means trouble (see idleTimeoutMs).
       onComment: () => this.#idle.arm(),
-      // Unknown fields and bad `retry` values are ignored by the SSE spec; only an oversized event (which
-      // the parser drops) loses a message and deserves a report.
+      // Unknown fields and bad `retry` values are ignored by the SSE spec. An oversized event stops the
+      // parser for good (it cannot find the next event boundary safely), so the session ends with a
+      // reason that names the limit, and pending requests fail now instead of at their timeout.
       onError: (error) => {
-        if (error.type === 'max-buffer-size-exceeded') this.onerror?.(error);
+        if (error.type !== 'max-buffer-size-exceeded' || this.#state === 'closed') return;
+        this.closeReason = new ConnectionClosedError(
+          `An event on the SSE stream from ${this.#url.href} exceeds maxEventBytes (${this.#maxEventBytes}); the session is closed`,
+          { cause: error },
+        );
+        this.onerror?.(this.closeReason);
+        void this.close();
       },
-      maxBufferSize: this.#options.maxEventBytes ?? 64 * 1024 * 1024,
+      maxBufferSize: this.#maxEventBytes,
     });
     if (this.#options.idleTimeoutMs !== undefined) this.#idle.arm();
     let cause: unknown;
