@@ -227,3 +227,27 @@ describe('errors name the peer, what happened and the close code', () => {
     });
   });
 });
+
+describe('wire names are data', () => {
+  it('delivers methods, ids and keys named constructor, toString, __proto__ untouched', async () => {
+    const server = await startServer();
+    const { socket, opened } = rawClient(server.url);
+    await opened;
+    const replies: unknown[] = [];
+    socket.on('message', (data) => replies.push(JSON.parse(String(data))));
+    const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
+    for (const name of names) {
+      socket.send(
+        `{"jsonrpc":"2.0","id":"${name}","method":"${name}","params":{"__proto__":{"polluted":true}}}`,
+      );
+    }
+    await waitFor(() => replies.length === names.length);
+    const serverSide = await server.next();
+    expect(server.received[0]?.map((message) => ('method' in message ? message.method : undefined))).toEqual(
+      names,
+    );
+    expect(replies.map((reply) => (reply as { id: unknown }).id)).toEqual(names);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(serverSide.sessionId).toBeDefined();
+  });
+});
