@@ -220,6 +220,31 @@ describe('a client that does not read its stream', () => {
     expect(grown).toBeLessThan(80 * 1024 * 1024);
   }, 60_000);
 
+  it('bounds the Web-standard entry too: an unread Response body ends its session past maxBufferedBytes', async () => {
+    const sessions: SseServerTransport[] = [];
+    const errors: Error[] = [];
+    const sse = new SseServer({
+      maxBufferedBytes: 4 * 1024 * 1024,
+      keepAliveIntervalMs: 0,
+      onsession: async (transport) => {
+        transport.onerror = (error) => errors.push(error);
+        sessions.push(transport);
+        await transport.start();
+      },
+    });
+    addCleanup(() => sse.close());
+    const response = await sse.handle(new Request('http://localhost/sse'));
+    expect(response.status).toBe(200);
+    const text = 'w'.repeat(1024 * 1024);
+    let refused = 0;
+    for (let i = 0; i < 10; i++) {
+      sessions[0]!.send({ jsonrpc: '2.0', id: i, result: { text } }).catch(() => refused++);
+    }
+    await waitFor(() => refused > 0);
+    expect(sse.sessionCount).toBe(0);
+    expect(errors[0]?.message).toMatch(/maxBufferedBytes \(4194304\)/);
+  });
+
   it('still delivers a result over 1 MiB to a client that reads', async () => {
     const harness = await startSseServer(addCleanup, { maxBufferedBytes: 1024 * 1024 });
     const client = new SseClientTransport({ url: harness.url });
