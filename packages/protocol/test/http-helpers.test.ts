@@ -43,6 +43,57 @@ describe('createDnsRebindingGuard', () => {
     );
     expect(() => createDnsRebindingGuard({ allowedHosts: ['a b'] })).toThrow(TypeError);
   });
+
+  // Issue #24 (3): "servers MUST validate the Origin header" on every bind, not only on loopback.
+  it('refuses a rebound browser on a non-loopback address (Host matches, Origin is the attacker)', () => {
+    const guard = createDnsRebindingGuard();
+    const rebound = request({ host: 'evil.example', origin: 'http://evil.example' });
+    expect(guard(rebound, '0.0.0.0')).toMatch(
+      /Invalid Origin header: http:\/\/evil\.example.*allowedOrigins/,
+    );
+    expect(guard(rebound, '192.168.1.5')).toMatch(/Invalid Origin/);
+    // Same origin as the request is no defence either.
+    expect(
+      guard(request({ host: '192.168.1.5:3000', origin: 'http://192.168.1.5:3000' }), '192.168.1.5'),
+    ).toMatch(/Invalid Origin/);
+    // No Origin (not a browser): the Host of a non-loopback bind is not guessed.
+    expect(guard(request({ host: '192.168.1.5:3000' }), '192.168.1.5')).toBeUndefined();
+    // Loopback pages on any port are the default allow-list, on every address.
+    for (const origin of ['http://localhost:5173', 'https://127.0.0.1', 'http://[::1]:8080']) {
+      expect(guard(request({ host: '192.168.1.5:3000', origin }), '192.168.1.5')).toBeUndefined();
+    }
+    expect(guard(request({ host: 'localhost', origin: 'http://localhost.evil.example' }), '::1')).toMatch(
+      /Invalid Origin/,
+    );
+  });
+
+  it('serves browsers on another address only from configured origins; * turns the Origin check off', () => {
+    const configured = createDnsRebindingGuard({
+      allowedOrigins: ['https://app.example', 'http://dev.example:*'],
+    });
+    const at = (origin: string) => configured(request({ host: '10.0.0.5', origin }), '10.0.0.5');
+    expect(at('https://app.example')).toBeUndefined();
+    expect(at('http://dev.example:9999')).toBeUndefined();
+    expect(at('https://dev.example:9999')).toMatch(/Invalid Origin/);
+    expect(at('http://localhost:5173')).toMatch(/Invalid Origin/);
+    const any = createDnsRebindingGuard({ allowedOrigins: ['*'] });
+    expect(any(request({ host: '10.0.0.5', origin: 'null' }), '10.0.0.5')).toBeUndefined();
+    // allowedHosts given: checked on every address, and its names also serve browsers.
+    const named = createDnsRebindingGuard({ allowedHosts: ['mcp.example'] });
+    expect(named(request({ host: 'evil.example' }), '10.0.0.5')).toMatch(/Invalid Host/);
+    expect(
+      named(request({ host: 'mcp.example', origin: 'https://mcp.example' }), '10.0.0.5'),
+    ).toBeUndefined();
+    expect(named(request({ host: 'mcp.example', origin: 'https://evil.example' }), '10.0.0.5')).toMatch(
+      /Invalid Origin/,
+    );
+    expect(() => createDnsRebindingGuard({ allowedOrigins: ['not an origin'] })).toThrow(TypeError);
+  });
+
+  it('reads only what it needs: a request without Host and a relative URL is refused, not thrown on', () => {
+    const guard = createDnsRebindingGuard();
+    expect(guard({ url: '/mcp', headers: { get: () => null } })).toMatch(/Invalid Host/);
+  });
 });
 
 describe('isJsonContentType', () => {

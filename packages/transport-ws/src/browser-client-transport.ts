@@ -36,7 +36,7 @@ export type WebSocketClientTransportOptions = WebSocketClientCommonOptions;
  */
 export class WebSocketClientTransport extends WebSocketClientTransportBase {
   constructor(url: string | URL, options: WebSocketClientTransportOptions = {}) {
-    super((events, signal) => openBrowserSocket(url, options, events, signal), options);
+    super((events, signal) => openBrowserSocket(url, options, events, signal), options, url);
   }
 }
 
@@ -55,7 +55,10 @@ function openBrowserSocket(
     socket.binaryType = 'arraybuffer';
     // Browsers hide why a handshake failed (status, body): only that it did.
     socket.onerror = () => reject(new Error(`WebSocket connection to ${String(url)} failed`));
-    socket.onclose = (event) => reject(new Error(`WebSocket closed during the handshake (${event.code})`));
+    socket.onclose = (event) =>
+      reject(
+        new Error(`WebSocket connection to ${String(url)} closed during the handshake (code ${event.code})`),
+      );
     const abort = (): void => {
       reject(new ConnectionClosedError('Transport closed while connecting'));
       socket.close();

@@ -8,6 +8,7 @@ import {
   isJSONRPCResponse,
   type JSONRPCMessage,
   type MessageExtraInfo,
+  type ParseOptions,
   type RequestId,
   type Transport,
   type TransportSendOptions,
@@ -53,6 +54,8 @@ export interface WebSocketClientCommonOptions {
   reconnect?: boolean | ReconnectOptions | undefined;
   /** Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000. */
   maxBatchSize?: number | undefined;
+  /** JSON nested deeper than this is answered with -32700 (and `onerror`) before it is parsed. Default 128. */
+  maxNestingDepth?: number | undefined;
 }
 
 /** Opens one socket; resolves once it is open and speaks `mcp`; gives up when `signal` aborts. */
@@ -84,6 +87,8 @@ const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
  */
 export class WebSocketClientTransportBase implements Transport {
   readonly #open: OpenSocket;
+  /** The server's URL, for errors: each names the peer. */
+  readonly #peer: string;
   readonly #reconnect: ResolvedReconnectOptions | undefined;
   /** Ids of our requests still awaiting a response; tracked only when reconnecting is on. */
   readonly #inFlight: InFlightSet<RequestId> | undefined;
@@ -94,6 +99,7 @@ export class WebSocketClientTransportBase implements Transport {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #connecting: AbortController | undefined;
   readonly #maxBatchSize: number | undefined;
+  readonly #parseOptions: ParseOptions;
   readonly #batches = new BatchResponses({ write: (responses) => this.#write(responses) });
   #protocolVersion: string | undefined;
 
@@ -106,12 +112,20 @@ export class WebSocketClientTransportBase implements Transport {
    */
   onreconnect?: (() => void | Promise<void>) | undefined;
   sessionId?: string | undefined;
+  /**
+   * Why the connection ended, once it did and not by our `close()`: a `ConnectionClosedError` naming the
+   * server URL, the close code and reason. Set before `onclose`; the engine rejects pending requests
+   * with it.
+   */
+  closeReason: Error | undefined;
 
-  protected constructor(open: OpenSocket, options: WebSocketClientCommonOptions) {
+  protected constructor(open: OpenSocket, options: WebSocketClientCommonOptions, url: string | URL) {
     this.#open = open;
+    this.#peer = String(url);
     this.#reconnect = resolveReconnectOptions(options.reconnect);
     this.#inFlight = this.#reconnect === undefined ? undefined : new InFlightSet();
     this.#maxBatchSize = options.maxBatchSize;
+    this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
   }
 
   /** Whether a socket is open right now (false while reconnecting). */
@@ -148,6 +162,7 @@ export class WebSocketClientTransportBase implements Transport {
   #write(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
     const socket = this.#socket;
     if (this.#state !== 'open' || socket === undefined) {
+      if (this.closeReason !== undefined) return Promise.reject(this.closeReason);
       const why = this.#state === 'reconnecting' ? 'WebSocket is reconnecting' : 'WebSocket is not open';
       return Promise.reject(new ConnectionClosedError(why));
     }
@@ -186,9 +201,9 @@ export class WebSocketClientTransportBase implements Transport {
       onerror: (error) => {
         if (generation === this.#generation) this.onerror?.(error);
       },
-      onclose: (code) => {
+      onclose: (code, reason) => {
         if (!adopted) droppedEarly = true;
-        else if (generation === this.#generation) this.#ondrop(code);
+        else if (generation === this.#generation) this.#ondrop(code, reason);
       },
     };
     const connecting = new AbortController();
@@ -203,14 +218,16 @@ export class WebSocketClientTransportBase implements Transport {
       await socket.close(CloseCode.Normal, 'Closed');
       throw new ConnectionClosedError('Transport closed while connecting');
     }
-    if (droppedEarly) throw new ConnectionClosedError('WebSocket closed right after opening');
+    if (droppedEarly) {
+      throw new ConnectionClosedError(`WebSocket connection to ${this.#peer} closed right after opening`);
+    }
     adopted = true;
     this.#socket = socket;
     this.#state = 'open';
   }
 
   #ontext(text: string): void {
-    const decoded = decodeText(text);
+    const decoded = decodeText(text, this.#parseOptions);
     if (Array.isArray(decoded)) {
       this.#onBatch(decoded);
       return;
@@ -246,43 +263,43 @@ export class WebSocketClientTransportBase implements Transport {
     });
   }
 
-  #ondrop(code: number): void {
+  #ondrop(code: number, reason: string): void {
     this.#socket = undefined;
     // Answers to a dropped connection's batches have nobody to go to.
     this.#batches.clear();
     if (this.#state === 'closed') return;
+    const what = describeClose(this.#peer, code, reason);
     if (this.#reconnect === undefined || FINAL_CLOSE_CODES.has(code)) {
       this.#state = 'closed';
+      this.#inFlight?.clear();
+      // The engine fails the requests still pending with it (Transport.closeReason), so the caller
+      // learns the server, the close code and the reason, not just "Connection closed".
+      this.closeReason = new ConnectionClosedError(what);
+      // A clean close (1000) is the server ending the session on purpose; anything else is a fault.
+      if (code !== CloseCode.Normal) this.onerror?.(this.closeReason);
       this.onclose?.();
       return;
     }
     this.#state = 'reconnecting';
-    this.#failInFlight();
+    this.#failInFlight(what, { code, reason, reconnecting: true });
     this.#attempt = 0;
     this.#schedule(undefined);
   }
 
   /**
    * Responses to requests sent on the dropped connection can never arrive (the server's side of it is
-   * gone), so each one is answered now instead of waiting for the request timeout. The request may or
-   * may not have run on the server; the error says so.
+   * gone), so each one is answered now, naming the server, close code and reason, instead of waiting
+   * for the request timeout. The request may or may not have run on the server; the error says so.
    */
-  #failInFlight(): void {
+  #failInFlight(what: string, data: Record<string, unknown>): void {
     const inFlight = this.#inFlight;
     if (inFlight === undefined || inFlight.size === 0) return;
     const ids = [...inFlight];
     inFlight.clear();
+    const message = `${what}; the response never arrived (the request may have run)`;
     for (const id of ids) {
       if (this.#state !== 'reconnecting') return;
-      this.onmessage?.({
-        jsonrpc: '2.0',
-        id,
-        error: {
-          code: ErrorCode.ConnectionClosed,
-          message: 'WebSocket connection lost before the response arrived; the request may have run',
-          data: { reconnecting: true },
-        },
-      });
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message, data } });
     }
   }
 
@@ -322,13 +339,35 @@ export class WebSocketClientTransportBase implements Transport {
 
   #giveUp(lastError: unknown): void {
     this.#state = 'closed';
-    this.onerror?.(
-      new ConnectionClosedError('WebSocket reconnect gave up; see cause for the last failure', {
-        cause: lastError,
-      }),
+    const last = lastError instanceof Error ? `: ${lastError.message}` : '';
+    this.closeReason = new ConnectionClosedError(
+      `WebSocket reconnect to ${this.#peer} gave up after ${this.#attempt - 1} attempts${last}`,
+      { cause: lastError },
     );
+    this.onerror?.(this.closeReason);
     this.onclose?.();
   }
+}
+
+const CLOSE_NAMES = new Map<number, string>([
+  [1000, 'normal closure'],
+  [1001, 'going away'],
+  [1002, 'protocol error'],
+  [1003, 'unsupported data'],
+  [1006, 'abnormal closure: no close frame'],
+  [1007, 'invalid payload'],
+  [1008, 'policy violation'],
+  [1009, 'message too big'],
+  [1011, 'internal error'],
+  [1012, 'service restart'],
+  [1013, 'try again later'],
+]);
+
+/** "WebSocket connection to ws://… closed: code 1009 (message too big), reason "…"" */
+function describeClose(peer: string, code: number, reason: string): string {
+  const name = CLOSE_NAMES.get(code);
+  const why = reason === '' ? '' : `, reason ${JSON.stringify(reason)}`;
+  return `WebSocket connection to ${peer} closed: code ${code}${name === undefined ? '' : ` (${name})`}${why}`;
 }
 
 /** A 4xx answer to the upgrade (other than timeout/rate limit) will not change on retry. */

@@ -1,4 +1,5 @@
 import { ConnectionClosedError } from '@x/protocol';
+import type { IncomingMessage } from 'node:http';
 import { type ClientOptions, WebSocket } from 'ws';
 import { type WebSocketClientCommonOptions, WebSocketClientTransportBase } from './client-transport-base.js';
 import {
@@ -58,7 +59,7 @@ export interface WebSocketClientTransportOptions extends WebSocketClientCommonOp
  */
 export class WebSocketClientTransport extends WebSocketClientTransportBase {
   constructor(url: string | URL, options: WebSocketClientTransportOptions = {}) {
-    super((events, signal) => openNodeSocket(url, options, events, signal), options);
+    super((events, signal) => openNodeSocket(url, options, events, signal), options, url);
   }
 }
 
@@ -90,7 +91,7 @@ function openNodeSocket(
       reject(
         new WebSocketHandshakeError(
           0,
-          `WebSocket opening handshake timed out after ${handshakeTimeoutMs} ms`,
+          `WebSocket opening handshake with ${String(url)} timed out after ${handshakeTimeoutMs} ms`,
         ),
       );
       socket.terminate();
@@ -102,9 +103,18 @@ function openNodeSocket(
       signal.removeEventListener('abort', abort);
     });
     socket.once('unexpected-response', (_request, response) => {
-      response.resume();
-      reject(new WebSocketHandshakeError(response.statusCode ?? 0));
-      socket.terminate();
+      const status = response.statusCode ?? 0;
+      // The server's reason is in the body (a JSON-RPC error from our listener): read a few KiB of it.
+      readReason(response).then((reason) => {
+        const why = reason === '' ? '' : `: ${reason}`;
+        reject(
+          new WebSocketHandshakeError(
+            status,
+            `WebSocket upgrade to ${String(url)} refused with HTTP ${status}${why}`,
+          ),
+        );
+        socket.terminate();
+      });
     });
     socket.once('open', () => {
       clearTimeout(deadline);
@@ -124,4 +134,41 @@ function openNodeSocket(
       );
     });
   });
+}
+
+const MAX_REASON_BYTES = 4096;
+
+/**
+ * The reason a refused upgrade gives: the `error.message` of a JSON-RPC body, else the text, from at
+ * most the first 4 KiB (the rest is not read). Never rejects.
+ */
+function readReason(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      response.destroy();
+      resolve(reasonOf(text.slice(0, MAX_REASON_BYTES)));
+    };
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.length >= MAX_REASON_BYTES) finish();
+    });
+    response.on('end', finish);
+    response.on('close', finish);
+    response.on('error', finish);
+  });
+}
+
+function reasonOf(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } };
+    if (typeof body.error?.message === 'string') return body.error.message;
+  } catch {
+    // Not JSON: the text itself, on one line.
+  }
+  return text.trim().replace(/\s+/g, ' ').slice(0, 200);
 }

@@ -3,6 +3,7 @@ import {
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
   McpError,
+  type ParseOptions,
   parseMessageOrBatch,
 } from '@x/protocol';
 
@@ -24,12 +25,13 @@ export class InvalidText {
  * Decodes one text frame (one JSON-RPC message per frame, SEP-1288, or a 2025-03-26 batch: a JSON
  * array, returned undecided for `readBatch`). A frame that is not JSON, or not a JSON-RPC message,
  * yields the error response JSON-RPC 2.0 §5 asks for (`id` null when unreadable); the connection stays
- * open, since one bad message says nothing about the next. Returns the message itself on the hot path:
- * no wrapper object per frame.
+ * open, since one bad message says nothing about the next. JSON nested deeper than `maxNestingDepth`
+ * gets -32700 naming the limit before it is parsed. Returns the message itself on the hot path: no
+ * wrapper object per frame (`options` is one object per transport).
  */
-export function decodeText(text: string): JSONRPCMessage | unknown[] | InvalidText {
+export function decodeText(text: string, options: ParseOptions): JSONRPCMessage | unknown[] | InvalidText {
   try {
-    return parseMessageOrBatch(text);
+    return parseMessageOrBatch(text, options);
   } catch (cause) {
     return new InvalidText(
       cause instanceof McpError

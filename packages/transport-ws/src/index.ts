@@ -6,11 +6,11 @@ export {
   CloseCode,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_PAYLOAD,
   MCP_SUBPROTOCOL,
 } from './constants.js';
 export { SendBufferFullError, WebSocketHandshakeError } from './errors.js';
-export { isOriginAllowed } from './origin-policy.js';
 export { WebSocketServerTransport } from './server-transport.js';
 export type { WebSocketServerTransportOptions } from './server-transport.js';
 export { WebSocketListener } from './websocket-listener.js';

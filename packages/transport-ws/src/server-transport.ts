@@ -5,6 +5,7 @@ import {
   ConnectionClosedError,
   type JSONRPCMessage,
   type MessageExtraInfo,
+  type ParseOptions,
   randomUuid,
   type RequestInfo,
   type Transport,
@@ -49,6 +50,8 @@ export interface WebSocketServerTransportOptions {
   closeTimeoutMs?: number | undefined;
   /** Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000. */
   maxBatchSize?: number | undefined;
+  /** JSON nested deeper than this is answered with -32700 before it is parsed. Default 128. */
+  maxNestingDepth?: number | undefined;
 }
 
 /** Set by the class's static block (private fields are reachable only from inside it). */
@@ -80,6 +83,7 @@ export class WebSocketServerTransport implements Transport {
   readonly #socket: WebSocket;
   readonly #extra: MessageExtraInfo | undefined;
   readonly #maxBatchSize: number | undefined;
+  readonly #parseOptions: ParseOptions;
   /** Created by the first batch (2025-03-26 only): most sessions never see one. */
   #batches: BatchResponses | undefined;
   #protocolVersion: string | undefined;
@@ -106,6 +110,7 @@ export class WebSocketServerTransport implements Transport {
     this.#extra =
       options.request === undefined ? undefined : { requestInfo: new UpgradeRequestInfo(options.request) };
     this.#maxBatchSize = options.maxBatchSize;
+    this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
     this.#wire = new NodeWireSocket(options.socket, new WebSocketServerTransport.#WireEvents(this), {
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
@@ -161,7 +166,7 @@ export class WebSocketServerTransport implements Transport {
       return;
     }
     if (this.#closed) return;
-    const decoded = decodeText(text);
+    const decoded = decodeText(text, this.#parseOptions);
     if (Array.isArray(decoded)) {
       this.#onBatch(decoded);
       return;

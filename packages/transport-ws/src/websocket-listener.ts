@@ -1,9 +1,18 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { ErrorCode } from '@x/protocol';
+import {
+  createDnsRebindingGuard,
+  type DnsRebindingGuard,
+  type DnsRebindingOptions,
+  type GuardedRequest,
+  jsonRpcErrorText,
+  RateLimiter,
+  type RateLimiterOptions,
+} from '@x/protocol/http';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { CloseCode, DEFAULT_MAX_PAYLOAD, MCP_SUBPROTOCOL } from './constants.js';
-import { isOriginAllowed } from './origin-policy.js';
+import { CloseCode, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PAYLOAD, MCP_SUBPROTOCOL } from './constants.js';
 import { onTransportClosed, WebSocketServerTransport } from './server-transport.js';
 
 /**
@@ -15,7 +24,7 @@ import { onTransportClosed, WebSocketServerTransport } from './server-transport.
  * const listener = new WebSocketListener({
  *   server: httpServer,
  *   path: '/mcp',
- *   allowedOrigins: ['https://app.example.com'],
+ *   dnsRebindingProtection: { allowedOrigins: ['https://app.example.com'] },
  *   onconnection: (transport, request) => mcpServer.connect(transport),
  *   onerror: (error) => console.error('ws:', error),
  * });
@@ -34,10 +43,30 @@ export interface WebSocketListenerOptions {
    * other `upgrade` listeners, or refused with 404 when there are none. Default: every path.
    */
   path?: string | undefined;
-  /** Browser Origins allowed to connect (`'*'` for any). Default: see `isOriginAllowed`. */
+  /**
+   * DNS-rebinding protection of the upgrade (403), the policy shared with Streamable HTTP and legacy SSE
+   * (`createDnsRebindingGuard` of `@x/protocol/http`). On by default, on every address: a browser
+   * `Origin` must be a loopback page (`http(s)://localhost|127.0.0.1|[::1]`, any port) or listed in
+   * `allowedOrigins` (`'*'`: any); the `Host` must be a loopback name when the connection arrives on
+   * loopback (or one of `allowedHosts` when given). `false` turns it off.
+   */
+  dnsRebindingProtection?: DnsRebindingOptions | boolean | undefined;
+  /** @deprecated Use `dnsRebindingProtection: { allowedOrigins }`. */
   allowedOrigins?: readonly string[] | undefined;
   /** Largest incoming message in bytes; a bigger one closes the connection with 1009. Default 4 MiB. */
   maxPayload?: number | undefined;
+  /** JSON nested deeper than this is answered with -32700 before it is parsed. Default 128. */
+  maxNestingDepth?: number | undefined;
+  /**
+   * Open connections at most; past it an upgrade is refused with 503 and `Retry-After` (no connection
+   * is evicted). Default {@link DEFAULT_MAX_CONNECTIONS} (1000).
+   */
+  maxConnections?: number | undefined;
+  /**
+   * How fast one caller (its remote address) may open connections; past it an upgrade is refused with
+   * 429 and `Retry-After`. `false` disables. Default 10/s, bursts of 50 (`DEFAULT_RATE_LIMIT`).
+   */
+  connectionRateLimit?: RateLimiterOptions | false | undefined;
   /** Ping period per connection; a peer silent for a whole period after a ping is dropped. Default 30 s. */
   heartbeatIntervalMs?: number | undefined;
   /** Unsent bytes per connection beyond which `send()` rejects. Default 8 MiB. */
@@ -71,8 +100,9 @@ export interface WebSocketListenOptions extends Omit<WebSocketListenerOptions, '
  * Accepts MCP WebSocket connections (subprotocol `mcp`, SEP-1288) and hands each one to `onconnection`
  * as its own `WebSocketServerTransport`, so one MCP server object serves many connections.
  *
- * The upgrade is refused before any WebSocket exists when the client does not offer `mcp` (400) or the
- * Origin is not allowed (403). `close()` ends every connection with 1001 (going away).
+ * The upgrade is refused before any WebSocket exists, with a JSON-RPC error body, when the client does
+ * not offer `mcp` (400), the Host/Origin is not allowed (403), the caller opens connections too fast
+ * (429) or `maxConnections` are open (503). `close()` ends every connection with 1001 (going away).
  *
  * @example
  * ```ts
@@ -94,11 +124,27 @@ export class WebSocketListener {
   #ownsServer = false;
   readonly #wss: WebSocketServer;
   readonly #connections = new Set<WebSocketServerTransport>();
+  readonly #guard: DnsRebindingGuard | undefined;
+  readonly #rateLimiter: RateLimiter | undefined;
+  readonly #maxConnections: number;
+  /** Upgrades accepted by the checks whose WebSocket is not open yet: they count against the cap. */
+  #upgrading = 0;
   #closing: Promise<void> | undefined;
 
   constructor(options: WebSocketListenerOptions) {
     this.#options = options;
     this.#server = options.server;
+    const protection = options.dnsRebindingProtection;
+    this.#guard =
+      protection === false
+        ? undefined
+        : createDnsRebindingGuard({
+            allowedOrigins: options.allowedOrigins,
+            ...(typeof protection === 'object' ? protection : {}),
+          });
+    this.#rateLimiter =
+      options.connectionRateLimit === false ? undefined : new RateLimiter(options.connectionRateLimit ?? {});
+    this.#maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     this.#wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -167,17 +213,47 @@ export class WebSocketListener {
       refuse(socket, 400, `The "${MCP_SUBPROTOCOL}" WebSocket subprotocol is required`);
       return;
     }
-    // The local address is read only for a browser (Origin) request: reading it caches an object on
-    // the socket.
-    const origin = request.headers.origin;
-    if (
-      origin !== undefined &&
-      !isOriginAllowed(origin, request.socket.localAddress, this.#options.allowedOrigins)
-    ) {
-      refuse(socket, 403, 'Origin not allowed');
+    const rejection = this.#guard?.(new UpgradeHeaders(request), request.socket.localAddress);
+    if (rejection !== undefined) {
+      refuse(socket, 403, rejection);
       return;
     }
-    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, request));
+    const limiter = this.#rateLimiter;
+    if (limiter !== undefined) {
+      const waitMs = limiter.take(request.socket.remoteAddress ?? 'unknown');
+      if (waitMs > 0) {
+        refuse(
+          socket,
+          429,
+          `Too many new connections from this client: over connectionRateLimit (${limiter.perSecond}/s, burst ${limiter.burst})`,
+          Math.ceil(waitMs / 1000),
+        );
+        return;
+      }
+    }
+    if (this.#connections.size + this.#upgrading >= this.#maxConnections) {
+      refuse(
+        socket,
+        503,
+        `Too many open WebSocket connections: maxConnections (${this.#maxConnections}) reached; retry later`,
+        5,
+      );
+      return;
+    }
+    this.#upgrading++;
+    let settled = false;
+    const settle = (): void => {
+      if (settled) return;
+      settled = true;
+      this.#upgrading--;
+    };
+    // `ws` never calls back for an upgrade it refuses itself (bad key, version): the socket closing ends it.
+    socket.once('close', settle);
+    this.#wss.handleUpgrade(request, socket, head, (ws) => {
+      settle();
+      socket.off('close', settle);
+      this.#accept(ws, request);
+    });
   }
 
   /** Closes every connection (1001), detaches from the HTTP server and, if it owns it, closes that too. */
@@ -227,6 +303,7 @@ export class WebSocketListener {
       heartbeatIntervalMs: options.heartbeatIntervalMs,
       maxBufferedBytes: options.maxBufferedBytes,
       maxBatchSize: options.maxBatchSize,
+      maxNestingDepth: options.maxNestingDepth,
     });
     this.#connections.add(transport);
     onTransportClosed(transport, this.#forget);
@@ -254,21 +331,43 @@ function pathnameOf(url: string | undefined): string {
   return query === -1 ? raw : raw.slice(0, query);
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  403: 'Forbidden',
-  404: 'Not Found',
-  503: 'Service Unavailable',
-};
+/** The upgrade request as the shared DNS-rebinding guard reads it. */
+class UpgradeHeaders implements GuardedRequest {
+  readonly url = '';
+  readonly headers: { get(name: string): string | null };
 
-/** Answers an upgrade request with a plain HTTP error; no WebSocket is created. */
-function refuse(socket: Duplex, status: number, message: string): void {
-  const body = `${message}\n`;
+  constructor(request: IncomingMessage) {
+    const raw = request.headers;
+    this.headers = {
+      get: (name) => {
+        // node:http's header record has no prototype, and the names asked for are ours.
+        const value = raw[name];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+  }
+}
+
+const STATUS_TEXT = new Map<number, string>([
+  [400, 'Bad Request'],
+  [403, 'Forbidden'],
+  [404, 'Not Found'],
+  [429, 'Too Many Requests'],
+  [503, 'Service Unavailable'],
+]);
+
+/**
+ * Answers an upgrade request with an HTTP error whose body is a JSON-RPC error without an id, as the
+ * HTTP transports refuse requests; no WebSocket is created.
+ */
+function refuse(socket: Duplex, status: number, message: string, retryAfterSeconds?: number): void {
+  const body = jsonRpcErrorText(ErrorCode.InvalidRequest, message);
   socket.on('error', () => {});
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_TEXT.get(status) ?? 'Error'}\r\n` +
       'Connection: close\r\n' +
-      'Content-Type: text/plain; charset=utf-8\r\n' +
+      'Content-Type: application/json\r\n' +
+      (retryAfterSeconds === undefined ? '' : `Retry-After: ${retryAfterSeconds}\r\n`) +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
       body,
   );

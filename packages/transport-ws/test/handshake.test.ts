@@ -1,11 +1,6 @@
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import {
-  isOriginAllowed,
-  WebSocketClientTransport,
-  WebSocketHandshakeError,
-  WebSocketListener,
-} from '../src/index.js';
+import { WebSocketClientTransport, WebSocketHandshakeError, WebSocketListener } from '../src/index.js';
 import { defer, startHttpServer, startServer, upgradeStatus, waitFor } from './helpers.js';
 
 describe('upgrade checks', () => {
@@ -131,21 +126,24 @@ describe('upgrade checks', () => {
   });
 });
 
-describe('isOriginAllowed', () => {
+describe('the shared DNS-rebinding policy (createDnsRebindingGuard)', () => {
   it.each([
-    [undefined, '127.0.0.1', undefined, true],
-    ['http://evil.example', '127.0.0.1', undefined, false],
-    ['http://evil.example', '::1', undefined, false],
-    ['http://evil.example', '::ffff:127.0.0.1', undefined, false],
-    ['http://evil.example', '10.0.0.5', undefined, true],
-    ['http://app.localhost:3000', '127.0.0.1', undefined, true],
-    ['http://[::1]:8080', '::1', undefined, true],
-    ['http://127.1.2.3', '127.0.0.1', undefined, true],
-    ['null', '127.0.0.1', undefined, false],
-    ['http://evil.example', '10.0.0.5', ['https://good.example'], false],
-    ['https://good.example', '127.0.0.1', ['https://good.example/'], true],
-    ['http://anything.example', '127.0.0.1', ['*'], true],
-  ] as const)('origin %s on %s with %j → %s', (origin, local, allowed, expected) => {
-    expect(isOriginAllowed(origin, local, allowed)).toBe(expected);
+    ['http://evil.example', false],
+    ['null', false],
+    ['http://app.localhost:3000', false],
+    ['http://localhost.evil.example', false],
+    ['http://localhost:5173', true],
+    ['https://127.0.0.1', true],
+    ['http://[::1]:8080', true],
+  ] as const)('Origin %s on a loopback listener → open: %s', async (origin, open) => {
+    const server = await startServer();
+    expect(await upgradeStatus(server.url, { origin })).toBe(open ? 'open' : 403);
+  });
+
+  it("accepts '*' (any origin) and the dnsRebindingProtection object; false turns the check off", async () => {
+    const any = await startServer({ dnsRebindingProtection: { allowedOrigins: ['*'] } });
+    expect(await upgradeStatus(any.url, { origin: 'http://anything.example' })).toBe('open');
+    const off = await startServer({ dnsRebindingProtection: false });
+    expect(await upgradeStatus(off.url, { origin: 'http://anything.example' })).toBe('open');
   });
 });

@@ -64,8 +64,8 @@ describe('client auto-reconnect', () => {
       id: 'in-flight',
       error: {
         code: -32000,
-        message: 'WebSocket connection lost before the response arrived; the request may have run',
-        data: { reconnecting: true },
+        message: `WebSocket connection to ${server.url.href} closed: code 1006 (abnormal closure: no close frame); the response never arrived (the request may have run)`,
+        data: { code: 1006, reason: '', reconnecting: true },
       },
     });
     if (!client.connected) {

@@ -1,14 +1,15 @@
 /**
  * Web-standard HTTP helpers shared by the HTTP transports (`@x/transport-streamable-http`,
- * `@x/transport-sse`): DNS-rebinding protection, bounded body reading, media-type checks. They use only
+ * `@x/transport-sse`, and the WebSocket listener's upgrade check): DNS-rebinding protection, bounded body reading, media-type checks. They use only
  * `Request`/`Headers`/streams, so they run wherever the transports' Web-standard handlers run.
  */
 export {
   createDnsRebindingGuard,
   isLoopbackAddress,
   LOOPBACK_HOSTS,
+  LOOPBACK_ORIGINS,
 } from './dns-rebinding-guard.js';
-export type { DnsRebindingGuard, DnsRebindingOptions } from './dns-rebinding-guard.js';
+export type { DnsRebindingGuard, DnsRebindingOptions, GuardedRequest } from './dns-rebinding-guard.js';
 export { jsonRpcErrorResponse, jsonRpcErrorText } from './json-rpc-error-response.js';
 export type { JsonRpcErrorResponseInit } from './json-rpc-error-response.js';
 export { acceptsAll, isJsonContentType, parseMediaType } from './media-type.js';

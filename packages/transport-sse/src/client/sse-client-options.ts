@@ -41,8 +41,17 @@ export interface SseClientTransportOptions {
    * the moment the stream opens; 0 disables it.
    */
   idleTimeoutMs?: number | undefined;
-  /** Largest single event accepted from the server. Default 64 MiB. */
+  /**
+   * Largest single event accepted from the server; a bigger one ends the session (`onerror` and
+   * `closeReason`: a `ConnectionClosedError` naming `maxEventBytes`). Default 4 MiB
+   * (`DEFAULT_MAX_EVENT_BYTES`).
+   */
   maxEventBytes?: number | undefined;
+  /**
+   * An event whose JSON nests deeper than this is refused (`onerror` gets a -32700 `McpError` naming
+   * `maxNestingDepth`) before it is parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).
+   */
+  maxNestingDepth?: number | undefined;
   /**
    * POSTs in flight at once. Default 16. Requests and responses may then reach the server in another
    * order than they were sent (they race over separate connections), but a notification keeps its

@@ -20,6 +20,12 @@ import { SseEndpointError } from './sse-endpoint-error.js';
 
 type State = 'new' | 'connecting' | 'open' | 'closed';
 
+/**
+ * Largest event the client takes by default: 4 MiB, the cap every other transport puts on one incoming
+ * message (WebSocket `maxPayload`, stdio lines, Streamable HTTP bodies).
+ */
+export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
+
 const JSON_CONTENT_TYPE = { 'content-type': 'application/json' } as const;
 const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;
 
@@ -44,12 +50,21 @@ const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;
  */
 export class SseClientTransport implements Transport {
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+  /**
+   * Why the session ended, when the server or the network ended it (not our `close()`): a
+   * `ConnectionClosedError` naming the URL and what happened. Set before `onclose`; the engine rejects
+   * pending requests with it.
+   */
+  closeReason: Error | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onclose?: (() => void) | undefined;
   sessionId?: string | undefined;
 
   #url: URL;
   #options: SseClientTransportOptions;
+  get #maxEventBytes(): number {
+    return this.#options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  }
   #state: State = 'new';
   #endpoint: URL | undefined;
   #protocolVersion: string | undefined;
@@ -129,6 +144,7 @@ export class SseClientTransport implements Transport {
   #post(body: string, options: TransportSendOptions | undefined, barrier = false): Promise<void> {
     const endpoint = this.#endpoint;
     if (this.#state !== 'open' || endpoint === undefined) {
+      if (this.closeReason !== undefined) return Promise.reject(this.closeReason);
       return Promise.reject(
         new ConnectionClosedError(this.#state === 'closed' ? 'Transport closed' : 'Transport not started'),
       );
@@ -257,12 +273,19 @@ export class SseClientTransport implements Transport {
       onEvent: (event) => this.#onEvent(event),
       // A comment is a keep-alive: the server sends them, so silence now means trouble (see idleTimeoutMs).
       onComment: () => this.#idle.arm(),
-      // Unknown fields and bad `retry` values are ignored by the SSE spec; only an oversized event (which
-      // the parser drops) loses a message and deserves a report.
+      // Unknown fields and bad `retry` values are ignored by the SSE spec. An oversized event stops the
+      // parser for good (it cannot find the next event boundary safely), so the session ends with a
+      // reason that names the limit, and pending requests fail now instead of at their timeout.
       onError: (error) => {
-        if (error.type === 'max-buffer-size-exceeded') this.onerror?.(error);
+        if (error.type !== 'max-buffer-size-exceeded' || this.#state === 'closed') return;
+        this.closeReason = new ConnectionClosedError(
+          `An event on the SSE stream from ${this.#url.href} exceeds maxEventBytes (${this.#maxEventBytes}); the session is closed`,
+          { cause: error },
+        );
+        this.onerror?.(this.closeReason);
+        void this.close();
       },
-      maxBufferSize: this.#options.maxEventBytes ?? 64 * 1024 * 1024,
+      maxBufferSize: this.#maxEventBytes,
     });
     if (this.#options.idleTimeoutMs !== undefined) this.#idle.arm();
     let cause: unknown;
@@ -289,7 +312,7 @@ export class SseClientTransport implements Transport {
     if (event.event !== undefined && event.event !== 'message') return;
     let message: JSONRPCMessage | unknown[];
     try {
-      message = parseMessageOrBatch(event.data);
+      message = parseMessageOrBatch(event.data, this.#options);
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
@@ -349,7 +372,8 @@ export class SseClientTransport implements Transport {
   #idleTimedOut(timeoutMs: number): void {
     if (this.#state === 'closed') return;
     const silence = `Nothing arrived on the SSE stream from ${this.#url.href} for ${timeoutMs} ms`;
-    this.onerror?.(new ConnectionClosedError(`${silence} (idleTimeoutMs): the server is gone`));
+    this.closeReason = new ConnectionClosedError(`${silence} (idleTimeoutMs): the server is gone`);
+    this.onerror?.(this.closeReason);
     void this.close();
   }
 
@@ -363,7 +387,16 @@ export class SseClientTransport implements Transport {
     }
     // Legacy SSE has no resumption: a new GET would be a new session the server knows nothing of. A
     // clean end is the server closing the session; only a broken stream is a fault worth onerror.
-    if (cause !== undefined) this.onerror?.(new ConnectionClosedError('SSE stream lost', { cause }));
+    const url = this.#url.href;
+    if (cause === undefined) {
+      this.closeReason = new ConnectionClosedError(
+        `The server ended the SSE stream of ${url} (session over)`,
+      );
+    } else {
+      const why = cause instanceof Error ? `: ${cause.message}` : '';
+      this.closeReason = new ConnectionClosedError(`SSE stream from ${url} lost${why}`, { cause });
+      this.onerror?.(this.closeReason);
+    }
     void this.close();
   }
 }

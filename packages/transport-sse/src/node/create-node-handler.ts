@@ -2,7 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
+import { ErrorCode } from '@x/protocol';
+import { jsonRpcErrorText } from '@x/protocol/http';
 import { NODE_DISPATCH, type NodeDispatch } from '../server/node-dispatch.js';
+import type { SseConnectionInfo } from '../server/sse-incoming.js';
 import { ACCEPTED, type SseReply } from '../server/sse-reply.js';
 import { NodeIncoming } from './node-incoming.js';
 import { NodeSseSink } from './node-sse-sink.js';
@@ -19,7 +22,7 @@ import { writeWebResponse } from './web-response.js';
  * ```
  */
 export interface WebHandler {
-  handle: (request: Request) => Promise<Response>;
+  handle: (request: Request, info?: SseConnectionInfo) => Promise<Response>;
 }
 
 /**
@@ -137,13 +140,16 @@ export function createNodeHandler(server: WebHandler): NodeHandler {
       };
       request = new Request(url, init);
     } catch {
-      badRequest(res);
+      badRequest(res, req);
       return;
     }
 
     let response: Response;
     try {
-      response = await server.handle(request);
+      response = await server.handle(request, {
+        remoteAddress: req.socket.remoteAddress,
+        localAddress: req.socket.localAddress,
+      });
     } catch {
       internalError(res);
       return;
@@ -152,12 +158,31 @@ export function createNodeHandler(server: WebHandler): NodeHandler {
   };
 }
 
-function badRequest(res: ServerResponse): void {
-  res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
+/** A JSON-RPC error body without an id, as every other transport-level refusal of the server. */
+function sendError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) return;
+  const body = jsonRpcErrorText(code, message);
+  res
+    .writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+    })
+    .end(body);
+}
+
+function badRequest(res: ServerResponse, req: IncomingMessage): void {
+  // E.g. `Host: [`: no URL can be built, so no handler can look at the request.
+  const host = JSON.stringify(req.headers.host ?? '');
+  sendError(
+    res,
+    400,
+    ErrorCode.InvalidRequest,
+    `Bad request: the request target and Host ${host} make no URL`,
+  );
 }
 
 function internalError(res: ServerResponse): void {
-  if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal server error');
+  sendError(res, 500, ErrorCode.InternalError, 'Internal server error');
 }
 
 const ACCEPTED_HEADERS = {
@@ -172,7 +197,7 @@ function nodeHandlerFor(dispatch: NodeDispatch): NodeHandler {
     try {
       incoming = new NodeIncoming(req, res, parsedBody);
     } catch {
-      badRequest(res);
+      badRequest(res, req);
       return;
     }
     let reply: SseReply<NodeSseSink>;

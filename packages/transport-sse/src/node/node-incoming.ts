@@ -55,8 +55,17 @@ export class NodeIncoming implements SseIncoming {
     this.headers = new NodeHeaders(req.headers);
   }
 
+  get localAddress(): string | undefined {
+    return this.#req.socket.localAddress;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress;
+  }
+
   headerRecord(): Record<string, string> {
-    const out: Record<string, string> = {};
+    // Null prototype: a header named `__proto__` (a valid token) is stored like any other name.
+    const out: Record<string, string> = Object.create(null);
     const raw = this.headers.raw;
     for (const name in raw) {
       const value = headerValue(raw[name]);

@@ -38,6 +38,12 @@ export class NodeSseSink implements SseSink {
     return this.#pending === undefined ? this.#congested : this.#pending.length >= STREAM_HIGH_WATER_BYTES;
   }
 
+  get bufferedBytes(): number {
+    // A string frame is counted in UTF-16 units until it is written: close enough for a limit.
+    // `writableLength` of a response includes what its socket still holds.
+    return this.#pending === undefined ? this.#res.writableLength : this.#pending.length;
+  }
+
   end(): void {
     if (this.#pending !== undefined) this.#ending = true;
     else if (!this.#res.writableEnded) this.#res.end();

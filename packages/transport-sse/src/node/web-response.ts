@@ -7,7 +7,8 @@ function isEventStream(response: Response): boolean {
 
 /** Writes a Web `Response` (a user handler's, or an `authenticate` hook's) to `res`. */
 export async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
+  // Null prototype: a header name is data, never a property of Object.prototype.
+  const headers: Record<string, string | string[]> = Object.create(null);
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });

@@ -27,11 +27,32 @@ export interface SseIncoming {
   onDisconnect(listener: () => void): void;
   /** The request as a Web `Request` (for user hooks that take one); built once, on first use. */
   toRequest(): Request;
+  /** The socket's local address when the runtime tells it (DNS-rebinding Host checks: loopback only). */
+  readonly localAddress: string | undefined;
+  /** The caller's address when the runtime tells it (the rate-limit key of an anonymous caller). */
+  readonly remoteAddress: string | undefined;
+}
+
+/**
+ * What a runtime may tell `SseServer.handle` about the connection a `Request` came on.
+ *
+ * @example
+ * ```ts
+ * Deno.serve((request, info) => sse.handle(request, { remoteAddress: info.remoteAddr.hostname }));
+ * ```
+ */
+export interface SseConnectionInfo {
+  /** The client's IP address: the key of its session rate limit when it is not authenticated. */
+  remoteAddress?: string | undefined;
+  /** The server socket's address: a non-loopback one turns the default Host check off. */
+  localAddress?: string | undefined;
 }
 
 /** The `SseIncoming` of a Web `Request`. */
-export function webIncoming(request: Request): SseIncoming {
+export function webIncoming(request: Request, info: SseConnectionInfo | undefined): SseIncoming {
   return {
+    localAddress: info?.localAddress,
+    remoteAddress: info?.remoteAddress,
     method: request.method,
     url: new URL(request.url),
     headers: request.headers,

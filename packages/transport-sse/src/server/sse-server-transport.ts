@@ -1,5 +1,14 @@
-import { deliverMessage, BatchResponses, ConnectionClosedError, readBatch, SENT } from '@x/protocol';
+import {
+  deliverMessage,
+  BatchResponses,
+  ConnectionClosedError,
+  InFlightSet,
+  isJSONRPCRequest,
+  readBatch,
+  SENT,
+} from '@x/protocol';
 import type {
+  RequestId,
   JSONRPCErrorResponse,
   JSONRPCMessage,
   MessageExtraInfo,
@@ -22,6 +31,8 @@ export interface SseSessionInit {
   onDispose: (sessionId: string) => void;
   /** Most messages one 2025-03-26 batch may hold. */
   maxBatchSize: number | undefined;
+  /** Unsent bytes the stream may hold; a send finding more ends the session. */
+  maxBufferedBytes: number;
 }
 
 /** The server's handle on a session: the transport for the user, plus what only the server may do. */
@@ -35,6 +46,11 @@ export interface SseSessionHandle {
   deliverBatch: (values: unknown[], extra: MessageExtraInfo) => JSONRPCErrorResponse | undefined;
   /** The client went away (e.g. the GET request was aborted). */
   disconnect: () => void;
+  /**
+   * When the session last carried a message (ms, `Date.now`), or undefined while a request of the client
+   * is unanswered: a busy session is never idle.
+   */
+  idleSince: () => number | undefined;
 }
 
 /**
@@ -70,12 +86,17 @@ export class SseServerTransport implements Transport {
   #protocolVersion: string | undefined;
   /** Created by the first batch (2025-03-26 only): most sessions never see one. */
   #batches: BatchResponses | undefined;
+  readonly #maxBufferedBytes: number;
+  /** The client's requests not yet answered (nor cancelled): the session is busy while any remain. */
+  readonly #inFlight = new InFlightSet<RequestId>();
+  #lastActive = Date.now();
 
   private constructor(init: SseSessionInit, sink: SseSink) {
     this.sessionId = init.sessionId;
     this.#sink = sink;
     this.#onDispose = init.onDispose;
     this.#maxBatchSize = init.maxBatchSize;
+    this.#maxBufferedBytes = init.maxBufferedBytes;
   }
 
   /** @internal Used by `SseServer`; `sink` carries the GET response body. */
@@ -95,6 +116,7 @@ export class SseServerTransport implements Transport {
       deliver: (message, extra) => transport.#deliver(message, extra),
       deliverBatch: (values, extra) => transport.#deliverBatch(values, extra),
       disconnect: () => transport.#dispose(false),
+      idleSince: () => (transport.#inFlight.size === 0 ? transport.#lastActive : undefined),
     };
   }
 
@@ -111,6 +133,7 @@ export class SseServerTransport implements Transport {
    * which the engine does not watch (no promise per message). Never throws: failures are rejections.
    */
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#inFlight.size > 0 && !('method' in message)) this.#inFlight.delete(message.id as RequestId);
     const held = this.#batches?.take(message);
     if (held !== undefined) return held;
     return this.#sendEvent(message);
@@ -124,6 +147,19 @@ export class SseServerTransport implements Transport {
   #sendEvent(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
     try {
       if (this.#closed) throw new ConnectionClosedError('SSE session closed');
+      this.#lastActive = Date.now();
+      const buffered = this.#sink.bufferedBytes;
+      if (buffered >= this.#maxBufferedBytes) {
+        // The client does not read its stream: waiting for it would buffer without end (the engine does
+        // not wait for sends). The session ends; the client sees its stream close.
+        const error = new ConnectionClosedError(
+          `SSE session ${this.sessionId} ended: the client is not reading its event stream ` +
+            `(${buffered} unsent bytes, over maxBufferedBytes (${this.#maxBufferedBytes}))`,
+        );
+        this.#dispose(false);
+        this.onerror?.(error);
+        throw error;
+      }
       const frame = encodeSseEvent({ event: 'message', data: JSON.stringify(payload) });
       if (!this.#write(frame)) throw new ConnectionClosedError('SSE session closed');
     } catch (error) {
@@ -184,6 +220,13 @@ export class SseServerTransport implements Transport {
   }
 
   #dispatch(message: JSONRPCMessage, extra: MessageExtraInfo): void {
+    this.#lastActive = Date.now();
+    if (isJSONRPCRequest(message)) this.#inFlight.add(message.id);
+    else if (this.#inFlight.size > 0 && 'method' in message && message.method === 'notifications/cancelled') {
+      // A cancelled request is not answered (cancellation: the receiver SHOULD NOT respond).
+      const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') this.#inFlight.delete(requestId);
+    }
     // The POST was accepted; a throwing handler is the application's fault, not the client's.
     deliverMessage(this, message, extra);
   }
@@ -203,6 +246,7 @@ export class SseServerTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#batches?.clear();
+    this.#inFlight.clear();
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
     this.#keepAlive = undefined;
     this.#early = [];

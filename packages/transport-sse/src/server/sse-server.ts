@@ -4,11 +4,14 @@ import {
   createDnsRebindingGuard,
   DEFAULT_MAX_BODY_BYTES,
   type DnsRebindingGuard,
+  type DnsRebindingOptions,
   isJsonContentType,
   PayloadTooLargeError,
+  RateLimiter,
+  type RateLimiterOptions,
 } from '@x/protocol/http';
 import { NODE_DISPATCH } from './node-dispatch.js';
-import { type SseIncoming, webIncoming } from './sse-incoming.js';
+import { type SseConnectionInfo, type SseIncoming, webIncoming } from './sse-incoming.js';
 import { ACCEPTED, errorReply, SSE_HEADERS, type SseReply, type TextReply } from './sse-reply.js';
 import { type SseSink, WebStreamSink } from './sse-sink.js';
 import { SseServerTransport } from './sse-server-transport.js';
@@ -27,6 +30,38 @@ import type { SseSessionHandle } from './sse-server-transport.js';
  * ```
  */
 export const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
+
+/**
+ * Default cap on open sessions (event streams) of one `SseServer`: each holds a connection and ~20 KB.
+ *
+ * @example
+ * ```ts
+ * const sse = new SseServer({ onsession, maxSessions: 4 * DEFAULT_MAX_SESSIONS });
+ * ```
+ */
+export const DEFAULT_MAX_SESSIONS = 1_000;
+
+/**
+ * Default idle time after which a session with no request in flight is closed: 30 minutes without a
+ * message either way (keep-alive comments do not count).
+ *
+ * @example
+ * ```ts
+ * const sse = new SseServer({ onsession, sessionIdleTimeoutMs: DEFAULT_SESSION_IDLE_TIMEOUT_MS / 6 });
+ * ```
+ */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * Default cap on the bytes one event stream may hold unsent (16 MiB, as Streamable HTTP): a client that
+ * does not read its stream past it loses its session instead of growing the server's memory.
+ *
+ * @example
+ * ```ts
+ * const sse = new SseServer({ onsession, maxBufferedBytes: 2 * DEFAULT_MAX_BUFFERED_BYTES });
+ * ```
+ */
+export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
 /**
  * What `onsession` learns about the GET that opened the session.
@@ -92,17 +127,41 @@ export interface SseServerOptions {
    */
   endpoint?: string | undefined;
   /**
-   * DNS rebinding protection: on by default with loopback host names, for a server bound to
-   * 127.0.0.1 (spec: servers MUST validate Origin). A server reached under other names lists them in
-   * `allowedHosts`/`allowedOrigins`, or sets this to false and checks them itself.
+   * DNS-rebinding protection (403), the policy shared with Streamable HTTP and WebSocket (spec: servers
+   * MUST validate Origin). On by default, on every address: a browser `Origin` must be a loopback page
+   * (`http(s)://localhost|127.0.0.1|[::1]`, any port) or one you list in `allowedOrigins`; the `Host`
+   * must be a loopback name when the server listens on loopback (or `allowedHosts` when given). `false`
+   * turns it off (a proxy in front checks).
    */
-  dnsRebindingProtection?: boolean | undefined;
-  /** `Host` values accepted; see `createDnsRebindingGuard`. Default: localhost, 127.0.0.1, [::1]. */
+  dnsRebindingProtection?: DnsRebindingOptions | boolean | undefined;
+  /** @deprecated Use `dnsRebindingProtection: { allowedHosts }`. */
   allowedHosts?: readonly string[] | undefined;
-  /** `Origin` values accepted; default: origins whose host is an allowed host. */
+  /** @deprecated Use `dnsRebindingProtection: { allowedOrigins }`. */
   allowedOrigins?: readonly string[] | undefined;
   /** Largest POST body, in bytes (413 above it). Default 4 MiB. */
   maxBodyBytes?: number | undefined;
+  /** JSON nested deeper than this in a POST body is refused with -32700 before parsing. Default 128. */
+  maxNestingDepth?: number | undefined;
+  /**
+   * Open sessions at most. A session is its event stream, so none is evicted: past the cap a new GET
+   * gets 503 with `Retry-After` until one ends. Default {@link DEFAULT_MAX_SESSIONS} (1000).
+   */
+  maxSessions?: number | undefined;
+  /**
+   * A session that carried no message either way for this long, with no request of the client
+   * unanswered, is closed (its stream ends). 0 disables. Default 30 min.
+   */
+  sessionIdleTimeoutMs?: number | undefined;
+  /**
+   * How fast one caller (its `authenticate` clientId, else its remote address) may open sessions; past
+   * it a GET gets 429 with `Retry-After`. `false` disables. Default 10/s, bursts of 50 (`DEFAULT_RATE_LIMIT`).
+   */
+  sessionRateLimit?: RateLimiterOptions | false | undefined;
+  /**
+   * Unsent bytes one event stream may hold: a send that finds more ends the session (the client is not
+   * reading) and reports it via the transport's `onerror`. Default 16 MiB.
+   */
+  maxBufferedBytes?: number | undefined;
   /** Interval of keep-alive comments on each stream; 0 disables them. Default 15 s. */
   keepAliveIntervalMs?: number | undefined;
   /**
@@ -148,24 +207,42 @@ export class SseServer {
   #guard: DnsRebindingGuard | undefined;
   #maxBodyBytes: number;
   #keepAliveIntervalMs: number;
+  readonly #maxSessions: number;
+  readonly #idleTimeoutMs: number;
+  readonly #maxBufferedBytes: number;
+  readonly #parseOptions: { maxNestingDepth: number | undefined };
+  readonly #rateLimiter: RateLimiter | undefined;
   #sessions = new Map<string, Session>();
+  #sweeper: ReturnType<typeof setInterval> | undefined;
   /** Forgets a disposed session: one function for all of them. */
   readonly #forget = (sessionId: string): void => {
     this.#sessions.delete(sessionId);
+    if (this.#sessions.size === 0 && this.#sweeper !== undefined) {
+      clearInterval(this.#sweeper);
+      this.#sweeper = undefined;
+    }
   };
   #closed = false;
 
   constructor(options: SseServerOptions) {
     this.#options = options;
+    const protection = options.dnsRebindingProtection;
     this.#guard =
-      options.dnsRebindingProtection === false
+      protection === false
         ? undefined
         : createDnsRebindingGuard({
             allowedHosts: options.allowedHosts,
             allowedOrigins: options.allowedOrigins,
+            ...(typeof protection === 'object' ? protection : {}),
           });
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#keepAliveIntervalMs = options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS;
+    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.#idleTimeoutMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
+    this.#rateLimiter =
+      options.sessionRateLimit === false ? undefined : new RateLimiter(options.sessionRateLimit ?? {});
     // Not a public method: the `node:http` adapter finds it by symbol (see node-dispatch.ts).
     Object.defineProperty(this, NODE_DISPATCH, {
       value: <S extends SseSink>(incoming: SseIncoming, openSink: () => S) => this.#serve(incoming, openSink),
@@ -182,9 +259,12 @@ export class SseServer {
     return this.#sessions.get(sessionId)?.transport;
   }
 
-  /** Handles one HTTP request; bound, so it can be passed around as `sse.handle`. */
-  readonly handle = async (request: Request): Promise<Response> => {
-    const reply = await this.#serve(webIncoming(request), () => new WebStreamSink());
+  /**
+   * Handles one HTTP request; bound, so it can be passed around as `sse.handle`. `info` tells what the
+   * runtime knows of the connection (the caller's address keys its rate limit).
+   */
+  readonly handle = async (request: Request, info?: SseConnectionInfo): Promise<Response> => {
+    const reply = await this.#serve(webIncoming(request, info), () => new WebStreamSink());
     switch (reply.kind) {
       case 'response':
         return reply.response;
@@ -198,6 +278,8 @@ export class SseServer {
   /** Ends every stream (clients see their connection close) and refuses new requests with 503. */
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
     const sessions = [...this.#sessions.values()];
     await Promise.all(sessions.map((session) => session.transport.close()));
   }
@@ -206,7 +288,7 @@ export class SseServer {
   async #serve<S extends SseSink>(incoming: SseIncoming, openSink: () => S): Promise<SseReply<S>> {
     if (this.#closed) return errorReply(503, ErrorCode.ConnectionClosed, 'Server is shutting down');
     // The guard reads only `headers.get` and `url`, which every SseIncoming has.
-    const rejection = this.#guard?.(incoming as unknown as Request);
+    const rejection = this.#guard?.(incoming, incoming.localAddress);
     if (rejection !== undefined) return errorReply(403, ErrorCode.InvalidRequest, rejection);
     if (incoming.method !== 'GET' && incoming.method !== 'POST') {
       return errorReply(405, ErrorCode.InvalidRequest, 'Method not allowed', { allow: 'GET, POST' });
@@ -235,6 +317,27 @@ export class SseServer {
     authInfo: AuthInfo | undefined,
     openSink: () => S,
   ): Promise<SseReply<S>> {
+    const limiter = this.#rateLimiter;
+    if (limiter !== undefined) {
+      const waitMs = limiter.take(authInfo?.clientId ?? incoming.remoteAddress ?? 'unknown');
+      if (waitMs > 0) {
+        return errorReply(
+          429,
+          ErrorCode.InvalidRequest,
+          `Too many new sessions from this client: over sessionRateLimit (${limiter.perSecond}/s, burst ${limiter.burst})`,
+          { 'retry-after': String(Math.ceil(waitMs / 1000)) },
+        );
+      }
+    }
+    if (this.#sessions.size >= this.#maxSessions) {
+      // A session is its open stream: none can be evicted without cutting a client off.
+      return errorReply(
+        503,
+        ErrorCode.InvalidRequest,
+        `Too many open SSE sessions: maxSessions (${this.#maxSessions}) reached; retry later`,
+        { 'retry-after': '5' },
+      );
+    }
     const sessionId = randomUuid();
     const base = incoming.url;
     const target = new URL(this.#options.endpoint ?? base.pathname, base);
@@ -251,12 +354,14 @@ export class SseServer {
           keepAliveIntervalMs: this.#keepAliveIntervalMs,
           onDispose: this.#forget,
           maxBatchSize: this.#options.maxBatchSize,
+          maxBufferedBytes: this.#maxBufferedBytes,
         },
         sink,
       ),
       owner: authInfo?.clientId,
     };
     this.#sessions.set(sessionId, session);
+    this.#startSweeper();
     incoming.onDisconnect(session.disconnect);
 
     // A getter: under the node adapter the `Request` is only built when `onsession` reads it.
@@ -276,6 +381,23 @@ export class SseServer {
     return { kind: 'stream', sink };
   }
 
+  /** One timer for all sessions, running only while there are some, that closes the idle ones. */
+  #startSweeper(): void {
+    const ttl = this.#idleTimeoutMs;
+    if (this.#sweeper !== undefined || !(ttl > 0)) return;
+    this.#sweeper = setInterval(() => this.#sweep(), Math.max(50, Math.min(ttl / 4, 60_000)));
+    (this.#sweeper as { unref?: () => void }).unref?.();
+  }
+
+  #sweep(): void {
+    const cutoff = Date.now() - this.#idleTimeoutMs;
+    for (const session of this.#sessions.values()) {
+      const since = session.idleSince();
+      // Busy (a request of the client unanswered) or recently used: kept.
+      if (since !== undefined && since <= cutoff) void session.transport.close();
+    }
+  }
+
   async #receive(incoming: SseIncoming, authInfo: AuthInfo | undefined): Promise<TextReply> {
     const url = incoming.url;
     const sessionId = url.searchParams.get('sessionId');
@@ -293,7 +415,7 @@ export class SseServer {
 
     let message: JSONRPCMessage | unknown[];
     try {
-      message = parseMessageOrBatch(await incoming.readText(this.#maxBodyBytes));
+      message = parseMessageOrBatch(await incoming.readText(this.#maxBodyBytes), this.#parseOptions);
     } catch (error) {
       return this.#rejectBody(error);
     }

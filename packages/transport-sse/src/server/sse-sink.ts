@@ -17,6 +17,8 @@ export interface SseSink {
   write(frame: string): void;
   /** True while the client is behind: a sender should wait for `drained`. */
   readonly congested: boolean;
+  /** Bytes written but not yet taken by the client (what `maxBufferedBytes` bounds). */
+  readonly bufferedBytes: number;
   /** Ends the stream after whatever is queued (graceful close). */
   end(): void;
   /** The client is gone: drops what is queued. */
@@ -57,6 +59,11 @@ export class WebStreamSink implements SseSink {
 
   get congested(): boolean {
     return (this.#controller?.desiredSize ?? 1) <= 0;
+  }
+
+  get bufferedBytes(): number {
+    // desiredSize is the high-water mark minus what is queued; null once errored (nothing queued).
+    return Math.max(0, STREAM_HIGH_WATER_BYTES - (this.#controller?.desiredSize ?? STREAM_HIGH_WATER_BYTES));
   }
 
   end(): void {
