@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createStreamableHttpHandler } from '@x/transport-streamable-http';
 import { initializeRequest, POST_HEADERS, raw, startServer } from './helpers.js';
 
 describe('request checks', () => {
@@ -20,6 +21,29 @@ describe('request checks', () => {
       body: initializeRequest(),
     });
     expect(sameHost.status).toBe(200);
+  });
+
+  it('checks Origin on a non-loopback bind too: a rebound request with a matching Host is refused', async () => {
+    // Issue 24 item 3: on `--host 0.0.0.0` a rebound page sends `Host: evil.example` *and*
+    // `Origin: http://evil.example`; "servers MUST validate the Origin header" on every bind.
+    const handler = createStreamableHttpHandler({ onsession: () => undefined });
+    const lan = { localAddress: '192.168.1.20', remoteAddress: '192.168.1.30' };
+    const post = (headers: Record<string, string>) =>
+      handler(
+        new Request('http://evil.example/mcp', {
+          method: 'POST',
+          headers: { ...POST_HEADERS, ...headers },
+          body: JSON.stringify(initializeRequest()),
+        }),
+        lan,
+      );
+    const rebound = await post({ host: 'evil.example', origin: 'http://evil.example' });
+    expect(rebound.status).toBe(403);
+    expect(await rebound.json()).toMatchObject({ error: { message: expect.stringMatching(/Origin/) } });
+    // A non-browser client (no Origin) is served on a LAN address whatever Host it used.
+    const noOrigin = await post({ host: '192.168.1.20:3000' });
+    expect(noOrigin.status).toBe(200);
+    await handler.close();
   });
 
   it('takes allow-lists for other host names and origins', async () => {

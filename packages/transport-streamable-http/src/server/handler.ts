@@ -30,7 +30,6 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   type DnsRebindingGuard,
   isJsonContentType,
-  isLoopbackAddress,
   PayloadTooLargeError,
   RateLimiter,
 } from '@x/protocol/http';
@@ -122,7 +121,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       ? undefined
       : new Cors(options.cors === true ? {} : options.cors);
   const protection = options.dnsRebindingProtection;
-  const explicitGuard: DnsRebindingGuard | undefined =
+  const guard: DnsRebindingGuard | undefined =
     protection === false
       ? undefined
       : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
@@ -169,14 +168,6 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     },
     onerror: (error: unknown) => options.onerror?.(error instanceof Error ? error : new Error(String(error))),
   };
-
-  function guardFor(context: HandlerContext | undefined): DnsRebindingGuard | undefined {
-    if (protection !== undefined) return explicitGuard;
-    // Default: on, unless the adapter tells us the socket is not on loopback (then the Host a client
-    // uses is the server's real name, which we cannot guess; pass allow-lists to check it).
-    const local = context?.localAddress;
-    return local !== undefined && !isLoopbackAddress(local) ? undefined : explicitGuard;
-  }
 
   /** One checked message, or a batch whose elements `readBatch` checks once the session's version is known. */
   async function readMessages(request: HttpIncoming): Promise<JSONRPCMessage | unknown[] | Response> {
@@ -235,7 +226,8 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     if (closed) return errorResponse(503, ErrorCode.InternalError, 'Service Unavailable: shutting down');
     if (request.method === 'OPTIONS') return cors?.preflight(request) ?? methodNotAllowed(ALLOW);
     // The guard reads only `headers.get` and `url`, which every HttpIncoming has.
-    const refused = guardFor(context)?.(request as unknown as Request);
+    // The guard checks Origin on every bind and Host on loopback (or against allowedHosts when given).
+    const refused = guard?.(request as unknown as Request, context?.localAddress);
     // "If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden."
     if (refused !== undefined) return errorResponse(403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
     // Without a hook nothing here names the global `Response` (see `Reply`).

@@ -143,8 +143,9 @@ export interface StreamableHttpHandlerOptions {
    */
   maxBufferedBytes?: number | undefined;
   /**
-   * Host/Origin checks against DNS rebinding (403). Default: on (loopback names only) unless the adapter
-   * reports a non-loopback local address; pass allow-lists to serve other names, or `false` to disable.
+   * Host/Origin checks against DNS rebinding (403), the policy every x-mcp network server shares: a
+   * present Origin must be on `allowedOrigins` (default: the loopback origins) on every bind address;
+   * Host is checked on loopback, or everywhere once `allowedHosts` is given. `false` disables both.
    */
   dnsRebindingProtection?: DnsRebindingOptions | boolean | undefined;
   /** CORS for browser clients; `true` allows any origin. Default off. */
