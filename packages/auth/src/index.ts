@@ -1,0 +1,12 @@
+export { AuthError } from './auth-error.js';
+export type { AuthErrorCode } from './auth-error.js';
+export { bearerAuth } from './server/bearer-auth.js';
+export type { BearerAuthOptions } from './server/bearer-auth.js';
+export { introspectionVerifier } from './server/introspection-verifier.js';
+export type { IntrospectionVerifierOptions } from './server/introspection-verifier.js';
+export { jwtVerifier } from './server/jwt-verifier.js';
+export type { JwtVerifierOptions } from './server/jwt-verifier.js';
+export { protectedResourceMetadataHandler } from './server/protected-resource-metadata.js';
+export type { ProtectedResourceMetadataOptions } from './server/protected-resource-metadata.js';
+export { resourceMetadataUrl } from './server/resource-metadata-url.js';
+export type { TokenVerifier } from './server/token-verifier.js';
