@@ -10,3 +10,12 @@ export { protectedResourceMetadataHandler } from './server/protected-resource-me
 export type { ProtectedResourceMetadataOptions } from './server/protected-resource-metadata.js';
 export { resourceMetadataUrl } from './server/resource-metadata-url.js';
 export type { TokenVerifier } from './server/token-verifier.js';
+export { authFetch } from './client/auth-fetch.js';
+export type { AuthFetch } from './client/auth-fetch.js';
+export { parseBearerChallenge } from './client/bearer-challenge.js';
+export type { ParsedChallenge } from './client/bearer-challenge.js';
+export type { ClientPrivateKey } from './client/client-auth.js';
+export { httpAuthOptions, OAuthClientProvider } from './client/oauth-client-provider.js';
+export type { OAuthClientProviderOptions } from './client/oauth-client-provider.js';
+export { InMemoryTokenStore } from './client/token-store.js';
+export type { AuthState, StoredClient, StoredTokens, TokenStore } from './client/token-store.js';

@@ -1,0 +1,475 @@
+import type { HttpClientAuthOptions } from '@x/protocol/http';
+import * as oauth from 'oauth4webapi';
+import { AuthError } from '../auth-error.js';
+import { parseBearerChallenge, type ParsedChallenge } from './bearer-challenge.js';
+import { type ClientPrivateKey, clientAuthFor } from './client-auth.js';
+import {
+  type Discovered,
+  type DiscoveryContext,
+  discover,
+  discoverAuthorizationServer,
+} from './discovery.js';
+import { toAuthError } from './oauth-errors.js';
+import {
+  type AuthState,
+  InMemoryTokenStore,
+  type StoredClient,
+  type StoredTokens,
+  type TokenStore,
+} from './token-store.js';
+
+/** Options of `OAuthClientProvider`. */
+export interface OAuthClientProviderOptions {
+  /** The MCP server URL (the protected resource). */
+  serverUrl: string | URL;
+  /** `authorization_code` (a user consents; default) or `client_credentials` (a machine client). */
+  grant?: 'authorization_code' | 'client_credentials' | undefined;
+  /** Where the AS sends the user back (authorization code grant). */
+  redirectUri?: string | URL | undefined;
+  /**
+   * The interactive step: show `authorizationUrl` to the user (open a browser, print it) and resolve
+   * with the URL the AS redirected back to (`redirectUri?code=…&state=…`).
+   */
+  authorize?: ((authorizationUrl: URL) => Promise<string | URL>) | undefined;
+  /** A pre-registered client (no registration). */
+  client?: StoredClient | undefined;
+  /** Key for `private_key_jwt` client authentication. */
+  privateKey?: ClientPrivateKey | undefined;
+  /** Client ID Metadata Document URL used as `client_id` where the AS supports it (SEP-991). */
+  clientMetadataUrl?: string | undefined;
+  /** Extra Dynamic Client Registration metadata (`client_name`, `logo_uri`, …). */
+  clientMetadata?: Record<string, unknown> | undefined;
+  /** A fixed scope; default: the challenge's, else the PRM `scopes_supported`, else none. */
+  scope?: string | undefined;
+  /** Ask for `offline_access` (refresh tokens) when the AS lists it (SEP-2207). Default true. */
+  offlineAccess?: boolean | undefined;
+  /** Default `InMemoryTokenStore`. */
+  store?: TokenStore | undefined;
+  fetch?: typeof fetch | undefined;
+  /** Allow `http:` URLs. Default: only when the MCP server itself is `http:` on a loopback address. */
+  allowInsecureHttp?: boolean | undefined;
+  /** Re-authorizations for wider scopes (403 `insufficient_scope`) before giving up. Default 2. */
+  maxStepUps?: number | undefined;
+  /** Refresh a token this many seconds before it expires. Default 60. */
+  refreshSkewSec?: number | undefined;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * An OAuth 2.1 client for one MCP server (MCP "Authorization"): discovery (RFC 9728, RFC 8414, OIDC,
+ * 2025-03-26 fallbacks), authorization code + PKCE S256 with resource indicators (RFC 8707) and `iss`
+ * checking (RFC 9207), client identity by pre-registration, Client ID Metadata Document or Dynamic
+ * Client Registration (RFC 7591), scope selection and bounded step-up, refresh (before expiry and on
+ * 401, one in flight). Plug it into a transport with `httpAuthOptions(provider)` or `authFetch(provider)`.
+ *
+ * @example
+ * ```ts
+ * const provider = new OAuthClientProvider({
+ *   serverUrl: 'https://mcp.example.com/mcp',
+ *   redirectUri: 'http://127.0.0.1:8765/callback',
+ *   authorize: async (url) => waitForRedirect(url), // open a browser, catch the redirect
+ * });
+ * const transport = new StreamableHttpClientTransport('https://mcp.example.com/mcp', httpAuthOptions(provider));
+ * ```
+ */
+export class OAuthClientProvider {
+  readonly #options: OAuthClientProviderOptions;
+  readonly #server: URL;
+  readonly #key: string;
+  readonly #store: TokenStore;
+  readonly #fetch: typeof fetch;
+  readonly #insecure: boolean;
+  #discovered: Discovered | undefined;
+  #inFlight: Promise<void> | undefined;
+  #stepUps = 0;
+  /** Scopes requested in the last authorization (the base of a step-up union, SEP-2350). */
+  #requestedScope: string | undefined;
+
+  constructor(options: OAuthClientProviderOptions) {
+    this.#options = options;
+    this.#server = new URL(options.serverUrl);
+    this.#key = this.#server.href;
+    this.#store = options.store ?? new InMemoryTokenStore();
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#insecure =
+      options.allowInsecureHttp ?? (this.#server.protocol === 'http:' && LOOPBACK.has(this.#server.hostname));
+    if ((options.grant ?? 'authorization_code') === 'authorization_code' && options.redirectUri === undefined)
+      throw new AuthError('invalid_options', 'the authorization code grant needs a redirectUri');
+  }
+
+  /** The MCP server this provider holds credentials for. */
+  get serverUrl(): URL {
+    return this.#server;
+  }
+
+  /** The current tokens, if any. */
+  async tokens(): Promise<StoredTokens | undefined> {
+    return (await this.#store.get(this.#key))?.tokens;
+  }
+
+  /** Forgets tokens and the client registration for this server (logout). */
+  async clear(): Promise<void> {
+    await this.#store.delete(this.#key);
+  }
+
+  /**
+   * The `Authorization` header for the next request; refreshes first when the token expires within
+   * `refreshSkewSec`. Empty before the first authorization (the server's 401 starts it).
+   */
+  async getHeaders(): Promise<Record<string, string>> {
+    if (this.#inFlight !== undefined) await this.#inFlight.catch(() => {});
+    let tokens = await this.tokens();
+    if (tokens === undefined) return {};
+    const skew = this.#options.refreshSkewSec ?? 60;
+    if (
+      tokens.expiresAt !== undefined &&
+      tokens.expiresAt - skew <= Date.now() / 1000 &&
+      tokens.refreshToken !== undefined
+    ) {
+      await this.#single(async () => {
+        await this.#refresh();
+      }).catch(() => {});
+      tokens = await this.tokens();
+      if (tokens === undefined) return {};
+    }
+    return { authorization: `${tokens.tokenType} ${tokens.accessToken}` };
+  }
+
+  /**
+   * A 401 from the server: refresh the token, or (re)authorize; true when new credentials are ready.
+   * Concurrent 401s share one flow.
+   */
+  onUnauthorized(response: Response): Promise<boolean> {
+    const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
+    return this.#single(async () => {
+      // A PRM that now names another AS invalidates the registration and tokens (SEP-2352).
+      this.#discovered = await discover(this.#server, challenge?.resourceMetadata, this.#ctx());
+      const state = await this.#store.get(this.#key);
+      if (state !== undefined && state.issuer !== this.#discovered.as.issuer)
+        await this.#store.delete(this.#key);
+      else if (state?.tokens?.refreshToken !== undefined && (await this.#refresh())) return;
+      await this.#authorize(challenge, undefined);
+    }).then(() => true);
+  }
+
+  /**
+   * A 403: on `insufficient_scope`, re-authorize for the union of the scopes asked before and the
+   * challenge's (MCP "Scope Challenge Handling", SEP-2350), at most `maxStepUps` times in a row.
+   */
+  onForbidden(response: Response): Promise<boolean> {
+    const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
+    if (challenge?.error !== 'insufficient_scope') return Promise.resolve(false);
+    const max = this.#options.maxStepUps ?? 2;
+    if (this.#stepUps >= max)
+      return Promise.reject(
+        new AuthError(
+          'step_up_limit',
+          `the server still refuses after ${max} step-up authorizations (maxStepUps)`,
+        ),
+      );
+    this.#stepUps += 1;
+    return this.#single(async () => {
+      this.#discovered ??= await discover(this.#server, challenge.resourceMetadata, this.#ctx());
+      await this.#authorize(challenge, this.#requestedScope);
+    }).then(() => true);
+  }
+
+  /** A request went through: the step-up budget starts over. */
+  noteSuccess(): void {
+    this.#stepUps = 0;
+  }
+
+  /** Runs the authorization now (e.g. `x-mcp login`), without waiting for a 401. */
+  async login(): Promise<void> {
+    await this.#single(async () => {
+      this.#discovered = await discover(this.#server, undefined, this.#ctx());
+      await this.#authorize(undefined, undefined);
+    });
+  }
+
+  #single(run: () => Promise<void>): Promise<void> {
+    if (this.#inFlight !== undefined) return this.#inFlight;
+    const flow = run().finally(() => {
+      this.#inFlight = undefined;
+    });
+    this.#inFlight = flow;
+    return flow;
+  }
+
+  #ctx(): DiscoveryContext {
+    return { fetch: this.#fetch, insecure: this.#insecure };
+  }
+
+  #http(): { [oauth.customFetch]: typeof fetch; [oauth.allowInsecureRequests]: boolean } {
+    return { [oauth.customFetch]: this.#fetch, [oauth.allowInsecureRequests]: this.#insecure };
+  }
+
+  async #authorize(challenge: ParsedChallenge | undefined, previousScope: string | undefined): Promise<void> {
+    const found = this.#discovered as Discovered;
+    const as = found.as;
+    const previous = await this.#store.get(this.#key);
+    const state: AuthState = previous?.issuer === as.issuer ? previous : { issuer: as.issuer };
+    state.client ??= await this.#identify(as);
+    await this.#store.set(this.#key, state);
+    const scope = this.#selectScope(challenge, found, previousScope);
+    this.#requestedScope = scope;
+    const grant = this.#options.grant ?? 'authorization_code';
+    const tokens =
+      grant === 'client_credentials'
+        ? await this.#clientCredentials(as, state.client, found.resource, scope)
+        : await this.#authorizationCode(as, state.client, found, scope);
+    await this.#store.set(this.#key, { ...state, tokens });
+  }
+
+  #selectScope(
+    challenge: ParsedChallenge | undefined,
+    found: Discovered,
+    previous: string | undefined,
+  ): string | undefined {
+    // MCP 2025-11-25 "Scope Selection Strategy": the challenge's scope, else PRM scopes_supported, else omit.
+    const base = this.#options.scope ?? challenge?.scope ?? found.scopesSupported?.join(' ');
+    const scopes = new Set(
+      [...(previous?.split(' ') ?? []), ...(base?.split(' ') ?? [])].filter((s) => s !== ''),
+    );
+    // SEP-2207: ask for offline_access only when the AS lists it.
+    if (
+      this.#options.offlineAccess !== false &&
+      (this.#options.grant ?? 'authorization_code') === 'authorization_code' &&
+      found.as.scopes_supported?.includes('offline_access') === true
+    )
+      scopes.add('offline_access');
+    return scopes.size === 0 ? undefined : [...scopes].join(' ');
+  }
+
+  /** Pre-registered client, else a Client ID Metadata Document URL, else Dynamic Client Registration. */
+  async #identify(as: oauth.AuthorizationServer): Promise<StoredClient> {
+    if (this.#options.client !== undefined) return this.#options.client;
+    const metadataUrl = this.#options.clientMetadataUrl;
+    if (metadataUrl !== undefined && as['client_id_metadata_document_supported'] === true)
+      return {
+        clientId: metadataUrl,
+        tokenEndpointAuthMethod: this.#options.privateKey ? 'private_key_jwt' : 'none',
+      };
+    if (as.registration_endpoint === undefined)
+      throw new AuthError(
+        'registration_failed',
+        `${as.issuer} supports neither Dynamic Client Registration nor Client ID Metadata Documents; pass a pre-registered client`,
+      );
+    const grant = this.#options.grant ?? 'authorization_code';
+    const metadata: Record<string, unknown> = {
+      client_name: 'x-mcp client',
+      grant_types:
+        grant === 'client_credentials' ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+      response_types: grant === 'client_credentials' ? [] : ['code'],
+      token_endpoint_auth_method: this.#options.privateKey !== undefined ? 'private_key_jwt' : 'none',
+      application_type: applicationTypeOf(this.#options.redirectUri),
+      ...this.#options.clientMetadata,
+    };
+    if (this.#options.redirectUri !== undefined)
+      metadata['redirect_uris'] = [String(this.#options.redirectUri)];
+    let body: unknown;
+    try {
+      const response = await oauth.dynamicClientRegistrationRequest(
+        as,
+        metadata as Partial<oauth.OmitSymbolProperties<oauth.Client>>,
+        this.#http(),
+      );
+      // RFC 7591 §3.2.1 says 201; read the answer leniently (servers in the wild send 200, or
+      // null for optional members) but insist on a client_id.
+      if (response.status !== 201 && response.status !== 200) {
+        await response.body?.cancel();
+        throw new AuthError(
+          'registration_failed',
+          `registration at ${as.issuer} answered ${response.status}`,
+        );
+      }
+      body = await response.json();
+    } catch (error) {
+      throw toAuthError(error, 'registration_failed', `registration at ${as.issuer}`);
+    }
+    if (
+      typeof body !== 'object' ||
+      body === null ||
+      typeof (body as { client_id?: unknown }).client_id !== 'string'
+    )
+      throw new AuthError('registration_failed', `registration at ${as.issuer} returned no client_id`);
+    const registered = body as Record<string, unknown>;
+    const client: StoredClient = { clientId: registered['client_id'] as string };
+    if (typeof registered['client_secret'] === 'string') client.clientSecret = registered['client_secret'];
+    if (typeof registered['token_endpoint_auth_method'] === 'string')
+      client.tokenEndpointAuthMethod = registered['token_endpoint_auth_method'];
+    return client;
+  }
+
+  async #authorizationCode(
+    as: oauth.AuthorizationServer,
+    stored: StoredClient,
+    found: Discovered,
+    scope: string | undefined,
+  ): Promise<StoredTokens> {
+    const interact = this.#options.authorize;
+    if (interact === undefined)
+      throw new AuthError(
+        'interaction_required',
+        'the server needs user authorization; pass the authorize option',
+      );
+    // MCP 2025-11-25 "Authorization Code Protection": refuse an AS that does not advertise S256.
+    if (!found.legacy && as.code_challenge_methods_supported?.includes('S256') !== true)
+      throw new AuthError(
+        'invalid_metadata',
+        `${as.issuer} does not advertise PKCE S256 (code_challenge_methods_supported)`,
+      );
+    if (as.authorization_endpoint === undefined)
+      throw new AuthError('invalid_metadata', `${as.issuer} has no authorization_endpoint`);
+    const redirectUri = String(this.#options.redirectUri);
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const url = new URL(as.authorization_endpoint);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('client_id', stored.clientId);
+    url.searchParams.set('redirect_uri', redirectUri);
+    url.searchParams.set('state', state);
+    url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+    url.searchParams.set('code_challenge_method', 'S256');
+    url.searchParams.set('resource', found.resource);
+    if (scope !== undefined) url.searchParams.set('scope', scope);
+    let callback: URL;
+    try {
+      callback = new URL(await interact(url));
+    } catch (error) {
+      throw new AuthError('interaction_required', 'the authorize step gave no callback URL', {
+        cause: error,
+      });
+    }
+    const client: oauth.Client = { client_id: stored.clientId };
+    const clientAuth = clientAuthFor(as, stored, this.#options.privateKey);
+    let params: URLSearchParams;
+    try {
+      params = oauth.validateAuthResponse(as, client, callback, state);
+    } catch (error) {
+      throw toAuthError(error, 'authorization_failed', 'the authorization response');
+    }
+    try {
+      const response = await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        clientAuth,
+        params,
+        redirectUri,
+        verifier,
+        {
+          ...this.#http(),
+          additionalParameters: { resource: found.resource },
+        },
+      );
+      return tokensOf(await oauth.processAuthorizationCodeResponse(as, client, response), scope, undefined);
+    } catch (error) {
+      throw toAuthError(error, 'token_request_failed', 'the authorization code exchange');
+    }
+  }
+
+  async #clientCredentials(
+    as: oauth.AuthorizationServer,
+    stored: StoredClient,
+    resource: string,
+    scope: string | undefined,
+  ): Promise<StoredTokens> {
+    const client: oauth.Client = { client_id: stored.clientId };
+    const parameters: Record<string, string> = { resource };
+    if (scope !== undefined) parameters['scope'] = scope;
+    try {
+      const response = await oauth.clientCredentialsGrantRequest(
+        as,
+        client,
+        clientAuthFor(as, stored, this.#options.privateKey),
+        parameters,
+        this.#http(),
+      );
+      return tokensOf(await oauth.processClientCredentialsResponse(as, client, response), scope, undefined);
+    } catch (error) {
+      throw toAuthError(error, 'token_request_failed', 'the client credentials grant');
+    }
+  }
+
+  /** Refresh with the stored refresh token; false (tokens dropped) when the AS refuses it. */
+  async #refresh(): Promise<boolean> {
+    const state = await this.#store.get(this.#key);
+    const refreshToken = state?.tokens?.refreshToken;
+    if (state === undefined || refreshToken === undefined || state.client === undefined) return false;
+    const as =
+      this.#discovered?.as.issuer === state.issuer
+        ? this.#discovered.as
+        : await discoverAuthorizationServer(state.issuer, this.#ctx());
+    if (as === undefined) return false;
+    const client: oauth.Client = { client_id: state.client.clientId };
+    const resource = this.#discovered?.resource ?? this.#server.href;
+    try {
+      const response = await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        clientAuthFor(as, state.client, this.#options.privateKey),
+        refreshToken,
+        { ...this.#http(), additionalParameters: { resource } },
+      );
+      const result = await oauth.processRefreshTokenResponse(as, client, response);
+      await this.#store.set(this.#key, {
+        ...state,
+        tokens: tokensOf(result, state.tokens?.scope, refreshToken),
+      });
+      return true;
+    } catch {
+      // invalid_grant (expired or revoked): start over with a full authorization.
+      await this.#store.set(this.#key, { issuer: state.issuer, client: state.client });
+      return false;
+    }
+  }
+}
+
+/**
+ * SEP-837 / OIDC Registration §2: `native` for apps that receive the redirect on a loopback address or
+ * a private-use URI scheme (CLIs, desktop apps), `web` for an https redirect to a hosted site.
+ */
+function applicationTypeOf(redirectUri: string | URL | undefined): 'native' | 'web' {
+  if (redirectUri === undefined) return 'web';
+  const url = new URL(redirectUri);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'native';
+  return LOOPBACK.has(url.hostname) ? 'native' : 'web';
+}
+
+function tokensOf(
+  result: oauth.TokenEndpointResponse,
+  requestedScope: string | undefined,
+  previousRefreshToken: string | undefined,
+): StoredTokens {
+  const tokens: StoredTokens = {
+    accessToken: result.access_token,
+    // RFC 6750 names the scheme "Bearer"; some servers answer "bearer".
+    tokenType: result.token_type.toLowerCase() === 'bearer' ? 'Bearer' : result.token_type,
+  };
+  if (typeof result.expires_in === 'number')
+    tokens.expiresAt = Math.floor(Date.now() / 1000) + result.expires_in;
+  const refresh = result.refresh_token ?? previousRefreshToken;
+  if (refresh !== undefined) tokens.refreshToken = refresh;
+  const scope = result.scope ?? requestedScope;
+  if (scope !== undefined) tokens.scope = scope;
+  return tokens;
+}
+
+/**
+ * The provider as the HTTP client transports' auth options (`getHeaders`, `onUnauthorized`,
+ * `onForbidden`); spread it into `StreamableHttpClientTransport` or `SseClientTransport` options.
+ * Transports without an `onForbidden` hook surface a 403 as an error: use `authFetch` for step-up.
+ *
+ * @example
+ * ```ts
+ * new StreamableHttpClientTransport(url, { ...httpAuthOptions(provider) });
+ * ```
+ */
+export function httpAuthOptions(provider: OAuthClientProvider): HttpClientAuthOptions {
+  return {
+    getHeaders: () => provider.getHeaders(),
+    onUnauthorized: (response) => provider.onUnauthorized(response),
+    onForbidden: (response) => provider.onForbidden(response),
+  };
+}
