@@ -19,3 +19,6 @@ export { httpAuthOptions, OAuthClientProvider } from './client/oauth-client-prov
 export type { OAuthClientProviderOptions } from './client/oauth-client-provider.js';
 export { InMemoryTokenStore } from './client/token-store.js';
 export type { AuthState, StoredClient, StoredTokens, TokenStore } from './client/token-store.js';
+export type { AssertionContext, AssertionSource } from './client/assertion-source.js';
+export { tokenExchangeAssertion } from './client/token-exchange-assertion.js';
+export type { TokenExchangeAssertionOptions } from './client/token-exchange-assertion.js';

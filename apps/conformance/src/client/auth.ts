@@ -1,4 +1,9 @@
-import { type ClientPrivateKey, OAuthClientProvider, type OAuthClientProviderOptions } from '@x/auth';
+import {
+  type ClientPrivateKey,
+  OAuthClientProvider,
+  type OAuthClientProviderOptions,
+  tokenExchangeAssertion,
+} from '@x/auth';
 
 /** The Client ID Metadata Document URL the suite's mock AS expects (SEP-991); nothing fetches it. */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
@@ -45,6 +50,8 @@ export async function authProviderFor(
     authorize: followAuthorizationRedirect,
     clientMetadataUrl: CIMD_URL,
     clientMetadata: { client_name: 'x-mcp-conformance-client' },
+    // DPoP-bound tokens whenever the AS offers them (the dpop scenarios); authFetch sends the proofs.
+    dpop: 'auto',
   };
   const clientId = str(context, 'client_id');
   if (scenario.startsWith('auth/client-credentials-')) {
@@ -53,6 +60,25 @@ export async function authProviderFor(
     const pem = str(context, 'private_key_pem');
     if (pem !== undefined)
       options.privateKey = await importPem(pem, str(context, 'signing_algorithm') ?? 'ES256');
+  }
+  const workloadJwt = str(context, 'valid_jwt');
+  if (scenario === 'auth/wif-jwt-bearer' && workloadJwt !== undefined) {
+    // Workload identity (SEP-1933): the platform's JWT is the assertion.
+    options.grant = 'jwt_bearer';
+    options.assertion = () => workloadJwt;
+    delete options.redirectUri;
+  }
+  const idpEndpoint = str(context, 'idp_token_endpoint');
+  const idToken = str(context, 'idp_id_token');
+  if (idpEndpoint !== undefined && idToken !== undefined) {
+    // Enterprise-managed authorization (SEP-990): ID token → ID-JAG at the IdP → token at the AS.
+    options.grant = 'jwt_bearer';
+    options.assertion = tokenExchangeAssertion({
+      tokenEndpoint: idpEndpoint,
+      clientId: str(context, 'idp_client_id') ?? '',
+      subjectToken: () => idToken,
+    });
+    delete options.redirectUri;
   }
   if (clientId !== undefined) {
     options.client = { clientId };

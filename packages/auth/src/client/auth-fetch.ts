@@ -17,14 +17,20 @@ export type AuthFetch = (url: string | URL, init: RequestInit) => Promise<Respon
 export function authFetch(provider: OAuthClientProvider, base: AuthFetch = (u, i) => fetch(u, i)): AuthFetch {
   const origin = provider.serverUrl.origin;
   return async (url, init) => {
-    if (new URL(url).origin !== origin) return base(url, init);
+    const target = new URL(url);
+    if (target.origin !== origin) return base(url, init);
+    const method = init.method ?? 'GET';
     let unauthorizedRetries = 0;
+    let nonceRetries = 0;
     for (;;) {
       const headers = new Headers(init.headers);
-      for (const [name, value] of Object.entries(await provider.getHeaders())) headers.set(name, value);
+      for (const [name, value] of Object.entries(await provider.headersFor(method, target)))
+        headers.set(name, value);
       const response = await base(url, { ...init, headers });
-      if (response.status === 401 && unauthorizedRetries === 0) {
-        unauthorizedRetries += 1;
+      provider.noteResponse(target, response);
+      // One retry for a 401 (new token), and one for a DPoP nonce challenge (RFC 9449 §9).
+      const nonceChallenge = /use_dpop_nonce/.test(response.headers.get('www-authenticate') ?? '');
+      if (response.status === 401 && (nonceChallenge ? nonceRetries++ : unauthorizedRetries++) === 0) {
         await response.body?.cancel();
         if (await provider.onUnauthorized(response)) continue;
       } else if (response.status === 403) {

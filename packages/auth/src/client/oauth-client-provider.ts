@@ -1,8 +1,10 @@
 import type { HttpClientAuthOptions } from '@x/protocol/http';
 import * as oauth from 'oauth4webapi';
 import { AuthError } from '../auth-error.js';
+import type { AssertionSource } from './assertion-source.js';
 import { parseBearerChallenge, type ParsedChallenge } from './bearer-challenge.js';
 import { type ClientPrivateKey, clientAuthFor } from './client-auth.js';
+import { DpopProofs, withDpopNonceRetry } from './dpop-proofs.js';
 import {
   type Discovered,
   type DiscoveryContext,
@@ -23,7 +25,12 @@ export interface OAuthClientProviderOptions {
   /** The MCP server URL (the protected resource). */
   serverUrl: string | URL;
   /** `authorization_code` (a user consents; default) or `client_credentials` (a machine client). */
-  grant?: 'authorization_code' | 'client_credentials' | undefined;
+  grant?: 'authorization_code' | 'client_credentials' | 'jwt_bearer' | undefined;
+  /**
+   * The JWT for the `jwt_bearer` grant (RFC 7523): a workload identity token (SEP-1933), or an
+   * ID-JAG from your IdP (SEP-990, see `tokenExchangeAssertion`). Called for each token request.
+   */
+  assertion?: AssertionSource | undefined;
   /** Where the AS sends the user back (authorization code grant). */
   redirectUri?: string | URL | undefined;
   /**
@@ -50,10 +57,18 @@ export interface OAuthClientProviderOptions {
   allowInsecureHttp?: boolean | undefined;
   /** Re-authorizations for wider scopes (403 `insufficient_scope`) before giving up. Default 2. */
   maxStepUps?: number | undefined;
+  /**
+   * DPoP-bound tokens (RFC 9449): `true` always, `'auto'` when the AS lists ES256 in
+   * `dpop_signing_alg_values_supported`. Proofs are per request, so use `authFetch` (the transports'
+   * `getHeaders` cannot say which request it is for; it gets a proof for POST to the server URL).
+   * Default false.
+   */
+  dpop?: boolean | 'auto' | undefined;
   /** Refresh a token this many seconds before it expires. Default 60. */
   refreshSkewSec?: number | undefined;
 }
 
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
@@ -81,6 +96,7 @@ export class OAuthClientProvider {
   readonly #fetch: typeof fetch;
   readonly #insecure: boolean;
   #discovered: Discovered | undefined;
+  #dpop: DpopProofs | undefined;
   #inFlight: Promise<void> | undefined;
   #stepUps = 0;
   /** Scopes requested in the last authorization (the base of a step-up union, SEP-2350). */
@@ -96,6 +112,8 @@ export class OAuthClientProvider {
       options.allowInsecureHttp ?? (this.#server.protocol === 'http:' && LOOPBACK.has(this.#server.hostname));
     if ((options.grant ?? 'authorization_code') === 'authorization_code' && options.redirectUri === undefined)
       throw new AuthError('invalid_options', 'the authorization code grant needs a redirectUri');
+    if (options.grant === 'jwt_bearer' && options.assertion === undefined)
+      throw new AuthError('invalid_options', 'the jwt_bearer grant needs an assertion');
   }
 
   /** The MCP server this provider holds credentials for. */
@@ -117,7 +135,15 @@ export class OAuthClientProvider {
    * The `Authorization` header for the next request; refreshes first when the token expires within
    * `refreshSkewSec`. Empty before the first authorization (the server's 401 starts it).
    */
-  async getHeaders(): Promise<Record<string, string>> {
+  getHeaders(): Promise<Record<string, string>> {
+    return this.headersFor('POST', this.#server);
+  }
+
+  /**
+   * The credentials for one request: `Authorization` (and a `DPoP` proof for a DPoP-bound token).
+   * Refreshes first when the token expires within `refreshSkewSec`.
+   */
+  async headersFor(method: string, url: URL): Promise<Record<string, string>> {
     if (this.#inFlight !== undefined) await this.#inFlight.catch(() => {});
     let tokens = await this.tokens();
     if (tokens === undefined) return {};
@@ -133,6 +159,11 @@ export class OAuthClientProvider {
       tokens = await this.tokens();
       if (tokens === undefined) return {};
     }
+    if (tokens.tokenType.toLowerCase() === 'dpop' && this.#dpop !== undefined)
+      return {
+        authorization: `DPoP ${tokens.accessToken}`,
+        dpop: await this.#dpop.proof(method, url, tokens.accessToken),
+      };
     return { authorization: `${tokens.tokenType} ${tokens.accessToken}` };
   }
 
@@ -141,6 +172,13 @@ export class OAuthClientProvider {
    * Concurrent 401s share one flow.
    */
   onUnauthorized(response: Response): Promise<boolean> {
+    // RFC 9449 §9: a resource server that wants a nonce answers 401 `DPoP error="use_dpop_nonce"`.
+    if (
+      this.#dpop !== undefined &&
+      /\bDPoP\b[^]*error="?use_dpop_nonce/i.test(response.headers.get('www-authenticate') ?? '') &&
+      this.#dpop.noteNonce(this.#server, response)
+    )
+      return Promise.resolve(true);
     const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
     return this.#single(async () => {
       // A PRM that now names another AS invalidates the registration and tokens (SEP-2352).
@@ -180,6 +218,11 @@ export class OAuthClientProvider {
     this.#stepUps = 0;
   }
 
+  /** Every answer from the server: keeps the DPoP nonce it may carry (RFC 9449 §9). */
+  noteResponse(url: URL, response: Response): void {
+    this.#dpop?.noteNonce(url, response);
+  }
+
   /** Runs the authorization now (e.g. `x-mcp login`), without waiting for a 401. */
   async login(): Promise<void> {
     await this.#single(async () => {
@@ -201,8 +244,13 @@ export class OAuthClientProvider {
     return { fetch: this.#fetch, insecure: this.#insecure };
   }
 
-  #http(): { [oauth.customFetch]: typeof fetch; [oauth.allowInsecureRequests]: boolean } {
-    return { [oauth.customFetch]: this.#fetch, [oauth.allowInsecureRequests]: this.#insecure };
+  #http(): {
+    [oauth.customFetch]: typeof fetch;
+    [oauth.allowInsecureRequests]: boolean;
+    DPoP?: oauth.DPoPHandle;
+  } {
+    const options = { [oauth.customFetch]: this.#fetch, [oauth.allowInsecureRequests]: this.#insecure };
+    return this.#dpop === undefined ? options : { ...options, DPoP: this.#dpop.handle };
   }
 
   async #authorize(challenge: ParsedChallenge | undefined, previousScope: string | undefined): Promise<void> {
@@ -212,13 +260,19 @@ export class OAuthClientProvider {
     const state: AuthState = previous?.issuer === as.issuer ? previous : { issuer: as.issuer };
     state.client ??= await this.#identify(as);
     await this.#store.set(this.#key, state);
+    const dpop = this.#options.dpop ?? false;
+    if (
+      this.#dpop === undefined &&
+      (dpop === true || (dpop === 'auto' && as.dpop_signing_alg_values_supported?.includes('ES256') === true))
+    )
+      this.#dpop = await DpopProofs.generate(state.client.clientId);
     const scope = this.#selectScope(challenge, found, previousScope);
     this.#requestedScope = scope;
     const grant = this.#options.grant ?? 'authorization_code';
     const tokens =
-      grant === 'client_credentials'
-        ? await this.#clientCredentials(as, state.client, found.resource, scope)
-        : await this.#authorizationCode(as, state.client, found, scope);
+      grant === 'authorization_code'
+        ? await this.#authorizationCode(as, state.client, found, scope)
+        : await this.#tokenGrant(grant, as, state.client, found.resource, scope);
     await this.#store.set(this.#key, { ...state, tokens });
   }
 
@@ -260,8 +314,10 @@ export class OAuthClientProvider {
     const metadata: Record<string, unknown> = {
       client_name: 'x-mcp client',
       grant_types:
-        grant === 'client_credentials' ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
-      response_types: grant === 'client_credentials' ? [] : ['code'],
+        grant === 'authorization_code'
+          ? ['authorization_code', 'refresh_token']
+          : [grant === 'jwt_bearer' ? JWT_BEARER : grant],
+      response_types: grant === 'authorization_code' ? ['code'] : [],
       token_endpoint_auth_method: this.#options.privateKey !== undefined ? 'private_key_jwt' : 'none',
       application_type: applicationTypeOf(this.#options.redirectUri),
       ...this.#options.clientMetadata,
@@ -351,25 +407,30 @@ export class OAuthClientProvider {
       throw toAuthError(error, 'authorization_failed', 'the authorization response');
     }
     try {
-      const response = await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        clientAuth,
-        params,
-        redirectUri,
-        verifier,
-        {
-          ...this.#http(),
-          additionalParameters: { resource: found.resource },
-        },
-      );
-      return tokensOf(await oauth.processAuthorizationCodeResponse(as, client, response), scope, undefined);
+      const result = await withDpopNonceRetry(async () => {
+        const response = await oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          clientAuth,
+          params,
+          redirectUri,
+          verifier,
+          { ...this.#http(), additionalParameters: { resource: found.resource } },
+        );
+        return oauth.processAuthorizationCodeResponse(as, client, response);
+      });
+      return tokensOf(result, scope, undefined);
     } catch (error) {
       throw toAuthError(error, 'token_request_failed', 'the authorization code exchange');
     }
   }
 
-  async #clientCredentials(
+  /**
+   * Grants without a user: client credentials (RFC 6749 §4.4) or a JWT bearer assertion (RFC 7523).
+   * A refused grant is reported, never retried or swapped for another grant (SEP-1933).
+   */
+  async #tokenGrant(
+    grant: 'client_credentials' | 'jwt_bearer',
     as: oauth.AuthorizationServer,
     stored: StoredClient,
     resource: string,
@@ -378,17 +439,39 @@ export class OAuthClientProvider {
     const client: oauth.Client = { client_id: stored.clientId };
     const parameters: Record<string, string> = { resource };
     if (scope !== undefined) parameters['scope'] = scope;
+    const clientAuth = clientAuthFor(as, stored, this.#options.privateKey);
     try {
-      const response = await oauth.clientCredentialsGrantRequest(
-        as,
-        client,
-        clientAuthFor(as, stored, this.#options.privateKey),
-        parameters,
-        this.#http(),
-      );
-      return tokensOf(await oauth.processClientCredentialsResponse(as, client, response), scope, undefined);
+      if (grant === 'client_credentials') {
+        const result = await withDpopNonceRetry(async () => {
+          const response = await oauth.clientCredentialsGrantRequest(
+            as,
+            client,
+            clientAuth,
+            parameters,
+            this.#http(),
+          );
+          return oauth.processClientCredentialsResponse(as, client, response);
+        });
+        return tokensOf(result, scope, undefined);
+      }
+      const source = this.#options.assertion;
+      if (source === undefined)
+        throw new AuthError('invalid_options', 'the jwt_bearer grant needs an assertion');
+      parameters['assertion'] = await source({ issuer: as.issuer, resource, scope });
+      const result = await withDpopNonceRetry(async () => {
+        const response = await oauth.genericTokenEndpointRequest(
+          as,
+          client,
+          clientAuth,
+          JWT_BEARER,
+          parameters,
+          this.#http(),
+        );
+        return oauth.processGenericTokenEndpointResponse(as, client, response);
+      });
+      return tokensOf(result, scope, undefined);
     } catch (error) {
-      throw toAuthError(error, 'token_request_failed', 'the client credentials grant');
+      throw toAuthError(error, 'token_request_failed', `the ${grant} grant`);
     }
   }
 
@@ -405,14 +488,16 @@ export class OAuthClientProvider {
     const client: oauth.Client = { client_id: state.client.clientId };
     const resource = this.#discovered?.resource ?? this.#server.href;
     try {
-      const response = await oauth.refreshTokenGrantRequest(
-        as,
-        client,
-        clientAuthFor(as, state.client, this.#options.privateKey),
-        refreshToken,
-        { ...this.#http(), additionalParameters: { resource } },
-      );
-      const result = await oauth.processRefreshTokenResponse(as, client, response);
+      const result = await withDpopNonceRetry(async () => {
+        const response = await oauth.refreshTokenGrantRequest(
+          as,
+          client,
+          clientAuthFor(as, state.client as StoredClient, this.#options.privateKey),
+          refreshToken,
+          { ...this.#http(), additionalParameters: { resource } },
+        );
+        return oauth.processRefreshTokenResponse(as, client, response);
+      });
       await this.#store.set(this.#key, {
         ...state,
         tokens: tokensOf(result, state.tokens?.scope, refreshToken),
