@@ -175,7 +175,7 @@ export class OAuthClientProvider {
     // RFC 9449 §9: a resource server that wants a nonce answers 401 `DPoP error="use_dpop_nonce"`.
     if (
       this.#dpop !== undefined &&
-      /\bDPoP\b[^]*error="?use_dpop_nonce/i.test(response.headers.get('www-authenticate') ?? '') &&
+      /\bDPoP\b[\s\S]*error="?use_dpop_nonce/i.test(response.headers.get('www-authenticate') ?? '') &&
       this.#dpop.noteNonce(this.#server, response)
     )
       return Promise.resolve(true);
