@@ -68,6 +68,10 @@ export interface OAuthClientProviderOptions {
   refreshSkewSec?: number | undefined;
 }
 
+const SCHEMES = new Map([
+  ['bearer', 'Bearer'],
+  ['dpop', 'DPoP'],
+]);
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -529,8 +533,8 @@ function tokensOf(
 ): StoredTokens {
   const tokens: StoredTokens = {
     accessToken: result.access_token,
-    // RFC 6750 names the scheme "Bearer"; some servers answer "bearer".
-    tokenType: result.token_type.toLowerCase() === 'bearer' ? 'Bearer' : result.token_type,
+    // The schemes are case-insensitive; send them as RFC 6750 and RFC 9449 spell them.
+    tokenType: SCHEMES.get(result.token_type.toLowerCase()) ?? result.token_type,
   };
   if (typeof result.expires_in === 'number')
     tokens.expiresAt = Math.floor(Date.now() / 1000) + result.expires_in;

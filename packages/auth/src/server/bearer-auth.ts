@@ -2,6 +2,7 @@ import type { AuthInfo } from '@x/protocol';
 import type { HttpAuthenticate } from '@x/protocol/http';
 import type { JSONWebKeySet } from 'jose';
 import { AuthError } from '../auth-error.js';
+import { DpopProofVerifier, type DpopProofVerifierOptions } from './dpop-proof-verifier.js';
 import { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection-verifier.js';
 import { jwtVerifier } from './jwt-verifier.js';
 import { resourceMetadataUrl } from './resource-metadata-url.js';
@@ -28,11 +29,16 @@ export interface BearerAuthOptions {
   resourceMetadataUrl?: string | URL | undefined;
   /** Requests without any `Authorization` pass as anonymous instead of 401. Default false. */
   allowAnonymous?: boolean | undefined;
+  /**
+   * DPoP-bound tokens (RFC 9449): accepted with `Authorization: DPoP` and a valid proof; a token bound
+   * to a key (`cnf.jkt`) is refused as plain Bearer. `false` refuses the DPoP scheme. Default `{}`.
+   */
+  dpop?: DpopProofVerifierOptions | false | undefined;
   /** A verifier that failed (JWKS or introspection unreachable); the caller got 503. */
   onerror?: ((error: AuthError) => void) | undefined;
 }
 
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const CREDENTIALS = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /**
  * Protects an MCP server with OAuth 2.1 bearer tokens (MCP "Authorization", RFC 6750, RFC 9728):
@@ -59,23 +65,26 @@ export function bearerAuth(options: BearerAuthOptions): HttpAuthenticate {
   const metadataUrl = String(options.resourceMetadataUrl ?? resourceMetadataUrl(options.resource));
   const required = [...(options.requiredScopes ?? [])];
   const scope = required.length > 0 ? required.join(' ') : undefined;
+  const dpop = options.dpop === false ? undefined : new DpopProofVerifier(options.dpop);
   return async (request) => {
     const header = request.headers.get('authorization');
     if (header === null) {
       if (options.allowAnonymous === true) return undefined;
       return challengeResponse(401, { resourceMetadata: metadataUrl, scope });
     }
-    const match = BEARER.exec(header);
+    const match = CREDENTIALS.exec(header);
     if (match === null)
       return challengeResponse(401, {
         resourceMetadata: metadataUrl,
         error: 'invalid_token',
-        errorDescription: 'expected "Authorization: Bearer <token>"',
+        errorDescription: 'expected "Authorization: Bearer <token>" or "DPoP <token>"',
         scope,
       });
     let info: AuthInfo;
     try {
-      info = await verify(match[1] as string, request);
+      const token = match[2] as string;
+      info = await verify(token, request);
+      await checkBinding(info, (match[1] as string).toLowerCase() === 'dpop', token, request, dpop);
     } catch (error) {
       const failure =
         error instanceof AuthError
@@ -125,4 +134,28 @@ function verifierOf(options: BearerAuthOptions): TokenVerifier {
     resource: options.resource,
     clockToleranceSec: options.clockToleranceSec,
   });
+}
+
+/** RFC 9449 §7.1: a key-bound token needs the DPoP scheme and a proof by that key. */
+async function checkBinding(
+  info: AuthInfo,
+  dpopScheme: boolean,
+  token: string,
+  request: Request,
+  dpop: DpopProofVerifier | undefined,
+): Promise<void> {
+  const cnf = info.extra?.['cnf'];
+  const jkt = typeof cnf === 'object' && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
+  if (!dpopScheme) {
+    if (typeof jkt === 'string')
+      throw new AuthError('invalid_token', 'this token is DPoP-bound; present it with the DPoP scheme');
+    return;
+  }
+  if (dpop === undefined) throw new AuthError('invalid_token', 'DPoP tokens are not accepted here');
+  if (typeof jkt !== 'string')
+    throw new AuthError('invalid_token', 'a DPoP token must be bound to a key (cnf.jkt)');
+  const proof = request.headers.get('dpop');
+  if (proof === null || proof.includes(','))
+    throw new AuthError('invalid_token', 'one DPoP proof header is required');
+  await dpop.verify({ proof, request, accessToken: token, jkt });
 }

@@ -77,7 +77,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       clientId: clientIdOf(claims),
       scopes: scopesOf(claims),
       resource: new URL(options.resource),
-      extra: { sub: claims['sub'], iss: claims['iss'] },
+      extra: { sub: claims['sub'], iss: claims['iss'], cnf: claims['cnf'] },
     };
     if (typeof exp === 'number') info.expiresAt = exp;
     return info;

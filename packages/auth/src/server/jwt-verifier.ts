@@ -57,7 +57,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       clientId: clientIdOf(payload),
       scopes: scopesOf(payload),
       resource: new URL(options.resource),
-      extra: { sub: payload['sub'], iss: payload['iss'] },
+      extra: { sub: payload['sub'], iss: payload['iss'], cnf: payload['cnf'] },
     };
     if (typeof payload['exp'] === 'number') info.expiresAt = payload['exp'];
     return info;
