@@ -6,10 +6,13 @@ describe('AuthError', () => {
     const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU';
     const opaque = 'A'.repeat(40);
     const error = new AuthError('token_request_failed', 'the refresh_token grant failed', {
-      cause: Object.assign(new Error(`unexpected body {"access_token":"${jwt}","refresh_token":"${opaque}"}`), {
-        code: 'OAUTH_PARSE_ERROR',
-        body: { access_token: jwt },
-      }),
+      cause: Object.assign(
+        new Error(`unexpected body {"access_token":"${jwt}","refresh_token":"${opaque}"}`),
+        {
+          code: 'OAUTH_PARSE_ERROR',
+          body: { access_token: jwt },
+        },
+      ),
     });
     expect(error.code).toBe('token_request_failed');
     expect(error).toBeInstanceOf(Error);
