@@ -13,6 +13,13 @@ export interface JwtVerifierOptions {
   resource: string | URL;
   /** Allowed skew for `exp`/`nbf`/`iat`, in seconds. Default 30. */
   clockToleranceSec?: number | undefined;
+  /**
+   * After a key set fetch, how long before a token with an unknown `kid` may fetch it again (a
+   * rotated key). Default 30 000 ms.
+   */
+  jwksCooldownMs?: number | undefined;
+  /** Abandon a key set fetch after this long (then 503). Default 5 000 ms. */
+  jwksTimeoutMs?: number | undefined;
   /** Accepted signature algorithms. Default: the asymmetric ones jose supports. */
   algorithms?: readonly string[] | undefined;
 }
@@ -36,7 +43,10 @@ const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const keys =
     typeof options.jwks === 'string' || options.jwks instanceof URL
-      ? createRemoteJWKSet(new URL(options.jwks))
+      ? createRemoteJWKSet(new URL(options.jwks), {
+          cooldownDuration: options.jwksCooldownMs ?? 30_000,
+          timeoutDuration: options.jwksTimeoutMs ?? 5_000,
+        })
       : createLocalJWKSet(options.jwks);
   const verifyOptions = {
     issuer: [...options.issuers],
