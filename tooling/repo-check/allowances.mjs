@@ -1,5 +1,8 @@
 /**
  * What each published package may import (DESIGN §1). `node` means `node:` built-ins are allowed.
+ * `nodeDirs` names folders under `src/` of a runtime-neutral package (`node: false`) whose files may
+ * import `node:` built-ins (its Node-only subpath, e.g. `./node`); nothing outside them may import
+ * a file inside them, so the root stays reachable without Node.
  * Workspace packages are named by their npm names; anything not listed here is refused.
  */
 export const ALLOWANCES = {
@@ -9,5 +12,6 @@ export const ALLOWANCES = {
   '@x/transport-stdio': { deps: ['@x/protocol'], node: true },
   '@x/transport-sse': { deps: ['@x/protocol', 'undici', 'eventsource-parser'], node: true },
   '@x/transport-streamable-http': { deps: ['@x/protocol', 'undici', 'eventsource-parser'], node: true },
+  '@x/auth': { deps: ['@x/protocol', 'oauth4webapi', 'jose'], node: false, nodeDirs: ['node'] },
   '@x/transport-ws': { deps: ['@x/protocol', 'ws'], node: true },
 };

@@ -84,8 +84,12 @@ export function checkPackages(packagesDir, allowances = ALLOWANCES) {
     } catch {
       continue;
     }
+    // Node-only folders of a runtime-neutral package (allowance `nodeDirs`).
+    const nodeDirs = (allowance.nodeDirs ?? []).map((dir) => join(srcDir, dir));
+    const inNodeDir = (path) => nodeDirs.some((dir) => path === dir || path.startsWith(dir + sep));
     for (const file of files) {
       const where = relative(resolve(packagesDir, '..'), file);
+      const fileMayUseNode = allowance.node || inNodeDir(file);
       for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
         if (specifier.startsWith('.')) {
           const target = resolve(dirname(file), specifier);
@@ -93,6 +97,12 @@ export function checkPackages(packagesDir, allowances = ALLOWANCES) {
             violations.push(`${where}: relative import "${specifier}" leaves the package`);
           } else if (!target.startsWith(srcDir + sep)) {
             violations.push(`${where}: relative import "${specifier}" reaches outside src/`);
+          } else if (!inNodeDir(file) && inNodeDir(target)) {
+            violations.push(
+              `${where}: imports the Node-only "${specifier}"; only files under ${allowance.nodeDirs
+                .map((dir) => `src/${dir}/`)
+                .join(', ')} may`,
+            );
           }
           continue;
         }
@@ -101,7 +111,7 @@ export function checkPackages(packagesDir, allowances = ALLOWANCES) {
           BUILTINS.has(specifier) ||
           BUILTINS.has(packageNameOf(specifier))
         ) {
-          if (!allowance.node)
+          if (!fileMayUseNode)
             violations.push(`${where}: imports "${specifier}", but ${name} must import no node: module`);
           else if (!specifier.startsWith('node:'))
             violations.push(`${where}: import built-in "${specifier}" as "node:${specifier}"`);

@@ -1,6 +1,7 @@
 // The conformance client: `node dist/client.js <url>`. The suite starts one process per scenario, names
 // it in MCP_CONFORMANCE_SCENARIO and appends the mock server's URL as the last argument (CONFORMANCE.md
 // §1). Exit 0 when the scenario's client side ran to the end; the suite itself judges the traffic.
+import { authProviderFor } from './client/auth.js';
 import { openSession, versionFromEnv } from './client/session.js';
 import { SCENARIOS } from './client/scenarios.js';
 
@@ -14,7 +15,11 @@ async function main(): Promise<number> {
     return 2;
   }
   const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as Record<string, unknown>;
-  const session = await openSession(url, versionFromEnv(process.env['MCP_CONFORMANCE_PROTOCOL_VERSION']));
+  const session = await openSession(
+    url,
+    versionFromEnv(process.env['MCP_CONFORMANCE_PROTOCOL_VERSION']),
+    await authProviderFor(scenario, url, context),
+  );
   try {
     await handler({ client: session.client, context });
   } finally {

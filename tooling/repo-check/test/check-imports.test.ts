@@ -80,4 +80,36 @@ describe('repo check', () => {
       ['d', './c.js'],
     );
   });
+
+  it('lets only the nodeDirs of a runtime-neutral package import node: modules, and keeps the root off them', () => {
+    root = mkdtempSync(join(tmpdir(), 'repo-check-'));
+    const files: Record<string, string> = {
+      'index.ts': "export { bearerAuth } from './bearer-auth.js';",
+      'bearer-auth.ts':
+        "import { createHash } from 'node:crypto';\nimport { x } from './node/file-store.js';",
+      'node/index.ts':
+        "import { bearerAuth } from '../index.js';\nexport { FileStore } from './file-store.js';",
+      'node/file-store.ts':
+        "import { writeFile } from 'node:fs/promises';\nimport { join } from 'node:path';",
+      'nodeish.ts': "import { readFile } from 'node:fs';",
+    };
+    mkdirSync(join(root, 'auth', 'src', 'node'), { recursive: true });
+    writeFileSync(join(root, 'auth', 'package.json'), JSON.stringify({ name: '@x/auth' }));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(root, 'auth', 'src', name), text);
+    const violations = checkPackages(root, {
+      '@x/auth': { deps: [], node: false, nodeDirs: ['node'] },
+    }) as string[];
+    expect(violations).toHaveLength(3);
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /bearer-auth\.ts: imports "node:crypto", but @x\/auth must import no node: module/,
+        ),
+        expect.stringMatching(
+          /bearer-auth\.ts: imports the Node-only "\.\/node\/file-store\.js"; only files under src\/node\//,
+        ),
+        expect.stringMatching(/nodeish\.ts: imports "node:fs"/),
+      ]),
+    );
+  });
 });

@@ -14,6 +14,16 @@ const listTools: ScenarioHandler = async ({ client }) => {
   await client.listTools();
 };
 
+/**
+ * The `auth/*` scenarios: list tools, then call the mock's `test-tool` (the step-up scenarios need a
+ * second operation with a wider scope).
+ */
+const authorizedCalls: ScenarioHandler = async ({ client }) => {
+  const { tools } = await client.listTools();
+  if (tools.some((tool) => tool.name === 'test-tool'))
+    await client.callTool({ name: 'test-tool', arguments: {} });
+};
+
 /** Calls one tool that the mock server must have listed. */
 function callListedTool(name: string, args: Record<string, unknown> = {}): ScenarioHandler {
   return async ({ client }) => {
@@ -137,5 +147,5 @@ export const SCENARIOS: ReadonlyMap<string, ScenarioHandler> = new Map<string, S
   ['sep-2640-client-verify-digest', listTools],
   ['sep-2640-client-verify-size', listTools],
   ['sep-2640-client-verify-frontmatter', listTools],
-  ...AUTH_SCENARIOS.map((name): [string, ScenarioHandler] => [name, listTools]),
+  ...AUTH_SCENARIOS.map((name): [string, ScenarioHandler] => [name, authorizedCalls]),
 ]);

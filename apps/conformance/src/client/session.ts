@@ -1,3 +1,4 @@
+import { authFetch, type OAuthClientProvider } from '@x/auth';
 import { Client, type VersionSelection } from '@x/client';
 import { isLegacyProtocolVersion, isModernProtocolVersion } from '@x/protocol';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
@@ -24,7 +25,11 @@ export interface Session {
  * Connects to the mock server the way an application would: every input handler registered (so the
  * client declares sampling, elicitation and roots), answering with fixed values.
  */
-export async function openSession(url: string, version: VersionSelection): Promise<Session> {
+export async function openSession(
+  url: string,
+  version: VersionSelection,
+  auth?: OAuthClientProvider,
+): Promise<Session> {
   const client = new Client(
     { name: 'x-mcp-conformance-client', version: '0.0.0' },
     { protocolVersion: version, onwarning: (message) => console.error(`[client] ${message}`) },
@@ -36,6 +41,10 @@ export async function openSession(url: string, version: VersionSelection): Promi
   }));
   client.setElicitationHandler(() => ({ action: 'accept', content: {} }));
   client.setRootsHandler(() => ({ roots: [{ uri: 'file:///conformance', name: 'conformance' }] }));
-  await client.connect(new StreamableHttpClientTransport(url));
+  // authFetch (not the getHeaders/onUnauthorized options) so a 403 insufficient_scope can step up:
+  // the transport has no onForbidden hook yet.
+  await client.connect(
+    new StreamableHttpClientTransport(url, auth === undefined ? {} : { fetch: authFetch(auth) }),
+  );
   return { client, close: () => client.close() };
 }

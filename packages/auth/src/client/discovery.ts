@@ -1,0 +1,192 @@
+import * as oauth from 'oauth4webapi';
+import { AuthError } from '../auth-error.js';
+
+/** What discovery found for one MCP server. */
+export interface Discovered {
+  /** The resource indicator to send (the PRM `resource`, else the server URL). */
+  resource: string;
+  /** PRM `scopes_supported`, when there is a PRM. */
+  scopesSupported?: string[] | undefined;
+  /** The authorization server's metadata (from RFC 8414 / OIDC discovery, or 2025-03-26 defaults). */
+  as: oauth.AuthorizationServer;
+  /** True when the server had no PRM (2025-03-26 era: the MCP server's origin is the AS). */
+  legacy: boolean;
+}
+
+export interface DiscoveryContext {
+  fetch: typeof fetch;
+  /** Allows `http:` URLs (loopback development). */
+  insecure: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+const MAX_METADATA_BYTES = 256 * 1024;
+
+async function getJson(url: URL, ctx: DiscoveryContext): Promise<{ status: number; body?: unknown }> {
+  if (url.protocol !== 'https:' && !(ctx.insecure && url.protocol === 'http:'))
+    throw new AuthError(
+      'discovery_failed',
+      `refusing to fetch metadata over ${url.protocol} (${url.origin})`,
+    );
+  const init: RequestInit = { headers: { accept: 'application/json' }, redirect: 'manual' };
+  if (ctx.signal !== undefined) init.signal = ctx.signal;
+  let response: Response;
+  try {
+    response = await ctx.fetch(url, init);
+  } catch (error) {
+    throw new AuthError('discovery_failed', `could not fetch ${url.origin}${url.pathname}`, { cause: error });
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return { status: response.status };
+  }
+  const text = await response.text();
+  if (text.length > MAX_METADATA_BYTES)
+    throw new AuthError('invalid_metadata', `${url.pathname} is larger than ${MAX_METADATA_BYTES} bytes`);
+  try {
+    return { status: 200, body: JSON.parse(text) };
+  } catch {
+    throw new AuthError('invalid_metadata', `${url.origin}${url.pathname} is not JSON`);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function wellKnown(base: URL, suffix: string, keepPath: boolean): URL {
+  const path = base.pathname === '/' ? '' : base.pathname.replace(/\/$/, '');
+  return new URL(`/.well-known/${suffix}${keepPath ? path : ''}`, base.origin);
+}
+
+/**
+ * RFC 9728 §3.3 / MCP "Protected Resource Metadata Discovery": the PRM `resource` must identify the
+ * server we are talking to. Accepts the same origin with a path that is the server's path or a parent
+ * folder of it (a PRM for `/` covers `/mcp`).
+ */
+function resourceCovers(resource: string, server: URL): boolean {
+  let url: URL;
+  try {
+    url = new URL(resource);
+  } catch {
+    return false;
+  }
+  if (url.origin !== server.origin || url.hash !== '') return false;
+  const base = url.pathname.replace(/\/$/, '');
+  return (
+    server.pathname === url.pathname ||
+    base === '' ||
+    server.pathname.startsWith(`${base}/`) ||
+    server.pathname === base
+  );
+}
+
+/** Fetches the PRM: the challenge's `resource_metadata` first, then path-inserted and root well-knowns. */
+export async function discoverResource(
+  serverUrl: URL,
+  challengeMetadataUrl: string | undefined,
+  ctx: DiscoveryContext,
+): Promise<{ resource: string; authorizationServers: string[]; scopesSupported?: string[] } | undefined> {
+  const candidates: URL[] = [];
+  if (challengeMetadataUrl !== undefined) {
+    try {
+      candidates.push(new URL(challengeMetadataUrl));
+    } catch {
+      // a malformed parameter is ignored; the well-known paths follow
+    }
+  }
+  candidates.push(wellKnown(serverUrl, 'oauth-protected-resource', true));
+  if (serverUrl.pathname !== '/') candidates.push(wellKnown(serverUrl, 'oauth-protected-resource', false));
+  for (const url of candidates) {
+    const { status, body } = await getJson(url, ctx);
+    if (status !== 200) continue;
+    if (!isRecord(body) || typeof body['resource'] !== 'string')
+      throw new AuthError('invalid_metadata', 'the Protected Resource Metadata has no "resource"');
+    if (!resourceCovers(body['resource'], serverUrl))
+      throw new AuthError(
+        'resource_mismatch',
+        `the Protected Resource Metadata names resource ${body['resource']}, not ${serverUrl.href}`,
+      );
+    const servers = body['authorization_servers'];
+    if (!Array.isArray(servers) || servers.length === 0 || !servers.every((s) => typeof s === 'string'))
+      throw new AuthError(
+        'invalid_metadata',
+        'the Protected Resource Metadata lists no authorization_servers',
+      );
+    const out: { resource: string; authorizationServers: string[]; scopesSupported?: string[] } = {
+      resource: body['resource'],
+      authorizationServers: servers as string[],
+    };
+    const scopes = body['scopes_supported'];
+    if (Array.isArray(scopes) && scopes.every((s) => typeof s === 'string')) out.scopesSupported = scopes;
+    return out;
+  }
+  return undefined;
+}
+
+/**
+ * Authorization Server metadata (MCP 2025-11-25 "Authorization Server Metadata Discovery"): for an
+ * issuer with a path, OAuth path-inserted, OIDC path-inserted, OIDC path-appended; without a path,
+ * OAuth then OIDC. The document's `issuer` must equal the issuer (RFC 8414 §3.3; oauth4webapi checks).
+ */
+export async function discoverAuthorizationServer(
+  issuer: string,
+  ctx: DiscoveryContext,
+): Promise<oauth.AuthorizationServer | undefined> {
+  const issuerUrl = new URL(issuer);
+  const hasPath = issuerUrl.pathname !== '/' && issuerUrl.pathname !== '';
+  const candidates = hasPath
+    ? [
+        wellKnown(issuerUrl, 'oauth-authorization-server', true),
+        wellKnown(issuerUrl, 'openid-configuration', true),
+        new URL(`${issuerUrl.href.replace(/\/$/, '')}/.well-known/openid-configuration`),
+      ]
+    : [
+        wellKnown(issuerUrl, 'oauth-authorization-server', false),
+        wellKnown(issuerUrl, 'openid-configuration', false),
+      ];
+  for (const url of candidates) {
+    const { status, body } = await getJson(url, ctx);
+    if (status !== 200) continue;
+    try {
+      return await oauth.processDiscoveryResponse(
+        issuerUrl,
+        new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
+      );
+    } catch (error) {
+      throw new AuthError(
+        'invalid_metadata',
+        `the authorization server metadata at ${url.origin}${url.pathname} does not name issuer ${issuer}`,
+        { cause: error },
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The whole discovery: PRM → AS metadata, or the 2025-03-26 fallbacks when there is no PRM. */
+export async function discover(
+  serverUrl: URL,
+  challengeMetadataUrl: string | undefined,
+  ctx: DiscoveryContext,
+): Promise<Discovered> {
+  const prm = await discoverResource(serverUrl, challengeMetadataUrl, ctx);
+  if (prm !== undefined) {
+    const issuer = prm.authorizationServers[0] as string;
+    const as = await discoverAuthorizationServer(issuer, ctx);
+    if (as === undefined)
+      throw new AuthError('discovery_failed', `no authorization server metadata for ${issuer}`);
+    return { resource: prm.resource, scopesSupported: prm.scopesSupported, as, legacy: false };
+  }
+  // 2025-03-26 "Server Metadata Discovery": the authorization base URL is the MCP server's origin;
+  // without metadata, the default endpoints /authorize, /token and /register apply.
+  const origin = serverUrl.origin;
+  const as = (await discoverAuthorizationServer(origin, ctx)) ?? {
+    issuer: origin,
+    authorization_endpoint: `${origin}/authorize`,
+    token_endpoint: `${origin}/token`,
+    registration_endpoint: `${origin}/register`,
+    code_challenge_methods_supported: ['S256'],
+  };
+  return { resource: serverUrl.href, as, legacy: true };
+}

@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AuthError } from '../auth-error.js';
+
+/** Options of `startLoopbackRedirect`. */
+export interface LoopbackRedirectOptions {
+  /** Shows the authorization URL to the user: open a browser, print it. Required. */
+  openUrl: (url: URL) => void | Promise<void>;
+  /** Port to listen on; 0 picks a free one (RFC 8252 §7.3: the AS must accept any loopback port). */
+  port?: number | undefined;
+  /** Path of the redirect URI. Default `/callback`. */
+  path?: string | undefined;
+  /** How long to wait for the browser to come back. Default 300 000 ms (5 min). */
+  timeoutMs?: number | undefined;
+}
+
+/** A running loopback redirect receiver. */
+export interface LoopbackRedirect extends AsyncDisposable {
+  /** `http://127.0.0.1:<port>/callback`: the provider's `redirectUri`. */
+  redirectUri: string;
+  /** The provider's `authorize` option: opens the URL, resolves with the redirect the browser brought. */
+  authorize: (authorizationUrl: URL) => Promise<string>;
+  close(): Promise<void>;
+}
+
+const PAGE = '<!doctype html><meta charset="utf-8"><title>Signed in</title><p>You can close this window.</p>';
+
+/**
+ * Receives the authorization redirect on 127.0.0.1 (RFC 8252 §7.3, "loopback interface redirection")
+ * for command-line and desktop clients. Only the redirect that carries the `state` of a pending
+ * authorization is taken; anything else gets 404.
+ *
+ * @example
+ * ```ts
+ * await using loopback = await startLoopbackRedirect({ openUrl: (url) => console.error(`Open ${url}`) });
+ * const provider = new OAuthClientProvider({ serverUrl, redirectUri: loopback.redirectUri, authorize: loopback.authorize });
+ * ```
+ */
+export async function startLoopbackRedirect(options: LoopbackRedirectOptions): Promise<LoopbackRedirect> {
+  const path = options.path ?? '/callback';
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  const pending = new Map<string, (callback: string) => void>();
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const resolve = url.pathname === path ? pending.get(url.searchParams.get('state') ?? '') : undefined;
+    if (req.method !== 'GET' || resolve === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(PAGE);
+    resolve(`${redirectUri}${url.search}`);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return {
+    redirectUri,
+    authorize: async (authorizationUrl) => {
+      const state = authorizationUrl.searchParams.get('state');
+      if (state === null) throw new AuthError('interaction_required', 'the authorization URL has no state');
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arrived = new Promise<string>((resolve, reject) => {
+        pending.set(state, resolve);
+        timer = setTimeout(
+          () =>
+            reject(new AuthError('interaction_required', `no redirect within ${timeoutMs} ms (timeoutMs)`)),
+          timeoutMs,
+        );
+      });
+      try {
+        await options.openUrl(authorizationUrl);
+        return await arrived;
+      } finally {
+        clearTimeout(timer);
+        pending.delete(state);
+      }
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
