@@ -121,6 +121,9 @@ function classify(error: unknown, connecting: boolean): Failure {
   }
   if (wire !== undefined && wire.code === ErrorCode.ConnectionClosed) {
     const reason = networkReason(error);
+    // A transport that names the peer wraps a refused connect in ConnectionClosedError; while
+    // connecting, the network reason alone says it ("cannot connect to <url>: connection refused").
+    if (connecting && reason !== undefined) return { exitCode: ExitCode.ConnectionFailure, message: reason };
     return {
       exitCode: ExitCode.ConnectionFailure,
       message: `connection closed${reason === undefined ? '' : `: ${reason}`}: ${wire.message}`,
