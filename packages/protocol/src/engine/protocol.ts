@@ -39,6 +39,7 @@ import {
   type SettleOutcome,
 } from './pending-requests.js';
 import { HandlerContext, type RequestContextHost } from './request-context.js';
+import { duplicateIdResponse, unsendableResponse } from './unsendable-response.js';
 import { withProgressToken } from './with-progress-token.js';
 import type {
   FallbackNotificationHandler,
@@ -396,6 +397,11 @@ export class Protocol implements RequestContextHost {
   }
 
   #onRequest(request: JSONRPCRequest, extra: MessageExtraInfo | undefined): void {
+    // Checked first: whatever the duplicate asks, its answer must not pass for the original's.
+    if (this.#active.has(request.id)) {
+      this.#sendQuietly(duplicateIdResponse(request.id), request.id);
+      return;
+    }
     const target: RequestTarget | undefined =
       this.#requestHandlers?.get(request.method) ?? this.fallbackRequestHandler;
     if (target === undefined) {
@@ -404,10 +410,7 @@ export class Protocol implements RequestContextHost {
       return;
     }
     const ctx = new HandlerContext(this, request, extra, this.#transport?.sessionId);
-    if (!this.#active.begin(ctx)) {
-      this.#report(new Error(`Ignored a request reusing the active id ${String(request.id)}`));
-      return;
-    }
+    this.#active.begin(ctx);
     const response = runRequestHandler(request, ctx, target, this);
     if (response instanceof Promise) {
       response.then((settled) => this.#answer(ctx, settled));
@@ -418,7 +421,34 @@ export class Protocol implements RequestContextHost {
 
   #answer(ctx: HandlerContext, response: JSONRPCResponse): void {
     // A cancelled request gets no response (spec: basic/utilities/cancellation); a closed one cannot.
-    if (this.#active.end(ctx)) this.#sendQuietly(response, ctx.requestId);
+    if (!this.#active.end(ctx)) return;
+    const transport = this.#transport;
+    if (transport === undefined) return;
+    const id = ctx.requestId;
+    let sent: unknown;
+    try {
+      sent = transport.send(response, { relatedRequestId: id });
+    } catch (error) {
+      this.#onUnsent(transport, response, ctx.method, error);
+      return;
+    }
+    // Transports answer SENT when the message is on its way: only a real promise (backpressure, or a
+    // failure such as JSON refusing a BigInt) gets a callback, so the everyday path makes no closure.
+    if (sent === SENT || !isThenable(sent)) return;
+    const method = ctx.method;
+    sent.then(undefined, (error: unknown) => this.#onUnsent(transport, response, method, error));
+  }
+
+  /**
+   * A response could not be sent. When JSON cannot encode it, the requester still gets an answer
+   * (-32603 naming the method) instead of waiting out its timeout; either way the failure is reported.
+   * The replacement goes through `#sendQuietly`, which only reports: no second retry, no loop.
+   */
+  #onUnsent(transport: Transport, response: JSONRPCResponse, method: string, failure: unknown): void {
+    this.#report(failure);
+    if (this.#transport !== transport) return;
+    const replacement = unsendableResponse(response, method, failure);
+    if (replacement !== undefined) this.#sendQuietly(replacement, response.id ?? undefined);
   }
 
   #onNotification(notification: JSONRPCNotification, extra: MessageExtraInfo | undefined): void {
