@@ -18,6 +18,7 @@ import {
   ResultType,
   type ZodSchema,
 } from '@x/protocol';
+import { z } from 'zod';
 import type { ClientEngine } from '../client-engine.js';
 import type { ClientHandlers, InputMethod } from '../client-handlers.js';
 import type { RequestEnvelope } from './request-envelope.js';
@@ -34,8 +35,32 @@ const INPUT_CAPABLE: ReadonlyMap<string, ZodSchema> = new Map<string, ZodSchema>
   ['resources/read', lazySchema(() => orInputRequired(ReadResourceResultSchema))],
 ]);
 
+/**
+ * The method's result schema, or `InputRequiredResult` when — and only when — `resultType` says
+ * `input_required` (basic/index "ResultType"). Not a union: `InputRequiredResult`'s fields are all
+ * optional, so "either schema" accepted any object at all (`{ content: 'not-an-array' }` included).
+ * Issues come from the one schema chosen, so the engine's "Invalid result for …" names real problems.
+ */
 function orInputRequired(schema: ZodSchema): ZodSchema {
-  return realSchema(schema).or(realSchema(InputRequiredResultSchema));
+  const complete = realSchema(schema);
+  const inputRequired = realSchema(InputRequiredResultSchema);
+  return z.unknown().transform((value, ctx) => {
+    const asksInput = isInputRequiredResult(value);
+    const parsed = (asksInput ? inputRequired : complete).safeParse(value);
+    // An input_required result is kept as received once valid (its schema changes nothing): zod's
+    // copy of a record drops an own `__proto__` key, and the keys of `inputRequests` are the server's.
+    if (parsed.success) return asksInput ? value : parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: value } as never);
+    return z.NEVER;
+  });
+}
+
+function isInputRequiredResult(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { resultType?: unknown }).resultType === ResultType.InputRequired
+  );
 }
 
 /** The schema of a method that may answer `input_required`: its result or an `InputRequiredResult`. */
@@ -124,7 +149,8 @@ async function inputRounds(
   let result = first;
   for (let round = 1; ; round++) {
     if (round > ctx.maxInputRounds) throw new InputRoundsExceededError(method, ctx.maxInputRounds);
-    const required = InputRequiredResultSchema.parse(result);
+    // Validated by the engine against `schema`, which checks an input_required result in full.
+    const required = result as InputRequiredResult;
     const responses = await fulfil(ctx.handlers, required.inputRequests, options?.signal);
     const current = retryParams(params, responses, required);
     result = (await ctx.engine.request(
@@ -154,7 +180,8 @@ async function fulfil(
       return handlers.answer(request.method as InputMethod, request.params ?? {}, inputCtx);
     }),
   );
-  const responses: Record<string, object> = {};
+  // Null prototype: the keys are the server's, and `__proto__` must stay an ordinary key.
+  const responses: Record<string, object> = Object.create(null);
   for (let i = 0; i < keys.length; i++) responses[keys[i]!] = answers[i]!;
   return responses as InputResponses;
 }

@@ -39,7 +39,7 @@ import {
   type SettleOutcome,
 } from './pending-requests.js';
 import { HandlerContext, type RequestContextHost } from './request-context.js';
-import { duplicateIdResponse, unsendableResponse } from './unsendable-response.js';
+import { describeId, duplicateIdResponse, unsendableResponse } from './unsendable-response.js';
 import { withProgressToken } from './with-progress-token.js';
 import type {
   FallbackNotificationHandler,
@@ -392,7 +392,7 @@ export class Protocol implements RequestContextHost {
     if ('error' in response && (response.id === undefined || response.id === null)) {
       this.#report(McpError.fromError(response.error));
     } else {
-      this.#report(new Error(`Received a response for an unknown request id: ${String(response.id)}`));
+      this.#report(new Error(`Received a response for an unknown request id: ${describeId(response.id)}`));
     }
   }
 
@@ -478,7 +478,9 @@ export class Protocol implements RequestContextHost {
         (this.#pendingTable?.progress(progress) ?? 'unknown') === 'unknown' &&
         !this.isExpectedProgressToken(progress.progressToken)
       ) {
-        this.#report(new Error(`Received progress for an unknown token: ${String(progress.progressToken)}`));
+        this.#report(
+          new Error(`Received progress for an unknown token: ${describeId(progress.progressToken)}`),
+        );
       }
     } catch (error) {
       this.#report(error); // the caller's onprogress threw

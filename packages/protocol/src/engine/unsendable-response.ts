@@ -47,8 +47,8 @@ export function duplicateIdResponse(id: RequestId): JSONRPCResponse {
   return { jsonrpc: JSONRPC_VERSION, id, error: { code: ErrorCode.InvalidRequest, message } };
 }
 
-/** An id as a message quotes it: strings in quotes, long ones cut. */
-export function describeId(id: RequestId): string {
-  const text = typeof id === 'string' ? JSON.stringify(id) : String(id);
+/** An id (or progress token) as a message quotes it: long ones cut. */
+export function describeId(id: RequestId | null | undefined): string {
+  const text = String(id);
   return text.length <= MAX_ID_TEXT ? text : `${text.slice(0, MAX_ID_TEXT)}… (${text.length} characters)`;
 }

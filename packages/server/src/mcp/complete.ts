@@ -1,6 +1,6 @@
 import { type CompleteRequestParams, type CompleteResult, ErrorCode, McpError } from '@x/protocol';
 import type { PromptRegistry } from './prompt-registry.js';
-import type { CompleteCallback } from './resource-template.js';
+import { type CompleteCallback, ownCompleter } from './resource-template.js';
 import type { ResourceRegistry } from './resource-registry.js';
 
 const MAX_VALUES = 100;
@@ -21,7 +21,7 @@ export async function complete(
     if (found === null) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
     completer = found;
   } else {
-    completer = registries.resources.templateByUri(ref.uri)?.complete[argument.name];
+    completer = ownCompleter(registries.resources.templateByUri(ref.uri)?.complete, argument.name);
   }
   if (completer === undefined) return { completion: { values: [], hasMore: false } };
   const values = await completer(argument.value, { arguments: params.context?.arguments });

@@ -9,7 +9,7 @@ import {
 import type { ServerContext } from '../server-context.js';
 import type { CacheHint } from '../server-options.js';
 import { ListPages } from './list-pages.js';
-import type { CompleteCallback } from './resource-template.js';
+import { type CompleteCallback, ownCompleter } from './resource-template.js';
 import { type CompiledSchema, compileSchema, type InferSchema, type SchemaInput } from './schema-adapter.js';
 
 /**
@@ -117,7 +117,7 @@ export class PromptRegistry {
   completer(name: string, argument: string): CompleteCallback | undefined | null {
     const entry = this.#prompts.get(name);
     if (entry === undefined || !entry.enabled) return null;
-    return entry.config.complete?.[argument];
+    return ownCompleter(entry.config.complete, argument);
   }
 
   /** `prompts/get`: unknown prompt or arguments failing the schema are -32602 (spec: server/prompts). */

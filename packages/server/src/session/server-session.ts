@@ -154,7 +154,7 @@ export class ServerSession extends Protocol {
   }
 
   protected override assertCapabilityForMethod(method: string): void {
-    const required = OUTGOING_REQUIREMENTS[method];
+    const required = Object.hasOwn(OUTGOING_REQUIREMENTS, method) ? OUTGOING_REQUIREMENTS[method] : undefined;
     if (required === undefined) return;
     const state = this.#legacy;
     if (state === undefined) {
