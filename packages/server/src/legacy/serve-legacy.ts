@@ -126,7 +126,12 @@ function subscribe(
   }
   const uri = params['uri'];
   if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, `${method} needs a string uri`);
-  if (method === 'resources/subscribe') state.subscribe(uri);
-  else state.unsubscribe(uri);
+  if (method === 'resources/unsubscribe') state.unsubscribe(uri);
+  else if (!state.isSubscribed(uri)) {
+    if (state.subscriptionCount >= core.maxSubscriptions) {
+      throw core.tooManySubscriptions(`Subscribing to ${uri.length > 200 ? `${uri.slice(0, 200)}…` : uri}`);
+    }
+    state.subscribe(uri);
+  }
   return {};
 }
