@@ -89,3 +89,55 @@ describe('duplicate in-flight request ids (issue #24 item 10)', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('errors for malformed requests say what was wrong (issue #24 item 14)', () => {
+  async function build() {
+    const { McpServer } = await import('../src/index.js');
+    const server = new McpServer({ name: 's', version: '1' });
+    server.registerTool('echo', {}, () => ({ content: [] }));
+    server.registerPrompt('p', {}, () => ({ messages: [] }));
+    server.registerResource('r', 'test://r', {}, (uri) => ({ contents: [{ uri, text: '' }] }));
+    return server;
+  }
+  const huge = 'n'.repeat(100_000);
+
+  it.each([
+    ['tools/call', {}, 'tools/call needs a string name (got nothing)'],
+    ['tools/call', { name: 123 }, 'tools/call needs a string name (got a number)'],
+    ['tools/call', { name: huge }, `Unknown tool: ${'n'.repeat(100)}… (100000 characters)`],
+    ['prompts/get', { name: ['p'] }, 'prompts/get needs a string name (got an array)'],
+    ['prompts/get', { name: huge }, `Unknown prompt: ${'n'.repeat(100)}… (100000 characters)`],
+  ] as const)('%s %j', async (method, params, message) => {
+    for (const era of ['modern', 'legacy'] as const) {
+      const wire = await connect(await build());
+      if (era === 'legacy') await initialize(wire);
+      const sent = era === 'modern' ? { ...params, _meta: modernMeta() } : params;
+      const error = await failure(wire.call(method, sent));
+      expect(error.code).toBe(ErrorCode.InvalidParams);
+      expect(error.message).toBe(message);
+    }
+  });
+
+  it('names the wrong _meta field, its kind and the accepted values', async () => {
+    const wire = await connect(await build());
+    const call = (meta: Record<string, unknown>) => failure(wire.call('tools/list', { _meta: meta }));
+    const base = modernMeta();
+    expect((await call({ ...base, 'io.modelcontextprotocol/protocolVersion': 5 })).message).toBe(
+      'Invalid _meta "io.modelcontextprotocol/protocolVersion": expected a string, got a number',
+    );
+    expect((await call({ ...base, 'io.modelcontextprotocol/clientCapabilities': 'x' })).message).toBe(
+      'Invalid _meta "io.modelcontextprotocol/clientCapabilities": expected an object, got a string',
+    );
+    const version = await call({ ...base, 'io.modelcontextprotocol/protocolVersion': huge });
+    expect(version.code).toBe(ErrorCode.UnsupportedProtocolVersion);
+    expect(version.message.length).toBeLessThan(300);
+    expect(version.message).toMatch(/\(supported: 2026-07-28, 2025-11-25/);
+    expect((await call({ ...base, 'io.modelcontextprotocol/logLevel': 'loud' })).message).toBe(
+      'Invalid _meta "io.modelcontextprotocol/logLevel": loud (expected one of debug, info, notice, warning, error, critical, alert, emergency)',
+    );
+    await initialize(wire);
+    expect((await failure(wire.call('logging/setLevel', { level: { a: 1 } }))).message).toBe(
+      'Invalid log level: an object (expected one of debug, info, notice, warning, error, critical, alert, emergency)',
+    );
+  });
+});

@@ -1,4 +1,5 @@
 import { type CompleteRequestParams, type CompleteResult, ErrorCode, McpError } from '@x/protocol';
+import { describeValue } from '../describe-value.js';
 import type { PromptRegistry } from './prompt-registry.js';
 import { type CompleteCallback, ownCompleter } from './resource-template.js';
 import type { ResourceRegistry } from './resource-registry.js';
@@ -18,7 +19,8 @@ export async function complete(
   let completer: CompleteCallback | undefined;
   if (ref.type === 'ref/prompt') {
     const found = registries.prompts.completer(ref.name, argument.name);
-    if (found === null) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
+    if (found === null)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${describeValue(ref.name)}`);
     completer = found;
   } else {
     completer = ownCompleter(registries.resources.templateByUri(ref.uri)?.complete, argument.name);

@@ -6,6 +6,7 @@ import {
   type Prompt,
   type PromptArgument,
 } from '@x/protocol';
+import { describeValue, kindOf } from '../describe-value.js';
 import type { ServerContext } from '../server-context.js';
 import type { CacheHint } from '../server-options.js';
 import { ListPages } from './list-pages.js';
@@ -123,9 +124,12 @@ export class PromptRegistry {
   /** `prompts/get`: unknown prompt or arguments failing the schema are -32602 (spec: server/prompts). */
   async get(params: Record<string, unknown>, ctx: ServerContext): Promise<object> {
     const name = params['name'];
-    const prompt = typeof name === 'string' ? this.#prompts.get(name) : undefined;
+    if (typeof name !== 'string') {
+      throw new McpError(ErrorCode.InvalidParams, `prompts/get needs a string name (got ${kindOf(name)})`);
+    }
+    const prompt = this.#prompts.get(name);
     if (prompt === undefined || !prompt.enabled)
-      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${String(name)}`);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${describeValue(name)}`);
     let args: unknown = params['arguments'] ?? {};
     if (prompt.args !== undefined) {
       const checked = await prompt.args.validate(args);
