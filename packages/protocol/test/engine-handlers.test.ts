@@ -508,3 +508,34 @@ describe('engine: handlers that answer synchronously', () => {
     expect(errors.map((e) => e.message)).toEqual(['async send failure', 'sync send failure']);
   });
 });
+
+describe.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])(
+  'engine: a wire name that is an Object.prototype property (%s)',
+  (name) => {
+    it('is an unknown method, an ignored notification, an unknown id and an unknown token', async () => {
+      const { wire, errors, inject } = await engineWithRawPeer();
+      await inject({ jsonrpc: '2.0', id: 1, method: name });
+      expect(wire).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${name}` },
+        },
+      ]);
+      await inject({ jsonrpc: '2.0', method: name });
+      await inject({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: name } });
+      await inject({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: name, progress: 1 },
+      });
+      await inject({ jsonrpc: '2.0', id: name, result: {} });
+      expect(errors.map((e) => e.message)).toEqual([
+        `Received progress for an unknown token: ${name}`,
+        `Received a response for an unknown request id: ${name}`,
+      ]);
+      await inject({ jsonrpc: '2.0', id: name, method: 'ping' });
+      expect(wire[1]).toEqual({ jsonrpc: '2.0', id: name, result: {} });
+    });
+  },
+);
