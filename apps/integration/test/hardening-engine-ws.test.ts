@@ -1,7 +1,9 @@
 import { ErrorCode, type JSONRPCMessage, McpError } from '@x/protocol';
 import { Server } from '@x/server';
-import { WebSocketClientTransport, WebSocketListener } from '@x/transport-ws';
+import { MCP_SUBPROTOCOL, WebSocketClientTransport, WebSocketListener } from '@x/transport-ws';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { TextQueue } from './fixtures/batch-helpers.js';
 import { e2eClient, Resources, rejectionOf, waitFor } from './fixtures/e2e-helpers.js';
 
 // Issue #24 items 9 and 10 over a real WebSocket on 127.0.0.1: a result JSON cannot encode is answered
@@ -17,7 +19,7 @@ const MODERN_META = {
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
 };
 
-function hostileServer(): { server: Server; release: () => void } {
+function hostileServer(): { server: Server; release: () => void; running: () => number } {
   const server = new Server({ name: 'hardening', version: '1' }, { capabilities: { tools: {} } });
   const waiting: Array<() => void> = [];
   const cyclic: Record<string, unknown> = { content: [] };
@@ -35,7 +37,7 @@ function hostileServer(): { server: Server; release: () => void } {
     }
   });
   server.setRequestHandler('tools/list', () => ({ tools: [] }));
-  return { server, release: () => waiting.shift()?.() };
+  return { server, release: () => waiting.shift()?.(), running: () => waiting.length };
 }
 
 async function host(server: Server): Promise<URL> {
@@ -125,4 +127,53 @@ describe('duplicate in-flight request ids, over WebSocket (issue #24 item 10)', 
       expect(received.filter((m) => 'id' in m && m.id === 7)).toHaveLength(2);
     },
   );
+});
+
+describe('duplicate ids in a 2025-03-26 batch, over WebSocket (issue #24 item 10)', () => {
+  it("answers both copies in the batch's one array: -32600 for the duplicate, the result for the original", async () => {
+    const { server, release, running } = hostileServer();
+    const url = await host(server);
+    const socket = new WebSocket(url, MCP_SUBPROTOCOL);
+    resources.track({ close: () => socket.terminate() });
+    const frames = new TextQueue();
+    socket.on('message', (data) => frames.push(String(data)));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    socket.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-03-26',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }),
+    );
+    expect(JSON.parse(await frames.next())).toMatchObject({
+      id: 0,
+      result: { protocolVersion: '2025-03-26' },
+    });
+    socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow' } };
+    socket.send(JSON.stringify([call, call]));
+    // The batch is answered once both are: release the original once it runs.
+    await waitFor(() => running() === 1, 'the original to be running');
+    release();
+    const answer = JSON.parse(await frames.next()) as unknown[];
+    expect(answer).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 5,
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: 'Duplicate request id 5: a request with this id is still in flight',
+        },
+      },
+      { jsonrpc: '2.0', id: 5, result: { content: [] } },
+    ]);
+    // Nothing else follows for id 5: the next frame answers a later ping.
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }));
+    expect(JSON.parse(await frames.next())).toEqual({ jsonrpc: '2.0', id: 6, result: {} });
+  });
 });
