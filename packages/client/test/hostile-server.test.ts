@@ -5,7 +5,7 @@ import {
   type JSONRPCRequest,
   McpError,
 } from '@x/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client } from '../src/index.js';
 import { CLIENT_INFO, SERVER_INFO } from './helpers.js';
 
@@ -18,12 +18,15 @@ async function scriptedServer(
 ) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const send = (message: unknown) => void serverSide.send(message as JSONRPCMessage).catch(() => {});
+  /** What the client answered to the server's requests. */
+  const responses: JSONRPCMessage[] = [];
   serverSide.onmessage = (message) => {
+    if (!('method' in message)) responses.push(message);
     if (!('method' in message) || !('id' in message)) return;
     for (const reply of answer(message, send) ?? []) send(reply);
   };
   await serverSide.start();
-  return { transport: clientSide, send };
+  return { transport: clientSide, send, responses };
 }
 
 const MODERN_META = { 'io.modelcontextprotocol/serverInfo': SERVER_INFO };
@@ -203,4 +206,71 @@ describe('names a server chooses that are Object.prototype properties', () => {
         expect(Object.getOwnPropertyDescriptor(content, field)?.value).toBe(`default-${field}`);
     }
   });
+});
+
+describe('hostile requests and notifications from the server', () => {
+  const JUNK: unknown[] = [
+    null,
+    5,
+    'x',
+    [],
+    {},
+    { constructor: 1 },
+    { __proto__: null },
+    { progressToken: {} },
+  ];
+
+  it.each(['modern', 'legacy'] as const)(
+    '%s: junk requests are answered with errors, junk notifications are reported, and the client keeps working',
+    async (era) => {
+      const { client, errors, server } = await clientFacing(era, {
+        'tools/list':
+          era === 'modern'
+            ? { resultType: 'complete', _meta: MODERN_META, tools: [], ttlMs: 0 }
+            : { tools: [] },
+      });
+      client.setElicitationHandler(() => ({ action: 'decline' }));
+      const answers = server.responses;
+      const answeredIds = () => new Set(answers.map((answer) => ('id' in answer ? answer.id : undefined)));
+      let id = 1000;
+      const methods = [
+        'sampling/createMessage',
+        'elicitation/create',
+        'roots/list',
+        'ping',
+        'constructor',
+        '__proto__',
+        'tasks/get',
+        'tasks/result',
+      ];
+      const sentIds: number[] = [];
+      for (const method of methods) {
+        for (const params of JUNK) {
+          sentIds.push(id);
+          server.send({ jsonrpc: '2.0', id: id++, method, params });
+        }
+      }
+      const notifications = [
+        'notifications/progress',
+        'notifications/cancelled',
+        'notifications/message',
+        'notifications/resources/updated',
+        'notifications/tools/list_changed',
+        'notifications/subscriptions/acknowledged',
+        'notifications/tasks/status',
+        'notifications/elicitation/complete',
+        'toString',
+      ];
+      for (const method of notifications)
+        for (const params of JUNK) server.send({ jsonrpc: '2.0', method, params });
+      await expect(client.listTools()).resolves.toMatchObject({ tools: [] });
+      await vi.waitFor(() => expect(sentIds.every((sent) => answeredIds().has(sent))).toBe(true));
+      // Every junk request got exactly one answer.
+      expect(answers.filter((answer) => 'id' in answer && Number(answer.id) >= 1000)).toHaveLength(
+        sentIds.length,
+      );
+      for (const answer of answers) expect(answer).toHaveProperty('jsonrpc', '2.0');
+      expect(errors.every((error) => error instanceof Error)).toBe(true);
+    },
+  );
 });
