@@ -274,3 +274,45 @@ describe('hostile requests and notifications from the server', () => {
     },
   );
 });
+
+describe('connecting to a server whose server/discover answer is malformed (issue #24 item 14)', () => {
+  async function connectTo(discoverResult: unknown, initializeWorks: boolean) {
+    const server = await scriptedServer((request) => {
+      if (request.method === 'server/discover')
+        return [{ jsonrpc: '2.0', id: request.id, result: discoverResult }];
+      if (request.method === 'initialize' && initializeWorks) return [initialize(request)];
+      return [
+        {
+          jsonrpc: '2.0',
+          id: request.id,
+          error: { code: -32601, message: `Method not found: ${request.method}` },
+        },
+      ];
+    });
+    const client = new Client(CLIENT_INFO, { timeout: 5_000 });
+    clients.push(client);
+    return client.connect(server.transport).then(
+      () => client,
+      (error: unknown) => error,
+    );
+  }
+  const valid = { supportedVersions: ['2026-07-28'], capabilities: {}, _meta: MODERN_META };
+
+  it.each([['input_required'], ['weird']])(
+    'a discover result with resultType %s is not modern',
+    async (resultType) => {
+      const client = await connectTo({ ...valid, resultType }, true);
+      expect(client).toBeInstanceOf(Client);
+      expect((client as Client).protocolVersion).toBe('2025-11-25');
+    },
+  );
+
+  it('when initialize fails too, the error names both failures', async () => {
+    const error = await connectTo({ ...valid, capabilities: null }, false);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.MethodNotFound);
+    expect((error as McpError).message).toBe(
+      'Method not found: initialize (initialize, tried after server/discover failed: Invalid result for server/discover: capabilities: Invalid input: expected object, received null)',
+    );
+  });
+});
