@@ -6,19 +6,17 @@ import {
   GetPromptResultSchema,
   type InputRequests,
   type InputRequiredResult,
-  InputRequiredResultSchema,
   type InputResponses,
   McpError,
-  realSchema,
   ReadResourceResultSchema,
   type RequestOptions,
   type Result,
   isPlainCallToolResult,
   lazySchema,
+  orInputRequired,
   ResultType,
   type ZodSchema,
 } from '@x/protocol';
-import { z } from 'zod';
 import type { ClientEngine } from '../client-engine.js';
 import type { ClientHandlers, InputMethod } from '../client-handlers.js';
 import type { RequestEnvelope } from './request-envelope.js';
@@ -34,34 +32,6 @@ const INPUT_CAPABLE: ReadonlyMap<string, ZodSchema> = new Map<string, ZodSchema>
   ['prompts/get', lazySchema(() => orInputRequired(GetPromptResultSchema))],
   ['resources/read', lazySchema(() => orInputRequired(ReadResourceResultSchema))],
 ]);
-
-/**
- * The method's result schema, or `InputRequiredResult` when — and only when — `resultType` says
- * `input_required` (basic/index "ResultType"). Not a union: `InputRequiredResult`'s fields are all
- * optional, so "either schema" accepted any object at all (`{ content: 'not-an-array' }` included).
- * Issues come from the one schema chosen, so the engine's "Invalid result for …" names real problems.
- */
-function orInputRequired(schema: ZodSchema): ZodSchema {
-  const complete = realSchema(schema);
-  const inputRequired = realSchema(InputRequiredResultSchema);
-  return z.unknown().transform((value, ctx) => {
-    const asksInput = isInputRequiredResult(value);
-    const parsed = (asksInput ? inputRequired : complete).safeParse(value);
-    // An input_required result is kept as received once valid (its schema changes nothing): zod's
-    // copy of a record drops an own `__proto__` key, and the keys of `inputRequests` are the server's.
-    if (parsed.success) return asksInput ? value : parsed.data;
-    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: value } as never);
-    return z.NEVER;
-  });
-}
-
-function isInputRequiredResult(value: unknown): boolean {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { resultType?: unknown }).resultType === ResultType.InputRequired
-  );
-}
 
 /** The schema of a method that may answer `input_required`: its result or an `InputRequiredResult`. */
 function inputCapableSchema(method: string): ZodSchema | undefined {
