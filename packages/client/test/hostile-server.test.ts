@@ -107,13 +107,13 @@ describe.each(['modern', 'legacy'] as const)('a %s server sending malformed resu
     });
     const tool = await rejection(client.callTool({ name: 'x', arguments: {} }));
     expect(tool.code).toBe(ErrorCode.InternalError);
-    expect(tool.message).toMatch(/^Invalid result for tools\/call: .*content/);
+    expect(tool.message).toMatch(/^Invalid result for tools\/call from the server: .*content/);
     const prompt = await rejection(client.getPrompt({ name: 'x' }));
     expect(prompt.code).toBe(ErrorCode.InternalError);
-    expect(prompt.message).toMatch(/^Invalid result for prompts\/get: .*messages/);
+    expect(prompt.message).toMatch(/^Invalid result for prompts\/get from the server: .*messages/);
     const read = await rejection(client.readResource({ uri: 'test://x' }));
     expect(read.code).toBe(ErrorCode.InternalError);
-    expect(read.message).toMatch(/^Invalid result for resources\/read/);
+    expect(read.message).toMatch(/^Invalid result for resources\/read from the server: /);
   });
 
   it.each([
@@ -126,7 +126,7 @@ describe.each(['modern', 'legacy'] as const)('a %s server sending malformed resu
     for (const call of [() => client.callTool({ name: 'x', arguments: {} }), () => client.listTools()]) {
       const error = await rejection(call());
       expect(error.code).toBe(ErrorCode.InternalError);
-      expect(error.message).toMatch(/^Invalid result for tools\/(call|list)/);
+      expect(error.message).toMatch(/^Invalid result for tools\/(call|list) from the server: /);
       expect(error.message).not.toMatch(/Cannot read properties/);
     }
   });
@@ -138,7 +138,7 @@ describe.each(['modern', 'legacy'] as const)('a %s server sending malformed resu
     });
     const error = await rejection(client.callTool({ name: 'x', arguments: {} }));
     expect(error.code).toBe(ErrorCode.InternalError);
-    expect(error.message).toMatch(/^Invalid result for tools\/call: .*inputRequests/);
+    expect(error.message).toMatch(/^Invalid result for tools\/call from the server: .*inputRequests/);
   });
 });
 
@@ -312,7 +312,7 @@ describe('connecting to a server whose server/discover answer is malformed (issu
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(ErrorCode.MethodNotFound);
     expect((error as McpError).message).toBe(
-      'Method not found: initialize (initialize, tried after server/discover failed: Invalid result for server/discover: capabilities: Invalid input: expected object, received null)',
+      'Method not found: initialize (initialize, tried after server/discover failed: Invalid result for server/discover from the server: capabilities: Invalid input: expected object, received null)',
     );
   });
 });

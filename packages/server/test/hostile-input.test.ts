@@ -141,3 +141,26 @@ describe('errors for malformed requests say what was wrong (issue #24 item 14)',
     );
   });
 });
+
+describe('a client answering a server request with a malformed result (issue #24 item 14)', () => {
+  it('rejects with -32603 naming the method and the client', async () => {
+    const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/call', async (_params, ctx) => {
+      const error = await ctx.listRoots().then(
+        () => undefined,
+        (e: unknown) => e as McpError,
+      );
+      return { content: [{ type: 'text', text: `${error?.code} ${error?.message}` }] };
+    });
+    const wire = await connect(server);
+    await initialize(wire, { capabilities: { roots: {} } });
+    wire.client.setRequestHandler('roots/list', () => ({ roots: 'not-a-list' }));
+    const result = await wire.call('tools/call', { name: 'x', arguments: {} });
+    expect(result['content']).toEqual([
+      {
+        type: 'text',
+        text: '-32603 Invalid result for roots/list from the client: roots: Invalid input: expected array, received string',
+      },
+    ]);
+  });
+});

@@ -346,6 +346,14 @@ export class Protocol implements RequestContextHost {
     return false;
   }
 
+  /**
+   * Who answers this engine's requests, as its errors name it (`Invalid result for tools/call from the
+   * server: …`): a subclass that knows says so. Default: nobody named.
+   */
+  protected get peerName(): string | undefined {
+    return undefined;
+  }
+
   /** Throw (preferably an `McpError`) to refuse sending a request for `method`. */
   protected assertCapabilityForMethod(_method: string): void {}
 
@@ -541,6 +549,7 @@ export class Protocol implements RequestContextHost {
     this.#pendingTable ??= new PendingRequests(
       (request, reason) => this.#onGiveUp(request, reason),
       this.#defaults,
+      this.peerName,
     );
     return this.#pendingTable;
   }
