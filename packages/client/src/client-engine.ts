@@ -40,6 +40,10 @@ export class ClientEngine extends Protocol {
     return this.rejectPendingRequest(id, error);
   }
 
+  protected override get peerName(): string {
+    return 'the server';
+  }
+
   protected override assertCapabilityForMethod(method: string): void {
     // The everyday case, a method of the revision, in one set lookup.
     const requests = this.#requests;

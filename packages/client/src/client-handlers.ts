@@ -174,7 +174,7 @@ export class ClientHandlers {
   assertElicitationMode(params: ElicitRequestParams): void {
     const mode = params.mode ?? 'form';
     // Servers MUST NOT use a mode the client did not declare (2025-11-25 client/elicitation).
-    if (!this.#modes[mode]) {
+    if (!(mode === 'form' || mode === 'url') || !this.#modes[mode]) {
       throw new McpError(
         ErrorCode.InvalidParams,
         `Elicitation mode "${mode}" is not supported by this client`,

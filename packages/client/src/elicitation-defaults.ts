@@ -18,9 +18,20 @@ export function fillElicitationDefaults(params: ElicitRequestParams, result: Eli
   let content: NonNullable<ElicitResult['content']> | undefined;
   for (const key of Object.keys(properties)) {
     const fallback = properties[key]?.default;
-    if (fallback === undefined || result.content?.[key] !== undefined) continue;
-    content ??= { ...result.content };
-    content[key] = fallback;
+    const given = result.content;
+    if (
+      fallback === undefined ||
+      (given !== undefined && Object.hasOwn(given, key) && given[key] !== undefined)
+    )
+      continue;
+    content ??= { ...given };
+    // A defined property, not an assignment: a server's `__proto__` field must not set the prototype.
+    Object.defineProperty(content, key, {
+      value: fallback,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return content === undefined ? result : { ...result, content };
 }

@@ -35,7 +35,7 @@ export class MethodNotSupportedError extends McpError {
   readonly protocolVersion: string;
 
   constructor(method: string, protocolVersion: string) {
-    const hint = REPLACEMENTS[method];
+    const hint = Object.hasOwn(REPLACEMENTS, method) ? REPLACEMENTS[method] : undefined;
     super(
       ErrorCode.MethodNotFound,
       `${method} is not available on protocol ${protocolVersion}${hint === undefined ? '' : `: ${hint}`}`,

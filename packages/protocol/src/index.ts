@@ -178,6 +178,7 @@ export {
   InputRequestSchema,
   InputRequestsSchema,
   InputRequiredResultSchema,
+  orInputRequired,
   InputResponseRequestParamsSchema,
   InputResponseSchema,
   InputResponsesSchema,

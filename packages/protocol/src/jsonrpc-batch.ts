@@ -212,8 +212,10 @@ interface OpenBatch {
  *
  * Memory stays bounded: a batch holds at most `maxBatchSize` requests (see `readBatch`), and `clear()`
  * (call it when the transport closes) forgets every open batch, so answers that come later are not kept.
- * A request whose id is already awaited (a duplicate) is not tracked twice: its second answer goes out
- * on its own instead of holding a batch open forever.
+ * A request whose id is already awaited (a duplicate, in the same batch or a later one) is tracked once
+ * more: the engine answers a duplicate at once (-32600) while the original is still running, so the
+ * latest batch holding an id takes that id's next answer — the duplicate's error lands in the array of
+ * the batch that sent the duplicate, the original's result in its own batch's array.
  *
  * @example
  * ```ts
@@ -228,8 +230,12 @@ interface OpenBatch {
  */
 export class BatchResponses {
   readonly #write: (responses: JSONRPCResponse[]) => Promise<void>;
-  /** Created by the first batch: most sessions never send one. */
-  #byId: Map<RequestId, OpenBatch> | undefined;
+  /**
+   * Created by the first batch: most sessions never send one. An id awaited by several batches (or twice
+   * by one) maps to a stack of them, newest last.
+   */
+  #byId: Map<RequestId, OpenBatch | OpenBatch[]> | undefined;
+  #pending = 0;
 
   constructor(options: BatchResponsesOptions) {
     this.#write = options.write;
@@ -237,7 +243,7 @@ export class BatchResponses {
 
   /** Requests still awaiting their response across all open batches (0 on the single-message path). */
   get pending(): number {
-    return this.#byId?.size ?? 0;
+    return this.#pending;
   }
 
   /**
@@ -252,9 +258,14 @@ export class BatchResponses {
     this.#byId ??= new Map();
     const byId = this.#byId;
     for (const message of reading.messages) {
-      if (!isJSONRPCRequest(message) || byId.has(message.id)) continue;
-      byId.set(message.id, batch);
+      if (!isJSONRPCRequest(message)) continue;
+      const id = message.id;
+      const awaited = byId.get(id);
+      if (awaited === undefined) byId.set(id, batch);
+      else if (Array.isArray(awaited)) awaited.push(batch);
+      else byId.set(id, [awaited, batch]);
       batch.waiting++;
+      this.#pending++;
     }
     if (batch.waiting === 0 && batch.responses.length > 0) return this.#write(batch.responses);
     return undefined;
@@ -271,9 +282,17 @@ export class BatchResponses {
     if (byId === undefined || byId.size === 0 || !isJSONRPCResponse(message)) return undefined;
     const id = message.id;
     if (id === undefined || id === null) return undefined;
-    const batch = byId.get(id);
-    if (batch === undefined) return undefined;
-    byId.delete(id);
+    const awaited = byId.get(id);
+    if (awaited === undefined) return undefined;
+    let batch: OpenBatch;
+    if (!Array.isArray(awaited)) {
+      batch = awaited;
+      byId.delete(id);
+    } else {
+      batch = awaited.pop() as OpenBatch;
+      if (awaited.length === 1) byId.set(id, awaited[0] as OpenBatch);
+    }
+    this.#pending--;
     batch.responses.push(message);
     if (--batch.waiting > 0) return Promise.resolve();
     return this.#write(batch.responses);
@@ -308,5 +327,6 @@ export class BatchResponses {
   /** Forgets every open batch (the transport closed): later answers are neither kept nor written. */
   clear(): void {
     this.#byId?.clear();
+    this.#pending = 0;
   }
 }

@@ -170,8 +170,8 @@ describe('engine: request handlers', () => {
 });
 
 describe('engine: duplicate ids', () => {
-  it('reports a request reusing the id of a running one and leaves the first undisturbed', async () => {
-    const { engine, wire, errors, inject } = await engineWithRawPeer();
+  it('answers a request reusing the id of a running one with -32600 and leaves the first undisturbed', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
     let calls = 0;
     let finish: () => void = () => {};
     engine.setRequestHandler('slow', () => {
@@ -180,11 +180,137 @@ describe('engine: duplicate ids', () => {
     });
     await inject({ jsonrpc: '2.0', id: 5, method: 'slow' });
     await inject({ jsonrpc: '2.0', id: 5, method: 'slow' });
+    // Also when the duplicate names a method nobody handles: its answer must say "duplicate".
+    await inject({ jsonrpc: '2.0', id: 5, method: 'no/such' });
+    expect(wire).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 5,
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: 'Duplicate request id 5: a request with this id is still in flight',
+        },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 5,
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: 'Duplicate request id 5: a request with this id is still in flight',
+        },
+      },
+    ]);
     finish();
     await flush();
     expect(calls).toBe(1);
-    expect(errors.map((e) => e.message)).toEqual(['Ignored a request reusing the active id 5']);
-    expect(wire).toEqual([{ jsonrpc: '2.0', id: 5, result: { first: true } }]);
+    expect(wire.slice(2)).toEqual([{ jsonrpc: '2.0', id: 5, result: { first: true } }]);
+    expect(engine.activeRequestCount).toBe(0);
+    // Once answered, the id is free again.
+    await inject({ jsonrpc: '2.0', id: 5, method: 'ping' });
+    expect(wire.slice(3)).toEqual([{ jsonrpc: '2.0', id: 5, result: {} }]);
+  });
+
+  it('quotes a string id and cuts a huge one', async () => {
+    const { engine, wire, inject } = await engineWithRawPeer();
+    engine.setRequestHandler('slow', () => new Promise(() => {}));
+    const huge = 'x'.repeat(100_000);
+    for (const id of ['abc', huge]) {
+      await inject({ jsonrpc: '2.0', id, method: 'slow' });
+      await inject({ jsonrpc: '2.0', id, method: 'slow' });
+    }
+    const messages = wire.map((m) => ('error' in m ? m.error.message : ''));
+    expect(messages[0]).toBe('Duplicate request id abc: a request with this id is still in flight');
+    expect(messages[1]!.length).toBeLessThan(200);
+    expect(messages[1]).toContain('(100000 characters)');
+  });
+});
+
+describe('engine: responses JSON cannot encode', () => {
+  /** An engine whose transport serializes as a wire transport does (and fails as they do). */
+  async function serializingEngine() {
+    const setup = await engineWithRawPeer();
+    const { transport } = setup;
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      let copy: typeof message;
+      try {
+        copy = JSON.parse(JSON.stringify(message));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return send(copy, options);
+    };
+    return setup;
+  }
+
+  it('answers -32603 naming the method when the result holds a BigInt or a cycle', async () => {
+    const { engine, wire, errors, inject } = await serializingEngine();
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    engine.setRequestHandler('tools/call', () => ({ big: 1n }));
+    engine.setRequestHandler('x/cycle', async () => cyclic);
+    await inject({ jsonrpc: '2.0', id: 1, method: 'tools/call' });
+    await inject({ jsonrpc: '2.0', id: 2, method: 'x/cycle' });
+    expect(wire).toHaveLength(2);
+    expect(wire[0]).toMatchObject({ id: 1, error: { code: ErrorCode.InternalError } });
+    expect((wire[0] as { error: { message: string } }).error.message).toMatch(
+      /^Result of tools\/call could not be serialized: .*BigInt/,
+    );
+    expect(wire[1]).toMatchObject({ id: 2, error: { code: ErrorCode.InternalError } });
+    expect((wire[1] as { error: { message: string } }).error.message).toMatch(
+      /^Result of x\/cycle could not be serialized: .*circular/i,
+    );
+    // The author still hears about it.
+    expect(errors).toHaveLength(2);
+  });
+
+  it('answers -32603 when a thrown error carries data JSON cannot encode', async () => {
+    const { engine, wire, inject } = await serializingEngine();
+    engine.setRequestHandler('x/fail', () => {
+      throw new McpError(ErrorCode.InvalidParams, 'bad', { n: 1n });
+    });
+    await inject({ jsonrpc: '2.0', id: 1, method: 'x/fail' });
+    expect(wire).toHaveLength(1);
+    expect((wire[0] as { error: { message: string } }).error.message).toMatch(
+      /^Error response to x\/fail could not be serialized/,
+    );
+  });
+
+  it('answers a synchronous throw from send() the same way', async () => {
+    const { engine, transport, wire, inject } = await engineWithRawPeer();
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(JSON.parse(JSON.stringify(message)), options);
+    engine.setRequestHandler('tools/call', () => ({ big: 2n }));
+    await inject({ jsonrpc: '2.0', id: 1, method: 'tools/call' });
+    expect(wire).toMatchObject([{ id: 1, error: { code: ErrorCode.InternalError } }]);
+  });
+
+  it('does not loop when the replacement fails too, nor answer a failure that is not about JSON', async () => {
+    const { engine, transport, errors, inject } = await engineWithRawPeer();
+    let sends = 0;
+    transport.send = () => {
+      sends++;
+      return Promise.reject(new TypeError('the stream went away'));
+    };
+    engine.setRequestHandler('x/ok', () => ({ fine: true }));
+    engine.setRequestHandler('x/big', () => ({ big: 1n }));
+    await inject({ jsonrpc: '2.0', id: 1, method: 'x/ok' });
+    expect(sends).toBe(1); // encodes fine: the failure is the transport's, nothing to replace
+    await inject({ jsonrpc: '2.0', id: 2, method: 'x/big' });
+    expect(sends).toBe(3); // the result, then one replacement, and no more
+    expect(errors.map((e) => e.message)).toEqual([
+      'the stream went away',
+      'the stream went away',
+      'the stream went away',
+    ]);
+  });
+
+  it('over the in-memory transport (no serialization) the result arrives as is, answered once', async () => {
+    const { client, server } = await enginePair();
+    server.setRequestHandler('x/big', () => ({ big: 3n }));
+    await expect(client.request({ method: 'x/big' }, z.object({ big: z.bigint() }))).resolves.toEqual({
+      big: 3n,
+    });
   });
 });
 
@@ -382,3 +508,34 @@ describe('engine: handlers that answer synchronously', () => {
     expect(errors.map((e) => e.message)).toEqual(['async send failure', 'sync send failure']);
   });
 });
+
+describe.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])(
+  'engine: a wire name that is an Object.prototype property (%s)',
+  (name) => {
+    it('is an unknown method, an ignored notification, an unknown id and an unknown token', async () => {
+      const { wire, errors, inject } = await engineWithRawPeer();
+      await inject({ jsonrpc: '2.0', id: 1, method: name });
+      expect(wire).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${name}` },
+        },
+      ]);
+      await inject({ jsonrpc: '2.0', method: name });
+      await inject({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: name } });
+      await inject({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: name, progress: 1 },
+      });
+      await inject({ jsonrpc: '2.0', id: name, result: {} });
+      expect(errors.map((e) => e.message)).toEqual([
+        `Received progress for an unknown token: ${name}`,
+        `Received a response for an unknown request id: ${name}`,
+      ]);
+      await inject({ jsonrpc: '2.0', id: name, method: 'ping' });
+      expect(wire[1]).toEqual({ jsonrpc: '2.0', id: name, result: {} });
+    });
+  },
+);

@@ -416,6 +416,10 @@ describe('json-schema: errors and limits', () => {
 
   it('rejects malformed keyword values at compile time', () => {
     expect(() => compileJsonSchema({ type: 'strin' })).toThrow(/unknown type/);
+    // A server's schema naming Object.prototype members as types: unknown, not a prototype function.
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      expect(() => compileJsonSchema({ type: name })).toThrow(/unknown type/);
+    }
     expect(() => compileJsonSchema({ required: 'a' })).toThrow(/required/);
     expect(() => compileJsonSchema({ minLength: -1 })).toThrow(/minLength/);
     expect(() => compileJsonSchema({ properties: { a: 5 } })).toThrow(/#\/properties\/a/);

@@ -124,18 +124,46 @@ describe('BatchResponses', () => {
     expect(written[1]).toEqual([invalid, ok('a')]);
   });
 
-  it('keeps batches apart, and a duplicate id never holds a batch open', async () => {
+  it('keeps batches apart; a duplicate id answered at once lands in the batch that sent it', async () => {
     const { batches, written } = collector();
+    const duplicate = (id: number) => ({
+      jsonrpc: '2.0' as const,
+      id,
+      error: {
+        code: -32600,
+        message: `Duplicate request id ${id}: a request with this id is still in flight`,
+      },
+    });
     batches.open({ messages: [ping(1), ping(2)], errors: [] });
+    // A later batch reuses id 2 while the first batch's 2 is still running: the engine answers that
+    // one -32600 as it is delivered, before anything else.
     batches.open({ messages: [ping(2), ping(3)], errors: [] });
-    expect(batches.pending).toBe(3);
+    expect(batches.pending).toBe(4);
+    await batches.take(duplicate(2));
     await batches.take(ok(3));
-    expect(written).toEqual([[ok(3)]]);
+    expect(written).toEqual([[duplicate(2), ok(3)]]);
     await batches.take(ok(2));
     await batches.take(ok(1));
     expect(written[1]).toEqual([ok(2), ok(1)]);
-    // The second answer with id 2 belongs to no open batch: the transport sends it on its own.
+    expect(batches.pending).toBe(0);
+    // Nothing more is awaited for id 2: a stray answer goes out on its own.
     expect(batches.take(ok(2))).toBeUndefined();
+  });
+
+  it('answers both copies of an id repeated inside one batch in its one array (issue #24 item 10)', async () => {
+    const { batches, written } = collector();
+    const duplicate = {
+      jsonrpc: '2.0' as const,
+      id: 5,
+      error: { code: -32600, message: 'Duplicate request id 5' },
+    };
+    batches.open({ messages: [ping(5), ping(5)], errors: [] });
+    expect(batches.pending).toBe(2);
+    await batches.take(duplicate);
+    expect(written).toEqual([]);
+    await batches.take(ok(5));
+    expect(written).toEqual([[duplicate, ok(5)]]);
+    expect(batches.pending).toBe(0);
   });
 
   it('clear() forgets open batches, so answers after close are neither kept nor written', () => {

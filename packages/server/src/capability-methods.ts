@@ -20,7 +20,8 @@ const REQUIRED: Record<string, (caps: ServerCapabilities) => boolean> = {
 
 /** False when `method` belongs to a capability the server did not declare. */
 export function isMethodDeclared(method: string, capabilities: ServerCapabilities): boolean {
-  const check = REQUIRED[method];
+  // Own properties only: a method named `constructor` must not find Object.prototype's.
+  const check = Object.hasOwn(REQUIRED, method) ? REQUIRED[method] : undefined;
   return check === undefined || check(capabilities);
 }
 

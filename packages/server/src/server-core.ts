@@ -13,7 +13,12 @@ import {
 import { capabilityOf, isMethodDeclared } from './capability-methods.js';
 import { RequestStateCodec } from './modern/request-state.js';
 import type { ServerContext } from './server-context.js';
-import type { CacheHint, ServerInfo, ServerOptions } from './server-options.js';
+import {
+  type CacheHint,
+  DEFAULT_MAX_SUBSCRIPTIONS,
+  type ServerInfo,
+  type ServerOptions,
+} from './server-options.js';
 import type { ServerSession } from './session/server-session.js';
 import { ServerTasks, TASKS_REVISION } from './tasks/server-tasks.js';
 
@@ -89,6 +94,8 @@ export class ServerCore {
   /** Newest first, both eras: what `server/discover` and -32022 list. */
   readonly supportedVersions: readonly string[];
   readonly discoverCache: CacheHint;
+  /** `options.maxSubscriptions` or its default. */
+  readonly maxSubscriptions: number;
   readonly options: ServerOptions;
   /** `{ 'io.modelcontextprotocol/serverInfo': info }`, shared by every modern result. */
   readonly serverInfoMeta: Record<string, unknown> | undefined;
@@ -116,6 +123,7 @@ export class ServerCore {
     this.servesModern = this.modernVersions.length > 0;
     this.supportedVersions = [...this.modernVersions, ...this.legacyVersions];
     this.discoverCache = options.discoverCache ?? { ttlMs: 0, cacheScope: 'public' };
+    this.maxSubscriptions = options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS;
     this.serverInfoMeta =
       options.serverInfoInResults === false ? undefined : { [MetaKey.ServerInfo]: infoOnly(info) };
     this.#capabilities = { ...options.capabilities };
@@ -203,6 +211,14 @@ export class ServerCore {
   /** Tells every session that wants to know (legacy sessions and modern listeners alike). */
   broadcast(event: ChangeEvent): void {
     for (const session of this.sessions) session.deliver(event);
+  }
+
+  /** -32600 for a subscription past `maxSubscriptions`: the error names the option and its value. */
+  tooManySubscriptions(what: string): McpError {
+    return new McpError(
+      ErrorCode.InvalidRequest,
+      `${what} exceeds maxSubscriptions (${this.maxSubscriptions}) for this session; unsubscribe first`,
+    );
   }
 
   report(error: unknown): void {

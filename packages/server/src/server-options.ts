@@ -53,6 +53,18 @@ export interface CacheHint {
 }
 
 /**
+ * Default of `ServerOptions.maxSubscriptions`: resource subscriptions one session may hold. A client
+ * watches a handful of resources; a thousand leaves room and bounds what one connection can make the
+ * server remember (200,000 subscriptions to made-up URIs held 62 MB before there was a cap).
+ *
+ * @example
+ * ```ts
+ * new McpServer(info, { maxSubscriptions: DEFAULT_MAX_SUBSCRIPTIONS * 10 });
+ * ```
+ */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 1000;
+
+/**
  * Options of the low-level `Server` (and of `McpServer`, which passes them on).
  *
  * @example
@@ -85,6 +97,13 @@ export interface ServerOptions {
    * and the `tasks` capability for sessions that negotiated 2025-11-25. Default: off.
    */
   tasks?: ServerTaskOptions | undefined;
+  /**
+   * Most resource subscriptions one session may hold: legacy `resources/subscribe` URIs; on 2026-07-28
+   * the open `subscriptions/listen` streams of a connection, each counting one plus one per URI in its
+   * `resourceSubscriptions`. Past it a request is refused with -32600 naming this option. Default 1000
+   * (`DEFAULT_MAX_SUBSCRIPTIONS`).
+   */
+  maxSubscriptions?: number | undefined;
   /** Engine options of every session (timeouts of server→client requests). */
   protocol?: Omit<ProtocolOptions, 'ping'> | undefined;
 }

@@ -187,10 +187,18 @@ function safeDecode(text: string): string {
 export class UriTemplate {
   readonly template: string;
   readonly #parts: Part[];
+  /**
+   * For each expression, the literal that bounds it: the next one, even past expressions between
+   * (they may be empty). Found once here rather than on every match.
+   */
+  readonly #nextLiterals: Array<string | undefined>;
 
   constructor(template: string) {
     this.template = template;
     this.#parts = parse(template);
+    this.#nextLiterals = this.#parts.map((_, index) =>
+      this.#parts.slice(index + 1).find((p): p is string => typeof p === 'string'),
+    );
   }
 
   /** Names of every variable, in template order. */
@@ -221,9 +229,7 @@ export class UriTemplate {
         pos += part.length;
         continue;
       }
-      // Bound the expression by the next literal, even past expressions between (they may be empty).
-      const next = this.#parts.slice(index + 1).find((p): p is string => typeof p === 'string');
-      pos = matchExpression(part, uri, pos, next, result);
+      pos = matchExpression(part, uri, pos, this.#nextLiterals[index], result);
       if (pos === -1) return undefined;
     }
     return pos === uri.length ? result : undefined;
@@ -314,7 +320,10 @@ function assignNamed(operator: Operator, vars: VarSpec[], text: string, result: 
     const eq = pair.indexOf('=');
     const key = safeDecode(eq === -1 ? pair : pair.slice(0, eq));
     const value = eq === -1 ? '' : safeDecode(pair.slice(eq + 1).replace(/\+/g, '%20'));
-    params.set(key, [...(params.get(key) ?? []), value]);
+    // Appended in place: copying the list per repetition made `?a=&a=&…` quadratic (16 KB: 28 ms).
+    const seen = params.get(key);
+    if (seen === undefined) params.set(key, [value]);
+    else seen.push(value);
   }
   for (const spec of vars) {
     const values = params.get(spec.name);

@@ -64,6 +64,60 @@ describe('UriTemplate.match', () => {
     expect(template.match(`a://${'c'.repeat(20_000)}b`)).toBeUndefined();
   });
 
+  describe('costs time linear in the URI (issue #24 item 7: a 16 KB `?a=&a=…` took 28-68 ms per template)', () => {
+    /** Hostile shapes, each a URI of about `bytes` characters against a template it nearly fits. */
+    const SHAPES: Array<[string, string, (bytes: number) => string]> = [
+      ['repeated query names', 'test://items{?a}', (n) => fill('test://items?', 'a=&', n)],
+      ['repeated exploded names', 'test://items{?a*}', (n) => fill('test://items?', 'a=x&', n)],
+      ['names without values', 'test://items{?a,b}', (n) => fill('test://items?', 'a&b&', n)],
+      ['exploded path segments', 'test://p{/seg*}', (n) => fill('test://p', '/s', n)],
+      ['near-miss literal after reserved', 'a://{+x}.txt', (n) => fill('a://', '.tx', n)],
+      ['percent-encoded list', 'l://{list}', (n) => fill('l://', '%41,', n)],
+    ];
+
+    /** `head` and as many `unit`s as fit in `bytes` (16 KB is the most a URI may have). */
+    function fill(head: string, unit: string, bytes: number): string {
+      return head + unit.repeat(Math.floor((bytes - head.length) / unit.length));
+    }
+
+    /**
+     * Steps taken through array iterators while matching: a deterministic operation count that grows
+     * with the square of the repetitions when a list is copied per repetition (`[...list, value]`).
+     */
+    function iteratorSteps(run: () => void): number {
+      const prototype = Object.getPrototypeOf([][Symbol.iterator]()) as { next: () => unknown };
+      const original = prototype.next;
+      let steps = 0;
+      prototype.next = function (this: unknown) {
+        steps++;
+        return original.call(this);
+      };
+      try {
+        run();
+      } finally {
+        prototype.next = original;
+      }
+      return steps;
+    }
+
+    it.each(SHAPES)('%s: operation count grows linearly (4 KB → 16 KB at most ×5)', (_, text, uriOf) => {
+      const template = new UriTemplate(text);
+      const largeUri = uriOf(16_384);
+      expect(largeUri.length).toBeLessThanOrEqual(16_384);
+      const small = iteratorSteps(() => template.match(uriOf(4096)));
+      const large = iteratorSteps(() => template.match(largeUri));
+      expect(large).toBeLessThanOrEqual(Math.max(5 * small, 64));
+    });
+
+    it('refuses a 64 KB URI at once: it is over the 16 KB a URI may have', () => {
+      const template = new UriTemplate('test://items{?a}');
+      const steps = iteratorSteps(() => {
+        expect(template.match(fill('test://items?', 'a=&', 65_536))).toBeUndefined();
+      });
+      expect(steps).toBe(0);
+    });
+  });
+
   it('splits multi-variable and named expressions', () => {
     expect(new UriTemplate('map://{x,y}').match('map://1024,768')).toEqual({ x: '1024', y: '768' });
     expect(new UriTemplate('m://p{;x,y}').match('m://p;y=2;x=1')).toEqual({ x: '1', y: '2' });

@@ -1,5 +1,7 @@
 import {
   type DiscoverResult,
+  ErrorCode,
+  McpError,
   type Implementation,
   isLegacyProtocolVersion,
   isModernProtocolVersion,
@@ -104,6 +106,7 @@ export async function negotiate(
 }
 
 async function probe(ctx: NegotiateContext, transport: Transport): Promise<EraSession> {
+  let probeFailure: unknown;
   try {
     const outcome = await discover({
       engine: ctx.engine,
@@ -117,8 +120,31 @@ async function probe(ctx: NegotiateContext, transport: Transport): Promise<EraSe
   } catch (error) {
     // A modern server that refused us for another reason (-32020/-32021): falling back would be wrong.
     if (error instanceof NegotiationError || isModernServerError(error)) throw error;
+    probeFailure = error;
   }
-  return legacy(ctx, transport, LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS);
+  try {
+    return await legacy(ctx, transport, LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS);
+  } catch (error) {
+    throw withProbeFailure(error, probeFailure);
+  }
+}
+
+/**
+ * When neither era worked, the error says both what `initialize` met and why `server/discover` did not
+ * count as modern (a malformed discover result otherwise vanished behind the legacy error). Errors of
+ * the transport itself pass unchanged: the caller's fallback transport decides on those.
+ */
+function withProbeFailure(error: unknown, probeFailure: unknown): unknown {
+  if (!(error instanceof McpError) || !(probeFailure instanceof McpError) || isTransportLevelFailure(error)) {
+    return error;
+  }
+  if (probeFailure.code === ErrorCode.MethodNotFound) return error; // a plain legacy server: nothing to add
+  return new McpError(
+    error.code,
+    `${error.message} (initialize, tried after server/discover failed: ${probeFailure.message})`,
+    error.data,
+    { cause: error },
+  );
 }
 
 async function legacy(

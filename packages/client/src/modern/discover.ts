@@ -1,7 +1,10 @@
 import {
   type DiscoverResult,
   DiscoverResultSchema,
+  ErrorCode,
   isLegacyProtocolVersion,
+  McpError,
+  ResultType,
   type ModernProtocolVersion,
 } from '@x/protocol';
 import type { ClientEngine } from '../client-engine.js';
@@ -48,6 +51,14 @@ export async function discover(options: {
         continue;
       }
       return legacyOrFail(supported, error);
+    }
+    // Unknown result types MUST be treated as invalid (basic/index "ResultType"), and discover never asks for input.
+    const resultType = result.resultType;
+    if (resultType !== undefined && resultType !== ResultType.Complete) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Invalid result for server/discover: resultType "${String(resultType).slice(0, 64)}" (expected "complete")`,
+      );
     }
     if (result.supportedVersions.includes(version)) return { kind: 'modern', version, result };
     const next = pickModernVersion(result.supportedVersions, undefined);

@@ -6,15 +6,14 @@ import {
   GetPromptResultSchema,
   type InputRequests,
   type InputRequiredResult,
-  InputRequiredResultSchema,
   type InputResponses,
   McpError,
-  realSchema,
   ReadResourceResultSchema,
   type RequestOptions,
   type Result,
   isPlainCallToolResult,
   lazySchema,
+  orInputRequired,
   ResultType,
   type ZodSchema,
 } from '@x/protocol';
@@ -33,10 +32,6 @@ const INPUT_CAPABLE: ReadonlyMap<string, ZodSchema> = new Map<string, ZodSchema>
   ['prompts/get', lazySchema(() => orInputRequired(GetPromptResultSchema))],
   ['resources/read', lazySchema(() => orInputRequired(ReadResourceResultSchema))],
 ]);
-
-function orInputRequired(schema: ZodSchema): ZodSchema {
-  return realSchema(schema).or(realSchema(InputRequiredResultSchema));
-}
 
 /** The schema of a method that may answer `input_required`: its result or an `InputRequiredResult`. */
 function inputCapableSchema(method: string): ZodSchema | undefined {
@@ -124,7 +119,8 @@ async function inputRounds(
   let result = first;
   for (let round = 1; ; round++) {
     if (round > ctx.maxInputRounds) throw new InputRoundsExceededError(method, ctx.maxInputRounds);
-    const required = InputRequiredResultSchema.parse(result);
+    // Validated by the engine against `schema`, which checks an input_required result in full.
+    const required = result as InputRequiredResult;
     const responses = await fulfil(ctx.handlers, required.inputRequests, options?.signal);
     const current = retryParams(params, responses, required);
     result = (await ctx.engine.request(
@@ -154,7 +150,8 @@ async function fulfil(
       return handlers.answer(request.method as InputMethod, request.params ?? {}, inputCtx);
     }),
   );
-  const responses: Record<string, object> = {};
+  // Null prototype: the keys are the server's, and `__proto__` must stay an ordinary key.
+  const responses: Record<string, object> = Object.create(null);
   for (let i = 0; i < keys.length; i++) responses[keys[i]!] = answers[i]!;
   return responses as InputResponses;
 }

@@ -13,11 +13,14 @@ export class ActiveRequests {
     return this.#map.size;
   }
 
-  /** Registers a starting handler; false when a running request already uses that id. */
-  begin(ctx: HandlerContext): boolean {
-    if (this.#map.has(ctx.requestId)) return false;
+  /** Whether a running request uses `requestId`. */
+  has(requestId: RequestId): boolean {
+    return this.#map.has(requestId);
+  }
+
+  /** Registers a starting handler; the caller has checked with {@link has} that its id is free. */
+  begin(ctx: HandlerContext): void {
     this.#map.set(ctx.requestId, ctx);
-    return true;
   }
 
   /**

@@ -137,9 +137,16 @@ export class PendingRequests {
   /** A `#release` is queued for the end of the tick. */
   #releasing = false;
 
-  constructor(onGiveUp: GiveUpListener, defaults: RequestDefaults) {
+  /**
+   * @param peer Who answers, as an error names it ("the server"); undefined names nobody.
+   */
+  /** ` from <peer>` for error messages, or nothing. */
+  readonly #from: string;
+
+  constructor(onGiveUp: GiveUpListener, defaults: RequestDefaults, peer?: string) {
     this.#onGiveUp = onGiveUp;
     this.#defaults = defaults;
+    this.#from = peer === undefined ? '' : ` from ${peer}`;
   }
 
   get size(): number {
@@ -207,7 +214,7 @@ export class PendingRequests {
       request.reject(
         new McpError(
           ErrorCode.InternalError,
-          `Invalid result for ${request.method}: ${formatIssues(parsed.error)}`,
+          `Invalid result for ${request.method}${this.#from}: ${formatIssues(parsed.error)}`,
           undefined,
           { cause: parsed.error },
         ),

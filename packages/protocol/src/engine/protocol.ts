@@ -39,6 +39,7 @@ import {
   type SettleOutcome,
 } from './pending-requests.js';
 import { HandlerContext, type RequestContextHost } from './request-context.js';
+import { describeId, duplicateIdResponse, unsendableResponse } from './unsendable-response.js';
 import { withProgressToken } from './with-progress-token.js';
 import type {
   FallbackNotificationHandler,
@@ -345,6 +346,14 @@ export class Protocol implements RequestContextHost {
     return false;
   }
 
+  /**
+   * Who answers this engine's requests, as its errors name it (`Invalid result for tools/call from the
+   * server: …`): a subclass that knows says so. Default: nobody named.
+   */
+  protected get peerName(): string | undefined {
+    return undefined;
+  }
+
   /** Throw (preferably an `McpError`) to refuse sending a request for `method`. */
   protected assertCapabilityForMethod(_method: string): void {}
 
@@ -391,11 +400,16 @@ export class Protocol implements RequestContextHost {
     if ('error' in response && (response.id === undefined || response.id === null)) {
       this.#report(McpError.fromError(response.error));
     } else {
-      this.#report(new Error(`Received a response for an unknown request id: ${String(response.id)}`));
+      this.#report(new Error(`Received a response for an unknown request id: ${describeId(response.id)}`));
     }
   }
 
   #onRequest(request: JSONRPCRequest, extra: MessageExtraInfo | undefined): void {
+    // Checked first: whatever the duplicate asks, its answer must not pass for the original's.
+    if (this.#active.has(request.id)) {
+      this.#sendQuietly(duplicateIdResponse(request.id), request.id);
+      return;
+    }
     const target: RequestTarget | undefined =
       this.#requestHandlers?.get(request.method) ?? this.fallbackRequestHandler;
     if (target === undefined) {
@@ -404,10 +418,7 @@ export class Protocol implements RequestContextHost {
       return;
     }
     const ctx = new HandlerContext(this, request, extra, this.#transport?.sessionId);
-    if (!this.#active.begin(ctx)) {
-      this.#report(new Error(`Ignored a request reusing the active id ${String(request.id)}`));
-      return;
-    }
+    this.#active.begin(ctx);
     const response = runRequestHandler(request, ctx, target, this);
     if (response instanceof Promise) {
       response.then((settled) => this.#answer(ctx, settled));
@@ -418,7 +429,34 @@ export class Protocol implements RequestContextHost {
 
   #answer(ctx: HandlerContext, response: JSONRPCResponse): void {
     // A cancelled request gets no response (spec: basic/utilities/cancellation); a closed one cannot.
-    if (this.#active.end(ctx)) this.#sendQuietly(response, ctx.requestId);
+    if (!this.#active.end(ctx)) return;
+    const transport = this.#transport;
+    if (transport === undefined) return;
+    const id = ctx.requestId;
+    let sent: unknown;
+    try {
+      sent = transport.send(response, { relatedRequestId: id });
+    } catch (error) {
+      this.#onUnsent(transport, response, ctx.method, error);
+      return;
+    }
+    // Transports answer SENT when the message is on its way: only a real promise (backpressure, or a
+    // failure such as JSON refusing a BigInt) gets a callback, so the everyday path makes no closure.
+    if (sent === SENT || !isThenable(sent)) return;
+    const method = ctx.method;
+    sent.then(undefined, (error: unknown) => this.#onUnsent(transport, response, method, error));
+  }
+
+  /**
+   * A response could not be sent. When JSON cannot encode it, the requester still gets an answer
+   * (-32603 naming the method) instead of waiting out its timeout; either way the failure is reported.
+   * The replacement goes through `#sendQuietly`, which only reports: no second retry, no loop.
+   */
+  #onUnsent(transport: Transport, response: JSONRPCResponse, method: string, failure: unknown): void {
+    this.#report(failure);
+    if (this.#transport !== transport) return;
+    const replacement = unsendableResponse(response, method, failure);
+    if (replacement !== undefined) this.#sendQuietly(replacement, response.id ?? undefined);
   }
 
   #onNotification(notification: JSONRPCNotification, extra: MessageExtraInfo | undefined): void {
@@ -448,7 +486,9 @@ export class Protocol implements RequestContextHost {
         (this.#pendingTable?.progress(progress) ?? 'unknown') === 'unknown' &&
         !this.isExpectedProgressToken(progress.progressToken)
       ) {
-        this.#report(new Error(`Received progress for an unknown token: ${String(progress.progressToken)}`));
+        this.#report(
+          new Error(`Received progress for an unknown token: ${describeId(progress.progressToken)}`),
+        );
       }
     } catch (error) {
       this.#report(error); // the caller's onprogress threw
@@ -509,6 +549,7 @@ export class Protocol implements RequestContextHost {
     this.#pendingTable ??= new PendingRequests(
       (request, reason) => this.#onGiveUp(request, reason),
       this.#defaults,
+      this.peerName,
     );
     return this.#pendingTable;
   }

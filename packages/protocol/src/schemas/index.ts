@@ -263,6 +263,7 @@ export {
   InputResponsesSchema,
   InputRequiredResultSchema,
   InputResponseRequestParamsSchema,
+  orInputRequired,
 } from './input-required.js';
 export type {
   InputRequest,

@@ -94,3 +94,34 @@ export const InputResponseRequestParamsSchema: Extended<
   }),
 );
 export type InputResponseRequestParams = z.infer<typeof InputResponseRequestParamsSchema>;
+
+/**
+ * The result schema of a method that may answer `input_required` (`tools/call`, `prompts/get`,
+ * `resources/read`): a result whose `resultType` is `input_required` is checked against
+ * `InputRequiredResultSchema` and returned as received; any other against `schema`, the method's own.
+ * Not a union: every field of `InputRequiredResult` is optional, so "either schema" accepted any object
+ * at all (`{ content: 'not-an-array' }` included). Failures carry the issues of the one schema chosen.
+ *
+ * @example
+ * ```ts
+ * const CallResult = orInputRequired(CallToolResultSchema);
+ * CallResult.safeParse({ content: 'not-an-array' }).success; // false
+ * CallResult.safeParse({ resultType: 'input_required', requestState: 's' }).success; // true
+ * ```
+ */
+export function orInputRequired(schema: z.ZodType): z.ZodType {
+  const complete = realSchema(schema);
+  const inputRequired = realSchema(InputRequiredResultSchema);
+  return z.unknown().transform((value, ctx) => {
+    const asksInput =
+      typeof value === 'object' &&
+      value !== null &&
+      (value as { resultType?: unknown }).resultType === 'input_required';
+    const parsed = (asksInput ? inputRequired : complete).safeParse(value);
+    // An input_required result is kept as received once valid (its schema changes nothing): zod's copy
+    // of a record drops an own `__proto__` key, and the keys of `inputRequests` are the server's.
+    if (parsed.success) return asksInput ? value : parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: value } as never);
+    return z.NEVER;
+  });
+}

@@ -169,5 +169,7 @@ const methodSets: Readonly<Record<ProtocolVersion, RevisionMethodSets>> = {
  * ```
  */
 export function methodsOf(version: ProtocolVersion): RevisionMethodSets {
+  // Own properties only: a version string a peer sent must not find Object.prototype's members.
+  if (!Object.hasOwn(methodSets, version)) throw new Error(`Unknown protocol version: ${String(version)}`);
   return methodSets[version];
 }

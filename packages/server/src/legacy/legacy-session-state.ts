@@ -54,6 +54,11 @@ export class LegacySessionState implements EraBinding {
     return new Set(this.#subscriptions);
   }
 
+  /** How many URIs the client is subscribed to. */
+  get subscriptionCount(): number {
+    return this.#subscriptions?.size ?? 0;
+  }
+
   isSubscribed(uri: string): boolean {
     return this.#subscriptions?.has(uri) ?? false;
   }

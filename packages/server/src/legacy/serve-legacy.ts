@@ -18,6 +18,7 @@ import { ServerContext } from '../server-context.js';
 import type { ServerSession } from '../session/server-session.js';
 import { STANDARD_CLIENT_METHODS } from '../standard-methods.js';
 import { TASKS_REVISION } from '../tasks/server-tasks.js';
+import { describeValue } from '../describe-value.js';
 import { LegacySessionState } from './legacy-session-state.js';
 
 /**
@@ -109,7 +110,10 @@ function setLevel(core: ServerCore, state: LegacySessionState, params: Record<st
   }
   const level = params['level'];
   if (!(LOGGING_LEVELS as readonly unknown[]).includes(level)) {
-    throw new McpError(ErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid log level: ${describeValue(level)} (expected one of ${LOGGING_LEVELS.join(', ')})`,
+    );
   }
   state.setLevel(level as LoggingLevel);
   return {};
@@ -126,7 +130,12 @@ function subscribe(
   }
   const uri = params['uri'];
   if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, `${method} needs a string uri`);
-  if (method === 'resources/subscribe') state.subscribe(uri);
-  else state.unsubscribe(uri);
+  if (method === 'resources/unsubscribe') state.unsubscribe(uri);
+  else if (!state.isSubscribed(uri)) {
+    if (state.subscriptionCount >= core.maxSubscriptions) {
+      throw core.tooManySubscriptions(`Subscribing to ${uri.length > 200 ? `${uri.slice(0, 200)}…` : uri}`);
+    }
+    state.subscribe(uri);
+  }
   return {};
 }

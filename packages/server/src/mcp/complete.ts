@@ -1,6 +1,7 @@
 import { type CompleteRequestParams, type CompleteResult, ErrorCode, McpError } from '@x/protocol';
+import { describeValue } from '../describe-value.js';
 import type { PromptRegistry } from './prompt-registry.js';
-import type { CompleteCallback } from './resource-template.js';
+import { type CompleteCallback, ownCompleter } from './resource-template.js';
 import type { ResourceRegistry } from './resource-registry.js';
 
 const MAX_VALUES = 100;
@@ -18,10 +19,11 @@ export async function complete(
   let completer: CompleteCallback | undefined;
   if (ref.type === 'ref/prompt') {
     const found = registries.prompts.completer(ref.name, argument.name);
-    if (found === null) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
+    if (found === null)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${describeValue(ref.name)}`);
     completer = found;
   } else {
-    completer = registries.resources.templateByUri(ref.uri)?.complete[argument.name];
+    completer = ownCompleter(registries.resources.templateByUri(ref.uri)?.complete, argument.name);
   }
   if (completer === undefined) return { completion: { values: [], hasMore: false } };
   const values = await completer(argument.value, { arguments: params.context?.arguments });

@@ -6,10 +6,11 @@ import {
   type Prompt,
   type PromptArgument,
 } from '@x/protocol';
+import { describeValue, kindOf } from '../describe-value.js';
 import type { ServerContext } from '../server-context.js';
 import type { CacheHint } from '../server-options.js';
 import { ListPages } from './list-pages.js';
-import type { CompleteCallback } from './resource-template.js';
+import { type CompleteCallback, ownCompleter } from './resource-template.js';
 import { type CompiledSchema, compileSchema, type InferSchema, type SchemaInput } from './schema-adapter.js';
 
 /**
@@ -117,15 +118,18 @@ export class PromptRegistry {
   completer(name: string, argument: string): CompleteCallback | undefined | null {
     const entry = this.#prompts.get(name);
     if (entry === undefined || !entry.enabled) return null;
-    return entry.config.complete?.[argument];
+    return ownCompleter(entry.config.complete, argument);
   }
 
   /** `prompts/get`: unknown prompt or arguments failing the schema are -32602 (spec: server/prompts). */
   async get(params: Record<string, unknown>, ctx: ServerContext): Promise<object> {
     const name = params['name'];
-    const prompt = typeof name === 'string' ? this.#prompts.get(name) : undefined;
+    if (typeof name !== 'string') {
+      throw new McpError(ErrorCode.InvalidParams, `prompts/get needs a string name (got ${kindOf(name)})`);
+    }
+    const prompt = this.#prompts.get(name);
     if (prompt === undefined || !prompt.enabled)
-      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${String(name)}`);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${describeValue(name)}`);
     let args: unknown = params['arguments'] ?? {};
     if (prompt.args !== undefined) {
       const checked = await prompt.args.validate(args);

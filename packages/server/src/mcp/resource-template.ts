@@ -19,6 +19,17 @@ export type CompleteCallback = (
 ) => string[] | Promise<string[]>;
 
 /**
+ * The completer registered for `name`, read as an own property only: the name comes from the wire, and
+ * `constructor` or `__proto__` must find nothing rather than `Object.prototype`'s members.
+ */
+export function ownCompleter(
+  completers: Readonly<Record<string, CompleteCallback>> | undefined,
+  name: string,
+): CompleteCallback | undefined {
+  return completers !== undefined && Object.hasOwn(completers, name) ? completers[name] : undefined;
+}
+
+/**
  * Lists the concrete resources a template currently stands for (they join `resources/list`).
  *
  * @example

@@ -11,6 +11,7 @@ import {
   type SchemaInput,
   type Validation,
 } from './schema-adapter.js';
+import { describeValue, kindOf } from '../describe-value.js';
 import { checkXMcpHeaders } from './x-mcp-header.js';
 
 type AnyHandler = (args: unknown, ctx: ServerContext) => ToolResult<unknown> | Promise<ToolResult<unknown>>;
@@ -96,9 +97,12 @@ export class ToolRegistry {
    */
   call(params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
     const name = params['name'];
-    const tool = typeof name === 'string' ? this.#tools.get(name) : undefined;
+    if (typeof name !== 'string') {
+      throw new McpError(ErrorCode.InvalidParams, `tools/call needs a string name (got ${kindOf(name)})`);
+    }
+    const tool = this.#tools.get(name);
     if (tool === undefined || !tool.enabled) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${String(name)}`);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${describeValue(name)}`);
     }
     const raw = params['arguments'] ?? EMPTY_ARGS;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {

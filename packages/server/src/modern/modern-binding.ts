@@ -10,6 +10,7 @@ import {
 import { hasCapabilities, type InputOptions, type InputRequestSpec } from '../input-requests.js';
 import type { ServerCore } from '../server-core.js';
 import type { EraBinding, LogEntry, ServerContext } from '../server-context.js';
+import { describeValue, kindOf } from '../describe-value.js';
 import type { InputRound } from './input-round.js';
 
 /**
@@ -29,22 +30,24 @@ export class ModernBinding implements EraBinding {
   constructor(core: ServerCore, meta: Record<string, unknown>) {
     this.#core = core;
     const version = meta[MetaKey.ProtocolVersion];
-    if (typeof version !== 'string') {
-      throw new McpError(ErrorCode.InvalidParams, `Missing _meta "${MetaKey.ProtocolVersion}"`);
-    }
+    if (typeof version !== 'string') throw invalidMeta(MetaKey.ProtocolVersion, version, 'a string');
     if (!core.modernVersions.includes(version)) {
-      throw new McpError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${version}`, {
+      const message = `Unsupported protocol version: ${describeValue(version)} (supported: ${core.supportedVersions.join(', ')})`;
+      throw new McpError(ErrorCode.UnsupportedProtocolVersion, message, {
         supported: core.supportedVersions,
         requested: version,
       });
     }
     const capabilities = meta[MetaKey.ClientCapabilities];
     if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
-      throw new McpError(ErrorCode.InvalidParams, `Missing _meta "${MetaKey.ClientCapabilities}"`);
+      throw invalidMeta(MetaKey.ClientCapabilities, capabilities, 'an object');
     }
     const level = meta[MetaKey.LogLevel];
     if (level !== undefined && !(LOGGING_LEVELS as readonly unknown[]).includes(level)) {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid _meta "${MetaKey.LogLevel}": ${String(level)}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid _meta "${MetaKey.LogLevel}": ${describeValue(level)} (expected one of ${LOGGING_LEVELS.join(', ')})`,
+      );
     }
     const info = meta[MetaKey.ClientInfo];
     this.protocolVersion = version;
@@ -84,4 +87,14 @@ export class ModernBinding implements EraBinding {
     if (entry.logger !== undefined) params['logger'] = entry.logger;
     return ctx.request.sendNotification({ method: 'notifications/message', params });
   }
+}
+
+/** -32602 for a `_meta` field that is missing (basic/index "_meta") or of the wrong kind. */
+function invalidMeta(key: string, value: unknown, expected: string): McpError {
+  return new McpError(
+    ErrorCode.InvalidParams,
+    value === undefined
+      ? `Missing _meta "${key}"`
+      : `Invalid _meta "${key}": expected ${expected}, got ${kindOf(value)}`,
+  );
 }

@@ -29,6 +29,8 @@ const CACHEABLE: ReadonlySet<string> = new Set([
 ]);
 
 const EMPTY: Record<string, unknown> = {};
+/** `endRound`'s failure when the handler returned (whatever it returned, `undefined` included). */
+const SUCCEEDED: unique symbol = Symbol('succeeded');
 
 /**
  * A 2026-07-28 request: methods the revision removed are -32601 (before anything else, so a legacy
@@ -117,9 +119,9 @@ function playRound(
   } catch (error) {
     return endRound(core, method, target, round, undefined, error);
   }
-  if (!isThenable(result)) return endRound(core, method, target, round, result, undefined);
+  if (!isThenable(result)) return endRound(core, method, target, round, result, SUCCEEDED);
   return result.then(
-    (value) => endRound(core, method, target, round, value, undefined),
+    (value) => endRound(core, method, target, round, value, SUCCEEDED),
     (error: unknown) => endRound(core, method, target, round, undefined, error),
   );
 }
@@ -148,8 +150,8 @@ function endRound(
       return out;
     });
   }
-  if (result === undefined) throw failure;
-  return complete(core, method, result);
+  if (failure !== SUCCEEDED) throw failure;
+  return complete(core, method, result as object);
 }
 
 function bindingOf(
@@ -169,6 +171,10 @@ function bindingOf(
 
 /** Adds what every complete 2026-07-28 result carries, on a copy (handlers may return shared objects). */
 function complete(core: ServerCore, method: string, result: object): object {
+  // The legacy path gets this check from the engine; here the result is read before the engine sees it.
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+    throw new McpError(ErrorCode.InternalError, `Handler for ${method} returned no result object`);
+  }
   const source = result as Record<string, unknown>;
   const out: Record<string, unknown> = { resultType: ResultType.Complete, ...source };
   if (CACHEABLE.has(method) && source['ttlMs'] === undefined) {

@@ -39,6 +39,8 @@ const LIST_FLAGS = {
 export class SubscriptionHub {
   readonly #core: ServerCore;
   readonly #listeners = new Map<RequestId, Listener>();
+  /** Open streams plus the URIs they watch, counted against `maxSubscriptions`. */
+  #held = 0;
 
   constructor(core: ServerCore) {
     this.#core = core;
@@ -57,13 +59,22 @@ export class SubscriptionHub {
       );
     }
     const filter = this.#accept(parsed.data.notifications);
+    const uris = new Set(filter.resourceSubscriptions ?? []);
+    // Each open stream counts one, plus one per URI it watches: both are state this connection holds.
+    const cost = 1 + uris.size;
+    if (this.#held + cost > this.#core.maxSubscriptions) {
+      throw this.#core.tooManySubscriptions(
+        `subscriptions/listen with ${uris.size} resource URIs (${this.#held} held by this connection's open streams)`,
+      );
+    }
+    this.#held += cost;
     const meta = { [MetaKey.SubscriptionId]: request.id };
     const signal = ctx.signal;
     const done = new Promise<object>((resolve) => {
       const listener: Listener = {
         ctx,
         filter,
-        uris: new Set(filter.resourceSubscriptions ?? []),
+        uris,
         meta,
         end: resolve,
       };
@@ -72,10 +83,15 @@ export class SubscriptionHub {
       signal.addEventListener('abort', () => this.#stop(request.id, {}), { once: true });
     });
     // MUST be the first message of the subscription (spec: "Acknowledgment").
-    await ctx.sendNotification({
-      method: 'notifications/subscriptions/acknowledged',
-      params: { notifications: filter, _meta: meta },
-    });
+    try {
+      await ctx.sendNotification({
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: filter, _meta: meta },
+      });
+    } catch (error) {
+      this.#stop(request.id, {}); // not held for a stream that never opened
+      throw error;
+    }
     return done;
   }
 
@@ -113,12 +129,14 @@ export class SubscriptionHub {
   /** Forgets every subscription without a response (the connection is gone). */
   dropAll(_reason: unknown): void {
     this.#listeners.clear();
+    this.#held = 0;
   }
 
   #stop(id: RequestId, result: object): void {
     const listener = this.#listeners.get(id);
     if (listener === undefined) return;
     this.#listeners.delete(id);
+    this.#held -= 1 + listener.uris.size;
     listener.end(result);
   }
 

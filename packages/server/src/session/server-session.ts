@@ -153,8 +153,12 @@ export class ServerSession extends Protocol {
     this.#core.tasks?.sessionClosed(this);
   }
 
+  protected override get peerName(): string {
+    return 'the client';
+  }
+
   protected override assertCapabilityForMethod(method: string): void {
-    const required = OUTGOING_REQUIREMENTS[method];
+    const required = Object.hasOwn(OUTGOING_REQUIREMENTS, method) ? OUTGOING_REQUIREMENTS[method] : undefined;
     if (required === undefined) return;
     const state = this.#legacy;
     if (state === undefined) {

@@ -27,7 +27,7 @@ export function canAugment(
   options: InputOptions | undefined,
 ): boolean {
   if (options?.task === undefined || ctx.protocolVersion !== TASKS_REVISION) return false;
-  const operation = TASK_OPERATION[spec.method];
+  const operation = Object.hasOwn(TASK_OPERATION, spec.method) ? TASK_OPERATION[spec.method] : undefined;
   if (operation === undefined) return false;
   const requests = ctx.clientCapabilities.tasks?.requests as
     | Record<string, Record<string, unknown> | undefined>

@@ -22,7 +22,8 @@ export const compileTypeKeywords: KeywordCompiler = (context, out) => {
     if (names === undefined || names.length === 0)
       return context.fail('type', 'type must be a string or a non-empty array');
     const checks = names.map((name) => {
-      const check = typeof name === 'string' ? TYPE_CHECKS[name] : undefined;
+      // Own properties only: a schema's `"type": "constructor"` is unknown, not Object.prototype's.
+      const check = typeof name === 'string' && hasOwn(TYPE_CHECKS, name) ? TYPE_CHECKS[name] : undefined;
       if (check === undefined) return context.fail('type', `unknown type ${JSON.stringify(name)}`);
       return check;
     });
