@@ -50,6 +50,8 @@ describe('sessions are bound to the principal that opened them (item 1)', () => 
     alice: { clientId: 'app', sub: 'alice' },
     bob: { clientId: 'app', sub: 'bob' },
     mallory: { clientId: 'other-app', sub: 'alice' },
+    carol: { clientId: 'app', sub: 'carol' },
+    dave: { clientId: 'app', sub: 'dave' },
   };
   const authenticate = (request: Request) => {
     const token = request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '';
@@ -97,6 +99,36 @@ describe('sessions are bound to the principal that opened them (item 1)', () => 
     });
     expect(own.status).toBe(200);
     expect(sseMessages(own.text)).toEqual([{ jsonrpc: '2.0', id: 4, result: {} }]);
+  });
+
+  it("a refused request does not keep another principal's session alive: it stays first to be evicted", async () => {
+    await using server = await startServer({ authenticate, maxSessions: 2 });
+    const open = async (user: string) => {
+      const init = await raw(server.url, {
+        headers: { ...POST_HEADERS, authorization: `Bearer ${user}` },
+        body: initializeRequest(),
+      });
+      expect(init.status).toBe(200);
+      return init.headers['mcp-session-id'] as string;
+    };
+    const alices = await open('alice');
+    const carols = await open('carol');
+    for (let i = 0; i < 3; i++) {
+      const refused = await raw(server.url, {
+        headers: sessionHeaders(alices, { authorization: 'Bearer bob' }),
+        body: { jsonrpc: '2.0', id: 10 + i, method: 'ping' },
+      });
+      expect(refused.status).toBe(403);
+    }
+    // At the cap, the least recently *used* idle session goes: alice's, whatever bob sent to it.
+    await open('dave');
+    const ping = (sessionId: string, user: string) =>
+      raw(server.url, {
+        headers: sessionHeaders(sessionId, { authorization: `Bearer ${user}` }),
+        body: { jsonrpc: '2.0', id: 20, method: 'ping' },
+      });
+    expect((await ping(alices, 'alice')).status).toBe(404);
+    expect((await ping(carols, 'carol')).status).toBe(200);
   });
 
   it('takes a custom sessionPrincipal, and keeps anonymous sessions anonymous', async () => {

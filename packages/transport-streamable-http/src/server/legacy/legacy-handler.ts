@@ -52,9 +52,11 @@ function lookupSession(
   // "Servers that require a session ID SHOULD respond to requests without an MCP-Session-Id header
   // (other than initialization) with HTTP 400 Bad Request".
   if (id === null) return badRequest('Mcp-Session-Id header is required');
-  const session = state.sessions.get(id);
+  const session = state.sessions.find(id);
   if (session === undefined) return sessionNotFound();
-  return session.principal === caller.principal ? session : forbiddenSession();
+  if (session.principal !== caller.principal) return forbiddenSession();
+  state.sessions.markUsed(session);
+  return session;
 }
 
 function forbiddenSession(): Response {

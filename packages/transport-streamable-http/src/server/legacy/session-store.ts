@@ -37,21 +37,34 @@ export class SessionStore {
 
   /** The session, marked as just used; undefined when unknown, expired or closed. */
   get(id: string): LegacySessionTransport | undefined {
+    const session = this.find(id);
+    if (session !== undefined) this.markUsed(session);
+    return session;
+  }
+
+  /**
+   * The session without marking it used (a request of another principal, refused with 403, must not
+   * keep someone else's session alive); undefined when unknown, expired or closed.
+   */
+  find(id: string): LegacySessionTransport | undefined {
     const session = this.#sessions.get(id);
     if (session === undefined) return undefined;
-    const now = Date.now();
-    if (session.closed || this.#expired(session, now)) {
+    if (session.closed || this.#expired(session, Date.now())) {
       this.#remove(session);
       if (!session.closed) void session.close();
       return undefined;
     }
+    return session;
+  }
+
+  /** Marks a session found with `find` as just used (most recent for eviction, idle clock reset). */
+  markUsed(session: LegacySessionTransport): void {
     if (session !== this.#newest) {
-      this.#sessions.delete(id);
-      this.#sessions.set(id, session);
+      this.#sessions.delete(session.sessionId);
+      this.#sessions.set(session.sessionId, session);
       this.#newest = session;
     }
-    session.lastActivity = now;
-    return session;
+    session.lastActivity = Date.now();
   }
 
   /** The most sessions held at once (`maxSessions`). */
