@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import {
   deliverMessage,
   BatchResponses,
+  duplicateRequestError,
   ConnectionClosedError,
   encodeJsonLine,
   ErrorCode,
@@ -148,7 +149,7 @@ export class StdioClientTransport implements Transport {
     this.#options = options;
     this.#decoder = new JsonLineDecoder(
       {
-        onmessage: (message) => this.#deliver(message),
+        onmessage: (message) => this.#deliverLine(message),
         onerror: (error) => this.#report(error),
         onbatch: (values) => this.#onBatch(values),
       },
@@ -364,6 +365,20 @@ export class StdioClientTransport implements Transport {
     if (this.#closing !== undefined) return;
     // A throwing handler must not cut off the rest of the chunk being decoded.
     deliverMessage(this, message, undefined, this.#report);
+  }
+
+  /** A single-message line: a request reusing the id of one awaiting its answer in a batch is refused. */
+  #deliverLine(message: JSONRPCMessage): void {
+    if (
+      this.#batches.pending > 0 &&
+      'method' in message &&
+      'id' in message &&
+      this.#batches.awaits(message.id)
+    ) {
+      this.#writeLine(duplicateRequestError(message.id)).catch(this.#report);
+      return;
+    }
+    this.#deliver(message);
   }
 
   #onBatch(values: unknown[]): void {

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import {
   deliverMessage,
   BatchResponses,
+  duplicateRequestError,
   ConnectionClosedError,
   encodeJsonLine,
   ErrorCode,
@@ -123,7 +124,7 @@ export class StdioServerTransport implements Transport {
     this.#writer = new LineWriter(this.#stdout, options.maxBufferedBytes);
     this.#decoder = new JsonLineDecoder(
       {
-        onmessage: (message) => this.#deliver(message),
+        onmessage: (message) => this.#deliverLine(message),
         onerror: (error) => this.#onBadLine(error),
         onbatch: (values) => this.#onBatch(values),
       },
@@ -245,6 +246,20 @@ export class StdioServerTransport implements Transport {
     if (this.#state !== 'open') return;
     // A throwing handler must not cut off the rest of the chunk being decoded.
     deliverMessage(this, message, undefined, this.#report);
+  }
+
+  /** A single-message line: a request reusing the id of one awaiting its answer in a batch is refused. */
+  #deliverLine(message: JSONRPCMessage): void {
+    if (
+      this.#batches.pending > 0 &&
+      'method' in message &&
+      'id' in message &&
+      this.#batches.awaits(message.id)
+    ) {
+      this.#writeLine(duplicateRequestError(message.id)).catch(this.#report);
+      return;
+    }
+    this.#deliver(message);
   }
 
   #onBatch(values: unknown[]): void {

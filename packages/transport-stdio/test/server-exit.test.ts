@@ -2,7 +2,7 @@ import { ConnectionClosedError, ErrorCode } from '@x/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerExitError } from '../src/index.js';
 import { StderrTail } from '../src/stderr-tail.js';
-import { cleanup, fixture, nodeFixture, RpcPeer, waitFor } from './helpers.js';
+import { cleanup, fixture, nodeFixture, RpcPeer } from './helpers.js';
 
 afterEach(cleanup);
 
