@@ -6,6 +6,8 @@
 export interface FuzzConfig {
   /** Inputs per transport (approximate: whole sequences are run). */
   readonly inputs: number;
+  /** Replies per transport in the client fuzz (each may wait out a call timeout, so fewer when seeded). */
+  readonly clientInputs: number;
   readonly seed: number;
   readonly large: boolean;
   /** Long mode: `FUZZ_RUNS` was set. */
@@ -17,6 +19,7 @@ export function readFuzzConfig(env: NodeJS.ProcessEnv = process.env): FuzzConfig
   const long = runs !== undefined && runs !== '';
   return {
     inputs: long ? Number(runs) : 400,
+    clientInputs: long ? Number(runs) : 100,
     seed: env['FUZZ_SEED'] === undefined ? 20_241_124 : Number(env['FUZZ_SEED']),
     large: env['FUZZ_LARGE'] === '1',
     long,
