@@ -87,7 +87,7 @@ export async function fuzzTransport(
           throw new Error(`${problems.join('\n')}\nsequence:\n${sent.join('\n')}`);
         }
       }),
-      { numRuns: Math.max(1, Math.ceil(config.inputs / 5.5)), seed: config.seed, endOnFailure: true },
+      { numRuns: Math.max(1, Math.ceil(config.inputs / 5)), seed: config.seed, endOnFailure: true },
     );
     if (details.failed) {
       const error = details.errorInstance;

@@ -165,7 +165,7 @@ async function fuzzClient(target: ClientTarget): Promise<FuzzSummary> {
         }
       },
     ),
-    { numRuns: Math.max(1, Math.ceil(config.clientInputs / 3.5)), seed: config.seed, endOnFailure: true },
+    { numRuns: Math.max(1, Math.ceil(config.clientInputs / 3)), seed: config.seed, endOnFailure: true },
   );
   if (details.failed) {
     const error = details.errorInstance;
