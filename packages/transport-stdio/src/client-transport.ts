@@ -323,7 +323,9 @@ export class StdioClientTransport implements Transport {
     if (stderr !== null) {
       if (this.#stderrTail !== undefined) stderr.on('data', this.#stderrTail.push);
       if (this.#stderr !== undefined) stderr.pipe(this.#stderr);
-      else if (this.#stderrTail !== undefined) stderr.on('data', relayToStderr);
+      // Piped, not written chunk by chunk: a slow stderr of ours slows the server's down instead of
+      // queueing its logs here without bound. Never ended: our stderr outlives the server.
+      else if (this.#stderrTail !== undefined) stderr.pipe(process.stderr, { end: false });
     }
     const signal = this.#options.parentExitSignal ?? 'SIGTERM';
     if (signal !== false) guardChild(child, signal);
@@ -399,10 +401,6 @@ export class StdioClientTransport implements Transport {
       // `onerror` must never throw into the stream machinery.
     }
   };
-}
-
-function relayToStderr(chunk: Buffer): void {
-  process.stderr.write(chunk);
 }
 
 function describeExit(exit: ExitInfo): string {
