@@ -128,7 +128,9 @@ async function fuzzClient(target: ClientTarget): Promise<FuzzSummary> {
       async (plans) => {
         // The plans of a sequence run concurrently: interleaved hostile replies, and one timeout for all.
         // A correct reply must arrive even behind a concurrent 3 MiB one: only the others get a short timeout.
-      const outcomes = await Promise.all(plans.map((plan) => call(plan, plan.kind === 'valid' ? 10_000 : CALL_TIMEOUT_MS)));
+        const outcomes = await Promise.all(
+          plans.map((plan) => call(plan, plan.kind === 'valid' ? 10_000 : CALL_TIMEOUT_MS)),
+        );
         inputs += plans.length;
         for (const [index, plan] of plans.entries()) {
           const outcome = outcomes[index]!;

@@ -118,12 +118,19 @@ class HttpSession implements FuzzSession {
     const problems: string[] = [];
     for (const probe of probes) {
       // A probe's texts go out together (a duplicate id must arrive while the original is in flight).
-      const results = await Promise.all(
-        probe.texts.map((text) => {
-          const { body, headers } = this.#headers(text);
-          return post(host.url, headers, body);
-        }),
-      );
+      let results: PostResult[];
+      try {
+        results = await Promise.all(
+          probe.texts.map((text) => {
+            const { body, headers } = this.#headers(text);
+            return post(host.url, headers, body);
+          }),
+        );
+      } catch (error) {
+        const cause = error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : '';
+        problems.push(`${probe.generator}: the POST failed: ${String(error)}${cause}`);
+        continue;
+      }
       for (const problem of judge(probe, results)) problems.push(`${probe.generator}: ${problem}`);
     }
     return problems;

@@ -323,9 +323,7 @@ export class StdioClientTransport implements Transport {
     if (stderr !== null) {
       if (this.#stderrTail !== undefined) stderr.on('data', this.#stderrTail.push);
       if (this.#stderr !== undefined) stderr.pipe(this.#stderr);
-      // Piped, not written chunk by chunk: a slow stderr of ours slows the server's down instead of
-      // queueing its logs here without bound. Never ended: our stderr outlives the server.
-      else if (this.#stderrTail !== undefined) stderr.pipe(process.stderr, { end: false });
+      else if (this.#stderrTail !== undefined) relayToStderr(stderr);
     }
     const signal = this.#options.parentExitSignal ?? 'SIGTERM';
     if (signal !== false) guardChild(child, signal);
@@ -401,6 +399,19 @@ export class StdioClientTransport implements Transport {
       // `onerror` must never throw into the stream machinery.
     }
   };
+}
+
+/**
+ * Copies the server's stderr to ours. A slow stderr of ours pauses the server's (backpressure) instead of
+ * queueing its logs here without bound; not `pipe()`, which would add five listeners to `process.stderr`
+ * per server (a warning past two servers) and end it with the first server.
+ */
+function relayToStderr(source: Readable): void {
+  source.on('data', (chunk: Buffer) => {
+    if (process.stderr.write(chunk)) return;
+    source.pause();
+    process.stderr.once('drain', () => source.resume());
+  });
 }
 
 function describeExit(exit: ExitInfo): string {
