@@ -322,9 +322,12 @@ export function probeArbitrary(options: HostileOptions): fc.Arbitrary<ProbeTempl
           : fc.integer({ min: 129, max: 5_000 }),
         kind: fc.constantFrom<'array' | 'object'>('array', 'object'),
       })
+      // Objects cost 6 bytes a level: capped so every text stays under the 4 MiB message limits (a longer
+      // one is a size refusal, and closes a WebSocket with 1009 by design).
       .map(({ depth, kind }) => ({
         generator: 'deep-nesting',
-        build: () => refusedText('deep-nesting', nested(depth, kind)),
+        build: () =>
+          refusedText('deep-nesting', nested(kind === 'object' ? Math.min(depth, 600_000) : depth, kind)),
       })),
     noise: fc
       .oneof(
