@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@x/client';
 import { ConnectionClosedError, ErrorCode, type McpError } from '@x/protocol';
-import { StdioClientTransport } from '@x/transport-stdio';
+import { ServerExitError, StdioClientTransport } from '@x/transport-stdio';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   e2eClient,
@@ -46,12 +46,16 @@ interface Spawned {
   stderr: () => string;
 }
 
-function serverTransport(script: string, options: { stdinCloseTimeoutMs?: number } = {}) {
+function serverTransport(
+  script: string,
+  options: { stdinCloseTimeoutMs?: number; args?: string[]; maxLineBytes?: number } = {},
+) {
+  const { args = [], ...rest } = options;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [script],
+    args: [script, ...args],
     stderr: 'pipe',
-    ...options,
+    ...rest,
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -104,8 +108,10 @@ describe('stdio end to end (issue 5)', () => {
     },
   );
 
-  it('carries a 5 MiB tool result intact', async () => {
-    const { client } = await connectTo(E2E_SERVER);
+  it('carries a 5 MiB tool result intact (maxLineBytes raised above the 4 MiB default)', async () => {
+    const { transport } = serverTransport(E2E_SERVER, { maxLineBytes: 8 * 1024 * 1024 });
+    const client = resources.track(e2eClient());
+    await client.connect(transport);
     const length = 5 * 1024 * 1024;
     const result = await client.callTool({ name: 'blob', arguments: { length } });
     const received = textOf(result);
@@ -124,12 +130,24 @@ describe('stdio end to end (issue 5)', () => {
   });
 
   it.each([
-    { how: 'exits with code 7', args: { code: 7 }, exit: { code: 7, signal: null } },
-    { how: 'is killed by SIGKILL', args: { signal: 'SIGKILL' }, exit: { code: null, signal: 'SIGKILL' } },
+    {
+      how: 'exits with code 7',
+      args: { code: 7 },
+      exit: { code: 7, signal: null },
+      says: 'exited with code 7',
+    },
+    {
+      how: 'is killed by SIGKILL',
+      args: { signal: 'SIGKILL' },
+      exit: { code: null, signal: 'SIGKILL' },
+      says: 'was killed by SIGKILL',
+    },
   ])(
     'server crash mid-request ($how): pending calls reject, onclose fires once, exit info is kept',
-    async ({ args, exit }) => {
+    async ({ args, exit, says }) => {
       const { client, transport, stderr } = await connectTo(E2E_SERVER);
+      const errors: Error[] = [];
+      client.onerror = (error) => errors.push(error);
       let closes = 0;
       client.onclose = () => closes++;
       // Both rejections are observed from the start: they land together when the process dies.
@@ -140,7 +158,13 @@ describe('stdio end to end (issue 5)', () => {
         const error = await rejected;
         expect(error).toBeInstanceOf(ConnectionClosedError);
         expect((error as McpError).code).toBe(ErrorCode.ConnectionClosed);
+        // Issue #24 item 14: the error names the command, how it ended and its last stderr lines.
+        expect(error).toBeInstanceOf(ServerExitError);
+        expect((error as Error).message).toContain(`"${process.execPath} ${E2E_SERVER}" ${says}`);
+        expect((error as Error).message).toContain('e2e-stdio-server: crashing');
       }
+      expect(transport.closeReason).toBeInstanceOf(ServerExitError);
+      expect(errors.some((error) => error instanceof ServerExitError)).toBe(true);
       await waitFor(() => closes === 1, 'client onclose');
       expect(transport.exitInfo).toEqual(exit);
       expect(client.era).toBeUndefined();
@@ -195,5 +219,24 @@ describe('stdio end to end (issue 5)', () => {
     await client.close();
     expect(transport.exitInfo).toEqual({ code: 0, signal: null });
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('console.log in a tool goes to stderr: a forged response line never reaches the client (issue #24 item 13)', async () => {
+    const { client, stderr } = await connectTo(E2E_SERVER);
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    expect(textOf(await client.callTool({ name: 'forge', arguments: {} }))).toBe('real');
+    await waitFor(() => stderr().includes('"forged"'), 'the forged line on stderr');
+    expect(stderr()).toContain('│ forged │'); // console.table too
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('after');
+    expect(errors).toEqual([]);
+  });
+
+  it('with redirectConsole: false the forged line does reach the client (the opt-out is real)', async () => {
+    const { transport } = serverTransport(E2E_SERVER, { args: ['--no-redirect'] });
+    const client = resources.track(e2eClient());
+    client.onerror = () => undefined;
+    await client.connect(transport);
+    expect(textOf(await client.callTool({ name: 'forge', arguments: {} }))).toBe('forged');
   });
 });

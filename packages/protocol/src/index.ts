@@ -58,6 +58,7 @@ export {
   BATCH_PROTOCOL_VERSION,
   BatchResponses,
   DEFAULT_MAX_BATCH_SIZE,
+  duplicateRequestError,
   parseMessageOrBatch,
   readBatch,
 } from './jsonrpc-batch.js';

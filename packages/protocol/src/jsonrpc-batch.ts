@@ -101,6 +101,17 @@ export interface ReadBatchOptions {
   maxBatchSize?: number | undefined;
 }
 
+function duplicateIdError(id: RequestId, where: string): JSONRPCErrorResponse {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: ErrorCode.InvalidRequest,
+      message: `Invalid Request: request id ${JSON.stringify(id)} is already in use ${where}`,
+    },
+  };
+}
+
 function refuse(message: string): BatchReading {
   return {
     ok: false,
@@ -142,6 +153,7 @@ export function readBatch(values: readonly unknown[], options: ReadBatchOptions)
   }
   const messages: JSONRPCMessage[] = [];
   const errors: JSONRPCErrorResponse[] = [];
+  let requestIds: Set<RequestId> | undefined;
   for (const value of values) {
     let message: JSONRPCMessage;
     try {
@@ -156,8 +168,18 @@ export function readBatch(values: readonly unknown[], options: ReadBatchOptions)
       });
       continue;
     }
-    if (isJSONRPCRequest(message) && message.method === 'initialize') {
-      return refuse('Invalid Request: initialize must not be part of a JSON-RPC batch');
+    if (isJSONRPCRequest(message)) {
+      if (message.method === 'initialize') {
+        return refuse('Invalid Request: initialize must not be part of a JSON-RPC batch');
+      }
+      // A second request with the same id could never be told apart in the answer array, and its answer
+      // would be taken for the first one's (issue #24 item 10): answer it alone with -32600.
+      requestIds ??= new Set();
+      if (requestIds.has(message.id)) {
+        errors.push(duplicateIdError(message.id, 'in this batch'));
+        continue;
+      }
+      requestIds.add(message.id);
     }
     messages.push(message);
   }
@@ -247,6 +269,15 @@ export class BatchResponses {
   }
 
   /**
+   * Whether a request with this id awaits its answer in an open batch. A transport answers a new request
+   * reusing that id with `duplicateRequestError(id)` instead of delivering it: its answer would
+   * otherwise be taken for the batch's.
+   */
+  awaits(id: RequestId): boolean {
+    return this.#byId !== undefined && this.#byId.size > 0 && this.#byId.has(id);
+  }
+
+  /**
    * Starts collecting for an accepted batch; call before delivering its messages. When the batch holds
    * no request but invalid elements, their errors are written at once and the write is returned.
    */
@@ -320,6 +351,17 @@ export class BatchResponses {
       options.refuse(reading.error).catch(report);
       return;
     }
+    const byId = this.#byId;
+    if (byId !== undefined && byId.size > 0) {
+      // A request reusing the id of one still open in an earlier batch is answered here, in this batch.
+      const messages = reading.messages.filter((message) => {
+        if (!isJSONRPCRequest(message) || !byId.has(message.id)) return true;
+        reading.errors.push(duplicateIdError(message.id, 'by a request awaiting its answer'));
+        return false;
+      });
+      reading.messages.length = 0;
+      reading.messages.push(...messages);
+    }
     this.open(reading)?.catch(report);
     for (const message of reading.messages) if (options.deliver(message) === false) return;
   }
@@ -329,4 +371,17 @@ export class BatchResponses {
     this.#byId?.clear();
     this.#pending = 0;
   }
+}
+
+/**
+ * The answer to a request that reuses the id of a request still awaiting its answer (-32600, with that
+ * id): see `BatchResponses.awaits`.
+ *
+ * @example
+ * ```ts
+ * if (isJSONRPCRequest(message) && batches.awaits(message.id)) await writeLine(duplicateRequestError(message.id));
+ * ```
+ */
+export function duplicateRequestError(id: RequestId): JSONRPCErrorResponse {
+  return duplicateIdError(id, 'by a request awaiting its answer');
 }

@@ -46,6 +46,13 @@ export interface Transport {
   /** Transport faults that do not close the connection. Never throws into the engine. */
   onerror?: ((error: Error) => void) | undefined;
   onclose?: (() => void) | undefined;
+  /**
+   * Why the connection ended, when the transport knows more than "closed" (a stdio server's exit code,
+   * signal and last stderr lines; a close code): set before `onclose` fires, left `undefined` for a close
+   * this side asked for. The engine rejects the requests still pending with it when it is a
+   * `ConnectionClosedError`, and otherwise with a `ConnectionClosedError` carrying its message and cause.
+   */
+  readonly closeReason?: Error | undefined;
   sessionId?: string | undefined;
   setProtocolVersion?: ((version: string) => void) | undefined;
   /**

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import {
   deliverMessage,
   BatchResponses,
+  duplicateRequestError,
   ConnectionClosedError,
   encodeJsonLine,
   ErrorCode,
@@ -16,9 +17,10 @@ import {
 } from '@x/protocol';
 import { type ShutdownTimeouts, shutDownChild } from './child-shutdown.js';
 import { buildEnvironment } from './default-environment.js';
-import { ProcessSpawnError } from './errors.js';
+import { ProcessSpawnError, ServerExitError } from './errors.js';
 import { LineWriter } from './line-writer.js';
 import { guardChild, releaseChild } from './orphan-guard.js';
+import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from './stderr-tail.js';
 
 /**
  * How the server process ended: an exit code, or the signal that killed it.
@@ -66,10 +68,27 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
   /**
    * Where the server's stderr (its logs) goes: our stderr (`'inherit'`, default), the `stderr` stream of
    * this transport (`'pipe'`; read it, or the server blocks once the pipe fills), or nowhere.
+   * With `'inherit'` the output is relayed through this process (so its last lines can be kept for
+   * `ServerExitError`) unless `stderrTailLines` is 0, which hands the server our stderr itself.
    */
   stderr?: 'inherit' | 'pipe' | 'ignore' | undefined;
-  /** Longest line accepted from the server; longer ones are dropped and reported. Default 32 MiB. */
+  /**
+   * How many of the server's last stderr lines `ServerExitError` quotes when the server exits on its own.
+   * Default `DEFAULT_STDERR_TAIL_LINES` (10); 0 keeps none. Not kept with `stderr: 'ignore'`.
+   */
+  stderrTailLines?: number | undefined;
+  /** Bytes of the server's stderr kept for those lines. Default `DEFAULT_STDERR_TAIL_BYTES` (4 KiB). */
+  stderrTailBytes?: number | undefined;
+  /**
+   * Longest line accepted from the server; longer ones are dropped and reported (-32600 naming
+   * `maxLineBytes`). Default `DEFAULT_MAX_LINE_BYTES` (4 MiB).
+   */
   maxLineBytes?: number | undefined;
+  /**
+   * Deepest JSON nesting accepted in a line from the server; deeper ones are dropped and reported
+   * (-32700 naming `maxNestingDepth`) before `JSON.parse` builds them. Default 128.
+   */
+  maxNestingDepth?: number | undefined;
   /** Bytes queued for the server before `send()` waits for the pipe to drain. Default 4 MiB. */
   maxBufferedBytes?: number | undefined;
   /**
@@ -108,6 +127,8 @@ export class StdioClientTransport implements Transport {
   readonly #options: StdioClientTransportOptions;
   readonly #decoder: JsonLineDecoder;
   readonly #stderr: PassThrough | undefined;
+  readonly #stderrTail: StderrTail | undefined;
+  #closeReason: ServerExitError | undefined;
   #state: State = 'new';
   #starting: Promise<void> | undefined;
   #child: ChildProcess | undefined;
@@ -128,14 +149,26 @@ export class StdioClientTransport implements Transport {
     this.#options = options;
     this.#decoder = new JsonLineDecoder(
       {
-        onmessage: (message) => this.#deliver(message),
+        onmessage: (message) => this.#deliverLine(message),
         onerror: (error) => this.#report(error),
         onbatch: (values) => this.#onBatch(values),
       },
-      { maxLineBytes: options.maxLineBytes },
+      { maxLineBytes: options.maxLineBytes, maxNestingDepth: options.maxNestingDepth },
     );
     // Created up front so listeners can be attached before `start()` and miss nothing.
     if (options.stderr === 'pipe') this.#stderr = new PassThrough();
+    const tailLines = options.stderrTailLines ?? DEFAULT_STDERR_TAIL_LINES;
+    if (options.stderr !== 'ignore' && tailLines > 0) {
+      this.#stderrTail = new StderrTail(tailLines, options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
+    }
+  }
+
+  /**
+   * Why the connection ended when the server exited on its own (`undefined` after a `close()` or while
+   * open): a `ServerExitError` naming the command, exit code or signal and the last stderr lines.
+   */
+  get closeReason(): ServerExitError | undefined {
+    return this.#closeReason;
   }
 
   /** The server's stderr when `stderr: 'pipe'` was asked for, else `null`. */
@@ -172,7 +205,12 @@ export class StdioClientTransport implements Transport {
       child = spawn(command, this.#options.args ?? [], {
         env: buildEnvironment(this.#options.env, this.#options.inheritEnv === true),
         cwd,
-        stdio: ['pipe', 'pipe', this.#options.stderr ?? 'inherit'],
+        // 'inherit' with a tail is relayed by #attach, so its last lines are seen here.
+        stdio: [
+          'pipe',
+          'pipe',
+          this.#stderrTail === undefined ? (this.#options.stderr ?? 'inherit') : 'pipe',
+        ],
         shell: false,
         windowsHide: true,
       });
@@ -212,7 +250,9 @@ export class StdioClientTransport implements Transport {
 
   #writeLine(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
     if (this.#state !== 'open' || this.#writer === undefined) {
-      return Promise.reject(new ConnectionClosedError('StdioClientTransport is not open'));
+      return Promise.reject(
+        this.#closeReason ?? new ConnectionClosedError('StdioClientTransport is not open'),
+      );
     }
     let line: string;
     try {
@@ -279,7 +319,12 @@ export class StdioClientTransport implements Transport {
       this.#writer?.fail(new ConnectionClosedError('Server stdin closed', { cause: error }));
       if (this.#exitInfo === undefined && this.#closing === undefined) this.#report(error);
     });
-    if (this.#stderr !== undefined) child.stderr?.pipe(this.#stderr);
+    const stderr = child.stderr;
+    if (stderr !== null) {
+      if (this.#stderrTail !== undefined) stderr.on('data', this.#stderrTail.push);
+      if (this.#stderr !== undefined) stderr.pipe(this.#stderr);
+      else if (this.#stderrTail !== undefined) relayToStderr(stderr);
+    }
     const signal = this.#options.parentExitSignal ?? 'SIGTERM';
     if (signal !== false) guardChild(child, signal);
   }
@@ -293,8 +338,23 @@ export class StdioClientTransport implements Transport {
       );
     }
     const exit = this.#exitInfo;
-    const reason = exit === undefined ? 'closed' : describeExit(exit);
-    this.#writer?.fail(new ConnectionClosedError(`Server process ${reason}`));
+    if (this.#closing === undefined && exit !== undefined) {
+      // The server went away by itself: say who, how, and what it last said (issue #24 item 14).
+      this.#closeReason = new ServerExitError({
+        command: this.#options.command,
+        args: this.#options.args ?? [],
+        exitCode: exit.code,
+        signal: exit.signal,
+        stderrTail: this.#stderrTail?.lines() ?? [],
+      });
+      this.#writer?.fail(this.#closeReason);
+      // A clean exit (code 0) is how a server may end the session (close from the server side): that is
+      // no fault, but its pending requests still learn how it ended through closeReason.
+      if (exit.code !== 0) this.#report(this.#closeReason);
+    } else {
+      const reason = exit === undefined ? 'closed' : describeExit(exit);
+      this.#writer?.fail(new ConnectionClosedError(`Server process ${reason}`));
+    }
     this.#state = 'closed';
     this.#resolveClosed?.();
     this.onclose?.();
@@ -305,6 +365,20 @@ export class StdioClientTransport implements Transport {
     if (this.#closing !== undefined) return;
     // A throwing handler must not cut off the rest of the chunk being decoded.
     deliverMessage(this, message, undefined, this.#report);
+  }
+
+  /** A single-message line: a request reusing the id of one awaiting its answer in a batch is refused. */
+  #deliverLine(message: JSONRPCMessage): void {
+    if (
+      this.#batches.pending > 0 &&
+      'method' in message &&
+      'id' in message &&
+      this.#batches.awaits(message.id)
+    ) {
+      this.#writeLine(duplicateRequestError(message.id)).catch(this.#report);
+      return;
+    }
+    this.#deliver(message);
   }
 
   #onBatch(values: unknown[]): void {
@@ -325,6 +399,19 @@ export class StdioClientTransport implements Transport {
       // `onerror` must never throw into the stream machinery.
     }
   };
+}
+
+/**
+ * Copies the server's stderr to ours. A slow stderr of ours pauses the server's (backpressure) instead of
+ * queueing its logs here without bound; not `pipe()`, which would add five listeners to `process.stderr`
+ * per server (a warning past two servers) and end it with the first server.
+ */
+function relayToStderr(source: Readable): void {
+  source.on('data', (chunk: Buffer) => {
+    if (process.stderr.write(chunk)) return;
+    source.pause();
+    process.stderr.once('drain', () => source.resume());
+  });
 }
 
 function describeExit(exit: ExitInfo): string {

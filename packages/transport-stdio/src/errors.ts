@@ -1,3 +1,5 @@
+import { ConnectionClosedError } from '@x/protocol';
+
 /**
  * The server process could not be started: the command was not found, is not executable, or the
  * working directory does not exist. `code` is the system error code (`ENOENT`, `EACCES`, …) when known.
@@ -43,4 +45,51 @@ function explain(code: string | undefined, cause: unknown, cwd: string | undefin
     default:
       return cause instanceof Error ? cause.message : String(cause);
   }
+}
+
+/**
+ * The server process ended while the connection was open (not through `close()`). Pending requests
+ * reject with it, `onerror` receives it and `transport.closeReason` holds it. Its message names the
+ * command, the exit code or signal, and the server's last stderr lines (see `stderrTailLines`).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.callTool({ name: 'build' });
+ * } catch (error) {
+ *   if (error instanceof ServerExitError) console.error(error.exitCode, error.signal, error.stderrTail);
+ * }
+ * ```
+ */
+export class ServerExitError extends ConnectionClosedError {
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderrTail: readonly string[];
+
+  constructor(options: {
+    command: string;
+    args: readonly string[];
+    exitCode: number | null;
+    signal: NodeJS.Signals | null;
+    stderrTail: readonly string[];
+  }) {
+    const how =
+      options.signal !== null ? `was killed by ${options.signal}` : `exited with code ${options.exitCode}`;
+    const tail =
+      options.stderrTail.length === 0
+        ? ''
+        : `; last stderr lines:\n${options.stderrTail.map((line) => `  ${line}`).join('\n')}`;
+    super(`MCP server "${commandLine(options.command, options.args)}" ${how}${tail}`);
+    this.command = options.command;
+    this.exitCode = options.exitCode;
+    this.signal = options.signal;
+    this.stderrTail = options.stderrTail;
+  }
+}
+
+/** The command as a user would recognise it, cut short so a long argument list stays readable. */
+function commandLine(command: string, args: readonly string[]): string {
+  const text = [command, ...args].join(' ');
+  return text.length <= 200 ? text : `${text.slice(0, 197)}...`;
 }

@@ -9,5 +9,6 @@ export {
   DEFAULT_STDIN_CLOSE_TIMEOUT_MS,
 } from './child-shutdown.js';
 export type { ShutdownTimeouts } from './child-shutdown.js';
-export { ProcessSpawnError } from './errors.js';
+export { ProcessSpawnError, ServerExitError } from './errors.js';
+export { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES } from './stderr-tail.js';
 export { DEFAULT_MAX_BUFFERED_BYTES } from './line-writer.js';

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import {
   deliverMessage,
   BatchResponses,
+  duplicateRequestError,
   ConnectionClosedError,
   encodeJsonLine,
   ErrorCode,
@@ -14,6 +15,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
+import { redirectConsoleToStderr, restoreConsole } from './console-redirect.js';
 import { LineWriter } from './line-writer.js';
 
 /**
@@ -31,8 +33,22 @@ export interface StdioServerTransportOptions {
   stdin?: Readable | undefined;
   /** Where messages go. Default `process.stdout`; nothing but messages is ever written to it. */
   stdout?: Writable | undefined;
-  /** Longest line accepted from the client; longer ones are dropped and answered with -32600. */
+  /**
+   * Longest line accepted from the client; longer ones are dropped and answered with -32600 (id null)
+   * naming `maxLineBytes`. Default `DEFAULT_MAX_LINE_BYTES` (4 MiB).
+   */
   maxLineBytes?: number | undefined;
+  /**
+   * Deepest JSON nesting accepted in a line; deeper ones are refused with -32700 (id null) naming
+   * `maxNestingDepth` before `JSON.parse` builds them. Default `DEFAULT_MAX_NESTING_DEPTH` (128).
+   */
+  maxNestingDepth?: number | undefined;
+  /**
+   * While the transport is open on the process's own stdout, `console.log`/`info`/`debug`/`dir`/`table`/
+   * `group`/`count`/`time*` print to stderr instead, so stray logging cannot corrupt (or forge) protocol
+   * messages; restored on close. Default: on when `stdout` is `process.stdout`. `false` opts out.
+   */
+  redirectConsole?: boolean | undefined;
   /** Bytes queued for the client before `send()` waits for the pipe to drain. Default 4 MiB. */
   maxBufferedBytes?: number | undefined;
   /**
@@ -85,6 +101,8 @@ export class StdioServerTransport implements Transport {
   readonly #exitOnClose: boolean;
   readonly #endOutputOnClose: boolean;
   readonly #maxBatchSize: number | undefined;
+  readonly #redirectConsole: boolean;
+  #consoleRedirected = false;
   readonly #batches = new BatchResponses({ write: (responses) => this.#writeLine(responses) });
   #protocolVersion: string | undefined;
   #state: State = 'new';
@@ -102,14 +120,15 @@ export class StdioServerTransport implements Transport {
     this.#exitOnClose = options.exitOnClose ?? false;
     this.#endOutputOnClose = options.endOutputOnClose ?? !ownStdout;
     this.#maxBatchSize = options.maxBatchSize;
+    this.#redirectConsole = ownStdout && options.redirectConsole !== false;
     this.#writer = new LineWriter(this.#stdout, options.maxBufferedBytes);
     this.#decoder = new JsonLineDecoder(
       {
-        onmessage: (message) => this.#deliver(message),
+        onmessage: (message) => this.#deliverLine(message),
         onerror: (error) => this.#onBadLine(error),
         onbatch: (values) => this.#onBatch(values),
       },
-      { maxLineBytes: options.maxLineBytes },
+      { maxLineBytes: options.maxLineBytes, maxNestingDepth: options.maxNestingDepth },
     );
   }
 
@@ -122,6 +141,10 @@ export class StdioServerTransport implements Transport {
     this.#stdin.on('error', this.#onInputError);
     this.#stdout.on('error', this.#onOutputError);
     if (this.#handleSigterm) process.on('SIGTERM', this.#onSigterm);
+    if (this.#redirectConsole) {
+      redirectConsoleToStderr();
+      this.#consoleRedirected = true;
+    }
     if (this.#stdin.readableEnded || this.#stdin.destroyed) queueMicrotask(this.#onEnd);
   }
 
@@ -182,6 +205,10 @@ export class StdioServerTransport implements Transport {
     await this.#writer.flush();
     this.#writer.fail(new ConnectionClosedError('StdioServerTransport is closed'));
     if (this.#endOutputOnClose) this.#stdout.end();
+    if (this.#consoleRedirected) {
+      this.#consoleRedirected = false;
+      restoreConsole();
+    }
     this.onclose?.();
     if (this.#exitOnClose) process.exit();
   }
@@ -219,6 +246,20 @@ export class StdioServerTransport implements Transport {
     if (this.#state !== 'open') return;
     // A throwing handler must not cut off the rest of the chunk being decoded.
     deliverMessage(this, message, undefined, this.#report);
+  }
+
+  /** A single-message line: a request reusing the id of one awaiting its answer in a batch is refused. */
+  #deliverLine(message: JSONRPCMessage): void {
+    if (
+      this.#batches.pending > 0 &&
+      'method' in message &&
+      'id' in message &&
+      this.#batches.awaits(message.id)
+    ) {
+      this.#writeLine(duplicateRequestError(message.id)).catch(this.#report);
+      return;
+    }
+    this.#deliver(message);
   }
 
   #onBatch(values: unknown[]): void {

@@ -535,7 +535,7 @@ export class Protocol implements RequestContextHost {
     if (transport.onmessage === this.#onMessage) transport.onmessage = undefined;
     // Building an Error captures a stack: only pay for it when someone will receive it.
     const pending = this.#pendingTable;
-    const error = (pending?.size ?? 0) + this.#active.size > 0 ? new ConnectionClosedError() : undefined;
+    const error = (pending?.size ?? 0) + this.#active.size > 0 ? closedError(transport) : undefined;
     pending?.rejectAll(error);
     this.#active.abortAll(error);
     try {
@@ -607,4 +607,12 @@ function transportOptions(
     },
     onRequestCancel: (cancel: (reason: unknown) => void) => stream.onAbort(cancel),
   };
+}
+
+/** The error pending requests get when the connection ends: the transport's reason when it gave one. */
+function closedError(transport: Transport): ConnectionClosedError {
+  const reason = transport.closeReason;
+  if (reason === undefined) return new ConnectionClosedError();
+  if (reason instanceof ConnectionClosedError) return reason;
+  return new ConnectionClosedError(`Connection closed: ${reason.message}`, { cause: reason });
 }
