@@ -64,12 +64,7 @@ function isDuplicateError(value: unknown, id: number | string): boolean {
   return message.id === id && message.error?.code === ErrorCode.InvalidRequest;
 }
 
-// PENDING the merge of the engine change (wip/core a882c5f: the engine answers a duplicate -32600) and of
-// the batch change (wip/stdio fcae461: readBatch/BatchResponses.receive refuse duplicates, `awaits`,
-// `duplicateRequestError`), plus three lines in WebSocketServerTransport#ontext refusing a single
-// request whose id `batches.awaits()`. Verified in a scratch checkout with all three: 4/4 pass; without
-// the ws lines the last case fails; on this branch alone all four fail (the duplicate is never answered).
-describe.skip('WebSocket: duplicate in-flight request ids', () => {
+describe('WebSocket: duplicate in-flight request ids', () => {
   it('answers the duplicate -32600; the original is still answered once, on its own', async () => {
     const raw = await peer();
     await handshake(raw, LATER);

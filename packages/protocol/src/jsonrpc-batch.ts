@@ -278,6 +278,48 @@ export class BatchResponses {
   }
 
   /**
+   * The answer for a single (non-batch) request reusing the id of one awaiting its answer in an open
+   * batch: `duplicateRequestError(id)`, to write instead of delivering it (its answer would otherwise be
+   * taken for the batch's). Undefined for anything else, at once when no batch is open.
+   *
+   * @example
+   * ```ts
+   * const refusal = batches.duplicateAnswer(message);
+   * if (refusal !== undefined) await writeLine(refusal);
+   * else deliver(message);
+   * ```
+   */
+  duplicateAnswer(message: JSONRPCMessage): JSONRPCErrorResponse | undefined {
+    if (this.#pending === 0 || !isJSONRPCRequest(message) || !this.awaits(message.id)) return undefined;
+    return duplicateRequestError(message.id);
+  }
+
+  /**
+   * Moves the requests of an accepted batch that reuse an id still awaiting its answer in an earlier
+   * batch to the batch's errors (answered -32600 within this batch). Call before `open`; `receive` does.
+   *
+   * @example
+   * ```ts
+   * const reading = readBatch(values, { protocolVersion });
+   * if (reading.ok) {
+   *   batches.screen(reading);
+   *   void batches.open(reading);
+   * }
+   * ```
+   */
+  screen(reading: { readonly messages: JSONRPCMessage[]; readonly errors: JSONRPCErrorResponse[] }): void {
+    const byId = this.#byId;
+    if (byId === undefined || byId.size === 0) return;
+    const messages = reading.messages.filter((message) => {
+      if (!isJSONRPCRequest(message) || !byId.has(message.id)) return true;
+      reading.errors.push(duplicateIdError(message.id, 'by a request awaiting its answer'));
+      return false;
+    });
+    reading.messages.length = 0;
+    reading.messages.push(...messages);
+  }
+
+  /**
    * Starts collecting for an accepted batch; call before delivering its messages. When the batch holds
    * no request but invalid elements, their errors are written at once and the write is returned.
    */
@@ -351,17 +393,7 @@ export class BatchResponses {
       options.refuse(reading.error).catch(report);
       return;
     }
-    const byId = this.#byId;
-    if (byId !== undefined && byId.size > 0) {
-      // A request reusing the id of one still open in an earlier batch is answered here, in this batch.
-      const messages = reading.messages.filter((message) => {
-        if (!isJSONRPCRequest(message) || !byId.has(message.id)) return true;
-        reading.errors.push(duplicateIdError(message.id, 'by a request awaiting its answer'));
-        return false;
-      });
-      reading.messages.length = 0;
-      reading.messages.push(...messages);
-    }
+    this.screen(reading);
     this.open(reading)?.catch(report);
     for (const message of reading.messages) if (options.deliver(message) === false) return;
   }

@@ -2,7 +2,6 @@ import type { Readable, Writable } from 'node:stream';
 import {
   deliverMessage,
   BatchResponses,
-  duplicateRequestError,
   ConnectionClosedError,
   encodeJsonLine,
   ErrorCode,
@@ -35,7 +34,7 @@ export interface StdioServerTransportOptions {
   stdout?: Writable | undefined;
   /**
    * Longest line accepted from the client; longer ones are dropped and answered with -32600 (id null)
-   * naming `maxLineBytes`. Default `DEFAULT_MAX_LINE_BYTES` (4 MiB).
+   * naming `maxLineBytes`. Default `DEFAULT_MAX_LINE_BYTES` (8 MiB).
    */
   maxLineBytes?: number | undefined;
   /**
@@ -250,13 +249,9 @@ export class StdioServerTransport implements Transport {
 
   /** A single-message line: a request reusing the id of one awaiting its answer in a batch is refused. */
   #deliverLine(message: JSONRPCMessage): void {
-    if (
-      this.#batches.pending > 0 &&
-      'method' in message &&
-      'id' in message &&
-      this.#batches.awaits(message.id)
-    ) {
-      this.#writeLine(duplicateRequestError(message.id)).catch(this.#report);
+    const refusal = this.#batches.duplicateAnswer(message);
+    if (refusal !== undefined) {
+      this.#writeLine(refusal).catch(this.#report);
       return;
     }
     this.#deliver(message);

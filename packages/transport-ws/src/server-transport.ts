@@ -172,7 +172,9 @@ export class WebSocketServerTransport implements Transport {
       return;
     }
     if (!(decoded instanceof InvalidText)) {
-      this.#deliver(decoded);
+      const refusal = this.#batches?.duplicateAnswer(decoded);
+      if (refusal === undefined) this.#deliver(decoded);
+      else sendMessage(this.#wire, refusal).catch(() => {});
       return;
     }
     this.onerror?.(decoded.error);

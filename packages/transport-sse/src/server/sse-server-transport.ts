@@ -195,7 +195,9 @@ export class SseServerTransport implements Transport {
       this.#early.push({ message, extra });
       return;
     }
-    this.#dispatch(message, extra);
+    const refusal = this.#batches?.duplicateAnswer(message);
+    if (refusal === undefined) this.#dispatch(message, extra);
+    else this.#sendEvent(refusal).catch((error: unknown) => this.#reportError(error));
   }
 
   #deliverBatch(values: unknown[], extra: MessageExtraInfo): JSONRPCErrorResponse | undefined {
@@ -207,6 +209,7 @@ export class SseServerTransport implements Transport {
     });
     if (!reading.ok) return reading.error;
     this.#batches ??= new BatchResponses({ write: (responses) => this.#sendEvent(responses) });
+    this.#batches.screen(reading);
     this.#batches.open(reading)?.catch((error: unknown) => this.#reportError(error));
     for (const message of reading.messages) {
       if (this.#closed) break;
