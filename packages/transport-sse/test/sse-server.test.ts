@@ -73,6 +73,14 @@ describe('SseServer over HTTP', () => {
     const invalid = await post(harness.port, endpoint, '[1,2]');
     expect(invalid.status).toBe(400);
     expect(JSON.parse(invalid.body)).toMatchObject({ error: { code: ErrorCode.InvalidRequest } });
+    // JSON-RPC 2.0 §5: the id is echoed when it can be read (found by apps/fuzz).
+    const badParams = await post(
+      harness.port,
+      endpoint,
+      '{"jsonrpc":"2.0","id":"q","method":"ping","params":[]}',
+    );
+    expect(badParams.status).toBe(400);
+    expect(JSON.parse(badParams.body)).toMatchObject({ id: 'q', error: { code: ErrorCode.InvalidRequest } });
   });
 
   it('refuses a foreign Host or Origin with 403 (DNS rebinding) and accepts loopback ones', async () => {

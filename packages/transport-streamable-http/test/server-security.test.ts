@@ -111,7 +111,14 @@ describe('request checks', () => {
     expect(parse.json()).toMatchObject({ error: { code: -32700 } });
     const invalid = await raw(server.url, { headers: POST_HEADERS, body: { hello: 'world' } });
     expect(invalid.status).toBe(400);
-    expect(invalid.json()).toMatchObject({ error: { code: -32600 } });
+    expect(invalid.json()).toMatchObject({ id: null, error: { code: -32600 } });
+    // JSON-RPC 2.0 §5: null only "if there was an error in detecting the id" (found by apps/fuzz).
+    const badParams = await raw(server.url, {
+      headers: POST_HEADERS,
+      body: { jsonrpc: '2.0', id: 9, method: 'ping', params: 5 },
+    });
+    expect(badParams.status).toBe(400);
+    expect(badParams.json()).toMatchObject({ id: 9, error: { code: -32600 } });
   });
 
   it('answers 405 with Allow for other methods', async () => {

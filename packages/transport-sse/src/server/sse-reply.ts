@@ -1,3 +1,5 @@
+import type { McpError } from '@x/protocol';
+import { jsonRpcErrorText } from '@x/protocol/http';
 import type { SseSink } from './sse-sink.js';
 
 /**
@@ -52,6 +54,22 @@ export function errorReply(
     kind: 'text',
     status,
     headers: headers === undefined ? JSON_HEADERS : { ...headers, ...JSON_HEADERS },
-    body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }),
+    body: jsonRpcErrorText(code, message),
+  };
+}
+
+/**
+ * A 400 for a body that is not one usable message. The request's id is echoed when it was readable
+ * (`McpError.data.id`, set by `validateMessage`): JSON-RPC 2.0 §5 answers with null only "if there was
+ * an error in detecting the id".
+ */
+export function invalidMessageReply(error: McpError): TextReply {
+  const id = (error.data as { id?: unknown } | undefined)?.id;
+  const init = typeof id === 'string' || typeof id === 'number' ? { id } : {};
+  return {
+    kind: 'text',
+    status: 400,
+    headers: JSON_HEADERS,
+    body: jsonRpcErrorText(error.code, error.message, init),
   };
 }

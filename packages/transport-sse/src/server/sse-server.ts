@@ -12,7 +12,14 @@ import {
 } from '@x/protocol/http';
 import { NODE_DISPATCH } from './node-dispatch.js';
 import { type SseConnectionInfo, type SseIncoming, webIncoming } from './sse-incoming.js';
-import { ACCEPTED, errorReply, SSE_HEADERS, type SseReply, type TextReply } from './sse-reply.js';
+import {
+  ACCEPTED,
+  errorReply,
+  invalidMessageReply,
+  SSE_HEADERS,
+  type SseReply,
+  type TextReply,
+} from './sse-reply.js';
 import { type SseSink, WebStreamSink } from './sse-sink.js';
 import { SseServerTransport } from './sse-server-transport.js';
 import type { SseSessionHandle } from './sse-server-transport.js';
@@ -440,7 +447,7 @@ export class SseServer {
   #rejectBody(error: unknown): TextReply {
     if (error instanceof PayloadTooLargeError)
       return errorReply(413, ErrorCode.InvalidRequest, error.message);
-    if (error instanceof McpError) return errorReply(400, error.code, error.message);
+    if (error instanceof McpError) return invalidMessageReply(error);
     // TextDecoder's fatal mode throws TypeError for bytes that are not UTF-8: not parseable JSON either.
     if (error instanceof TypeError) return errorReply(400, ErrorCode.ParseError, 'Body is not UTF-8');
     return errorReply(400, ErrorCode.ParseError, 'Could not read the request body');

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   InFlightSet,
   type JSONRPCMessage,
+  type RequestId,
   McpError,
   type MessageExtraInfo,
   parseJsonText,
@@ -199,7 +200,9 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       return value;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return errorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: ${message}`);
+      // JSON-RPC 2.0 §5: the id is null only "if there was an error in detecting the id".
+      const id = error instanceof McpError ? (error.data as { id?: RequestId } | undefined)?.id : undefined;
+      return errorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: ${message}`, { id });
     }
   }
 
