@@ -1,7 +1,7 @@
 /**
  * How much to fuzz. `pnpm test` runs the seeded subset (no variables set): a few dozen small inputs per
  * transport. `pnpm fuzz` sets `FUZZ_RUNS` (inputs per transport, ≥ 10,000) and `FUZZ_LARGE=1` (payloads up
- * to 1 MiB, nesting a million deep), and then also runs the generators listed in `PENDING_FIXES`.
+ * to 1 MiB, nesting a million deep).
  */
 export interface FuzzConfig {
   /** Inputs per transport (approximate: whole sequences are run). */

@@ -2,11 +2,9 @@ import fc from 'fast-check';
 import type { FuzzConfig } from './fuzz-config.js';
 import { MiB, settledHeap } from './heap.js';
 import {
-  activeGenerators,
+  GENERATORS,
   type GeneratorName,
   type IdSource,
-  isPending,
-  PENDING_FIXES,
   type Probe,
   type ProbeTemplate,
   probeArbitrary,
@@ -51,12 +49,12 @@ export interface FuzzTarget {
 
 /**
  * Runs the hostile-input property against one transport: sequences of probes until about
- * `config.inputs` were sent; the seeded subset skips `PENDING_FIXES`. Throws with every problem found.
+ * `config.inputs` were sent. Throws with every problem found.
  */
 export async function fuzzTransport(
   target: FuzzTarget,
   config: FuzzConfig,
-  generators: readonly GeneratorName[] = activeGenerators(target.transport),
+  generators: readonly GeneratorName[] = GENERATORS,
   label = 'all but pending',
 ): Promise<FuzzSummary> {
   const usable = generators.filter((name) => !target.skip?.includes(name));
@@ -122,21 +120,4 @@ const clip = (text: string): string =>
 
 async function measure(session: FuzzSession): Promise<number> {
   return session.serverMemory === undefined ? settledHeap() : session.serverMemory();
-}
-
-/** Long mode: each pending generator alone, reported (the lead expects these to fail until merged). */
-export async function fuzzPending(target: FuzzTarget, config: FuzzConfig): Promise<FuzzSummary[]> {
-  const results: FuzzSummary[] = [];
-  for (const name of Object.keys(PENDING_FIXES) as GeneratorName[]) {
-    if (target.skip?.includes(name) || !isPending(name, target.transport)) continue;
-    results.push(
-      await fuzzTransport(
-        target,
-        { ...config, inputs: Math.min(config.inputs, 200) },
-        [name, 'valid-call'],
-        `pending: ${name}`,
-      ),
-    );
-  }
-  return results;
 }

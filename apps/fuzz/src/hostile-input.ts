@@ -84,43 +84,6 @@ export const GENERATORS = [
 
 export type GeneratorName = (typeof GENERATORS)[number];
 
-/** A generator whose property fails today on some transports, and why. */
-export interface PendingFix {
-  /** Transport labels (`FuzzTarget.transport`) it fails on, or `'all'`. */
-  readonly transports: 'all' | readonly string[];
-  readonly bug: string;
-}
-
-/**
- * Generators whose property fails today because of a bug another branch is fixing (issue #24). The seeded
- * `pnpm test` subset leaves them out on the transports named; `pnpm fuzz` runs them anyway and reports
- * them. The lead empties this list once those branches are merged.
- */
-export const PENDING_FIXES: Readonly<Partial<Record<GeneratorName, PendingFix>>> = {
-  'duplicate-id': {
-    transports: 'all',
-    bug: 'issue #24 item 10 (engine, helper core): a duplicate in-flight request id is never answered',
-  },
-  'unencodable-result': {
-    transports: 'all',
-    bug: 'issue #24 item 9 (engine, helper core): a BigInt result is never answered',
-  },
-  'non-object-params': {
-    transports: ['Streamable HTTP legacy', 'Streamable HTTP 2026-07-28', 'legacy HTTP+SSE'],
-    bug: 'found by this suite (helpers http, sse-ws): a POSTed request whose params are not an object gets -32600 with id null although its id is readable (JSON-RPC 2.0 § 5: the id is echoed when it can be detected); stdio and WebSocket echo it',
-  },
-};
-
-export function isPending(name: GeneratorName, transport: string): boolean {
-  const pending = PENDING_FIXES[name];
-  return pending !== undefined && (pending.transports === 'all' || pending.transports.includes(transport));
-}
-
-/** The generators a seeded run uses on `transport`: all but the ones pending a fix there. */
-export function activeGenerators(transport: string): GeneratorName[] {
-  return GENERATORS.filter((name) => !isPending(name, transport));
-}
-
 const request = (id: RequestId, method: string, params?: unknown): Record<string, unknown> =>
   params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
 

@@ -3,7 +3,7 @@ import { encodeHeaderValue } from '@x/transport-streamable-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFuzzConfig } from '../src/fuzz-config.js';
 import { createFuzzServer } from '../src/fuzz-server.js';
-import { type FuzzSession, type FuzzTarget, fuzzPending, fuzzTransport } from '../src/fuzz-run.js';
+import { type FuzzSession, type FuzzTarget, fuzzTransport } from '../src/fuzz-run.js';
 import { createIdSource, type IdSource, type Probe } from '../src/hostile-input.js';
 import { type Host, hostStreamableHttp } from '../src/hosts.js';
 import { post, type PostResult } from '../src/http-post.js';
@@ -183,13 +183,5 @@ describe('fuzz: Streamable HTTP server (both eras)', () => {
       expect(summary.failures).toEqual([]);
       expect(unhandled.errors).toEqual([]);
     });
-
-    it.runIf(config.long)(
-      `${target.transport}: pending fixes (reported, not asserted)`,
-      { timeout: 600_000 },
-      async () => {
-        await fuzzPending(target, config);
-      },
-    );
   }
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readFuzzConfig } from '../src/fuzz-config.js';
 import { createFuzzServer } from '../src/fuzz-server.js';
-import { type FuzzSession, type FuzzTarget, fuzzPending, fuzzTransport } from '../src/fuzz-run.js';
+import { type FuzzSession, type FuzzTarget, fuzzTransport } from '../src/fuzz-run.js';
 import { createIdSource } from '../src/hostile-input.js';
 import { type Host, hostWebSocket } from '../src/hosts.js';
 import { StreamSession } from '../src/stream-session.js';
@@ -95,9 +95,5 @@ describe('fuzz: WebSocket server transport', () => {
     const summary = await fuzzTransport(target, config);
     expect(summary.failures).toEqual([]);
     expect(unhandled.errors).toEqual([]);
-  });
-
-  it.runIf(config.long)('pending fixes (reported, not asserted)', { timeout: 600_000 }, async () => {
-    await fuzzPending(target, config);
   });
 });

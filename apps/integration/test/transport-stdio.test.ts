@@ -108,8 +108,8 @@ describe('stdio end to end (issue 5)', () => {
     },
   );
 
-  it('carries a 5 MiB tool result intact (maxLineBytes raised above the 4 MiB default)', async () => {
-    const { transport } = serverTransport(E2E_SERVER, { maxLineBytes: 8 * 1024 * 1024 });
+  it('carries a 5 MiB tool result intact with the default limits', async () => {
+    const { transport } = serverTransport(E2E_SERVER);
     const client = resources.track(e2eClient());
     await client.connect(transport);
     const length = 5 * 1024 * 1024;

@@ -81,7 +81,7 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
   stderrTailBytes?: number | undefined;
   /**
    * Longest line accepted from the server; longer ones are dropped and reported (-32600 naming
-   * `maxLineBytes`). Default `DEFAULT_MAX_LINE_BYTES` (4 MiB).
+   * `maxLineBytes`). Default `DEFAULT_MAX_LINE_BYTES` (8 MiB).
    */
   maxLineBytes?: number | undefined;
   /**

@@ -23,8 +23,8 @@ describe('StdioClientTransport', () => {
     expect(await peer.request('ask', { question: 'ping?' })).toEqual({ answer: { said: 'ping?' } });
   });
 
-  it('carries a 5 MiB result (maxLineBytes raised above the 4 MiB default)', async () => {
-    const { peer } = await startEcho([], { maxLineBytes: 8 * 1024 * 1024 });
+  it('carries a 5 MiB result with the default limits', async () => {
+    const { peer } = await startEcho();
     const size = 5 * 1024 * 1024;
     const result = await peer.request<{ data: string }>('big', { size });
     expect(result.data.length).toBe(size);

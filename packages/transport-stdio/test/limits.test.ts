@@ -102,8 +102,8 @@ describe('StdioServerTransport refuses deep and long lines fast and keeps servin
 describe('StdioClientTransport refuses a deep line from the server and stays usable', () => {
   it.each([
     {
-      what: 'an 8 MB nested line (default 4 MiB maxLineBytes)',
-      depth: 4 * MiB,
+      what: 'a 10 MB nested line (default 8 MiB maxLineBytes)',
+      depth: 5 * MiB,
       options: {},
       error: MessageTooLargeError,
       names: 'maxLineBytes',
