@@ -75,7 +75,11 @@ export {
   JsonLineDecoder,
   MessageTooLargeError,
 } from './transports/json-line-decoder.js';
-export type { JsonLineDecoderOptions, JsonLineDecoderSink } from './transports/json-line-decoder.js';
+export type {
+  JsonLineDecoderOptions,
+  JsonLineDecoderSink,
+  MessageHead,
+} from './transports/json-line-decoder.js';
 export { InMemoryTransport } from './transports/in-memory-transport.js';
 
 // Protocol engine

@@ -6,6 +6,7 @@ import {
   exceedsNestingDepth,
   JsonLineDecoder,
   McpError,
+  MessageTooLargeError,
   parseMessage,
   parseMessageOrBatch,
 } from '@x/protocol';
@@ -82,4 +83,41 @@ describe('parsing refuses deep nesting before JSON.parse builds it', () => {
     expect(errors[0]?.message).toContain('maxNestingDepth (8)');
     expect(messages).toEqual([{ jsonrpc: '2.0', method: 'ping' }]);
   });
+});
+
+describe('an oversized line keeps what its first bytes show', () => {
+  const oversized = (prefix: string) => `${prefix}"${'x'.repeat(300)}"}\n`;
+  const dropped = (text: string, chunked: boolean) => {
+    const errors: McpError[] = [];
+    const decoder = new JsonLineDecoder(
+      { onmessage: () => undefined, onerror: (error) => errors.push(error) },
+      { maxLineBytes: 200 },
+    );
+    if (chunked) for (let at = 0; at < text.length; at += 50) decoder.push(text.slice(at, at + 50));
+    else decoder.push(text);
+    expect(errors).toHaveLength(1);
+    return errors[0] as MessageTooLargeError;
+  };
+
+  for (const chunked of [false, true]) {
+    it(`names a response's id, and a request's id as data.id (${chunked ? 'in chunks' : 'whole'})`, () => {
+      const response = dropped(oversized('{"jsonrpc":"2.0","id":7,"result":{"v":'), chunked);
+      expect(response).toBeInstanceOf(MessageTooLargeError);
+      expect(response.head).toEqual({ id: 7, kind: 'response' });
+      expect(response.data).toEqual({ limit: 200 });
+      const request = dropped(
+        oversized('{"jsonrpc":"2.0","id":"r-1","method":"tools/call","params":{"v":'),
+        chunked,
+      );
+      expect(request.head).toEqual({ id: 'r-1', kind: 'request' });
+      expect(request.data).toEqual({ limit: 200, id: 'r-1' });
+      // An id that is not shown plainly up front is not guessed.
+      expect(
+        dropped(oversized('{"jsonrpc":"2.0","method":"x","id":3,"params":{"v":'), chunked).head,
+      ).toBeUndefined();
+      expect(
+        dropped(oversized('{"jsonrpc":"2.0","id":{"a":1},"result":{"v":'), chunked).head,
+      ).toBeUndefined();
+    });
+  }
 });

@@ -4,13 +4,13 @@ import { fileURLToPath } from 'node:url';
 import {
   deliverMessage,
   BatchResponses,
-  duplicateRequestError,
   ConnectionClosedError,
   encodeJsonLine,
   ErrorCode,
   type JSONRPCMessage,
   JsonLineDecoder,
   McpError,
+  MessageTooLargeError,
   type MessageExtraInfo,
   type Transport,
   type TransportSendOptions,
@@ -150,7 +150,7 @@ export class StdioClientTransport implements Transport {
     this.#decoder = new JsonLineDecoder(
       {
         onmessage: (message) => this.#deliverLine(message),
-        onerror: (error) => this.#report(error),
+        onerror: (error) => this.#onBadLine(error),
         onbatch: (values) => this.#onBatch(values),
       },
       { maxLineBytes: options.maxLineBytes, maxNestingDepth: options.maxNestingDepth },
@@ -369,16 +369,27 @@ export class StdioClientTransport implements Transport {
 
   /** A single-message line: a request reusing the id of one awaiting its answer in a batch is refused. */
   #deliverLine(message: JSONRPCMessage): void {
-    if (
-      this.#batches.pending > 0 &&
-      'method' in message &&
-      'id' in message &&
-      this.#batches.awaits(message.id)
-    ) {
-      this.#writeLine(duplicateRequestError(message.id)).catch(this.#report);
-      return;
-    }
-    this.#deliver(message);
+    const refusal = this.#batches.duplicateAnswer(message);
+    if (refusal === undefined) this.#deliver(message);
+    else this.#writeLine(refusal).catch(this.#report);
+  }
+
+  /**
+   * A line from the server that could not be used. A dropped response whose id showed settles its
+   * request now with the reason (it would otherwise wait out its timeout: a lost message).
+   */
+  #onBadLine(error: McpError): void {
+    this.#report(error);
+    if (!(error instanceof MessageTooLargeError) || error.head?.kind !== 'response') return;
+    this.#deliver({
+      jsonrpc: '2.0',
+      id: error.head.id,
+      error: {
+        code: ErrorCode.InternalError,
+        message: `The server's response exceeds maxLineBytes (${error.limit}) and was dropped; raise maxLineBytes on the client to receive it`,
+        data: { limit: 'maxLineBytes', maxLineBytes: error.limit },
+      },
+    });
   }
 
   #onBatch(values: unknown[]): void {

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '../errors.js';
-import { type JSONRPCMessage, type ParseOptions, validateMessage } from '../jsonrpc.js';
+import { type JSONRPCMessage, type ParseOptions, type RequestId, validateMessage } from '../jsonrpc.js';
 import { parseMessageOrBatch } from '../jsonrpc-batch.js';
 
 /**
@@ -34,14 +34,56 @@ const REPLACEMENT_CHARACTER = '\ufffd';
 export class MessageTooLargeError extends McpError {
   override readonly name = 'MessageTooLargeError';
   readonly limit: number;
-  constructor(limit: number) {
+  /**
+   * What the dropped message's first bytes show (`{"jsonrpc":"2.0","id":…,"method"|"result"|"error"`),
+   * so the request it was, or answered, is settled now instead of waiting out a timeout: a request's id
+   * is also `data.id` (answered with an error, as for any unreadable request).
+   */
+  readonly head: MessageHead | undefined;
+  constructor(limit: number, head?: MessageHead) {
     super(
       ErrorCode.InvalidRequest,
       `Message exceeds the ${limit}-byte line limit (maxLineBytes) and was dropped`,
-      { limit },
+      head?.kind === 'request' ? { limit, id: head.id } : { limit },
     );
     this.limit = limit;
+    this.head = head;
   }
+}
+
+/**
+ * The id of a dropped message and whether it was a request (`method` follows the id) or a response
+ * (`result` or `error` follows it).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof MessageTooLargeError && error.head?.kind === 'response') failRequest(error.head.id);
+ * ```
+ */
+export interface MessageHead {
+  readonly id: RequestId;
+  readonly kind: 'request' | 'response';
+}
+
+/** How much of an oversized line is kept to look for its id. */
+const HEAD_BYTES = 256;
+// The id as the first member, or the second after "jsonrpc" (how SDKs serialize a message), and the
+// member after it.
+const LEADING_ID =
+  /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")\s*,\s*"(method|result|error)"/;
+
+/** The id and kind at the start of a message's text, if its first bytes show them plainly. */
+function headOf(bytes: Uint8Array): MessageHead | undefined {
+  const match = LEADING_ID.exec(new TextDecoder().decode(bytes));
+  if (match === null) return undefined;
+  let id: unknown;
+  try {
+    id = JSON.parse(match[1] ?? '');
+  } catch {
+    return undefined;
+  }
+  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) return undefined;
+  return { id, kind: match[2] === 'method' ? 'request' : 'response' };
 }
 
 /**
@@ -203,8 +245,9 @@ export class JsonLineDecoder {
       if (this.#discarding) {
         this.#discarding = false;
       } else if (this.#pendingBytes + (newline - lineStart) > this.#maxLineBytes) {
+        const head = headOf(this.#head(bytes.subarray(lineStart, newline)));
         this.#reset();
-        this.#report(new MessageTooLargeError(this.#maxLineBytes));
+        this.#report(new MessageTooLargeError(this.#maxLineBytes, head));
       } else {
         this.#emit(this.#takeLine(bytes.subarray(lineStart, newline)));
       }
@@ -214,14 +257,28 @@ export class JsonLineDecoder {
   #buffer(part: Uint8Array): void {
     if (this.#discarding || part.length === 0) return;
     if (this.#pendingBytes + part.length > this.#maxLineBytes) {
+      const head = headOf(this.#head(part));
       this.#reset();
       this.#discarding = true;
-      this.#report(new MessageTooLargeError(this.#maxLineBytes));
+      this.#report(new MessageTooLargeError(this.#maxLineBytes, head));
       return;
     }
     // The caller may reuse its chunk buffer; keep our own copy of the partial line.
     this.#pending.push(part.slice());
     this.#pendingBytes += part.length;
+  }
+
+  /** The first `HEAD_BYTES` of the line held so far followed by `next`. */
+  #head(next: Uint8Array): Uint8Array {
+    const head = new Uint8Array(Math.min(HEAD_BYTES, this.#pendingBytes + next.length));
+    let offset = 0;
+    for (const part of [...this.#pending, next]) {
+      if (offset === head.length) break;
+      const take = part.subarray(0, head.length - offset);
+      head.set(take, offset);
+      offset += take.length;
+    }
+    return head;
   }
 
   #takeLine(tail: Uint8Array): Uint8Array {
