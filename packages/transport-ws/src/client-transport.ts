@@ -67,12 +67,19 @@ export class WebSocketClientTransport extends WebSocketClientTransportBase {
   }
 }
 
-/** The upgrade request's headers: `ws.headers`, then `headers`, then `getHeaders` for this GET. */
+/**
+ * The upgrade request's headers: `ws.headers`, then `headers`, then `getHeaders` for this GET. The hook
+ * sees the request's HTTP target URI (`ws:` → `http:`, `wss:` → `https:`, RFC 6455 §3), what a server
+ * checks a DPoP proof's `htu` and a token's resource against.
+ */
 async function upgradeHeaders(
   url: URL,
   options: WebSocketClientTransportOptions,
 ): Promise<Record<string, string>> {
-  const computed = await options.getHeaders?.({ method: 'GET', url });
+  const target = new URL(url);
+  if (target.protocol === 'ws:') target.protocol = 'http:';
+  else if (target.protocol === 'wss:') target.protocol = 'https:';
+  const computed = await options.getHeaders?.({ method: 'GET', url: target });
   return { ...(options.ws?.headers as Record<string, string> | undefined), ...options.headers, ...computed };
 }
 

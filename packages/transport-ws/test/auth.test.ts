@@ -115,7 +115,9 @@ describe('WebSocketClientTransport HTTP auth options', () => {
     });
     defer(() => client.close());
     await client.start();
-    expect(asked).toEqual([`GET ${server.url.href}`, `GET ${server.url.href}`]);
+    // The upgrade's HTTP target URI (RFC 6455 §3), what a DPoP proof's htu names.
+    const target = server.url.href.replace(/^ws:/, 'http:');
+    expect(asked).toEqual([`GET ${target}`, `GET ${target}`]);
     expect(challenges).toEqual([CHALLENGE]);
     await client.send(ping(1));
     await waitFor(() => server.extras.length === 1);
