@@ -1,7 +1,7 @@
 import { ConnectionClosedError } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { HttpStatusError, SseClientTransport, SseEndpointError } from '../src/index.js';
-import type { FetchLike } from '@x/protocol/http';
+import { type FetchLike, MAX_AUTH_RETRIES } from '@x/protocol/http';
 import { startHttpServer, startSseServer, useCleanup, waitFor } from './helpers.js';
 
 const addCleanup = useCleanup();
@@ -143,6 +143,16 @@ describe('SseClientTransport', () => {
     });
     expect(await declined.start().catch((e: unknown) => e)).toMatchObject({ status: 401 });
     expect(asked).toBe(1);
+    // One that always says yes is asked MAX_AUTH_RETRIES times, then the 401 is the answer.
+    let hoped = 0;
+    const hopeful = new SseClientTransport(harness.url, {
+      onUnauthorized: () => {
+        hoped++;
+        return true;
+      },
+    });
+    expect(await hopeful.start().catch((e: unknown) => e)).toMatchObject({ status: 401 });
+    expect(hoped).toBe(MAX_AUTH_RETRIES);
   });
 
   it('a 403 insufficient_scope goes to onForbidden and the POST is sent once more when it returns true', async () => {

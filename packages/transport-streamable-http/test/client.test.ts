@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage, Transport } from '@x/protocol';
+import { MAX_AUTH_RETRIES } from '@x/protocol/http';
 import { describe, expect, it } from 'vitest';
 import {
   connectWithSseFallback,
@@ -390,7 +391,7 @@ describe('client errors and hooks', () => {
     await transport.close();
   });
 
-  it('a hook that returns false, or a second 401, surfaces the error with the status', async () => {
+  it('a hook that returns false, or a 401 past MAX_AUTH_RETRIES (2) resends, surfaces the error with the status', async () => {
     await using server = await startServer({
       authenticate: () => new Response('go away', { status: 401 }),
     });
@@ -413,7 +414,7 @@ describe('client errors and hooks', () => {
     });
     await hopeful.start();
     await expect(miniClient(hopeful).initialize()).rejects.toThrow(/HTTP 401: go away/);
-    expect(calls).toBe(2);
+    expect(calls).toBe(1 + MAX_AUTH_RETRIES);
     await refusing.close();
     await hopeful.close();
   });

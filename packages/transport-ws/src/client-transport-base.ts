@@ -17,7 +17,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
-import type { HttpClientAuthOptions } from '@x/protocol/http';
+import { type HttpClientAuthOptions, MAX_AUTH_RETRIES } from '@x/protocol/http';
 import { CloseCode } from './constants.js';
 import { WebSocketHandshakeError } from './errors.js';
 import { decodeText, InvalidText } from './incoming-text.js';
@@ -217,22 +217,25 @@ export class WebSocketClientTransportBase implements Transport {
 
   /**
    * Connects; a 401 (403) answer to the upgrade goes to `onUnauthorized` (`onForbidden`), and when the
-   * hook has new credentials the upgrade is tried once more, right away.
+   * hook has new credentials the upgrade is tried again right away, at most `MAX_AUTH_RETRIES` times.
    */
   async #connectWithAuth(): Promise<void> {
-    try {
-      await this.#connect();
-    } catch (error) {
-      const response = error instanceof WebSocketHandshakeError ? error.response : undefined;
-      const hook =
-        response?.status === 401
-          ? this.#auth.onUnauthorized
-          : response?.status === 403
-            ? this.#auth.onForbidden
-            : undefined;
-      if (response === undefined || hook === undefined || !(await hook(response))) throw error;
-      if (this.#state === 'closed') throw new ConnectionClosedError('Transport closed while connecting');
-      await this.#connect();
+    for (let retries = 0; ; retries++) {
+      try {
+        await this.#connect();
+        return;
+      } catch (error) {
+        const response = error instanceof WebSocketHandshakeError ? error.response : undefined;
+        const hook =
+          response?.status === 401
+            ? this.#auth.onUnauthorized
+            : response?.status === 403
+              ? this.#auth.onForbidden
+              : undefined;
+        if (retries >= MAX_AUTH_RETRIES || response === undefined || hook === undefined) throw error;
+        if (!(await hook(response))) throw error;
+        if (this.#state === 'closed') throw new ConnectionClosedError('Transport closed while connecting');
+      }
     }
   }
 

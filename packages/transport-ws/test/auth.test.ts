@@ -2,7 +2,7 @@
 // Response is the answer to it, an AuthInfo reaches every message), and the Node client's `getHeaders`
 // / `onUnauthorized` / `onForbidden` ride on the upgrade request, at start and on every reconnect.
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
-import type { HttpAuthenticate } from '@x/protocol/http';
+import { type HttpAuthenticate, MAX_AUTH_RETRIES } from '@x/protocol/http';
 import { describe, expect, it } from 'vitest';
 import { WebSocketClientTransport, WebSocketHandshakeError, WebSocketListener } from '../src/index.js';
 import { defer, waitFor } from './helpers.js';
@@ -124,7 +124,7 @@ describe('WebSocketClientTransport HTTP auth options', () => {
     expect(server.extras[0]?.authInfo?.token).toBe('fresh');
   });
 
-  it('a hook that returns false (or a second 401) ends start() with the 401', async () => {
+  it('a hook that returns false, or a 401 past MAX_AUTH_RETRIES (2) upgrades, ends start() with the 401', async () => {
     const server = await protectedServer(tokenAuth(new Set()));
     let calls = 0;
     const declined = new WebSocketClientTransport(server.url, {
@@ -143,7 +143,7 @@ describe('WebSocketClientTransport HTTP auth options', () => {
       },
     });
     await expect(hopeful.start()).rejects.toMatchObject({ status: 401 });
-    expect(calls).toBe(2);
+    expect(calls).toBe(1 + MAX_AUTH_RETRIES);
   });
 
   it('a 403 goes to onForbidden (step-up) and the upgrade is tried again when it returns true', async () => {

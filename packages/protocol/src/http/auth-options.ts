@@ -39,12 +39,25 @@ export interface HttpRequestInfo {
 }
 
 /**
+ * How many times one request is sent again because an auth hook returned true: 2, since one request may
+ * need two rounds — the 401 that starts authorization, then the DPoP `use_dpop_nonce` 401 the token's
+ * first use draws (RFC 9449 §9) — and a server that never accepts must not loop.
+ *
+ * @example
+ * ```ts
+ * for (let retries = 0; response.status === 401 && retries < MAX_AUTH_RETRIES; retries++) { ... }
+ * ```
+ */
+export const MAX_AUTH_RETRIES = 2;
+
+/**
  * Client side: the credential options of every HTTP-based client transport (Streamable HTTP, legacy
  * SSE, the Node WebSocket client's upgrade request), and what `@x/auth`'s `httpAuthOptions(provider)`
  * fills in. For each request the transport sends `headers`, then `getHeaders(request)` merged over them.
  * A 401 goes to `onUnauthorized`, a 403 (`insufficient_scope`, step-up) to `onForbidden`: when the hook
- * returns true (new credentials are ready) the request is sent once more, with fresh headers; false, or
- * a second 401/403, surfaces the error. `onResponse` sees every response (e.g. to keep a `DPoP-Nonce`);
+ * returns true (new credentials are ready) the request is sent again, with fresh headers, at most
+ * {@link MAX_AUTH_RETRIES} times; false, or a 401/403 past that, surfaces the error. `onResponse` sees
+ * every response (e.g. to keep a `DPoP-Nonce`);
  * its body is never shown (it is `null`), so the hook cannot consume a reply meant for the transport.
  *
  * @example

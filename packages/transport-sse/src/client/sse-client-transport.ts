@@ -9,7 +9,7 @@ import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions 
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { httpStatusErrorFrom } from '../http/http-status-error.js';
-import { parseMediaType } from '@x/protocol/http';
+import { MAX_AUTH_RETRIES, parseMediaType } from '@x/protocol/http';
 import { fetchersOf, loadDefaultFetchers } from './default-fetch.js';
 import type { Fetchers, OpenedStream } from './default-fetch.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './idle-watchdog.js';
@@ -247,14 +247,14 @@ export class SseClientTransport implements Transport {
   }
 
   /**
-   * A first 401 goes to `onUnauthorized` (e.g. to refresh a token), a first 403 to `onForbidden`
-   * (`insufficient_scope` step-up): undefined when the hook says new credentials are ready and the
-   * request is to be sent again, else the response to report (a copy when the hook was shown one, so
+   * A 401 goes to `onUnauthorized` (e.g. to refresh a token), a 403 to `onForbidden`
+   * (`insufficient_scope` step-up), for the first `MAX_AUTH_RETRIES` answers to one request: undefined
+   * when the hook says new credentials are ready and the request is to be sent again, else the response to report (a copy when the hook was shown one, so
    * the error still has the body).
    */
   async #authRetry(response: Response, attempt: number): Promise<Response | undefined> {
     const hook =
-      attempt !== 0
+      attempt >= MAX_AUTH_RETRIES
         ? undefined
         : response.status === 401
           ? this.#options.onUnauthorized

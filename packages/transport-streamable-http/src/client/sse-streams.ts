@@ -39,7 +39,7 @@ export interface StreamHost {
    * Shows the reply to `onResponse`; on a 401/403 runs the auth hook: true to send the GET again, else
    * the body excerpt the hook was shown (undefined when the body is unread).
    */
-  authRetry(reply: HttpReply, retried: boolean): Promise<true | string | undefined>;
+  authRetry(reply: HttpReply, retries: number): Promise<true | string | undefined>;
   hasSession(): boolean;
   receive(message: JSONRPCMessage): void;
   /**
@@ -210,7 +210,7 @@ export class SseStreams {
     return context.requestId !== undefined && this.#host.cancelled(context.requestId);
   }
 
-  async #get(context: StreamContext, exchange: Exchange, authRetried = false): Promise<void> {
+  async #get(context: StreamContext, exchange: Exchange, authRetries = 0): Promise<void> {
     const standalone = context.requestId === undefined;
     let reply: HttpReply;
     let excerpt: string | undefined;
@@ -220,8 +220,8 @@ export class SseStreams {
       headers[HEADER.accept] = 'text/event-stream';
       if (context.lastEventId !== undefined) headers[HEADER.lastEventId] = context.lastEventId;
       reply = await requester({ method: 'GET', url: this.#url, headers, exchange });
-      const auth = await this.#host.authRetry(reply, authRetried);
-      if (auth === true) return this.#get(context, exchange, true);
+      const auth = await this.#host.authRetry(reply, authRetries);
+      if (auth === true) return this.#get(context, exchange, authRetries + 1);
       excerpt = auth;
     } catch (error) {
       if (this.#host.closed || exchange.aborted) return;

@@ -18,7 +18,12 @@ import {
   type TransportSendOptions,
 } from '@x/protocol';
 import { HEADER } from '../shared/headers.js';
-import { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError, parseMediaType } from '@x/protocol/http';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  MAX_AUTH_RETRIES,
+  PayloadTooLargeError,
+  parseMediaType,
+} from '@x/protocol/http';
 import { type DefaultRequester, defaultRequester } from './default-requester.js';
 import { Exchanges } from './exchanges.js';
 import { StreamableHttpError } from './http-error.js';
@@ -30,8 +35,8 @@ import { SessionRecovery } from './session-recovery.js';
 import { SseStreams, type StreamHost } from './sse-streams.js';
 
 interface RetryState {
-  /** A 401 or 403 was already answered by a retry. */
-  auth?: boolean;
+  /** How many times a 401 or 403 was already answered by sending the request again. */
+  auth?: number;
   session?: boolean;
 }
 
@@ -264,7 +269,7 @@ export class StreamableHttpClientTransport implements Transport {
       getHeaders: async () => this.#legacyHeaders('GET'),
       authRetry: (reply, retried) => {
         this.#showResponse(reply);
-        return retried ? Promise.resolve(undefined) : this.#authRetry(reply);
+        return retried >= MAX_AUTH_RETRIES ? Promise.resolve(undefined) : this.#authRetry(reply);
       },
       hasSession: () => this.#sessionId !== undefined,
       receive: (message) => this.#receive(message),
@@ -393,9 +398,10 @@ export class StreamableHttpClientTransport implements Transport {
     if (sessionId !== null && modernVersion === undefined) this.#sessionId = sessionId;
 
     this.#showResponse(reply);
-    const excerpt = retry.auth === true ? undefined : await this.#authRetry(reply);
+    const retries = retry.auth ?? 0;
+    const excerpt = retries >= MAX_AUTH_RETRIES ? undefined : await this.#authRetry(reply);
     if (excerpt === true) {
-      await this.#post(message, options, { ...retry, auth: true });
+      await this.#post(message, options, { ...retry, auth: retries + 1 });
       return false;
     }
     if (reply.status === 404 && headers[HEADER.sessionId] !== undefined && this.#mayRecover(message, retry)) {
@@ -470,7 +476,7 @@ export class StreamableHttpClientTransport implements Transport {
   /**
    * A 401 goes to `onUnauthorized`, a 403 to `onForbidden` (`insufficient_scope` step-up, 2025-11-25
    * "Scope Challenge Handling"): `true` when the hook has new credentials (the request is then sent
-   * once more). Otherwise the excerpt of the body it read (at most 4 KiB: a hostile server's endless
+   * again, at most `MAX_AUTH_RETRIES` times). Otherwise the excerpt of the body it read (at most 4 KiB: a hostile server's endless
    * error page costs no more), or undefined when no hook ran and the body is unread.
    */
   async #authRetry(reply: HttpReply): Promise<true | string | undefined> {
