@@ -8,7 +8,7 @@ export {
 export type { SseConnectionInfo } from './server/sse-incoming.js';
 export type { SseAuthenticate, SseServerOptions, SseSessionContext } from './server/sse-server.js';
 export { SseServerTransport } from './server/sse-server-transport.js';
-export { DEFAULT_MAX_EVENT_BYTES, SseClientTransport } from './client/sse-client-transport.js';
+export { DEFAULT_MAX_MESSAGE_BYTES, SseClientTransport } from './client/sse-client-transport.js';
 export { SseEndpointError } from './client/sse-endpoint-error.js';
 export type { SseClientTransportOptions } from './client/sse-client-options.js';
 export { HttpStatusError } from './http/http-status-error.js';

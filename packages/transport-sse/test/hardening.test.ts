@@ -261,7 +261,7 @@ describe('a client that does not read its stream', () => {
 });
 
 describe('client event size', () => {
-  it('ends the session on an event over maxEventBytes (default 4 MiB), naming the option; 1 MiB passes', async () => {
+  it('ends the session on an event over maxMessageBytes (default 4 MiB), naming the option; 1 MiB passes', async () => {
     const harness = await startSseServer(addCleanup);
     const client = new SseClientTransport(harness.url);
     const errors: Error[] = [];
@@ -282,7 +282,7 @@ describe('client event size', () => {
       .send({ jsonrpc: '2.0', id: 2, result: { text: 'z'.repeat(5 * 1024 * 1024) } })
       .catch(() => {});
     await waitFor(() => closed, 10_000);
-    const what = `An event on the SSE stream from ${harness.url} exceeds maxEventBytes (4194304); the session is closed`;
+    const what = `An event on the SSE stream from ${harness.url} exceeds maxMessageBytes (4194304); the session is closed`;
     expect(errors.map((error) => error.message)).toEqual([what]);
     expect(client.closeReason?.message).toBe(what);
   });

@@ -33,10 +33,10 @@ export interface SseClientTransportOptions extends HttpClientAuthOptions {
   idleTimeoutMs?: number | undefined;
   /**
    * Largest single event accepted from the server; a bigger one ends the session (`onerror` and
-   * `closeReason`: a `ConnectionClosedError` naming `maxEventBytes`). Default 4 MiB
-   * (`DEFAULT_MAX_EVENT_BYTES`).
+   * `closeReason`: a `ConnectionClosedError` naming `maxMessageBytes`). Default 4 MiB
+   * (`DEFAULT_MAX_MESSAGE_BYTES`).
    */
-  maxEventBytes?: number | undefined;
+  maxMessageBytes?: number | undefined;
   /**
    * An event whose JSON nests deeper than this is refused (`onerror` gets a -32700 `McpError` naming
    * `maxNestingDepth`) before it is parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).

@@ -24,7 +24,7 @@ type State = 'new' | 'connecting' | 'open' | 'closed';
  * Largest event the client takes by default: 4 MiB, the cap every other transport puts on one incoming
  * message (WebSocket `maxPayload`, stdio lines, Streamable HTTP bodies).
  */
-export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 const JSON_CONTENT_TYPE = { 'content-type': 'application/json' } as const;
 const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;
@@ -61,8 +61,8 @@ export class SseClientTransport implements Transport {
 
   #url: URL;
   #options: SseClientTransportOptions;
-  get #maxEventBytes(): number {
-    return this.#options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  get #maxMessageBytes(): number {
+    return this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   }
   #state: State = 'new';
   #endpoint: URL | undefined;
@@ -299,13 +299,13 @@ export class SseClientTransport implements Transport {
       onError: (error) => {
         if (error.type !== 'max-buffer-size-exceeded' || this.#state === 'closed') return;
         this.closeReason = new ConnectionClosedError(
-          `An event on the SSE stream from ${this.#url.href} exceeds maxEventBytes (${this.#maxEventBytes}); the session is closed`,
+          `An event on the SSE stream from ${this.#url.href} exceeds maxMessageBytes (${this.#maxMessageBytes}); the session is closed`,
           { cause: error },
         );
         this.onerror?.(this.closeReason);
         void this.close();
       },
-      maxBufferSize: this.#maxEventBytes,
+      maxBufferSize: this.#maxMessageBytes,
     });
     if (this.#options.idleTimeoutMs !== undefined) this.#idle.arm();
     let cause: unknown;
