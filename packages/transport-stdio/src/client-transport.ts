@@ -68,8 +68,16 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
    * this transport (`'pipe'`; read it, or the server blocks once the pipe fills), or nowhere.
    */
   stderr?: 'inherit' | 'pipe' | 'ignore' | undefined;
-  /** Longest line accepted from the server; longer ones are dropped and reported. Default 32 MiB. */
+  /**
+   * Longest line (one message) accepted from the server; longer ones are dropped and reported. Default
+   * `DEFAULT_MAX_LINE_BYTES` of `@x/protocol`.
+   */
   maxLineBytes?: number | undefined;
+  /**
+   * A message whose JSON nests deeper than this is refused (`onerror` gets a -32700 `McpError` naming
+   * `maxNestingDepth`) before it is parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).
+   */
+  maxNestingDepth?: number | undefined;
   /** Bytes queued for the server before `send()` waits for the pipe to drain. Default 4 MiB. */
   maxBufferedBytes?: number | undefined;
   /**
@@ -132,7 +140,7 @@ export class StdioClientTransport implements Transport {
         onerror: (error) => this.#report(error),
         onbatch: (values) => this.#onBatch(values),
       },
-      { maxLineBytes: options.maxLineBytes },
+      { maxLineBytes: options.maxLineBytes, maxNestingDepth: options.maxNestingDepth },
     );
     // Created up front so listeners can be attached before `start()` and miss nothing.
     if (options.stderr === 'pipe') this.#stderr = new PassThrough();
