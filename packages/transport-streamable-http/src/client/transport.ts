@@ -399,7 +399,11 @@ export class StreamableHttpClientTransport implements Transport {
 
     this.#showResponse(reply);
     const retries = retry.auth ?? 0;
-    const excerpt = retries >= MAX_AUTH_RETRIES ? undefined : await this.#authRetry(reply);
+    // Only a 401/403 awaits anything here: the common reply costs no extra microtask.
+    const excerpt =
+      (reply.status === 401 || reply.status === 403) && retries < MAX_AUTH_RETRIES
+        ? await this.#authRetry(reply)
+        : undefined;
     if (excerpt === true) {
       await this.#post(message, options, { ...retry, auth: retries + 1 });
       return false;
