@@ -90,7 +90,7 @@ async function main(): Promise<number> {
         { transport: 'Streamable HTTP', requested: 'modern' },
         () => new StreamableHttpClientTransport(http.url),
       ],
-      [{ transport: 'legacy HTTP+SSE', requested: 'legacy' }, () => new SseClientTransport({ url: sse.url })],
+      [{ transport: 'legacy HTTP+SSE', requested: 'legacy' }, () => new SseClientTransport(sse.url)],
       [{ transport: 'WebSocket', requested: 'auto' }, () => new WebSocketClientTransport(ws.url)],
     ];
     const rows: Row[] = [];

@@ -128,7 +128,7 @@ describe('HTTP+SSE client: JSON-RPC batches from the server', () => {
         for (const out of script.onText(body)) stream?.write(`event: message\ndata: ${out}\n\n`);
       });
     });
-    const transport = resources.track(new SseClientTransport({ url }));
+    const transport = resources.track(new SseClientTransport(url));
     await client.connect(transport);
     return { transport, received: () => script.received };
   });

@@ -65,7 +65,7 @@ describeCell('x-mcp client → official v1 server · HTTP+SSE · legacy (Streama
     const host = await hostV1Sse();
     onClose(() => host.close());
     return connectOurClient(new StreamableHttpClientTransport(host.url), {
-      connect: { fallback: () => new SseClientTransport({ url: host.url }) },
+      connect: { fallback: () => new SseClientTransport(host.url) },
     });
   },
 });

@@ -56,7 +56,7 @@ async function connect(
   url: URL,
   client: Client = e2eClient({ protocolVersion: '2024-11-05' }),
 ): Promise<{ client: Client; transport: SseClientTransport; closes: () => number }> {
-  const transport = new SseClientTransport({ url });
+  const transport = new SseClientTransport(url);
   let closes = 0;
   client.onclose = () => closes++;
   resources.track(client);
@@ -73,7 +73,7 @@ describe('legacy HTTP+SSE end to end (issue 7)', () => {
     async ({ selection, version }) => {
       const server = createE2eServer();
       const hosted = await host(server);
-      const { transport, sent } = recordSends(new SseClientTransport({ url: hosted.url }));
+      const { transport, sent } = recordSends(new SseClientTransport(hosted.url));
       const client = resources.track(e2eClient({ protocolVersion: selection }));
       await client.connect(transport);
 
@@ -149,8 +149,7 @@ describe('legacy HTTP+SSE: a server that goes silent', () => {
     const client = resources.track(e2eClient({ protocolVersion: '2024-11-05' }));
     let closes = 0;
     client.onclose = () => closes++;
-    const transport = new SseClientTransport({
-      url: `http://127.0.0.1:${proxy.port}/sse`,
+    const transport = new SseClientTransport(`http://127.0.0.1:${proxy.port}/sse`, {
       idleTimeoutMs: 500,
     });
     await client.connect(transport);

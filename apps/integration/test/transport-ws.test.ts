@@ -139,7 +139,7 @@ describe('WebSocket end to end (issue 7)', () => {
       await startSilenceableProxy({ host: '127.0.0.1', port: Number(hosted.url.port) }),
     );
     const { client, closes } = await connect(new URL(`ws://127.0.0.1:${proxy.port}/`), e2eClient(), {
-      heartbeatIntervalMs,
+      keepAliveMs: heartbeatIntervalMs,
     });
     const pending = client.callTool({ name: 'wait', arguments: {} });
     void pending.catch(() => {});

@@ -11,7 +11,6 @@ export type { ProtectedResourceMetadataOptions } from './server/protected-resour
 export { resourceMetadataUrl } from './server/resource-metadata-url.js';
 export type { TokenVerifier } from './server/token-verifier.js';
 export { authFetch } from './client/auth-fetch.js';
-export type { AuthFetch } from './client/auth-fetch.js';
 export { parseBearerChallenge } from './client/bearer-challenge.js';
 export type { ParsedChallenge } from './client/bearer-challenge.js';
 export type { ClientPrivateKey } from './client/client-auth.js';

@@ -145,7 +145,8 @@ describe('OAuthClientProvider against oidc-provider and a bearerAuth-protected x
   it('steps up to a wider scope on 403 insufficient_scope, keeping the scopes it had', async () => {
     const { server, protect, pages, providerOptions } = await setup();
     const provider = new OAuthClientProvider(providerOptions());
-    const client = await connect(server, { fetch: authFetch(provider) });
+    // The transport's own onForbidden hook, no authFetch.
+    const client = await connect(server, httpAuthOptions(provider));
     expect((await whoami(client)).scopes).not.toContain('mcp:admin');
     protect(['mcp:tools', 'mcp:admin']);
     const me = await whoami(client);
@@ -156,7 +157,7 @@ describe('OAuthClientProvider against oidc-provider and a bearerAuth-protected x
   it('gives up after maxStepUps with a typed error', async () => {
     const { server, protect, providerOptions } = await setup();
     const provider = new OAuthClientProvider(providerOptions({ maxStepUps: 1 }));
-    const client = await connect(server, { fetch: authFetch(provider) });
+    const client = await connect(server, httpAuthOptions(provider));
     await whoami(client);
     protect(['mcp:tools', 'mcp:unknown']); // a scope the AS never grants
     await expect(whoami(client)).rejects.toThrow();

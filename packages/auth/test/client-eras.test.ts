@@ -115,19 +115,10 @@ describe('httpAuthOptions over each HTTP transport', () => {
       redirectUri: REDIRECT,
       authorize: (u) => consentOverHttp(u, REDIRECT),
     });
-    const auth = httpAuthOptions(provider);
     const client = new Client({ name: 'e2e', version: '1.0.0' }, { protocolVersion: 'legacy' });
     clients.push(client);
-    await client.connect(
-      new SseClientTransport({
-        url,
-        getHeaders: auth.getHeaders,
-        // SSE's hook always retries once and returns nothing (Streamable HTTP's returns whether to retry).
-        onUnauthorized: async (response) => {
-          await auth.onUnauthorized(response);
-        },
-      }),
-    );
+    // The same options as every HTTP client transport.
+    await client.connect(new SseClientTransport(url, httpAuthOptions(provider)));
     expect(await scopesSeen(client)).toContain('mcp:tools');
   });
 });

@@ -1,11 +1,11 @@
 // DPoP end to end (RFC 9449): oidc-provider binds the token to the client's key (cnf.jkt), the client
-// proves possession on every request (authFetch), bearerAuth checks each proof.
+// proves possession on every request (httpAuthOptions), bearerAuth checks each proof.
 import { Client } from '@x/client';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  authFetch,
   bearerAuth,
+  httpAuthOptions,
   InMemoryTokenStore,
   OAuthClientProvider,
   protectedResourceMetadataHandler,
@@ -71,7 +71,9 @@ describe('DPoP-bound tokens from oidc-provider', () => {
     });
     const client = new Client({ name: 'e2e', version: '1.0.0' });
     clients.push(client);
-    await client.connect(new StreamableHttpClientTransport(server.url, { fetch: authFetch(provider) }));
+    // The transport's auth options alone: getHeaders is told each request's method and URL, so every
+    // request (the POSTs, the legacy GET stream, the DELETE) gets a proof of its own.
+    await client.connect(new StreamableHttpClientTransport(server.url, httpAuthOptions(provider)));
     await client.callTool({ name: 'whoami', arguments: {} });
     await client.callTool({ name: 'whoami', arguments: {} });
     const tokens = await store.get(server.url);

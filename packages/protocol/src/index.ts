@@ -81,6 +81,8 @@ export type {
   MessageHead,
 } from './transports/json-line-decoder.js';
 export { InMemoryTransport } from './transports/in-memory-transport.js';
+export { reconnectDelay, resolveReconnect } from './transports/reconnect.js';
+export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/reconnect.js';
 
 // Protocol engine
 export {

@@ -8,10 +8,9 @@ export {
 export type { SseConnectionInfo } from './server/sse-incoming.js';
 export type { SseAuthenticate, SseServerOptions, SseSessionContext } from './server/sse-server.js';
 export { SseServerTransport } from './server/sse-server-transport.js';
-export { DEFAULT_MAX_EVENT_BYTES, SseClientTransport } from './client/sse-client-transport.js';
+export { DEFAULT_MAX_MESSAGE_BYTES, SseClientTransport } from './client/sse-client-transport.js';
 export { SseEndpointError } from './client/sse-endpoint-error.js';
 export type { SseClientTransportOptions } from './client/sse-client-options.js';
-export type { FetchLike } from './client/fetch-like.js';
 export { HttpStatusError } from './http/http-status-error.js';
 export { encodeSseComment, encodeSseEvent } from './http/sse-encoding.js';
 export type { SseEvent } from './http/sse-encoding.js';

@@ -9,7 +9,7 @@ const createPair: TransportPairFactory = async () => {
   const cleanups: Array<() => Promise<void> | void> = [];
   const harness = await startSseServer((cleanup) => cleanups.push(cleanup));
   // The server end only exists once the client's GET arrived, so the factory starts both ends.
-  const client = new SseClientTransport({ url: harness.url });
+  const client = new SseClientTransport(harness.url);
   await client.start();
   const server = harness.sessions[0];
   if (server === undefined) throw new Error('no server session after the client connected');

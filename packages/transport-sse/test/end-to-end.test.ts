@@ -29,7 +29,7 @@ async function connect(options: { maxConcurrentSends?: number } = {}) {
   const harness = await startSseServer(addCleanup, {}, (transport) => {
     received = echo(transport);
   });
-  const client = new SseClientTransport({ url: harness.url, headers: { 'x-test': 'yes' }, ...options });
+  const client = new SseClientTransport(harness.url, { headers: { 'x-test': 'yes' }, ...options });
   const inbox: JSONRPCMessage[] = [];
   client.onmessage = (message) => inbox.push(message);
   addCleanup(() => client.close());

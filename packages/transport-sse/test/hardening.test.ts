@@ -247,7 +247,7 @@ describe('a client that does not read its stream', () => {
 
   it('still delivers a result over 1 MiB to a client that reads', async () => {
     const harness = await startSseServer(addCleanup, { maxBufferedBytes: 1024 * 1024 });
-    const client = new SseClientTransport({ url: harness.url });
+    const client = new SseClientTransport(harness.url);
     const received: JSONRPCMessage[] = [];
     client.onmessage = (message) => received.push(message);
     addCleanup(() => client.close());
@@ -261,9 +261,9 @@ describe('a client that does not read its stream', () => {
 });
 
 describe('client event size', () => {
-  it('ends the session on an event over maxEventBytes (default 4 MiB), naming the option; 1 MiB passes', async () => {
+  it('ends the session on an event over maxMessageBytes (default 4 MiB), naming the option; 1 MiB passes', async () => {
     const harness = await startSseServer(addCleanup);
-    const client = new SseClientTransport({ url: harness.url });
+    const client = new SseClientTransport(harness.url);
     const errors: Error[] = [];
     const received: JSONRPCMessage[] = [];
     let closed = false;
@@ -282,7 +282,7 @@ describe('client event size', () => {
       .send({ jsonrpc: '2.0', id: 2, result: { text: 'z'.repeat(5 * 1024 * 1024) } })
       .catch(() => {});
     await waitFor(() => closed, 10_000);
-    const what = `An event on the SSE stream from ${harness.url} exceeds maxEventBytes (4194304); the session is closed`;
+    const what = `An event on the SSE stream from ${harness.url} exceeds maxMessageBytes (4194304); the session is closed`;
     expect(errors.map((error) => error.message)).toEqual([what]);
     expect(client.closeReason?.message).toBe(what);
   });
@@ -315,7 +315,7 @@ describe('nesting depth', () => {
     );
     expect(errorOf(refused.body).message).toMatch(/maxNestingDepth \(4\)/);
 
-    const client = new SseClientTransport({ url: harness.url, maxNestingDepth: 3 });
+    const client = new SseClientTransport(harness.url, { maxNestingDepth: 3 });
     const errors: Error[] = [];
     const received: JSONRPCMessage[] = [];
     client.onerror = (error) => errors.push(error);
@@ -336,7 +336,7 @@ describe('nesting depth', () => {
 describe('clear errors and own-property lookups', () => {
   it('the client names the server URL and what happened when its session ends (closeReason, onerror, sends)', async () => {
     const harness = await startSseServer(addCleanup);
-    const client = new SseClientTransport({ url: harness.url });
+    const client = new SseClientTransport(harness.url);
     const errors: Error[] = [];
     let closed = false;
     client.onerror = (error) => errors.push(error);
@@ -354,7 +354,7 @@ describe('clear errors and own-property lookups', () => {
     expect(errors).toEqual([]);
     await expect(client.send({ jsonrpc: '2.0', id: 1, method: 'ping' })).rejects.toThrow(what);
 
-    const broken = new SseClientTransport({ url: harness.url });
+    const broken = new SseClientTransport(harness.url);
     const brokenErrors: Error[] = [];
     broken.onerror = (error) => brokenErrors.push(error);
     addCleanup(() => broken.close());

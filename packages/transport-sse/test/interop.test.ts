@@ -73,7 +73,7 @@ describe('interop with @modelcontextprotocol/sdk 1.32.2', () => {
     addCleanup(http.close);
     const client = new Client({ name: 'x-mcp-client', version: '1.0.0' });
     addCleanup(() => client.close());
-    await client.connect(asOfficial(new SseClientTransport({ url: `${http.origin}/sse` })));
+    await client.connect(asOfficial(new SseClientTransport(`${http.origin}/sse`)));
     await exercise(client);
     await client.close();
     await waitFor(() => transports.size === 0);

@@ -221,7 +221,7 @@ describe('SseClientTransport with the default (undici) requests', () => {
       setImmediate(() => res.write(frame.subarray(split)));
     });
     addCleanup(http.close);
-    const client = new SseClientTransport({ url: `${http.origin}/sse` });
+    const client = new SseClientTransport(`${http.origin}/sse`);
     addCleanup(() => client.close());
     const messages: JSONRPCMessage[] = [];
     client.onmessage = (message) => messages.push(message);
@@ -245,10 +245,10 @@ describe('SseClientTransport with the default (undici) requests', () => {
     });
     addCleanup(http.close);
     const seen: Array<{ status: number; challenge: string | null }> = [];
-    const client = new SseClientTransport({
-      url: `${http.origin}/sse`,
+    const client = new SseClientTransport(`${http.origin}/sse`, {
       onUnauthorized: async (response) => {
         seen.push({ status: response.status, challenge: response.headers.get('www-authenticate') });
+        return true;
       },
     });
     addCleanup(() => client.close());
@@ -263,7 +263,7 @@ describe('SseClientTransport with the default (undici) requests', () => {
     process.on('warning', onWarning);
     addCleanup(() => void process.off('warning', onWarning));
     const { http } = await serve();
-    const client = new SseClientTransport({ url: `${http.origin}/sse`, maxConcurrentSends: 32 });
+    const client = new SseClientTransport(`${http.origin}/sse`, { maxConcurrentSends: 32 });
     addCleanup(() => client.close());
     await client.start();
     const sends = Array.from({ length: 200 }, (_, id) => client.send({ jsonrpc: '2.0', id, method: 'ping' }));

@@ -1,7 +1,7 @@
 import { ConnectionClosedError } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { SseClientTransport } from '../src/index.js';
-import type { FetchLike } from '../src/index.js';
+import type { FetchLike } from '@x/protocol/http';
 import { startHttpServer, startSseServer, useCleanup, waitFor } from './helpers.js';
 
 const addCleanup = useCleanup();
@@ -43,7 +43,7 @@ describe('SseClientTransport idle timeout', () => {
       res.write('event: endpoint\ndata: /messages?sessionId=1\n\n');
     });
     addCleanup(http.close);
-    const client = new SseClientTransport({ url: `${http.origin}/sse`, idleTimeoutMs: 100 });
+    const client = new SseClientTransport(`${http.origin}/sse`, { idleTimeoutMs: 100 });
     const seen = track(client);
     const order: string[] = [];
     client.onerror = (error) => {
@@ -65,7 +65,7 @@ describe('SseClientTransport idle timeout', () => {
   it("stays open while SseServer's keep-alive comments arrive, for many times the idle timeout", async () => {
     const harness = await startSseServer(addCleanup, { keepAliveIntervalMs: 20 });
     const keepAlives = countingKeepAlives();
-    const client = new SseClientTransport({ url: harness.url, idleTimeoutMs: 250, fetch: keepAlives.fetch });
+    const client = new SseClientTransport(harness.url, { idleTimeoutMs: 250, fetch: keepAlives.fetch });
     const seen = track(client);
     await client.start();
     // 25 comments take ~500 ms: twice the idle timeout, which only the comments keep from firing.
@@ -81,8 +81,8 @@ describe('SseClientTransport idle timeout', () => {
       res.write('event: endpoint\ndata: /messages?sessionId=1\n\n');
     });
     addCleanup(http.close);
-    const disabled = new SseClientTransport({ url: `${http.origin}/sse`, idleTimeoutMs: 0 });
-    const watched = new SseClientTransport({ url: `${http.origin}/sse`, idleTimeoutMs: 50 });
+    const disabled = new SseClientTransport(`${http.origin}/sse`, { idleTimeoutMs: 0 });
+    const watched = new SseClientTransport(`${http.origin}/sse`, { idleTimeoutMs: 50 });
     const quiet = track(disabled);
     const timedOut = track(watched);
     await Promise.all([disabled.start(), watched.start()]);

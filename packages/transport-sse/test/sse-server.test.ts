@@ -178,7 +178,7 @@ describe('SseServer over HTTP', () => {
       },
     );
     expect((await rawRequest({ port: harness.port, method: 'GET', path: '/sse' })).status).toBe(401);
-    const client = new SseClientTransport({ url: harness.url, headers: { authorization: 'Bearer good' } });
+    const client = new SseClientTransport(harness.url, { headers: { authorization: 'Bearer good' } });
     addCleanup(() => client.close());
     await client.start();
     await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -194,10 +194,7 @@ describe('SseServer over HTTP', () => {
 
   it('ends every stream on close() and then answers 503', async () => {
     const harness = await startSseServer(addCleanup);
-    const clients = [
-      new SseClientTransport({ url: harness.url }),
-      new SseClientTransport({ url: harness.url }),
-    ];
+    const clients = [new SseClientTransport(harness.url), new SseClientTransport(harness.url)];
     let clientCloses = 0;
     for (const client of clients) {
       client.onclose = () => clientCloses++;

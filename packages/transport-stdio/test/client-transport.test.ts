@@ -95,6 +95,19 @@ describe('StdioClientTransport', () => {
     expect(await peer.request('big', { size: 1000 })).toEqual({ data: 'x'.repeat(1000) });
   });
 
+  it('refuses a message nested deeper than maxNestingDepth with -32700 naming the option, and stays usable', async () => {
+    const { peer } = await startEcho([], { maxNestingDepth: 8 });
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 20; i++) deep = [deep];
+    const refused = peer.request('echo', { deep });
+    void refused.catch(() => undefined);
+    await waitFor(() => peer.errors.length > 0, 5000, 'the nesting error');
+    expect(peer.errors[0]).toBeInstanceOf(McpError);
+    expect((peer.errors[0] as McpError).code).toBe(ErrorCode.ParseError);
+    expect(peer.errors[0]?.message).toMatch(/maxNestingDepth/);
+    expect(await peer.request('echo', { shallow: [1] })).toEqual({ params: { shallow: [1] } });
+  });
+
   it('fires onclose with the exit info when the server crashes mid-request', async () => {
     const { transport, peer } = await startEcho();
     const pending = peer.request('crash', { code: 7 });

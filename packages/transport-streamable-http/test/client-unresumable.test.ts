@@ -101,7 +101,7 @@ describe('legacy POST streams that cannot be resumed', () => {
     const transport = new StreamableHttpClientTransport(server.url, {
       sessionId: 'session-1', // a 404 only means "session gone" when there is one
       standaloneStream: false,
-      reconnection: { initialDelayMs: 1, maxDelayMs: 5, maxRetries: 2 },
+      reconnect: { initialDelayMs: 1, maxDelayMs: 5, maxAttempts: 2 },
     });
     transport.onerror = (error) => errors.push(error);
     const client = miniClient(transport);

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage, Transport } from '@x/protocol';
+import { MAX_AUTH_RETRIES } from '@x/protocol/http';
 import { describe, expect, it } from 'vitest';
 import {
   connectWithSseFallback,
@@ -359,6 +360,112 @@ describe('client errors and hooks', () => {
     await transport.start();
     await client.initialize();
     expect(unauthorized).toBe(1);
+    await transport.close();
+  });
+
+  it('a 403 goes to onForbidden (step-up) and the request is sent once more when it returns true', async () => {
+    let token = 'narrow';
+    await using server = await startServer({
+      authenticate: (request) =>
+        request.headers.get('authorization') === 'Bearer wide'
+          ? { token: 'wide', clientId: 'c', scopes: ['all'] }
+          : new Response(null, {
+              status: 403,
+              headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="all"' },
+            }),
+    });
+    const challenges: string[] = [];
+    const transport = new StreamableHttpClientTransport(server.url, {
+      getHeaders: () => ({ authorization: `Bearer ${token}` }),
+      onForbidden: (response) => {
+        challenges.push(response.headers.get('www-authenticate') ?? '');
+        token = 'wide';
+        return true;
+      },
+      standaloneStream: false,
+    });
+    const client = miniClient(transport);
+    await transport.start();
+    await client.initialize();
+    expect(challenges).toEqual(['Bearer error="insufficient_scope", scope="all"']);
+    await transport.close();
+  });
+
+  it('a hook that returns false, or a 401 past MAX_AUTH_RETRIES (2) resends, surfaces the error with the status', async () => {
+    await using server = await startServer({
+      authenticate: () => new Response('go away', { status: 401 }),
+    });
+    let calls = 0;
+    const refusing = new StreamableHttpClientTransport(server.url, {
+      onUnauthorized: () => {
+        calls++;
+        return false;
+      },
+      standaloneStream: false,
+    });
+    await refusing.start();
+    await expect(miniClient(refusing).initialize()).rejects.toMatchObject({ status: 401 });
+    const hopeful = new StreamableHttpClientTransport(server.url, {
+      onUnauthorized: () => {
+        calls++;
+        return true;
+      },
+      standaloneStream: false,
+    });
+    await hopeful.start();
+    await expect(miniClient(hopeful).initialize()).rejects.toThrow(/HTTP 401: go away/);
+    expect(calls).toBe(1 + MAX_AUTH_RETRIES);
+    await refusing.close();
+    await hopeful.close();
+  });
+
+  it('getHeaders learns each request (POST, the GET stream, DELETE); onResponse sees every reply', async () => {
+    await using server = await startServer({});
+    const requests: string[] = [];
+    const statuses: number[] = [];
+    const transport = new StreamableHttpClientTransport(server.url, {
+      getHeaders: ({ method, url }) => {
+        requests.push(`${method} ${url.pathname}`);
+        return {};
+      },
+      onResponse: (response) => {
+        expect(response.body).toBeNull();
+        statuses.push(response.status);
+      },
+    });
+    const client = miniClient(transport);
+    await transport.start();
+    await client.initialize();
+    await waitFor(() => requests.includes('GET /mcp'), 'the GET stream');
+    await transport.close();
+    expect(requests).toEqual(['POST /mcp', 'POST /mcp', 'GET /mcp', 'DELETE /mcp']);
+    expect(statuses).toEqual([200, 202, 200, 200]);
+  });
+
+  it('a 401 on the GET stream goes to onUnauthorized and the GET is sent again', async () => {
+    let getToken = 'old';
+    await using server = await startServer({
+      authenticate: (request) =>
+        request.method !== 'GET' || request.headers.get('authorization') === 'Bearer new'
+          ? { token: 't', clientId: 'c', scopes: [] }
+          : new Response(null, { status: 401 }),
+    });
+    const gets: string[] = [];
+    const transport = new StreamableHttpClientTransport(server.url, {
+      getHeaders: ({ method }) => {
+        if (method === 'GET') gets.push(getToken);
+        return { authorization: `Bearer ${getToken}` };
+      },
+      onUnauthorized: () => {
+        getToken = 'new';
+        return true;
+      },
+    });
+    const client = miniClient(transport);
+    await transport.start();
+    await client.initialize();
+    await waitFor(() => server.transports[0] !== undefined && gets.length === 2, 'the second GET');
+    expect(gets).toEqual(['old', 'new']);
     await transport.close();
   });
 

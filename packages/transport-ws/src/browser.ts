@@ -1,7 +1,7 @@
 // The `browser` export condition: the client only, on the global WebSocket, nothing from Node.
-export type { ReconnectOptions } from './backoff.js';
 export { WebSocketClientTransport } from './browser-client-transport.js';
 export type { WebSocketClientTransportOptions } from './browser-client-transport.js';
+export { WEBSOCKET_RECONNECT_DEFAULTS } from './client-transport-base.js';
 export type { WebSocketClientCommonOptions } from './client-transport-base.js';
 export {
   CloseCode,

@@ -9,21 +9,40 @@ import {
   type JSONRPCMessage,
   type MessageExtraInfo,
   type ParseOptions,
+  type ReconnectOptions,
   type RequestId,
+  type ResolvedReconnectOptions,
+  reconnectDelay,
+  resolveReconnect,
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
-import {
-  backoffDelay,
-  type ReconnectOptions,
-  type ResolvedReconnectOptions,
-  resolveReconnectOptions,
-} from './backoff.js';
+import { type HttpClientAuthOptions, MAX_AUTH_RETRIES } from '@x/protocol/http';
 import { CloseCode } from './constants.js';
 import { WebSocketHandshakeError } from './errors.js';
 import { decodeText, InvalidText } from './incoming-text.js';
 import { sendMessage } from './outgoing-text.js';
 import type { WireSocket, WireSocketEvents } from './wire-socket.js';
+
+/**
+ * How the WebSocket client reconnects when `reconnect` is `true` (or leaves fields out): 500 ms, doubling
+ * per failure up to 30 s, 10 failures in a row, each delay cut by up to half at random.
+ *
+ * @example
+ * ```ts
+ * new WebSocketClientTransport(url, { reconnect: { ...WEBSOCKET_RECONNECT_DEFAULTS, maxAttempts: 50 } });
+ * ```
+ */
+export const WEBSOCKET_RECONNECT_DEFAULTS: ResolvedReconnectOptions = {
+  initialDelayMs: 500,
+  maxDelayMs: 30_000,
+  factor: 2,
+  maxAttempts: 10,
+  jitter: 0.5,
+};
+
+/** The auth hooks the shared client runs on a refused handshake (the Node build has them). */
+export type HandshakeAuthHooks = Pick<HttpClientAuthOptions, 'onUnauthorized' | 'onForbidden'>;
 
 /**
  * Options both client builds (Node and browser) understand.
@@ -49,7 +68,8 @@ export interface WebSocketClientCommonOptions {
    * Reconnect after an unexpected drop (`true` for the defaults). While reconnecting the transport stays
    * the same object, `onclose` does not fire and `send()` rejects with `ConnectionClosedError`; requests
    * that were in flight are answered with a synthesized `ConnectionClosed` (-32000) error response; once
-   * connected again `onreconnect` fires. `onclose` fires only when the attempts run out. Off by default.
+   * connected again `onreconnect` fires. `onclose` fires only when the attempts run out. Off by default;
+   * `true` uses `WEBSOCKET_RECONNECT_DEFAULTS`.
    */
   reconnect?: boolean | ReconnectOptions | undefined;
   /** Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000. */
@@ -90,6 +110,7 @@ export class WebSocketClientTransportBase implements Transport {
   /** The server's URL, for errors: each names the peer. */
   readonly #peer: string;
   readonly #reconnect: ResolvedReconnectOptions | undefined;
+  readonly #auth: HandshakeAuthHooks;
   /** Ids of our requests still awaiting a response; tracked only when reconnecting is on. */
   readonly #inFlight: InFlightSet<RequestId> | undefined;
   #state: State = 'idle';
@@ -119,10 +140,16 @@ export class WebSocketClientTransportBase implements Transport {
    */
   closeReason: Error | undefined;
 
-  protected constructor(open: OpenSocket, options: WebSocketClientCommonOptions, url: string | URL) {
+  protected constructor(
+    open: OpenSocket,
+    options: WebSocketClientCommonOptions,
+    url: string | URL,
+    auth: HandshakeAuthHooks = {},
+  ) {
     this.#open = open;
     this.#peer = String(url);
-    this.#reconnect = resolveReconnectOptions(options.reconnect);
+    this.#auth = auth;
+    this.#reconnect = resolveReconnect(options.reconnect, WEBSOCKET_RECONNECT_DEFAULTS, false);
     this.#inFlight = this.#reconnect === undefined ? undefined : new InFlightSet();
     this.#maxBatchSize = options.maxBatchSize;
     this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
@@ -138,7 +165,7 @@ export class WebSocketClientTransportBase implements Transport {
     if (this.#state !== 'idle') throw new Error('WebSocketClientTransport already started');
     this.#state = 'connecting';
     try {
-      await this.#connect();
+      await this.#connectWithAuth();
     } catch (error) {
       this.#state = 'closed';
       throw error;
@@ -186,6 +213,30 @@ export class WebSocketClientTransportBase implements Transport {
   /** The negotiated version: batches from the server are accepted only on 2025-03-26. */
   setProtocolVersion(version: string): void {
     this.#protocolVersion = version;
+  }
+
+  /**
+   * Connects; a 401 (403) answer to the upgrade goes to `onUnauthorized` (`onForbidden`), and when the
+   * hook has new credentials the upgrade is tried again right away, at most `MAX_AUTH_RETRIES` times.
+   */
+  async #connectWithAuth(): Promise<void> {
+    for (let retries = 0; ; retries++) {
+      try {
+        await this.#connect();
+        return;
+      } catch (error) {
+        const response = error instanceof WebSocketHandshakeError ? error.response : undefined;
+        const hook =
+          response?.status === 401
+            ? this.#auth.onUnauthorized
+            : response?.status === 403
+              ? this.#auth.onForbidden
+              : undefined;
+        if (retries >= MAX_AUTH_RETRIES || response === undefined || hook === undefined) throw error;
+        if (!(await hook(response))) throw error;
+        if (this.#state === 'closed') throw new ConnectionClosedError('Transport closed while connecting');
+      }
+    }
   }
 
   async #connect(): Promise<void> {
@@ -316,13 +367,13 @@ export class WebSocketClientTransportBase implements Transport {
         this.#timer = undefined;
         this.#reconnectNow();
       },
-      backoffDelay(this.#attempt, options),
+      reconnectDelay(options, this.#attempt - 1),
     );
   }
 
   async #reconnectNow(): Promise<void> {
     try {
-      await this.#connect();
+      await this.#connectWithAuth();
     } catch (error) {
       if (this.#state !== 'reconnecting') return;
       if (isFinalHandshakeError(error)) this.#giveUp(error);

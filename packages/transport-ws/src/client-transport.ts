@@ -1,4 +1,5 @@
 import { ConnectionClosedError } from '@x/protocol';
+import type { HttpClientAuthOptions } from '@x/protocol/http';
 import type { IncomingMessage } from 'node:http';
 import { type ClientOptions, WebSocket } from 'ws';
 import { type WebSocketClientCommonOptions, WebSocketClientTransportBase } from './client-transport-base.js';
@@ -15,23 +16,25 @@ import { NodeWireSocket } from './node-wire-socket.js';
 import type { WireSocket, WireSocketEvents } from './wire-socket.js';
 
 /**
- * Options of the Node `WebSocketClientTransport` (on `ws`): the common ones plus headers, pings and `ws` settings.
+ * Options of the Node `WebSocketClientTransport` (on `ws`): the common ones, the HTTP auth options every
+ * HTTP-based client transport shares, applied to the upgrade request (`headers`, `getHeaders`; a 401
+ * or 403 answer to the upgrade goes to `onUnauthorized`/`onForbidden`, and when the hook returns true
+ * the upgrade is tried once more; `onResponse` sees refused upgrades), pings and `ws` settings.
  *
  * @example
  * ```ts
  * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
- *   headers: { authorization: `Bearer ${token}` },
- *   heartbeatIntervalMs: 15_000,
+ *   getHeaders: async () => ({ authorization: `Bearer ${await tokens.current()}` }),
+ *   onUnauthorized: () => tokens.refresh(), // true → the upgrade is tried again
+ *   keepAliveMs: 15_000,
  *   handshakeTimeoutMs: 5_000,
  *   ws: { agent: new Agent({ keepAlive: true }) },
  * });
  * ```
  */
-export interface WebSocketClientTransportOptions extends WebSocketClientCommonOptions {
-  /** Extra headers on the upgrade request, e.g. `Authorization`. */
-  headers?: Record<string, string> | undefined;
+export interface WebSocketClientTransportOptions extends WebSocketClientCommonOptions, HttpClientAuthOptions {
   /** Ping period; a server silent for a whole period after a ping is dropped. 0 disables. Default 30 s. */
-  heartbeatIntervalMs?: number | undefined;
+  keepAliveMs?: number | undefined;
   /**
    * How long the opening handshake may take; past it `start()` rejects with a `WebSocketHandshakeError`
    * of status 0. Default 30 s (or `ws.handshakeTimeout`).
@@ -48,7 +51,7 @@ export interface WebSocketClientTransportOptions extends WebSocketClientCommonOp
  * @example
  * ```ts
  * const transport = new WebSocketClientTransport(new URL('ws://127.0.0.1:8080/mcp'), {
- *   headers: { authorization: `Bearer ${token}` },
+ *   ...httpAuthOptions(provider), // @x/auth: token on the upgrade, 401 → authorize, then reconnect
  *   reconnect: true,
  * });
  * // Modern-era clients need nothing more: every request carries its own `_meta`. A legacy session must
@@ -59,21 +62,40 @@ export interface WebSocketClientTransportOptions extends WebSocketClientCommonOp
  */
 export class WebSocketClientTransport extends WebSocketClientTransportBase {
   constructor(url: string | URL, options: WebSocketClientTransportOptions = {}) {
-    super((events, signal) => openNodeSocket(url, options, events, signal), options, url);
+    const target = new URL(url);
+    super((events, signal) => openNodeSocket(target, options, events, signal), options, url, options);
   }
 }
 
-function openNodeSocket(
-  url: string | URL,
+/**
+ * The upgrade request's headers: `ws.headers`, then `headers`, then `getHeaders` for this GET. The hook
+ * sees the request's HTTP target URI (`ws:` → `http:`, `wss:` → `https:`, RFC 6455 §3), what a server
+ * checks a DPoP proof's `htu` and a token's resource against.
+ */
+async function upgradeHeaders(
+  url: URL,
+  options: WebSocketClientTransportOptions,
+): Promise<Record<string, string>> {
+  const target = new URL(url);
+  if (target.protocol === 'ws:') target.protocol = 'http:';
+  else if (target.protocol === 'wss:') target.protocol = 'https:';
+  const computed = await options.getHeaders?.({ method: 'GET', url: target });
+  return { ...(options.ws?.headers as Record<string, string> | undefined), ...options.headers, ...computed };
+}
+
+async function openNodeSocket(
+  url: URL,
   options: WebSocketClientTransportOptions,
   events: WireSocketEvents,
   signal: AbortSignal,
 ): Promise<WireSocket> {
+  const headers = options.getHeaders === undefined ? undefined : await upgradeHeaders(url, options);
+  if (signal.aborted) throw new ConnectionClosedError('Transport closed while connecting');
   return new Promise((resolve, reject) => {
     const handshakeTimeoutMs = options.handshakeTimeoutMs ?? options.ws?.handshakeTimeout ?? 30_000;
     const socket = new WebSocket(url, [MCP_SUBPROTOCOL], {
       ...options.ws,
-      headers: { ...options.ws?.headers, ...options.headers },
+      headers: headers ?? { ...options.ws?.headers, ...options.headers },
       maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
       // Our own timer instead: `ws` would set it as the TCP socket's idle timeout and only zero it once
       // open, leaving a dead timer that Node refreshes on every read and write of the connection.
@@ -104,13 +126,17 @@ function openNodeSocket(
     });
     socket.once('unexpected-response', (_request, response) => {
       const status = response.statusCode ?? 0;
+      const answer = status >= 200 && status <= 599 ? webHeaders(response) : undefined;
+      if (answer !== undefined) options.onResponse?.(new Response(null, { status, headers: answer }));
       // The server's reason is in the body (a JSON-RPC error from our listener): read a few KiB of it.
-      readReason(response).then((reason) => {
+      readBody(response).then((text) => {
+        const reason = reasonOf(text);
         const why = reason === '' ? '' : `: ${reason}`;
         reject(
           new WebSocketHandshakeError(
             status,
             `WebSocket upgrade to ${String(url)} refused with HTTP ${status}${why}`,
+            answer === undefined ? undefined : new Response(text, { status, headers: answer }),
           ),
         );
         socket.terminate();
@@ -127,7 +153,7 @@ function openNodeSocket(
       signal.removeEventListener('abort', abort);
       resolve(
         new NodeWireSocket(socket, events, {
-          heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+          heartbeatIntervalMs: options.keepAliveMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
           maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
           closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
         }),
@@ -138,11 +164,17 @@ function openNodeSocket(
 
 const MAX_REASON_BYTES = 4096;
 
-/**
- * The reason a refused upgrade gives: the `error.message` of a JSON-RPC body, else the text, from at
- * most the first 4 KiB (the rest is not read). Never rejects.
- */
-function readReason(response: IncomingMessage): Promise<string> {
+function webHeaders(response: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+/** The first 4 KiB of a refused upgrade's body (the rest is not read). Never rejects. */
+function readBody(response: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     let text = '';
     let done = false;
@@ -150,7 +182,7 @@ function readReason(response: IncomingMessage): Promise<string> {
       if (done) return;
       done = true;
       response.destroy();
-      resolve(reasonOf(text.slice(0, MAX_REASON_BYTES)));
+      resolve(text.slice(0, MAX_REASON_BYTES));
     };
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => {
@@ -163,6 +195,7 @@ function readReason(response: IncomingMessage): Promise<string> {
   });
 }
 
+/** The reason a refused upgrade gives: the `error.message` of a JSON-RPC body, else the text. */
 function reasonOf(text: string): string {
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } };

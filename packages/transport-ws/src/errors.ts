@@ -46,9 +46,19 @@ export class SendBufferFullError extends McpError {
 export class WebSocketHandshakeError extends Error {
   override readonly name = 'WebSocketHandshakeError';
   readonly status: number;
+  /**
+   * The server's answer to the upgrade (status, headers such as `WWW-Authenticate`, the first 4 KiB of
+   * the body), when it sent one: what `onUnauthorized`/`onForbidden` are handed. Node client only.
+   */
+  readonly response: Response | undefined;
 
-  constructor(status: number, message = `WebSocket upgrade refused with HTTP ${status}`) {
+  constructor(
+    status: number,
+    message = `WebSocket upgrade refused with HTTP ${status}`,
+    response?: Response,
+  ) {
     super(message);
     this.status = status;
+    this.response = response;
   }
 }

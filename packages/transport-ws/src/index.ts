@@ -1,6 +1,6 @@
-export type { ReconnectOptions } from './backoff.js';
 export { WebSocketClientTransport } from './client-transport.js';
 export type { WebSocketClientTransportOptions } from './client-transport.js';
+export { WEBSOCKET_RECONNECT_DEFAULTS } from './client-transport-base.js';
 export type { WebSocketClientCommonOptions } from './client-transport-base.js';
 export {
   CloseCode,

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import {
+  type AuthInfo,
   deliverMessage,
   BatchResponses,
   ConnectionClosedError,
@@ -42,6 +43,8 @@ export interface WebSocketServerTransportOptions {
   socket: WebSocket;
   /** The upgrade request; its URL and headers reach handlers as `extra.requestInfo`. */
   request?: IncomingMessage | undefined;
+  /** Who the caller is (e.g. from `WebSocketListener`'s `authenticate`); every message carries it as `extra.authInfo`. */
+  authInfo?: AuthInfo | undefined;
   /** Ping period; a peer silent for a whole period after a ping is dropped. 0 disables. Default 30 s. */
   heartbeatIntervalMs?: number | undefined;
   /** Unsent bytes beyond which `send()` rejects with `SendBufferFullError`. Default 8 MiB. */
@@ -107,8 +110,11 @@ export class WebSocketServerTransport implements Transport {
 
   constructor(options: WebSocketServerTransportOptions) {
     this.#socket = options.socket;
+    const requestInfo = options.request === undefined ? undefined : new UpgradeRequestInfo(options.request);
     this.#extra =
-      options.request === undefined ? undefined : { requestInfo: new UpgradeRequestInfo(options.request) };
+      requestInfo === undefined && options.authInfo === undefined
+        ? undefined
+        : { requestInfo, authInfo: options.authInfo };
     this.#maxBatchSize = options.maxBatchSize;
     this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
     this.#wire = new NodeWireSocket(options.socket, new WebSocketServerTransport.#WireEvents(this), {

@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ErrorCode } from '@x/protocol';
+import { type AuthInfo, ErrorCode } from '@x/protocol';
 import {
   createDnsRebindingGuard,
   type DnsRebindingGuard,
   type DnsRebindingOptions,
   type GuardedRequest,
+  type HttpAuthenticate,
   jsonRpcErrorText,
   RateLimiter,
   type RateLimiterOptions,
@@ -73,6 +74,15 @@ export interface WebSocketListenerOptions {
   maxBufferedBytes?: number | undefined;
   /** Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000. */
   maxBatchSize?: number | undefined;
+  /**
+   * Authenticates the upgrade request before any WebSocket exists, the same hook as the Streamable HTTP
+   * and SSE handlers' `authenticate` (e.g. `bearerAuth(...)` of `@x/auth`): return the caller's
+   * `AuthInfo` (every message of the connection then carries it as `extra.authInfo`), `undefined` for
+   * an anonymous caller, or a `Response` (401/403 with `WWW-Authenticate`) that is written to the socket
+   * as the answer to the upgrade. A throw refuses the upgrade with 500 and reaches `onerror`. The
+   * `Request` it gets has the upgrade's method (GET), headers and URL (`http://<Host><path>`).
+   */
+  authenticate?: HttpAuthenticate | undefined;
   /** Faults outside any one transport (a failing `onconnection`, a refused upgrade's socket error). */
   onerror?: ((error: Error) => void) | undefined;
 }
@@ -102,7 +112,8 @@ export interface WebSocketListenOptions extends Omit<WebSocketListenerOptions, '
  *
  * The upgrade is refused before any WebSocket exists, with a JSON-RPC error body, when the client does
  * not offer `mcp` (400), the Host/Origin is not allowed (403), the caller opens connections too fast
- * (429) or `maxConnections` are open (503). `close()` ends every connection with 1001 (going away).
+ * (429) or `maxConnections` are open (503); then `authenticate`, when given, may answer it (401/403).
+ * `close()` ends every connection with 1001 (going away).
  *
  * @example
  * ```ts
@@ -249,11 +260,47 @@ export class WebSocketListener {
     };
     // `ws` never calls back for an upgrade it refuses itself (bad key, version): the socket closing ends it.
     socket.once('close', settle);
-    this.#wss.handleUpgrade(request, socket, head, (ws) => {
-      settle();
-      socket.off('close', settle);
-      this.#accept(ws, request);
+    const upgrade = (authInfo: AuthInfo | undefined): void => {
+      this.#wss.handleUpgrade(request, socket, head, (ws) => {
+        settle();
+        socket.off('close', settle);
+        this.#accept(ws, request, authInfo);
+      });
+    };
+    const authenticate = this.#options.authenticate;
+    if (authenticate === undefined) {
+      upgrade(undefined);
+      return;
+    }
+    this.#authenticate(authenticate, request, socket).then((authInfo) => {
+      if (authInfo === false) settle();
+      else upgrade(authInfo);
     });
+  }
+
+  /** The `authenticate` hook on the upgrade: its AuthInfo, or false once the socket was answered. */
+  async #authenticate(
+    authenticate: HttpAuthenticate,
+    request: IncomingMessage,
+    socket: Duplex,
+  ): Promise<AuthInfo | undefined | false> {
+    let result: AuthInfo | Response | undefined;
+    try {
+      result = await authenticate(webRequestOf(request));
+    } catch (error) {
+      this.#options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      refuse(socket, 500, 'Authentication failed');
+      return false;
+    }
+    if (socket.destroyed || this.#closing !== undefined) {
+      if (!socket.destroyed) refuse(socket, 503, 'Server is shutting down');
+      return false;
+    }
+    if (result instanceof Response) {
+      await answer(socket, result);
+      return false;
+    }
+    return result;
   }
 
   /** Closes every connection (1001), detaches from the HTTP server and, if it owns it, closes that too. */
@@ -295,11 +342,12 @@ export class WebSocketListener {
     this.handleUpgrade(request, socket, head);
   };
 
-  #accept(ws: WebSocket, request: IncomingMessage): void {
+  #accept(ws: WebSocket, request: IncomingMessage, authInfo: AuthInfo | undefined): void {
     const options = this.#options;
     const transport = new WebSocketServerTransport({
       socket: ws,
       request,
+      authInfo,
       heartbeatIntervalMs: options.heartbeatIntervalMs,
       maxBufferedBytes: options.maxBufferedBytes,
       maxBatchSize: options.maxBatchSize,
@@ -348,11 +396,55 @@ class UpgradeHeaders implements GuardedRequest {
   }
 }
 
+/** The upgrade request as a Web `Request`, for `authenticate` (the same hook the HTTP handlers take). */
+function webRequestOf(request: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    try {
+      if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+      else headers.set(name, value);
+    } catch {
+      // A header the Fetch API refuses to carry is not one an authenticator needs.
+    }
+  }
+  let url: URL;
+  try {
+    url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+  } catch {
+    url = new URL(pathnameOf(request.url), 'http://localhost');
+  }
+  return new Request(url, { method: request.method ?? 'GET', headers });
+}
+
+/** Most bytes of an `authenticate` Response's body written to the socket. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** Writes `authenticate`'s Response (status, headers such as `WWW-Authenticate`, body) as the answer. */
+async function answer(socket: Duplex, response: Response): Promise<void> {
+  let body = '';
+  try {
+    body = (await response.text()).slice(0, MAX_ANSWER_BYTES);
+  } catch {
+    // The status and headers say what matters.
+  }
+  let head = `HTTP/1.1 ${response.status} ${response.statusText || STATUS_TEXT.get(response.status) || 'Error'}\r\n`;
+  head += 'Connection: close\r\n';
+  response.headers.forEach((value, name) => {
+    if (name === 'content-length' || name === 'connection' || name === 'transfer-encoding') return;
+    head += `${name}: ${value}\r\n`;
+  });
+  socket.on('error', () => {});
+  socket.end(`${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+}
+
 const STATUS_TEXT = new Map<number, string>([
   [400, 'Bad Request'],
+  [401, 'Unauthorized'],
   [403, 'Forbidden'],
   [404, 'Not Found'],
   [429, 'Too Many Requests'],
+  [500, 'Internal Server Error'],
   [503, 'Service Unavailable'],
 ]);
 

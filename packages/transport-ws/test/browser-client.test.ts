@@ -29,9 +29,9 @@ function importGraph(entry: string): { files: string[]; external: string[] } {
 }
 
 describe('browser build', () => {
-  it('reaches nothing but @x/protocol: no ws, no node: modules', () => {
+  it('reaches nothing but @x/protocol (root and the Web-standard ./http): no ws, no node: modules', () => {
     const { files, external } = importGraph('browser.ts');
-    expect(external).toEqual(['@x/protocol']);
+    expect(external.sort()).toEqual(['@x/protocol', '@x/protocol/http']);
     expect(files.map((file) => file.slice(srcDir.length + 1)).sort()).not.toContain('client-transport.ts');
   });
 

@@ -15,7 +15,7 @@ describe('transport contract kit over real sockets', () => {
         },
       });
       // The server end exists only once the client connected, so the pair comes back started.
-      const client = new WebSocketClientTransport(listener.url!, { heartbeatIntervalMs: 0 });
+      const client = new WebSocketClientTransport(listener.url!, { keepAliveMs: 0 });
       await client.start();
       await waitFor(() => accepted.length === 1, 5_000, 'the server end');
       const server = accepted[0]!;

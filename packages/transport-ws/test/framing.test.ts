@@ -32,7 +32,7 @@ describe('framing rules (SEP-1288)', () => {
     });
     const address = wss.address();
     if (typeof address !== 'object' || address === null) throw new Error('no address');
-    const client = new WebSocketClientTransport(`ws://127.0.0.1:${address.port}`, { heartbeatIntervalMs: 0 });
+    const client = new WebSocketClientTransport(`ws://127.0.0.1:${address.port}`, { keepAliveMs: 0 });
     defer(() => client.close());
     let closes = 0;
     client.onclose = () => closes++;
@@ -51,7 +51,7 @@ describe('framing rules (SEP-1288)', () => {
 
   it('our client closes with 1009 on an oversized server message', async () => {
     const server = await startServer();
-    const client = new WebSocketClientTransport(server.url, { heartbeatIntervalMs: 0, maxPayload: 1024 });
+    const client = new WebSocketClientTransport(server.url, { keepAliveMs: 0, maxPayload: 1024 });
     defer(() => client.close());
     let closed = false;
     client.onclose = () => {

@@ -31,7 +31,7 @@ describe('upgrade checks', () => {
   it('surfaces a refused upgrade to our client as WebSocketHandshakeError with the status', async () => {
     const server = await startServer({ allowedOrigins: [] });
     const client = new WebSocketClientTransport(server.url, {
-      heartbeatIntervalMs: 0,
+      keepAliveMs: 0,
       ws: { origin: 'http://x.example' },
     });
     defer(() => client.close());
@@ -54,7 +54,7 @@ describe('upgrade checks', () => {
     );
     const { port } = silent.address() as AddressInfo;
     const client = new WebSocketClientTransport(`ws://127.0.0.1:${port}/`, {
-      heartbeatIntervalMs: 0,
+      keepAliveMs: 0,
       handshakeTimeoutMs: 100,
     });
     defer(() => client.close());
@@ -90,7 +90,7 @@ describe('upgrade checks', () => {
 
   it('closes every connection with 1001 on listener.close() and refuses new ones', async () => {
     const server = await startServer();
-    const client = new WebSocketClientTransport(server.url, { heartbeatIntervalMs: 0 });
+    const client = new WebSocketClientTransport(server.url, { keepAliveMs: 0 });
     defer(() => client.close());
     let closed = false;
     client.onclose = () => {
@@ -114,7 +114,7 @@ describe('upgrade checks', () => {
       },
     });
     defer(() => listener.close());
-    const client = new WebSocketClientTransport(listener.url!, { heartbeatIntervalMs: 0 });
+    const client = new WebSocketClientTransport(listener.url!, { keepAliveMs: 0 });
     defer(() => client.close());
     let closed = false;
     client.onclose = () => {

@@ -104,7 +104,7 @@ describe('connection limits', () => {
     expect(refused.retryAfter).toMatch(/^\d+$/);
     expect(JSON.parse(refused.body).error.message).toMatch(/maxConnections \(2\)/);
     // Our client says who refused and why.
-    const client = new WebSocketClientTransport(server.url, { heartbeatIntervalMs: 0 });
+    const client = new WebSocketClientTransport(server.url, { keepAliveMs: 0 });
     defer(() => client.close());
     const error = await client.start().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(WebSocketHandshakeError);
@@ -146,7 +146,7 @@ describe('nesting depth', () => {
 
   it('passes maxNestingDepth through on the client', async () => {
     const server = await startServer();
-    const client = new WebSocketClientTransport(server.url, { heartbeatIntervalMs: 0, maxNestingDepth: 3 });
+    const client = new WebSocketClientTransport(server.url, { keepAliveMs: 0, maxNestingDepth: 3 });
     const errors: Error[] = [];
     const received: JSONRPCMessage[] = [];
     client.onerror = (error) => errors.push(error);
@@ -166,7 +166,7 @@ describe('nesting depth', () => {
 describe('errors name the peer, what happened and the close code', () => {
   it('reports a drop with the URL, close code and reason (onerror, closeReason, later sends)', async () => {
     const server = await startServer({ echo: false });
-    const client = new WebSocketClientTransport(server.url, { heartbeatIntervalMs: 0 });
+    const client = new WebSocketClientTransport(server.url, { keepAliveMs: 0 });
     const errors: Error[] = [];
     let closed = false;
     client.onerror = (error) => errors.push(error);
@@ -191,7 +191,7 @@ describe('errors name the peer, what happened and the close code', () => {
   it('answers in-flight requests with the URL and close code while reconnecting', async () => {
     const server = await startServer({ echo: false });
     const client = new WebSocketClientTransport(server.url, {
-      heartbeatIntervalMs: 0,
+      keepAliveMs: 0,
       reconnect: { initialDelayMs: 10_000 },
     });
     const received: JSONRPCMessage[] = [];
@@ -216,7 +216,7 @@ describe('errors name the peer, what happened and the close code', () => {
   it('says why an upgrade was refused (URL, status and the server reason)', async () => {
     const server = await startServer();
     const client = new WebSocketClientTransport(server.url, {
-      heartbeatIntervalMs: 0,
+      keepAliveMs: 0,
       ws: { origin: 'http://evil.example' },
     });
     defer(() => client.close());

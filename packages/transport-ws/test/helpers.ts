@@ -96,7 +96,7 @@ export async function startClient(
   url: URL,
   options: WebSocketClientTransportOptions = {},
 ): Promise<{ transport: WebSocketClientTransport; received: JSONRPCMessage[] }> {
-  const transport = new WebSocketClientTransport(url, { heartbeatIntervalMs: 0, ...options });
+  const transport = new WebSocketClientTransport(url, { keepAliveMs: 0, ...options });
   const received: JSONRPCMessage[] = [];
   transport.onmessage = (message) => received.push(message);
   await transport.start();

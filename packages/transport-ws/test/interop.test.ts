@@ -60,7 +60,7 @@ describe('interop with the official SDK 1.32.2', () => {
     const listener = await officialServerOverOurListener();
     const client = new Client({ name: 'official-client', version: '1.0.0' });
     defer(() => client.close());
-    await client.connect(official(new WebSocketClientTransport(listener.url!, { heartbeatIntervalMs: 0 })));
+    await client.connect(official(new WebSocketClientTransport(listener.url!, { keepAliveMs: 0 })));
 
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['greet']);
@@ -73,7 +73,7 @@ describe('interop with the official SDK 1.32.2', () => {
     for (const client of clients) defer(() => client.close());
     await Promise.all(
       clients.map((client) =>
-        client.connect(official(new WebSocketClientTransport(listener.url!, { heartbeatIntervalMs: 0 }))),
+        client.connect(official(new WebSocketClientTransport(listener.url!, { keepAliveMs: 0 }))),
       ),
     );
     const lists = await Promise.all(clients.map((client) => client.listTools()));

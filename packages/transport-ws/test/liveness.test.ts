@@ -17,7 +17,7 @@ const HEARTBEAT_MS = 50;
 describe('liveness and backpressure', () => {
   it('client: onclose fires when the server socket is destroyed without a close frame; sends then fail', async () => {
     const { listener, sockets } = await listenerWithSockets();
-    const client = new WebSocketClientTransport(listener.url!, { heartbeatIntervalMs: HEARTBEAT_MS });
+    const client = new WebSocketClientTransport(listener.url!, { keepAliveMs: HEARTBEAT_MS });
     defer(() => client.close());
     let closed = false;
     client.onclose = () => {
@@ -50,7 +50,7 @@ describe('liveness and backpressure', () => {
     const address = wss.address();
     if (typeof address !== 'object' || address === null) throw new Error('no address');
     const client = new WebSocketClientTransport(`ws://127.0.0.1:${address.port}`, {
-      heartbeatIntervalMs: HEARTBEAT_MS,
+      keepAliveMs: HEARTBEAT_MS,
     });
     defer(() => client.close());
     let closedAt = 0;

@@ -1,12 +1,7 @@
 import type { Socket } from 'node:net';
-import type { JSONRPCMessage } from '@x/protocol';
+import type { JSONRPCMessage, ReconnectOptions } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  type ReconnectOptions,
-  WebSocketClientTransport,
-  WebSocketListener,
-  type WebSocketServerTransport,
-} from '../src/index.js';
+import { WebSocketClientTransport, WebSocketListener, type WebSocketServerTransport } from '../src/index.js';
 import { defer, request, startHttpServer, waitFor } from './helpers.js';
 
 const fast = { initialDelayMs: 10, maxDelayMs: 50, maxAttempts: 100 };
@@ -37,7 +32,7 @@ async function droppableServer(options: { echo: boolean }) {
 }
 
 function trackedClient(url: URL, reconnect: ReconnectOptions | boolean) {
-  const client = new WebSocketClientTransport(url, { heartbeatIntervalMs: 0, reconnect });
+  const client = new WebSocketClientTransport(url, { keepAliveMs: 0, reconnect });
   defer(() => client.close());
   const events = { closes: 0, reconnects: 0, errors: [] as Error[], messages: [] as JSONRPCMessage[] };
   client.onclose = () => events.closes++;
@@ -145,7 +140,7 @@ describe('client auto-reconnect', () => {
     });
     defer(() => listener.close());
     const client = new WebSocketClientTransport(listener.url!, {
-      heartbeatIntervalMs: 0,
+      keepAliveMs: 0,
       reconnect: fast,
       ws: {
         get origin() {

@@ -119,7 +119,7 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
 
 async function sse(url: URL, options: ClientOptions): Promise<Transport> {
   const { SseClientTransport } = await import('@x/transport-sse');
-  return new SseClientTransport({ url, headers: { ...options.headers } });
+  return new SseClientTransport(url, { headers: { ...options.headers } });
 }
 
 /** Headers travel only over HTTP and WebSocket; environment variables only reach a spawned server. */

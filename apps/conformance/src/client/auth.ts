@@ -50,7 +50,7 @@ export async function authProviderFor(
     authorize: followAuthorizationRedirect,
     clientMetadataUrl: CIMD_URL,
     clientMetadata: { client_name: 'x-mcp-conformance-client' },
-    // DPoP-bound tokens whenever the AS offers them (the dpop scenarios); authFetch sends the proofs.
+    // DPoP-bound tokens whenever the AS offers them (the dpop scenarios); httpAuthOptions sends the proofs.
     dpop: 'auto',
   };
   const clientId = str(context, 'client_id');

@@ -1,4 +1,4 @@
-import { authFetch, type OAuthClientProvider } from '@x/auth';
+import { httpAuthOptions, type OAuthClientProvider } from '@x/auth';
 import { Client, type VersionSelection } from '@x/client';
 import { isLegacyProtocolVersion, isModernProtocolVersion } from '@x/protocol';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
@@ -41,10 +41,10 @@ export async function openSession(
   }));
   client.setElicitationHandler(() => ({ action: 'accept', content: {} }));
   client.setRootsHandler(() => ({ roots: [{ uri: 'file:///conformance', name: 'conformance' }] }));
-  // authFetch (not the getHeaders/onUnauthorized options) so a 403 insufficient_scope can step up:
-  // the transport has no onForbidden hook yet.
+  // The transport's own auth options: token and DPoP proof per request, 401 → authorize or refresh,
+  // 403 insufficient_scope → step-up, DPoP-Nonce from every response.
   await client.connect(
-    new StreamableHttpClientTransport(url, auth === undefined ? {} : { fetch: authFetch(auth) }),
+    new StreamableHttpClientTransport(url, auth === undefined ? {} : httpAuthOptions(auth)),
   );
   return { client, close: () => client.close() };
 }

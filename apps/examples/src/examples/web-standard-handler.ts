@@ -5,11 +5,8 @@
 import assert from 'node:assert/strict';
 import { Client } from '@x/client';
 import { McpServer } from '@x/server';
-import {
-  createStreamableHttpHandler,
-  type FetchLike,
-  StreamableHttpClientTransport,
-} from '@x/transport-streamable-http';
+import type { FetchLike } from '@x/protocol/http';
+import { createStreamableHttpHandler, StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { z } from 'zod';
 
 const server = new McpServer({ name: 'web-standard-example', version: '1.0.0' });

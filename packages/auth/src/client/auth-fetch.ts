@@ -1,20 +1,19 @@
+import type { FetchLike } from '@x/protocol/http';
 import type { OAuthClientProvider } from './oauth-client-provider.js';
-
-/** The `fetch` shape the HTTP client transports accept. */
-export type AuthFetch = (url: string | URL, init: RequestInit) => Promise<Response>;
 
 /**
  * Wraps `fetch` so every request to the provider's MCP server origin carries its token, a 401 runs
  * refresh or authorization and a 403 `insufficient_scope` a bounded step-up, each followed by one
  * resend. Requests to any other origin go out untouched: no token leaves for the wrong origin. Use
- * it as a transport's `fetch` option where the transport has no `onForbidden` hook.
+ * it as a transport's `fetch` option, or anywhere a `fetch` is wanted (your own HTTP calls to the
+ * server); for the transports `httpAuthOptions(provider)` does the same through their auth options.
  *
  * @example
  * ```ts
  * new StreamableHttpClientTransport(url, { fetch: authFetch(provider) });
  * ```
  */
-export function authFetch(provider: OAuthClientProvider, base: AuthFetch = (u, i) => fetch(u, i)): AuthFetch {
+export function authFetch(provider: OAuthClientProvider, base: FetchLike = (u, i) => fetch(u, i)): FetchLike {
   const origin = provider.serverUrl.origin;
   return async (url, init) => {
     const target = new URL(url);

@@ -59,9 +59,9 @@ export interface OAuthClientProviderOptions {
   maxStepUps?: number | undefined;
   /**
    * DPoP-bound tokens (RFC 9449): `true` always, `'auto'` when the AS lists ES256 in
-   * `dpop_signing_alg_values_supported`. Proofs are per request, so use `authFetch` (the transports'
-   * `getHeaders` cannot say which request it is for; it gets a proof for POST to the server URL).
-   * Default false.
+   * `dpop_signing_alg_values_supported`. Proofs are per request: `httpAuthOptions(provider)` makes one
+   * for each request a transport sends (its `getHeaders` is told the method and URL), and keeps the
+   * server's `DPoP-Nonce` from every response (`onResponse`). Default false.
    */
   dpop?: boolean | 'auto' | undefined;
   /** Refresh a token this many seconds before it expires. Default 60. */
@@ -546,19 +546,30 @@ function tokensOf(
 }
 
 /**
- * The provider as the HTTP client transports' auth options (`getHeaders`, `onUnauthorized`,
- * `onForbidden`); spread it into `StreamableHttpClientTransport` or `SseClientTransport` options.
- * Transports without an `onForbidden` hook surface a 403 as an error: use `authFetch` for step-up.
+ * The provider as the HTTP auth options every HTTP-based client transport takes (Streamable HTTP,
+ * legacy SSE, the Node WebSocket client's upgrade): `getHeaders(request)` gives the token (and a DPoP
+ * proof for that request's method and URL), only for the provider's server origin, so no token leaves
+ * for another one; `onUnauthorized` refreshes or (re)authorizes; `onForbidden` steps up on 403
+ * `insufficient_scope` (at most `maxStepUps` in a row); `onResponse` keeps the server's `DPoP-Nonce`
+ * and, on success, starts the step-up budget over.
  *
  * @example
  * ```ts
- * new StreamableHttpClientTransport(url, { ...httpAuthOptions(provider) });
+ * new StreamableHttpClientTransport(url, httpAuthOptions(provider));
+ * new SseClientTransport(sseUrl, httpAuthOptions(provider));
+ * new WebSocketClientTransport(wsUrl, httpAuthOptions(provider));
  * ```
  */
 export function httpAuthOptions(provider: OAuthClientProvider): HttpClientAuthOptions {
+  const server = provider.serverUrl;
   return {
-    getHeaders: () => provider.getHeaders(),
+    getHeaders: ({ method, url }) =>
+      url.origin === server.origin ? provider.headersFor(method, url) : Promise.resolve({}),
     onUnauthorized: (response) => provider.onUnauthorized(response),
     onForbidden: (response) => provider.onForbidden(response),
+    onResponse: (response) => {
+      provider.noteResponse(server, response);
+      if (response.ok) provider.noteSuccess();
+    },
   };
 }

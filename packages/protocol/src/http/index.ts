@@ -22,4 +22,6 @@ export {
 export type { ChunkEventSource, ReadBoundedTextOptions } from './read-bounded-body.js';
 export { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 export type { RateLimiterOptions } from './rate-limiter.js';
-export type { HttpAuthenticate, HttpClientAuthOptions } from './auth-options.js';
+export { MAX_AUTH_RETRIES } from './auth-options.js';
+export type { HttpAuthenticate, HttpClientAuthOptions, HttpRequestInfo } from './auth-options.js';
+export type { FetchLike } from './fetch-like.js';

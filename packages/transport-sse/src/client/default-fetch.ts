@@ -1,10 +1,12 @@
-import type { FetchLike } from './fetch-like.js';
+import type { FetchLike } from '@x/protocol/http';
 
 /** One POST of a message. */
 export interface PostInit {
   headers: Record<string, string>;
   body: string;
   signal: AbortSignal;
+  /** Sees the status and headers of every answer, 2xx included (`onResponse`); body `null`. */
+  onHead?: ((head: Response) => void) | undefined;
 }
 
 /**
@@ -22,6 +24,8 @@ export interface OpenedStream {
   readonly status: number;
   readonly contentType: string | null;
   readonly hasBody: boolean;
+  /** The response headers. */
+  headers(): Headers;
   /** Hands over the body as text (multi-byte characters kept whole); settles when it ends or breaks. */
   read(onText: (text: string) => void): Promise<void>;
   /** Drops the body unread. */
@@ -60,6 +64,7 @@ function openedResponse(response: Response): OpenedStream {
     status: response.status,
     contentType: response.headers.get('content-type'),
     hasBody: response.body !== null,
+    headers: () => response.headers,
     read: async (onText) => {
       if (response.body === null) return;
       const reader = response.body.getReader();
@@ -78,17 +83,22 @@ function openedResponse(response: Response): OpenedStream {
   };
 }
 
-function webResponse(
-  status: number,
-  statusText: string,
-  headers: Record<string, string | string[] | undefined>,
-  text: string,
-): Response {
+function webHeaders(headers: Record<string, string | string[] | undefined>): Headers {
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(headers)) {
     if (Array.isArray(value)) for (const item of value) responseHeaders.append(name, item);
     else if (value !== undefined) responseHeaders.set(name, value);
   }
+  return responseHeaders;
+}
+
+function webResponse(
+  status: number,
+  statusText: string,
+  headers: Record<string, string | string[] | undefined>,
+  text: string | null,
+): Response {
+  const responseHeaders = webHeaders(headers);
   return new Response(NULL_BODY_STATUSES.has(status) ? null : text, {
     status,
     statusText,
@@ -105,6 +115,7 @@ export function fetchersOf(fetch: FetchLike): Fetchers {
       body: init.body,
       signal: init.signal,
     });
+    init.onHead?.(new Response(null, { status: response.status, headers: response.headers }));
     if (!response.ok) return response;
     await response.arrayBuffer();
     return undefined;
@@ -130,6 +141,7 @@ export function loadDefaultFetchers(): Promise<Fetchers> {
         body: init.body,
         signal: init.signal,
       });
+      init.onHead?.(webResponse(statusCode, statusText, headers, null));
       if (statusCode >= 200 && statusCode < 300) {
         await body.dump();
         return undefined;
@@ -147,6 +159,7 @@ export function loadDefaultFetchers(): Promise<Fetchers> {
         status: statusCode,
         contentType: typeof contentType === 'string' ? contentType : null,
         hasBody: !NULL_BODY_STATUSES.has(statusCode),
+        headers: () => webHeaders(headers),
         read: (onText) =>
           new Promise<void>((resolve, reject) => {
             const decoder = new TextDecoder();

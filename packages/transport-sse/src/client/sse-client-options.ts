@@ -1,32 +1,22 @@
-import type { FetchLike } from './fetch-like.js';
+import type { FetchLike, HttpClientAuthOptions } from '@x/protocol/http';
 
 /**
- * Options of `SseClientTransport`; only `url` is required.
+ * Options of `SseClientTransport`: the HTTP auth options every HTTP client transport shares
+ * (`headers`, `getHeaders`, `onUnauthorized`, `onForbidden`, `onResponse`: a 401/403 whose hook returns
+ * true is sent once more, for the GET as for each POST) plus its own.
  *
  * @example
  * ```ts
- * const transport = new SseClientTransport({
- *   url: 'https://legacy.example.com/sse',
+ * const transport = new SseClientTransport('https://legacy.example.com/sse', {
  *   getHeaders: async () => ({ authorization: `Bearer ${await tokens.current()}` }),
- *   onUnauthorized: () => tokens.refresh(), // then retried once
+ *   onUnauthorized: () => tokens.refresh(), // true → retried once
  *   endpointTimeoutMs: 10_000,
  * });
  * ```
  */
-export interface SseClientTransportOptions {
-  /** The SSE endpoint (the URL that answers GET with an event stream). */
-  url: string | URL;
-  /** Used for every request. Default: undici (its `fetch` for the stream, `request` for POSTs). */
+export interface SseClientTransportOptions extends HttpClientAuthOptions {
+  /** Used for every request. Default: undici (`request` for the stream and the POSTs). */
   fetch?: FetchLike | undefined;
-  /** Headers sent with every request. */
-  headers?: Record<string, string> | undefined;
-  /** Called before every request (the GET and each POST), e.g. to add a fresh `Authorization`. */
-  getHeaders?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined;
-  /**
-   * Called when a request gets 401, with that response (its `WWW-Authenticate` header says how to
-   * authenticate). The request is then retried once with headers from `getHeaders`.
-   */
-  onUnauthorized?: ((response: Response) => void | Promise<void>) | undefined;
   /** How long `start()` waits for the `endpoint` event. Default 30 s. */
   endpointTimeoutMs?: number | undefined;
   /**
@@ -43,10 +33,10 @@ export interface SseClientTransportOptions {
   idleTimeoutMs?: number | undefined;
   /**
    * Largest single event accepted from the server; a bigger one ends the session (`onerror` and
-   * `closeReason`: a `ConnectionClosedError` naming `maxEventBytes`). Default 4 MiB
-   * (`DEFAULT_MAX_EVENT_BYTES`).
+   * `closeReason`: a `ConnectionClosedError` naming `maxMessageBytes`). Default 4 MiB
+   * (`DEFAULT_MAX_MESSAGE_BYTES`).
    */
-  maxEventBytes?: number | undefined;
+  maxMessageBytes?: number | undefined;
   /**
    * An event whose JSON nests deeper than this is refused (`onerror` gets a -32700 `McpError` naming
    * `maxNestingDepth`) before it is parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).

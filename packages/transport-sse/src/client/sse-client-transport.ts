@@ -9,7 +9,7 @@ import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions 
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { httpStatusErrorFrom } from '../http/http-status-error.js';
-import { parseMediaType } from '@x/protocol/http';
+import { MAX_AUTH_RETRIES, parseMediaType } from '@x/protocol/http';
 import { fetchersOf, loadDefaultFetchers } from './default-fetch.js';
 import type { Fetchers, OpenedStream } from './default-fetch.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './idle-watchdog.js';
@@ -24,7 +24,7 @@ type State = 'new' | 'connecting' | 'open' | 'closed';
  * Largest event the client takes by default: 4 MiB, the cap every other transport puts on one incoming
  * message (WebSocket `maxPayload`, stdio lines, Streamable HTTP bodies).
  */
-export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 const JSON_CONTENT_TYPE = { 'content-type': 'application/json' } as const;
 const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;
@@ -41,8 +41,7 @@ const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;
  *
  * @example
  * ```ts
- * const transport = new SseClientTransport({
- *   url: 'http://127.0.0.1:3000/sse',
+ * const transport = new SseClientTransport('http://127.0.0.1:3000/sse', {
  *   getHeaders: async () => ({ authorization: `Bearer ${await tokens.current()}` }),
  * });
  * await client.connect(transport);
@@ -62,8 +61,8 @@ export class SseClientTransport implements Transport {
 
   #url: URL;
   #options: SseClientTransportOptions;
-  get #maxEventBytes(): number {
-    return this.#options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  get #maxMessageBytes(): number {
+    return this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   }
   #state: State = 'new';
   #endpoint: URL | undefined;
@@ -78,8 +77,9 @@ export class SseClientTransport implements Transport {
     write: (responses) => this.#post(JSON.stringify(responses), undefined),
   });
 
-  constructor(options: SseClientTransportOptions) {
-    this.#url = new URL(options.url);
+  /** `url`: the SSE endpoint (the URL that answers GET with an event stream). */
+  constructor(url: string | URL, options: SseClientTransportOptions = {}) {
+    this.#url = new URL(url);
     this.#options = options;
     this.#maxConcurrentSends = options.maxConcurrentSends ?? DEFAULT_MAX_CONCURRENT_SENDS;
     this.#limiter = new SendLimiter(this.#maxConcurrentSends);
@@ -169,17 +169,19 @@ export class SseClientTransport implements Transport {
             headers:
               this.#options.getHeaders === undefined
                 ? this.#headersWith(undefined, options?.headers, JSON_CONTENT_TYPE)
-                : await this.#headers(options?.headers, JSON_CONTENT_TYPE),
+                : await this.#headers('POST', endpoint, options?.headers, JSON_CONTENT_TYPE),
             body,
             signal: link?.signal ?? signal ?? this.#abort.signal,
+            onHead: this.#options.onResponse,
           });
         } catch (cause) {
           if (this.#abort.signal.aborted) throw new ConnectionClosedError('Transport closed', { cause });
           throw cause;
         }
         if (refused === undefined) return;
-        if (await this.#retryAfterUnauthorized(refused, attempt)) continue;
-        throw await httpStatusErrorFrom(refused, 'POST to the message endpoint');
+        const answer = await this.#authRetry(refused, attempt);
+        if (answer === undefined) continue;
+        throw await httpStatusErrorFrom(answer, 'POST to the message endpoint');
       }
     } finally {
       link?.dispose();
@@ -198,12 +200,15 @@ export class SseClientTransport implements Transport {
     this.onclose?.();
   }
 
-  /** The headers of a request: the option's, then `getHeaders()`'s, then `extra`'s, then `last`. */
+  /** The headers of a request: the option's, then `getHeaders(request)`'s, then `extra`'s, then `last`. */
   async #headers(
+    method: string,
+    url: URL,
     extra: Record<string, string> | undefined,
     last: Readonly<Record<string, string>>,
   ): Promise<Record<string, string>> {
-    const dynamic = this.#options.getHeaders === undefined ? undefined : await this.#options.getHeaders();
+    const getHeaders = this.#options.getHeaders;
+    const dynamic = getHeaders === undefined ? undefined : await getHeaders({ method, url });
     return this.#headersWith(dynamic, extra, last);
   }
 
@@ -226,30 +231,45 @@ export class SseClientTransport implements Transport {
       let opened: OpenedStream;
       try {
         opened = await fetchers.stream(this.#url, {
-          headers: await this.#headers(undefined, EVENT_STREAM_ACCEPT),
+          headers: await this.#headers('GET', this.#url, undefined, EVENT_STREAM_ACCEPT),
           signal: this.#abort.signal,
         });
       } catch (cause) {
         if (this.#abort.signal.aborted) throw new ConnectionClosedError('Transport closed', { cause });
         throw cause;
       }
+      this.#options.onResponse?.(new Response(null, { status: opened.status, headers: opened.headers() }));
       if (opened.status >= 200 && opened.status < 300) return opened;
-      const response = await opened.toResponse();
-      if (await this.#retryAfterUnauthorized(response, attempt)) continue;
-      throw await httpStatusErrorFrom(response, 'Opening the SSE stream');
+      const answer = await this.#authRetry(await opened.toResponse(), attempt);
+      if (answer === undefined) continue;
+      throw await httpStatusErrorFrom(answer, 'Opening the SSE stream');
     }
   }
 
-  /** A first 401 goes to `onUnauthorized` (e.g. to refresh a token); true to send the request again. */
-  async #retryAfterUnauthorized(response: Response, attempt: number): Promise<boolean> {
-    const onUnauthorized = this.#options.onUnauthorized;
-    if (response.status !== 401 || onUnauthorized === undefined || attempt !== 0) return false;
-    try {
-      await onUnauthorized(response);
-    } finally {
-      await response.body?.cancel().catch(() => {});
-    }
-    return true;
+  /**
+   * A 401 goes to `onUnauthorized` (e.g. to refresh a token), a 403 to `onForbidden`
+   * (`insufficient_scope` step-up), for the first `MAX_AUTH_RETRIES` answers to one request: undefined
+   * when the hook says new credentials are ready and the request is to be sent again, else the response to report (a copy when the hook was shown one, so
+   * the error still has the body).
+   */
+  async #authRetry(response: Response, attempt: number): Promise<Response | undefined> {
+    const hook =
+      attempt >= MAX_AUTH_RETRIES
+        ? undefined
+        : response.status === 401
+          ? this.#options.onUnauthorized
+          : response.status === 403
+            ? this.#options.onForbidden
+            : undefined;
+    if (hook === undefined) return response;
+    const text = await response.text().catch(() => '');
+    const copy = (): Response =>
+      new Response(text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    return (await hook(copy())) ? undefined : copy();
   }
 
   async #withTimeout(ready: Promise<void>): Promise<void> {
@@ -279,13 +299,13 @@ export class SseClientTransport implements Transport {
       onError: (error) => {
         if (error.type !== 'max-buffer-size-exceeded' || this.#state === 'closed') return;
         this.closeReason = new ConnectionClosedError(
-          `An event on the SSE stream from ${this.#url.href} exceeds maxEventBytes (${this.#maxEventBytes}); the session is closed`,
+          `An event on the SSE stream from ${this.#url.href} exceeds maxMessageBytes (${this.#maxMessageBytes}); the session is closed`,
           { cause: error },
         );
         this.onerror?.(this.closeReason);
         void this.close();
       },
-      maxBufferSize: this.#maxEventBytes,
+      maxBufferSize: this.#maxMessageBytes,
     });
     if (this.#options.idleTimeoutMs !== undefined) this.#idle.arm();
     let cause: unknown;

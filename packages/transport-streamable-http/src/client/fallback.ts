@@ -11,7 +11,7 @@ import { StreamableHttpError } from './http-error.js';
  * @example
  * ```ts
  * try { await client.connect(new StreamableHttpClientTransport(url)); }
- * catch (error) { if (shouldFallBackToSse(error)) await client.connect(new SseClientTransport({ url })); else throw error; }
+ * catch (error) { if (shouldFallBackToSse(error)) await client.connect(new SseClientTransport(url)); else throw error; }
  * ```
  */
 export function shouldFallBackToSse(error: unknown): boolean {
@@ -31,7 +31,7 @@ export function shouldFallBackToSse(error: unknown): boolean {
  * ```ts
  * const { usedFallback } = await connectWithSseFallback({
  *   streamableHttp: () => new StreamableHttpClientTransport(url),
- *   sse: () => new SseClientTransport({ url }),
+ *   sse: () => new SseClientTransport(url),
  *   connect: (transport) => client.connect(transport),
  * });
  * ```
@@ -54,7 +54,7 @@ export interface SseFallbackOptions<T> {
  * ```ts
  * const { transport } = await connectWithSseFallback({
  *   streamableHttp: () => new StreamableHttpClientTransport(url),
- *   sse: () => new SseClientTransport({ url }),
+ *   sse: () => new SseClientTransport(url),
  *   connect: (t) => client.connect(t),
  * });
  * ```

@@ -1,8 +1,26 @@
-import type { ReconnectionOptions } from './reconnect.js';
-import type { FetchLike } from './requester.js';
+import type { ReconnectOptions, ResolvedReconnectOptions } from '@x/protocol';
+import type { FetchLike, HttpClientAuthOptions } from '@x/protocol/http';
 
 /**
- * Options of `StreamableHttpClientTransport`.
+ * How SSE streams are re-opened unless `reconnect` says otherwise: 1 s (or the server's `retry`), × 1.5
+ * per failure, at most 30 s, 5 failures in a row, no jitter.
+ *
+ * @example
+ * ```ts
+ * new StreamableHttpClientTransport(url, { reconnect: { ...STREAMABLE_HTTP_RECONNECT_DEFAULTS, maxAttempts: 10 } });
+ * ```
+ */
+export const STREAMABLE_HTTP_RECONNECT_DEFAULTS: ResolvedReconnectOptions = {
+  initialDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  factor: 1.5,
+  maxAttempts: 5,
+  jitter: 0,
+};
+
+/**
+ * Options of `StreamableHttpClientTransport`: the HTTP auth options every HTTP client transport shares
+ * (`headers`, `getHeaders`, `onUnauthorized`, `onForbidden`, `onResponse`) plus its own.
  *
  * @example
  * ```ts
@@ -10,11 +28,11 @@ import type { FetchLike } from './requester.js';
  *   headers: { 'x-client': 'my-app' },
  *   getHeaders: async () => ({ authorization: `Bearer ${await tokens.current()}` }),
  *   onUnauthorized: () => tokens.refresh(), // true → retry once
- *   reconnection: { maxRetries: 10 },
+ *   reconnect: { maxAttempts: 10 },
  * });
  * ```
  */
-export interface StreamableHttpClientTransportOptions {
+export interface StreamableHttpClientTransportOptions extends HttpClientAuthOptions {
   /**
    * The `fetch` to use (browsers, Workers, Deno, Bun, tests). Default on Node: undici's dispatcher read
    * directly (no WHATWG or Node stream per reply: several times faster than `fetch` on loopback), on a
@@ -22,21 +40,16 @@ export interface StreamableHttpClientTransportOptions {
    * elsewhere the global `fetch`.
    */
   fetch?: FetchLike | undefined;
-  /** Headers sent with every request (e.g. a static API key). */
-  headers?: Record<string, string> | undefined;
-  /** Headers computed per request (e.g. a fresh bearer token); merged over `headers`. */
-  getHeaders?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined;
-  /**
-   * Called on 401 with the response; return true (e.g. after refreshing the token `getHeaders`
-   * returns) to retry the request once.
-   */
-  onUnauthorized?: ((response: Response) => boolean | Promise<boolean>) | undefined;
   /** Resume an existing legacy session. */
   sessionId?: string | undefined;
   /** Initial `MCP-Protocol-Version` for legacy requests (normally set by the client after initialize). */
   protocolVersion?: string | undefined;
-  /** Backoff for re-opening dropped SSE streams. */
-  reconnection?: ReconnectionOptions | undefined;
+  /**
+   * Backoff for re-opening dropped SSE streams (resuming with `Last-Event-ID`); the server's `retry`
+   * replaces `initialDelayMs` and is never undercut. Default `STREAMABLE_HTTP_RECONNECT_DEFAULTS`;
+   * `false` never re-opens (a broken response stream then fails its request at once).
+   */
+  reconnect?: boolean | ReconnectOptions | undefined;
   /**
    * On 404 for its session, start a new one by re-sending the remembered `initialize` and
    * `notifications/initialized`, then retry the request; the client layer never notices. Default true.

@@ -1,5 +1,5 @@
 import type { CancelHandle as Exchange } from '@x/protocol';
-import { PayloadTooLargeError } from '@x/protocol/http';
+import { type FetchLike, PayloadTooLargeError } from '@x/protocol/http';
 
 /**
  * The HTTP layer under the client transport, small enough to implement over `fetch` (browsers, Workers,
@@ -21,6 +21,8 @@ export interface HttpReply {
   status: number;
   /** A header value (case-insensitive name), or null. */
   header(name: string): string | null;
+  /** Every header (for `onResponse`). */
+  headers(): Headers;
   /**
    * The body as UTF-8 text. With `maxBytes`, a body larger than that is not read further: the exchange
    * is cancelled and the promise rejects with `PayloadTooLargeError`.
@@ -38,23 +40,6 @@ export interface HttpReply {
 }
 
 export type HttpRequester = (request: HttpRequest) => Promise<HttpReply>;
-
-/**
- * The `fetch` signature the transport accepts (the global one, undici's, or a test double).
- *
- * @example
- * ```ts
- * // Trace every request the transport makes.
- * const tracedFetch: FetchLike = async (url, init) => {
- *   const started = performance.now();
- *   const response = await fetch(url, init);
- *   console.log(init.method, String(url), response.status, `${Math.round(performance.now() - started)} ms`);
- *   return response;
- * };
- * const transport = new StreamableHttpClientTransport('https://mcp.example.com/mcp', { fetch: tracedFetch });
- * ```
- */
-export type FetchLike = (url: string | URL, init: RequestInit) => Promise<Response>;
 
 async function streamBody(
   body: ReadableStream<Uint8Array> | null,
@@ -137,6 +122,7 @@ export function fetchRequester(fetchFn: FetchLike): HttpRequester {
     return {
       status: response.status,
       header: (name) => response.headers.get(name),
+      headers: () => response.headers,
       text: (maxBytes) => {
         if (maxBytes === undefined) return response.text();
         const length = Number(response.headers.get('content-length') ?? Number.NaN);

@@ -4,6 +4,8 @@ import {
   type ParseOptions,
   parseMessageOrBatch,
   type RequestId,
+  reconnectDelay,
+  type ResolvedReconnectOptions,
 } from '@x/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HEADER } from '../shared/headers.js';
@@ -11,7 +13,6 @@ import { PayloadTooLargeError, parseMediaType } from '@x/protocol/http';
 import type { CancelHandle as Exchange } from '@x/protocol';
 import type { Exchanges } from './exchanges.js';
 import { StreamableHttpError } from './http-error.js';
-import { reconnectDelay, type ResolvedReconnection } from './reconnect.js';
 import { type HttpReply, type HttpRequester, readPrefix } from './requester.js';
 import { readSse } from './sse-reader.js';
 
@@ -34,6 +35,11 @@ export interface StreamHost {
   requester(): Promise<HttpRequester>;
   /** Headers of a GET: auth, session, protocol version. */
   getHeaders(): Promise<Record<string, string>>;
+  /**
+   * Shows the reply to `onResponse`; on a 401/403 runs the auth hook: true to send the GET again, else
+   * the body excerpt the hook was shown (undefined when the body is unread).
+   */
+  authRetry(reply: HttpReply, retries: number): Promise<true | string | undefined>;
   hasSession(): boolean;
   receive(message: JSONRPCMessage): void;
   /**
@@ -67,7 +73,7 @@ export class SseStreams {
   #host: StreamHost;
   #url: URL;
   #exchanges: Exchanges;
-  #reconnection: ResolvedReconnection;
+  #reconnect: ResolvedReconnectOptions | undefined;
   #serverRetryMs: number | undefined;
   #standalone: Exchange | undefined;
   #maxMessageBytes: number;
@@ -77,7 +83,8 @@ export class SseStreams {
     host: StreamHost;
     url: URL;
     exchanges: Exchanges;
-    reconnection: ResolvedReconnection;
+    /** Undefined: streams are not re-opened. */
+    reconnect: ResolvedReconnectOptions | undefined;
     /** Largest event (`maxMessageBytes`; counted in characters of text). */
     maxMessageBytes: number;
     parse: ParseOptions;
@@ -87,7 +94,7 @@ export class SseStreams {
     this.#host = options.host;
     this.#url = options.url;
     this.#exchanges = options.exchanges;
-    this.#reconnection = options.reconnection;
+    this.#reconnect = options.reconnect;
   }
 
   /** Opens the GET stream unless one is open (or being reopened). */
@@ -203,15 +210,19 @@ export class SseStreams {
     return context.requestId !== undefined && this.#host.cancelled(context.requestId);
   }
 
-  async #get(context: StreamContext, exchange: Exchange): Promise<void> {
+  async #get(context: StreamContext, exchange: Exchange, authRetries = 0): Promise<void> {
     const standalone = context.requestId === undefined;
     let reply: HttpReply;
+    let excerpt: string | undefined;
     try {
       const requester = await this.#host.requester();
       const headers = await this.#host.getHeaders();
       headers[HEADER.accept] = 'text/event-stream';
       if (context.lastEventId !== undefined) headers[HEADER.lastEventId] = context.lastEventId;
       reply = await requester({ method: 'GET', url: this.#url, headers, exchange });
+      const auth = await this.#host.authRetry(reply, authRetries);
+      if (auth === true) return this.#get(context, exchange, authRetries + 1);
+      excerpt = auth;
     } catch (error) {
       if (this.#host.closed || exchange.aborted) return;
       this.#host.fault(error);
@@ -234,7 +245,7 @@ export class SseStreams {
     }
     const type = parseMediaType(reply.header(HEADER.contentType))?.type;
     if (reply.status !== 200 || type !== 'text/event-stream') {
-      const body = await readPrefix(reply, 1_024);
+      const body = excerpt ?? (await readPrefix(reply, 1_024));
       const message = `GET ${this.#url} failed with HTTP ${reply.status}`;
       this.#host.fault(new StreamableHttpError({ status: reply.status, body, message }));
       // A refused resume (e.g. an expired event id) will not succeed by trying again.
@@ -263,13 +274,20 @@ export class SseStreams {
 
   #retry(context: StreamContext, exchange: Exchange): void {
     if (this.#host.closed || exchange.aborted) return;
-    if (context.attempt >= this.#reconnection.maxRetries) {
+    const policy = this.#reconnect;
+    if (policy === undefined || context.attempt >= policy.maxAttempts) {
       this.#forget(exchange);
-      this.#host.fault(new Error(`Gave up re-opening the SSE stream after ${context.attempt} attempts`));
-      this.#abandon(context, `Gave up resuming the response stream after ${context.attempt} attempts`);
+      const limit = `reconnect.maxAttempts (${policy?.maxAttempts ?? 0})`;
+      this.#host.fault(
+        new Error(`Gave up re-opening the SSE stream after ${context.attempt} attempts: ${limit}`),
+      );
+      this.#abandon(
+        context,
+        `Gave up resuming the response stream after ${context.attempt} attempts: ${limit}`,
+      );
       return;
     }
-    const delay = reconnectDelay(this.#reconnection, context.attempt, this.#serverRetryMs);
+    const delay = reconnectDelay(policy, context.attempt, this.#serverRetryMs);
     context.attempt++;
     this.#exchanges.later(delay, () => {
       if (!exchange.aborted) void this.open(context);

@@ -13,16 +13,21 @@ import {
   parseMessageOrBatch,
   type RequestId,
   readBatch,
+  resolveReconnect,
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
 import { HEADER } from '../shared/headers.js';
-import { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError, parseMediaType } from '@x/protocol/http';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  MAX_AUTH_RETRIES,
+  PayloadTooLargeError,
+  parseMediaType,
+} from '@x/protocol/http';
 import { type DefaultRequester, defaultRequester } from './default-requester.js';
 import { Exchanges } from './exchanges.js';
 import { StreamableHttpError } from './http-error.js';
-import type { StreamableHttpClientTransportOptions } from './options.js';
-import { resolveReconnection } from './reconnect.js';
+import { STREAMABLE_HTTP_RECONNECT_DEFAULTS, type StreamableHttpClientTransportOptions } from './options.js';
 import { ModernRequests } from './modern-requests.js';
 import { modernVersionOf } from './request-headers.js';
 import { fetchRequester, type HttpReply, type HttpRequester, readPrefix } from './requester.js';
@@ -30,7 +35,8 @@ import { SessionRecovery } from './session-recovery.js';
 import { SseStreams, type StreamHost } from './sse-streams.js';
 
 interface RetryState {
-  auth?: boolean;
+  /** How many times a 401 or 403 was already answered by sending the request again. */
+  auth?: number;
   session?: boolean;
 }
 
@@ -138,7 +144,7 @@ export class StreamableHttpClientTransport implements Transport {
       host: this.#streamHost(),
       url: this.#url,
       exchanges: this.#exchanges,
-      reconnection: resolveReconnection(options.reconnection),
+      reconnect: resolveReconnect(options.reconnect, STREAMABLE_HTTP_RECONNECT_DEFAULTS, true),
       maxMessageBytes: this.#maxMessageBytes,
       parse: this.#parse,
     });
@@ -210,7 +216,7 @@ export class StreamableHttpClientTransport implements Transport {
     const sessionId = this.#sessionId;
     if (sessionId === undefined) return;
     const requester = this.#http ?? (await this.#getRequester());
-    const headers = await this.#legacyHeaders();
+    const headers = await this.#legacyHeaders('DELETE');
     const exchange = new Exchange();
     const timer = setTimeout(
       () => exchange.abort(new DOMException('The DELETE timed out', 'TimeoutError')),
@@ -221,6 +227,7 @@ export class StreamableHttpClientTransport implements Transport {
     let reply: HttpReply;
     try {
       reply = await requester({ method: 'DELETE', url: this.#url, headers, exchange });
+      this.#showResponse(reply);
       await reply.discard();
     } finally {
       clearTimeout(timer);
@@ -259,7 +266,11 @@ export class StreamableHttpClientTransport implements Transport {
         return transport.#closed;
       },
       requester: () => this.#getRequester(),
-      getHeaders: async () => this.#legacyHeaders(),
+      getHeaders: async () => this.#legacyHeaders('GET'),
+      authRetry: (reply, retried) => {
+        this.#showResponse(reply);
+        return retried >= MAX_AUTH_RETRIES ? Promise.resolve(undefined) : this.#authRetry(reply);
+      },
       hasSession: () => this.#sessionId !== undefined,
       receive: (message) => this.#receive(message),
       receiveBatch: (values, requestId) => this.#receiveBatch(values, requestId),
@@ -296,12 +307,12 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Static and computed headers; synchronous unless `getHeaders` returns a promise. */
-  #baseHeaders(): Record<string, string> | Promise<Record<string, string>> {
+  #baseHeaders(method: string): Record<string, string> | Promise<Record<string, string>> {
     const headers: Record<string, string> = {};
     lowerKeys(this.#options.headers, headers);
     const getHeaders = this.#options.getHeaders;
     if (getHeaders === undefined) return headers;
-    const computed = getHeaders();
+    const computed = getHeaders({ method, url: this.#url });
     if (!isThenable(computed)) {
       lowerKeys(computed, headers);
       return headers;
@@ -318,8 +329,8 @@ export class StreamableHttpClientTransport implements Transport {
     return headers;
   }
 
-  #legacyHeaders(): Record<string, string> | Promise<Record<string, string>> {
-    const headers = this.#baseHeaders();
+  #legacyHeaders(method: string): Record<string, string> | Promise<Record<string, string>> {
+    const headers = this.#baseHeaders(method);
     return headers instanceof Promise
       ? headers.then((value) => this.#addSession(value))
       : this.#addSession(headers);
@@ -335,11 +346,11 @@ export class StreamableHttpClientTransport implements Transport {
     let headers: Record<string, string>;
     if (modernVersion !== undefined && 'method' in message) {
       // Modern requests carry no session (2026-07-28 removed them) and mirror their body into headers.
-      const base = this.#baseHeaders();
+      const base = this.#baseHeaders('POST');
       headers = base instanceof Promise ? await base : base;
       this.#modern.addHeaders(headers, message, modernVersion);
     } else {
-      const legacy = this.#legacyHeaders();
+      const legacy = this.#legacyHeaders('POST');
       headers = legacy instanceof Promise ? await legacy : legacy;
     }
     headers[HEADER.accept] = ACCEPT_BOTH;
@@ -386,11 +397,16 @@ export class StreamableHttpClientTransport implements Transport {
     const sessionId = reply.header(HEADER.sessionId);
     if (sessionId !== null && modernVersion === undefined) this.#sessionId = sessionId;
 
-    if (reply.status === 401 && this.#options.onUnauthorized !== undefined && retry.auth !== true) {
-      if (await this.#options.onUnauthorized(reply.toResponse())) {
-        await this.#post(message, options, { ...retry, auth: true });
-        return false;
-      }
+    this.#showResponse(reply);
+    const retries = retry.auth ?? 0;
+    // Only a 401/403 awaits anything here: the common reply costs no extra microtask.
+    const excerpt =
+      (reply.status === 401 || reply.status === 403) && retries < MAX_AUTH_RETRIES
+        ? await this.#authRetry(reply)
+        : undefined;
+    if (excerpt === true) {
+      await this.#post(message, options, { ...retry, auth: retries + 1 });
+      return false;
     }
     if (reply.status === 404 && headers[HEADER.sessionId] !== undefined && this.#mayRecover(message, retry)) {
       await reply.discard();
@@ -401,7 +417,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     if (reply.status < 200 || reply.status >= 300) {
       if (requestId !== undefined) this.#modern.settle(requestId);
-      const body = await readPrefix(reply, ERROR_EXCERPT_BYTES);
+      const body = excerpt ?? (await readPrefix(reply, ERROR_EXCERPT_BYTES));
       const text = `POST ${this.#url} failed with HTTP ${reply.status}${body === '' ? '' : `: ${body}`}`;
       throw new StreamableHttpError({ status: reply.status, body, message: text });
     }
@@ -448,6 +464,35 @@ export class StreamableHttpClientTransport implements Transport {
       status: -1,
       message: `Unexpected content type in reply: ${String(type)}`,
     });
+  }
+
+  /** `onResponse` sees the status and headers of every reply (e.g. a `DPoP-Nonce`), never its body. */
+  #showResponse(reply: HttpReply): void {
+    const onResponse = this.#options.onResponse;
+    if (onResponse === undefined) return;
+    try {
+      onResponse(new Response(null, { status: reply.status, headers: reply.headers() }));
+    } catch (error) {
+      this.#fault(error);
+    }
+  }
+
+  /**
+   * A 401 goes to `onUnauthorized`, a 403 to `onForbidden` (`insufficient_scope` step-up, 2025-11-25
+   * "Scope Challenge Handling"): `true` when the hook has new credentials (the request is then sent
+   * again, at most `MAX_AUTH_RETRIES` times). Otherwise the excerpt of the body it read (at most 4 KiB: a hostile server's endless
+   * error page costs no more), or undefined when no hook ran and the body is unread.
+   */
+  async #authRetry(reply: HttpReply): Promise<true | string | undefined> {
+    const hook =
+      reply.status === 401
+        ? this.#options.onUnauthorized
+        : reply.status === 403
+          ? this.#options.onForbidden
+          : undefined;
+    if (hook === undefined) return undefined;
+    const body = await readPrefix(reply, ERROR_EXCERPT_BYTES);
+    return (await hook(new Response(body, { status: reply.status, headers: reply.headers() }))) ? true : body;
   }
 
   async #receiveJson(text: string): Promise<void> {

@@ -120,13 +120,18 @@ export class UndiciReply implements HttpReply {
     await this.#settled().catch(() => {});
   }
 
-  toResponse(): Response {
+  headers(): Headers {
     const out = new Headers();
     for (const [name, value] of Object.entries(this.#headers)) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) out.append(name, v);
       else out.set(name, value);
     }
+    return out;
+  }
+
+  toResponse(): Response {
+    const out = this.headers();
     const nullBody = this.status === 204 || this.status === 304 || this.status < 200;
     const body = nullBody
       ? null

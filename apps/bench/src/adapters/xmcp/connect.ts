@@ -31,7 +31,7 @@ export async function transportFor(target: ServerTarget): Promise<Transport> {
     }
     case 'legacy-sse': {
       const { SseClientTransport } = await import('@x/transport-sse');
-      return new SseClientTransport({ url: `${base}/sse` });
+      return new SseClientTransport(`${base}/sse`);
     }
     case 'ws': {
       const { WebSocketClientTransport } = await import('@x/transport-ws');
