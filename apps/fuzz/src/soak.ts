@@ -50,7 +50,7 @@ const TARGETS: Record<string, SoakTarget> = {
   sse: {
     name: 'legacy HTTP+SSE',
     host: () => hostSse(createFuzzServer()),
-    transport: (url) => new SseClientTransport({ url }),
+    transport: (url) => new SseClientTransport(url),
     protocolVersion: '2024-11-05',
   },
   ws: {

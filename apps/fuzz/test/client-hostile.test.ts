@@ -63,7 +63,7 @@ const targets: ClientTarget[] = [
     transport: 'client over legacy SSE',
     protocolVersion: '2024-11-05',
     start: hostileSseServer,
-    connect: (host) => new SseClientTransport({ url: host!.url }),
+    connect: (host) => new SseClientTransport(host!.url),
   },
   {
     transport: 'client over WebSocket',

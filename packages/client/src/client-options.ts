@@ -63,7 +63,7 @@ export interface ClientOptions {
  * @example
  * ```ts
  * await client.connect(new StreamableHttpClientTransport(url), {
- *   fallback: () => new SseClientTransport({ url }),
+ *   fallback: () => new SseClientTransport(url),
  *   cacheKey: url,
  * });
  * ```
