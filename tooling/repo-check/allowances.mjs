@@ -6,12 +6,20 @@
  * Workspace packages are named by their npm names; anything not listed here is refused.
  */
 export const ALLOWANCES = {
-  '@x/protocol': { deps: ['zod'], node: false },
+  '@x/protocol': { deps: ['zod'], node: false, nodeDirs: ['node'] },
   '@x/client': { deps: ['@x/protocol'], node: false },
   '@x/server': { deps: ['@x/protocol'], node: false },
   '@x/transport-stdio': { deps: ['@x/protocol'], node: true },
-  '@x/transport-sse': { deps: ['@x/protocol', 'undici', 'eventsource-parser'], node: true },
-  '@x/transport-streamable-http': { deps: ['@x/protocol', 'undici', 'eventsource-parser'], node: true },
+  '@x/transport-sse': {
+    deps: ['@x/protocol', 'undici', 'eventsource-parser'],
+    node: false,
+    nodeDirs: ['node'],
+  },
+  '@x/transport-streamable-http': {
+    deps: ['@x/protocol', 'undici', 'eventsource-parser'],
+    node: false,
+    nodeDirs: ['node'],
+  },
   '@x/auth': { deps: ['@x/protocol', 'oauth4webapi', 'jose'], node: false, nodeDirs: ['node'] },
   '@x/transport-ws': { deps: ['@x/protocol', 'ws'], node: true },
 };

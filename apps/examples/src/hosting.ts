@@ -1,9 +1,10 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Transport } from '@x/protocol';
-import { SseServer } from '@x/transport-sse';
-import { createNodeHandler } from '@x/transport-sse/node';
-import { createStreamableHttpHandler, toNodeHandler } from '@x/transport-streamable-http';
+import { createSseHandler } from '@x/transport-sse';
+import { toNodeHandler as toSseNodeHandler } from '@x/transport-sse/node';
+import { createStreamableHttpHandler } from '@x/transport-streamable-http';
+import { toNodeHandler } from '@x/transport-streamable-http/node';
 import { WebSocketListener } from '@x/transport-ws';
 
 /** Anything with `connect(transport)`: an `McpServer`, a low-level `Server`. */
@@ -56,10 +57,10 @@ export async function hostStreamableHttp(
 
 /** Serves `server` over the legacy HTTP+SSE transport (GET `/sse`, then POST to the announced URL). */
 export async function hostSse(server: Connectable): Promise<Hosted> {
-  const sse = new SseServer({
+  const sse = createSseHandler({
     onsession: (transport) => server.connect(transport),
   });
-  const handle = createNodeHandler(sse);
+  const handle = toSseNodeHandler(sse);
   const http = createServer((req, res) => void handle(req, res));
   const url = await listen(http, '/sse');
   return hosted(url, async () => {

@@ -90,8 +90,10 @@ describe('SseServer over HTTP', () => {
 
   it('accepts configured hosts and origins, and nothing else', async () => {
     const { harness } = await openSession({
-      allowedHosts: ['127.0.0.1', 'mcp.example'],
-      allowedOrigins: ['https://app.example'],
+      dnsRebindingProtection: {
+        allowedHosts: ['127.0.0.1', 'mcp.example'],
+        allowedOrigins: ['https://app.example'],
+      },
     });
     const stream = await openRawStream({
       port: harness.port,
@@ -149,7 +151,7 @@ describe('SseServer over HTTP', () => {
   });
 
   it('sends keep-alive comments on the configured interval', async () => {
-    const { stream } = await openSession({ keepAliveIntervalMs: 10 });
+    const { stream } = await openSession({ keepAliveMs: 10 });
     await waitFor(() => stream.text().includes(': keep-alive\n\n'));
   });
 

@@ -2,12 +2,10 @@ export { createStreamableHttpHandler } from './server/handler.js';
 export type { StreamableHttpHandler } from './server/handler.js';
 export type {
   AuthenticateResult,
-  HandlerContext,
   StreamableHttpHandlerOptions,
   StreamableHttpServerTransport,
 } from './server/options.js';
-export { toNodeHandler } from './server/node-adapter.js';
-export type { NodeHandler, WebHandler } from './server/node-adapter.js';
+export type { ConnectionInfo, WebHandler } from '@x/protocol/http';
 export { InMemoryEventStore } from './server/event-store.js';
 export type { EventStore, InMemoryEventStoreOptions } from './server/event-store.js';
 export type { CorsOptions } from './server/cors.js';
@@ -15,7 +13,7 @@ export { StreamableHttpClientTransport } from './client/transport.js';
 export type { StreamableHttpClientTransportOptions } from './client/options.js';
 export type { ReconnectionOptions } from './client/reconnect.js';
 export type { FetchLike } from './client/requester.js';
-export { StreamableHttpError } from './client/http-error.js';
+export { HttpStatusError } from '@x/protocol/http';
 export { connectWithSseFallback, shouldFallBackToSse } from './client/fallback.js';
 export type { SseFallbackOptions } from './client/fallback.js';
 export { decodeHeaderValue, encodeHeaderValue } from './shared/header-value.js';

@@ -23,3 +23,9 @@ export type { ChunkEventSource, ReadBoundedTextOptions } from './read-bounded-bo
 export { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 export type { RateLimiterOptions } from './rate-limiter.js';
 export type { HttpAuthenticate, HttpClientAuthOptions } from './auth-options.js';
+export { HttpStatusError } from './http-status-error.js';
+export type { HttpStatusErrorInit } from './http-status-error.js';
+export { webIncoming } from './http-incoming.js';
+export type { ConnectionInfo, HeaderReader, HttpIncoming, WebHandler } from './http-incoming.js';
+export { encodeSseComment, encodeSseEvent } from './sse-encoding.js';
+export type { SseEvent } from './sse-encoding.js';

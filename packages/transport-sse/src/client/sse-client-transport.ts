@@ -8,7 +8,7 @@ import {
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol';
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { httpStatusErrorFrom } from '../http/http-status-error.js';
+import { HttpStatusError } from '@x/protocol/http';
 import { parseMediaType } from '@x/protocol/http';
 import { fetchersOf, loadDefaultFetchers } from './default-fetch.js';
 import type { Fetchers, OpenedStream } from './default-fetch.js';
@@ -179,7 +179,7 @@ export class SseClientTransport implements Transport {
         }
         if (refused === undefined) return;
         if (await this.#retryAfterUnauthorized(refused, attempt)) continue;
-        throw await httpStatusErrorFrom(refused, 'POST to the message endpoint');
+        throw await HttpStatusError.from(refused, 'POST to the message endpoint');
       }
     } finally {
       link?.dispose();
@@ -236,7 +236,7 @@ export class SseClientTransport implements Transport {
       if (opened.status >= 200 && opened.status < 300) return opened;
       const response = await opened.toResponse();
       if (await this.#retryAfterUnauthorized(response, attempt)) continue;
-      throw await httpStatusErrorFrom(response, 'Opening the SSE stream');
+      throw await HttpStatusError.from(response, 'Opening the SSE stream');
     }
   }
 

@@ -27,29 +27,6 @@ export interface StreamableHttpServerTransport extends Transport {
 }
 
 /**
- * What the handler knows about the connection beyond the `Request` (adapters fill it in).
- *
- * @example
- * ```ts
- * // A custom adapter passes the socket's addresses along, as `toNodeHandler` does.
- * const response = await handler(request, {
- *   localAddress: req.socket.localAddress,
- *   remoteAddress: req.socket.remoteAddress,
- * });
- * // Deno: Deno.serve((request, info) => handler(request, { remoteAddress: info.remoteAddr.hostname }));
- * ```
- */
-export interface HandlerContext {
-  /** Local socket address the request arrived on; decides the DNS-rebinding default. */
-  localAddress?: string | undefined;
-  /**
-   * The client's address: the key of `sessionRateLimit` for callers without a principal. Without it,
-   * every anonymous caller shares one bucket.
-   */
-  remoteAddress?: string | undefined;
-}
-
-/**
  * Result of the `authenticate` hook: the caller's `AuthInfo` (attached to every message of the request
  * as `extra.authInfo`), `undefined` for an anonymous caller, or a `Response` (e.g. 401 with
  * `WWW-Authenticate`) that the handler returns as-is.
@@ -111,7 +88,7 @@ export interface StreamableHttpHandlerOptions {
   maxSessions?: number | undefined;
   /**
    * How fast one caller may create sessions: a token bucket per principal (see `sessionPrincipal`), else
-   * per `HandlerContext.remoteAddress`. Past it `initialize` gets 429 with `Retry-After`. `false`
+   * per `ConnectionInfo.remoteAddress`. Past it `initialize` gets 429 with `Retry-After`. `false`
    * disables it. Default `DEFAULT_RATE_LIMIT` of `@x/protocol/http`: 10 per second, bursts of 50,
    * 10 000 callers tracked.
    */
