@@ -204,3 +204,24 @@ describe('SseServer over HTTP', () => {
     expect((await rawRequest({ port: harness.port, method: 'GET', path: '/sse' })).status).toBe(503);
   });
 });
+
+// Issue #25, item 6: "an optional endpoint path (404 elsewhere)".
+describe('the path option', () => {
+  it('serves the stream path and the POST endpoint, and answers 404 with a JSON-RPC body elsewhere', async () => {
+    const { harness, endpoint } = await openSession({ path: '/sse', endpoint: '/messages' });
+    expect(endpoint).toMatch(/^\/messages\?sessionId=/);
+    expect((await post(harness.port, endpoint, ping)).status).toBe(202);
+    for (const [method, path] of [
+      ['GET', '/other'],
+      ['POST', '/other?sessionId=1'],
+    ] as const) {
+      const reply = await (method === 'GET'
+        ? rawRequest({ port: harness.port, method, path })
+        : post(harness.port, path, ping));
+      expect(reply.status).toBe(404);
+      expect(JSON.parse(reply.body)).toMatchObject({
+        error: { code: ErrorCode.InvalidRequest, message: 'Not Found: the SSE endpoint is /sse' },
+      });
+    }
+  });
+});

@@ -29,3 +29,4 @@ export { webIncoming } from './http-incoming.js';
 export type { ConnectionInfo, HeaderReader, HttpIncoming, WebHandler } from './http-incoming.js';
 export { encodeSseComment, encodeSseEvent } from './sse-encoding.js';
 export type { SseEvent } from './sse-encoding.js';
+export { assertWebRequest } from './assert-web-request.js';

@@ -1,4 +1,4 @@
-import type { ConnectionInfo } from '@x/protocol/http';
+import { assertWebRequest, type ConnectionInfo } from '@x/protocol/http';
 import { NODE_DISPATCH } from './node-dispatch.js';
 import { type SseHandlerOptions, SseServer } from './sse-server.js';
 import type { SseServerTransport } from './sse-server-transport.js';
@@ -46,7 +46,11 @@ export interface SseHandler {
  */
 export function createSseHandler(options: SseHandlerOptions): SseHandler {
   const core = new SseServer(options);
-  const handler = (request: Request, info?: ConnectionInfo): Promise<Response> => core.handle(request, info);
+  const handler = async (request: Request, info?: ConnectionInfo): Promise<Response> => {
+    // `http.createServer(handler)` passes Node's (req, res): refuse it loudly instead of hanging.
+    assertWebRequest(request, info, '@x/transport-sse/node');
+    return core.handle(request, info);
+  };
   return Object.defineProperties(handler, {
     // The node:http adapter's way in: no Web Request, and a stream it writes straight to the socket.
     [NODE_DISPATCH]: { value: (core as unknown as Record<typeof NODE_DISPATCH, unknown>)[NODE_DISPATCH] },

@@ -110,6 +110,12 @@ export interface SseHandlerOptions {
    */
   endpoint?: string | undefined;
   /**
+   * The pathname of the event stream (e.g. `'/sse'`): a request to any path other than it and the
+   * `endpoint` gets 404 with a JSON-RPC error body. Default: every path (mount the handler on a route of
+   * your framework).
+   */
+  path?: string | undefined;
+  /**
    * DNS-rebinding protection (403), the policy shared with Streamable HTTP and WebSocket (spec: servers
    * MUST validate Origin). On by default, on every address: a browser `Origin` must be a loopback page
    * (`http(s)://localhost|127.0.0.1|[::1]`, any port) or one you list in `allowedOrigins`; the `Host`
@@ -190,9 +196,16 @@ export class SseServer {
     }
   };
   #closed = false;
+  /** The stream's path and the POST endpoint's, when `path` is set. */
+  readonly #paths: readonly string[] | undefined;
 
   constructor(options: SseHandlerOptions) {
     this.#options = options;
+    const path = options.path;
+    this.#paths =
+      path === undefined
+        ? undefined
+        : [path, new URL(options.endpoint ?? path, `http://localhost${path}`).pathname];
     const protection = options.dnsRebindingProtection;
     this.#guard =
       protection === false
@@ -250,6 +263,10 @@ export class SseServer {
 
   /** The whole exchange, shared by `handle` and the `node:http` adapter's own entry. */
   async #serve<S extends SseSink>(incoming: HttpIncoming, openSink: () => S): Promise<SseReply<S>> {
+    const paths = this.#paths;
+    if (paths !== undefined && !paths.includes(incoming.url.pathname)) {
+      return errorReply(404, ErrorCode.InvalidRequest, `Not Found: the SSE endpoint is ${paths[0]}`);
+    }
     if (this.#closed) return errorReply(503, ErrorCode.ConnectionClosed, 'Server is shutting down');
     // The guard reads only `headers.get` and `url`, which every HttpIncoming has.
     const rejection = this.#guard?.(incoming, incoming.localAddress);

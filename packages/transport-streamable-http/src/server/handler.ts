@@ -21,6 +21,7 @@ import { handleModernPost } from './modern/modern-handler.js';
 import type { StreamableHttpHandlerOptions, StreamableHttpServerTransport } from './options.js';
 import {
   acceptsAll,
+  assertWebRequest,
   type ConnectionInfo,
   createDnsRebindingGuard,
   DEFAULT_MAX_BODY_BYTES,
@@ -114,6 +115,7 @@ function defaultSessionId(): string {
  */
 export function createStreamableHttpHandler(options: StreamableHttpHandlerOptions): StreamableHttpHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const path = options.path;
   const cors =
     options.cors === undefined || options.cors === false
       ? undefined
@@ -221,6 +223,9 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   }
 
   async function route(request: HttpIncoming): Promise<Response> {
+    if (path !== undefined && request.url.pathname !== path) {
+      return errorResponse(404, ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`);
+    }
     if (closed) return errorResponse(503, ErrorCode.InternalError, 'Service Unavailable: shutting down');
     if (request.method === 'OPTIONS') return cors?.preflight(request) ?? methodNotAllowed(ALLOW);
     // The guard reads only `headers.get` and `url`, which every HttpIncoming has.
@@ -277,8 +282,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     return cors.apply(request, response);
   };
 
-  const handler = async (request: Request, info?: ConnectionInfo): Promise<Response> =>
-    materialize(await dispatch(webIncoming(request, info)));
+  const handler = async (request: Request, info?: ConnectionInfo): Promise<Response> => {
+    // `http.createServer(handler)` passes Node's (req, res): refuse it loudly instead of hanging.
+    assertWebRequest(request, info, '@x/transport-streamable-http/node');
+    return materialize(await dispatch(webIncoming(request, info)));
+  };
 
   return Object.defineProperties(handler, {
     // The node:http adapter's way in: no Web Request, and bodies it writes straight to the socket.

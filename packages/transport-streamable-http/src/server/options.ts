@@ -110,6 +110,11 @@ export interface StreamableHttpHandlerOptions {
   /** Largest POST body in bytes (413 beyond). Default 4 MiB (`DEFAULT_MAX_BODY_BYTES`). */
   maxBodyBytes?: number | undefined;
   /**
+   * The endpoint's pathname (e.g. `'/mcp'`): a request to any other path gets 404 with a JSON-RPC error
+   * body. Default: every path is the endpoint (mount the handler on a route of your framework).
+   */
+  path?: string | undefined;
+  /**
    * How deeply a POST body's arrays and objects may nest; deeper bodies are refused with 400 (-32700)
    * before they are parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).
    */
