@@ -5,7 +5,7 @@ import { createSseHandler } from '@x/transport-sse';
 import { toNodeHandler as toSseNodeHandler } from '@x/transport-sse/node';
 import { createStreamableHttpHandler } from '@x/transport-streamable-http';
 import { toNodeHandler } from '@x/transport-streamable-http/node';
-import { WebSocketListener } from '@x/transport-ws';
+import { listenWebSocket } from '@x/transport-ws';
 
 /** Anything with `connect(transport)`: an `McpServer`, a low-level `Server`. */
 export interface Connectable {
@@ -71,9 +71,9 @@ export async function hostSse(server: Connectable): Promise<Hosted> {
 
 /** Serves `server` over WebSocket (subprotocol `mcp`). */
 export async function hostWebSocket(server: Connectable): Promise<Hosted> {
-  const listener = await WebSocketListener.listen({
+  const listener = await listenWebSocket({
     port: 0,
-    onconnection: (transport) => server.connect(transport),
+    onsession: (transport) => server.connect(transport),
   });
   const url = listener.url;
   if (url === undefined) throw new Error('WebSocket listener has no address');

@@ -1,11 +1,10 @@
 export { createStreamableHttpHandler } from './server/handler.js';
 export type { StreamableHttpHandler } from './server/handler.js';
 export type {
-  AuthenticateResult,
   StreamableHttpHandlerOptions,
   StreamableHttpServerTransport,
 } from './server/options.js';
-export type { ConnectionInfo, WebHandler } from '@x/protocol/http';
+export type { ConnectionInfo, HttpAuthenticate, WebHandler } from '@x/protocol/http';
 export { InMemoryEventStore } from './server/event-store.js';
 export type { EventStore, InMemoryEventStoreOptions } from './server/event-store.js';
 export type { CorsOptions } from './server/cors.js';

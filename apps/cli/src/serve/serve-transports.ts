@@ -67,12 +67,12 @@ export async function serveSse(options: ServeOptions): Promise<ListeningServer> 
 
 /** WebSocket (subprotocol `mcp`) at `/mcp`. */
 export async function serveWs(options: ServeOptions): Promise<ListeningServer> {
-  const { WebSocketListener } = await import('@x/transport-ws');
-  const listener = await WebSocketListener.listen({
+  const { listenWebSocket } = await import('@x/transport-ws');
+  const listener = await listenWebSocket({
     port: options.port,
     host: options.host,
     path: '/mcp',
-    onconnection: (transport) => options.server.connect(transport).then(() => {}),
+    onsession: (transport) => options.server.connect(transport).then(() => {}),
     onerror: options.onerror,
   });
   return {

@@ -12,7 +12,6 @@ import {
   PayloadTooLargeError,
   RateLimiter,
   type RateLimiterOptions,
-  type WebHandler,
   webIncoming,
 } from '@x/protocol/http';
 import { NODE_DISPATCH } from './node-dispatch.js';

@@ -1,6 +1,6 @@
 import type { AuthInfo, Era, Transport } from '@x/protocol';
 import type { CorsOptions } from './cors.js';
-import type { DnsRebindingOptions, RateLimiterOptions } from '@x/protocol/http';
+import type { DnsRebindingOptions, HttpAuthenticate, RateLimiterOptions } from '@x/protocol/http';
 import type { EventStore } from './event-store.js';
 import type { ParamHeader } from '../shared/param-headers.js';
 
@@ -25,24 +25,6 @@ export interface StreamableHttpServerTransport extends Transport {
   /** The legacy session id; undefined for per-request transports. */
   readonly sessionId: string | undefined;
 }
-
-/**
- * Result of the `authenticate` hook: the caller's `AuthInfo` (attached to every message of the request
- * as `extra.authInfo`), `undefined` for an anonymous caller, or a `Response` (e.g. 401 with
- * `WWW-Authenticate`) that the handler returns as-is.
- *
- * @example
- * ```ts
- * const authenticate = (request: Request): AuthenticateResult => {
- *   const key = request.headers.get('x-api-key') ?? '';
- *   const clientId = apiKeys.get(key);
- *   return clientId === undefined
- *     ? new Response('unknown API key', { status: 401 })
- *     : { token: key, clientId, scopes: [] };
- * };
- * ```
- */
-export type AuthenticateResult = AuthInfo | Response | undefined;
 
 /**
  * Options of `createStreamableHttpHandler`.
@@ -133,7 +115,7 @@ export interface StreamableHttpHandlerOptions {
   /** CORS for browser clients; `true` allows any origin. Default off. */
   cors?: CorsOptions | boolean | undefined;
   /** Authenticates each request before its body is read. */
-  authenticate?: ((request: Request) => AuthenticateResult | Promise<AuthenticateResult>) | undefined;
+  authenticate?: HttpAuthenticate | undefined;
   /** Keep-alive comment interval on long-lived streams (GET, `subscriptions/listen`). Default 15 s; 0 off. */
   keepAliveMs?: number | undefined;
   /**
