@@ -5,7 +5,7 @@ import { createSseHandler } from '@x/transport-sse';
 import { toNodeHandler as toSseNodeHandler } from '@x/transport-sse/node';
 import { createStreamableHttpHandler } from '@x/transport-streamable-http';
 import { toNodeHandler } from '@x/transport-streamable-http/node';
-import { listenWebSocket } from '@x/transport-ws';
+import { listenWebSocket } from '@x/transport-ws/node';
 
 /** Anything with `connect(transport)`: an `McpServer`, a low-level `Server`. */
 export interface Connectable {

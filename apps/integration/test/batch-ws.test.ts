@@ -1,4 +1,5 @@
-import { MCP_SUBPROTOCOL, WebSocketClientTransport, listenWebSocket } from '@x/transport-ws';
+import { MCP_SUBPROTOCOL, WebSocketClientTransport } from '@x/transport-ws';
+import { listenWebSocket } from '@x/transport-ws/node';
 import { afterEach, describe } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { clientBatchCases, type RawPeer, serverBatchCases, TextQueue } from './fixtures/batch-helpers.js';

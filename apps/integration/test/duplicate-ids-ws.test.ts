@@ -1,5 +1,6 @@
 import { ErrorCode } from '@x/protocol';
-import { MCP_SUBPROTOCOL, listenWebSocket } from '@x/transport-ws';
+import { MCP_SUBPROTOCOL } from '@x/transport-ws';
+import { listenWebSocket } from '@x/transport-ws/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import {

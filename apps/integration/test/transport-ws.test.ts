@@ -2,12 +2,8 @@ import type { Socket } from 'node:net';
 import type { Client } from '@x/client';
 import { ConnectionClosedError, ErrorCode, type McpError } from '@x/protocol';
 import type { McpServer } from '@x/server';
-import {
-  WebSocketClientTransport,
-  type WebSocketClientTransportOptions,
-  type WebSocketHandler,
-  listenWebSocket,
-} from '@x/transport-ws';
+import { WebSocketClientTransport, type WebSocketClientTransportOptions } from '@x/transport-ws';
+import { type WebSocketHandler, listenWebSocket } from '@x/transport-ws/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createE2eServer,

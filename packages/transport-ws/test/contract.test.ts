@@ -1,6 +1,7 @@
 import { runTransportContract } from '@x/protocol/testing';
 import { describe, expect, it } from 'vitest';
-import { WebSocketClientTransport, type WebSocketServerTransport, listenWebSocket } from '../src/index.js';
+import { WebSocketClientTransport } from '../src/index.js';
+import { type WebSocketServerTransport, listenWebSocket } from '../src/node.js';
 import { waitFor } from './helpers.js';
 
 describe('transport contract kit over real sockets', () => {

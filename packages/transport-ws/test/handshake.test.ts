@@ -1,11 +1,7 @@
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import {
-  WebSocketClientTransport,
-  WebSocketHandshakeError,
-  listenWebSocket,
-  createWebSocketHandler,
-} from '../src/index.js';
+import { WebSocketClientTransport, WebSocketHandshakeError } from '../src/index.js';
+import { listenWebSocket, createWebSocketHandler } from '../src/node.js';
 import { defer, startHttpServer, startServer, upgradeStatus, waitFor } from './helpers.js';
 
 describe('upgrade checks', () => {

@@ -1,12 +1,8 @@
 import { ConnectionClosedError, ErrorCode, type JSONRPCMessage } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import {
-  CloseCode,
-  WebSocketClientTransport,
-  WebSocketHandshakeError,
-  createWebSocketHandler,
-} from '../src/index.js';
+import { CloseCode, WebSocketClientTransport, WebSocketHandshakeError } from '../src/index.js';
+import { createWebSocketHandler } from '../src/node.js';
 import {
   defer,
   rawClient,

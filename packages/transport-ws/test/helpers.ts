@@ -3,15 +3,14 @@ import { connect, type Socket } from 'node:net';
 import type { JSONRPCMessage } from '@x/protocol';
 import { afterEach } from 'vitest';
 import { WebSocket } from 'ws';
+import { WebSocketClientTransport, type WebSocketClientTransportOptions } from '../src/index.js';
 import {
-  WebSocketClientTransport,
-  type WebSocketClientTransportOptions,
   type WebSocketHandler,
   type WebSocketListenOptions,
   type WebSocketServerTransport,
   listenWebSocket,
   createWebSocketHandler,
-} from '../src/index.js';
+} from '../src/node.js';
 
 type Cleanup = () => unknown;
 const cleanups: Cleanup[] = [];

@@ -5,7 +5,8 @@ import type { Transport as OfficialTransport } from '@modelcontextprotocol/sdk/s
 import type { Transport } from '@x/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
-import { WebSocketClientTransport, type WebSocketHandler, listenWebSocket } from '../src/index.js';
+import { WebSocketClientTransport } from '../src/index.js';
+import { type WebSocketHandler, listenWebSocket } from '../src/node.js';
 import { defer } from './helpers.js';
 
 /**

@@ -1,13 +1,8 @@
 import type { Socket } from 'node:net';
 import type { JSONRPCMessage } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  type ReconnectOptions,
-  WebSocketClientTransport,
-  type WebSocketServerTransport,
-  listenWebSocket,
-  createWebSocketHandler,
-} from '../src/index.js';
+import { type ReconnectOptions, WebSocketClientTransport } from '../src/index.js';
+import { type WebSocketServerTransport, listenWebSocket, createWebSocketHandler } from '../src/node.js';
 import { defer, request, startHttpServer, waitFor } from './helpers.js';
 
 const fast = { initialDelayMs: 10, maxDelayMs: 50, maxAttempts: 100 };

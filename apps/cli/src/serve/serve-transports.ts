@@ -67,7 +67,7 @@ export async function serveSse(options: ServeOptions): Promise<ListeningServer> 
 
 /** WebSocket (subprotocol `mcp`) at `/mcp`. */
 export async function serveWs(options: ServeOptions): Promise<ListeningServer> {
-  const { listenWebSocket } = await import('@x/transport-ws');
+  const { listenWebSocket } = await import('@x/transport-ws/node');
   const listener = await listenWebSocket({
     port: options.port,
     host: options.host,

@@ -1,4 +1,4 @@
-import { listenWebSocket } from '@x/transport-ws';
+import { listenWebSocket } from '@x/transport-ws/node';
 import type { ServerHandle } from '../types.js';
 import { createXServer } from './definition.js';
 
