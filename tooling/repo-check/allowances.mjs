@@ -6,12 +6,18 @@
  * Workspace packages are named by their npm names; anything not listed here is refused.
  */
 export const ALLOWANCES = {
-  '@x/protocol': { deps: ['zod'], node: false },
+  '@x/protocol': { deps: ['zod'], node: false, nodeDirs: ['node'] },
   '@x/client': { deps: ['@x/protocol'], node: false },
   '@x/server': { deps: ['@x/protocol'], node: false },
   '@x/transport-stdio': { deps: ['@x/protocol'], node: true },
+  // `node: true` until the client's default fetch (a dynamic `node:events` import) moves behind a seam;
+  // its server already keeps `node:` under src/node/, and a browser bundle test holds the main entry.
   '@x/transport-sse': { deps: ['@x/protocol', 'undici', 'eventsource-parser'], node: true },
-  '@x/transport-streamable-http': { deps: ['@x/protocol', 'undici', 'eventsource-parser'], node: true },
+  '@x/transport-streamable-http': {
+    deps: ['@x/protocol', 'undici', 'eventsource-parser'],
+    node: false,
+    nodeDirs: ['node'],
+  },
   '@x/auth': { deps: ['@x/protocol', 'oauth4webapi', 'jose'], node: false, nodeDirs: ['node'] },
   '@x/transport-ws': { deps: ['@x/protocol', 'ws'], node: true },
 };

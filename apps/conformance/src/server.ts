@@ -3,7 +3,8 @@
 // event store, DELETE to end them) and stateless 2026-07-28 requests (CONFORMANCE.md §7, step 2).
 import { createServer } from 'node:http';
 import { createEverythingServer } from '@x/examples/dist/everything-server.js';
-import { createStreamableHttpHandler, InMemoryEventStore, toNodeHandler } from '@x/transport-streamable-http';
+import { createStreamableHttpHandler, InMemoryEventStore } from '@x/transport-streamable-http';
+import { toNodeHandler } from '@x/transport-streamable-http/node';
 import { paramHeaderIndex } from './server/param-header-index.js';
 
 const PATH = '/mcp';

@@ -1,10 +1,11 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Transport } from '@x/protocol';
-import { SseServer } from '@x/transport-sse';
-import { createNodeHandler } from '@x/transport-sse/node';
-import { createStreamableHttpHandler, toNodeHandler } from '@x/transport-streamable-http';
-import { WebSocketListener } from '@x/transport-ws';
+import { createSseHandler } from '@x/transport-sse';
+import { toNodeHandler as toSseNodeHandler } from '@x/transport-sse/node';
+import { createStreamableHttpHandler } from '@x/transport-streamable-http';
+import { toNodeHandler } from '@x/transport-streamable-http/node';
+import { listenWebSocket } from '@x/transport-ws/node';
 
 /** Anything with `connect(transport)`: an `McpServer`, a low-level `Server`. */
 export interface Connectable {
@@ -56,10 +57,10 @@ export async function hostStreamableHttp(
 
 /** Serves `server` over the legacy HTTP+SSE transport (GET `/sse`, then POST to the announced URL). */
 export async function hostSse(server: Connectable): Promise<Hosted> {
-  const sse = new SseServer({
+  const sse = createSseHandler({
     onsession: (transport) => server.connect(transport),
   });
-  const handle = createNodeHandler(sse);
+  const handle = toSseNodeHandler(sse);
   const http = createServer((req, res) => void handle(req, res));
   const url = await listen(http, '/sse');
   return hosted(url, async () => {
@@ -70,9 +71,9 @@ export async function hostSse(server: Connectable): Promise<Hosted> {
 
 /** Serves `server` over WebSocket (subprotocol `mcp`). */
 export async function hostWebSocket(server: Connectable): Promise<Hosted> {
-  const listener = await WebSocketListener.listen({
+  const listener = await listenWebSocket({
     port: 0,
-    onconnection: (transport) => server.connect(transport),
+    onsession: (transport) => server.connect(transport),
   });
   const url = listener.url;
   if (url === undefined) throw new Error('WebSocket listener has no address');

@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@x/server';
-import { SseServer } from '@x/transport-sse';
-import { createNodeHandler } from '@x/transport-sse/node';
-import { createStreamableHttpHandler, toNodeHandler } from '@x/transport-streamable-http';
-import { WebSocketListener } from '@x/transport-ws';
+import { createSseHandler } from '@x/transport-sse';
+import { toNodeHandler as sseNodeHandler } from '@x/transport-sse/node';
+import { createStreamableHttpHandler } from '@x/transport-streamable-http';
+import { toNodeHandler } from '@x/transport-streamable-http/node';
+import { listenWebSocket } from '@x/transport-ws/node';
 
 /** A server transport listening on 127.0.0.1 (port 0) with an McpServer behind it. */
 export interface Host {
@@ -38,8 +39,8 @@ export function hostStreamableHttp(server: McpServer): Promise<Host> {
 
 /** Legacy HTTP+SSE (2024-11-05) at `/sse`. */
 export function hostSse(server: McpServer): Promise<Host> {
-  const sse = new SseServer({ onsession: (transport) => server.connect(transport) });
-  const handle = createNodeHandler(sse);
+  const sse = createSseHandler({ onsession: (transport) => server.connect(transport) });
+  const handle = sseNodeHandler(sse);
   return listen(
     createServer((req, res) => void handle(req, res)),
     '/sse',
@@ -49,10 +50,10 @@ export function hostSse(server: McpServer): Promise<Host> {
 
 /** WebSocket (subprotocol `mcp`). */
 export async function hostWebSocket(server: McpServer): Promise<Host> {
-  const listener = await WebSocketListener.listen({
+  const listener = await listenWebSocket({
     port: 0,
     host: '127.0.0.1',
-    onconnection: (transport) => server.connect(transport),
+    onsession: (transport) => server.connect(transport),
   });
   const url = listener.url;
   if (url === undefined) throw new Error('the WebSocket listener has no address');

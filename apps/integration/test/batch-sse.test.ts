@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SseClientTransport, SseServer } from '@x/transport-sse';
-import { createNodeHandler } from '@x/transport-sse/node';
+import { createSseHandler, SseClientTransport } from '@x/transport-sse';
+import { toNodeHandler } from '@x/transport-sse/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   answersOnly,
@@ -65,9 +65,9 @@ async function readEvents(body: ReadableStream<Uint8Array>, events: TextQueue): 
 /** A raw HTTP+SSE client of our McpServer: GET stream + POSTs; `statuses` records each POST's status. */
 async function rawSse(statuses: number[] = []): Promise<RawPeer> {
   const server = createE2eServer();
-  const sse = new SseServer({ onsession: (transport) => server.connect(transport), keepAliveIntervalMs: 0 });
+  const sse = createSseHandler({ onsession: (transport) => server.connect(transport), keepAliveMs: 0 });
   resources.track(sse);
-  const url = await listen(createNodeHandler(sse));
+  const url = await listen(toNodeHandler(sse));
   const abort = new AbortController();
   resources.track({ close: () => abort.abort() });
   const stream = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: abort.signal });

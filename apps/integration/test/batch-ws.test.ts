@@ -1,4 +1,5 @@
-import { MCP_SUBPROTOCOL, WebSocketClientTransport, WebSocketListener } from '@x/transport-ws';
+import { MCP_SUBPROTOCOL, WebSocketClientTransport } from '@x/transport-ws';
+import { listenWebSocket } from '@x/transport-ws/node';
 import { afterEach, describe } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { clientBatchCases, type RawPeer, serverBatchCases, TextQueue } from './fixtures/batch-helpers.js';
@@ -11,14 +12,14 @@ import { createE2eServer, Resources } from './fixtures/e2e-helpers.js';
 const resources = new Resources();
 afterEach(() => resources.closeAll());
 
-/** A raw `ws` socket to our McpServer behind a WebSocketListener: exact frames both ways. */
+/** A raw `ws` socket to our McpServer behind a WebSocketHandler: exact frames both ways. */
 async function rawWebSocket(): Promise<RawPeer> {
   const server = createE2eServer();
   const listener = resources.track(
-    await WebSocketListener.listen({
+    await listenWebSocket({
       port: 0,
-      heartbeatIntervalMs: 0,
-      onconnection: (t) => server.connect(t),
+      keepAliveMs: 0,
+      onsession: (t) => server.connect(t),
     }),
   );
   const socket = new WebSocket(listener.url as URL, MCP_SUBPROTOCOL);

@@ -1,5 +1,6 @@
 import { ErrorCode } from '@x/protocol';
-import { MCP_SUBPROTOCOL, WebSocketListener } from '@x/transport-ws';
+import { MCP_SUBPROTOCOL } from '@x/transport-ws';
+import { listenWebSocket } from '@x/transport-ws/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import {
@@ -39,10 +40,10 @@ const ping = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'ping' });
 async function peer(): Promise<RawPeer> {
   const server = createE2eServer();
   const listener = resources.track(
-    await WebSocketListener.listen({
+    await listenWebSocket({
       port: 0,
-      heartbeatIntervalMs: 0,
-      onconnection: (t) => server.connect(t),
+      keepAliveMs: 0,
+      onsession: (t) => server.connect(t),
     }),
   );
   const socket = new WebSocket(listener.url as URL, MCP_SUBPROTOCOL);

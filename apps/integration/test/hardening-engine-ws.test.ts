@@ -1,6 +1,7 @@
 import { ErrorCode, type JSONRPCMessage, McpError } from '@x/protocol';
 import { Server } from '@x/server';
-import { MCP_SUBPROTOCOL, WebSocketClientTransport, WebSocketListener } from '@x/transport-ws';
+import { MCP_SUBPROTOCOL, WebSocketClientTransport } from '@x/transport-ws';
+import { listenWebSocket } from '@x/transport-ws/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { TextQueue } from './fixtures/batch-helpers.js';
@@ -41,9 +42,9 @@ function hostileServer(): { server: Server; release: () => void; running: () => 
 }
 
 async function host(server: Server): Promise<URL> {
-  const listener = await WebSocketListener.listen({
+  const listener = await listenWebSocket({
     port: 0,
-    onconnection: (transport) => server.connect(transport),
+    onsession: (transport) => server.connect(transport),
   });
   resources.track(listener);
   if (listener.url === undefined) throw new Error('the listener has no address');

@@ -3,8 +3,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Client } from '@x/client';
 import { ConnectionClosedError, ErrorCode, type McpError } from '@x/protocol';
 import type { McpServer } from '@x/server';
-import { SseClientTransport, SseServer } from '@x/transport-sse';
-import { createNodeHandler } from '@x/transport-sse/node';
+import { createSseHandler, type SseHandler, SseClientTransport } from '@x/transport-sse';
+import { toNodeHandler } from '@x/transport-sse/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createE2eServer,
@@ -26,15 +26,15 @@ const resources = new Resources();
 afterEach(() => resources.closeAll());
 
 interface Hosted {
-  sse: SseServer;
+  sse: SseHandler;
   url: URL;
   /** The server side's TCP socket of every GET (event stream), in order. */
   streamSockets: Socket[];
 }
 
 async function host(server: McpServer): Promise<Hosted> {
-  const sse = new SseServer({ onsession: (transport) => server.connect(transport) });
-  const handle = createNodeHandler(sse);
+  const sse = createSseHandler({ onsession: (transport) => server.connect(transport) });
+  const handle = toNodeHandler(sse);
   const streamSockets: Socket[] = [];
   const http = createServer((req, res) => {
     if (req.method === 'GET') streamSockets.push(req.socket);
@@ -132,8 +132,8 @@ describe('legacy HTTP+SSE: a server that goes silent', () => {
   it('no FIN, no RST, no keep-alives: the idle timeout closes the client and the pending call rejects', async () => {
     let started = 0;
     const server = createE2eServer({ onWaitStarted: () => started++ });
-    const sse = new SseServer({ onsession: (t) => server.connect(t), keepAliveIntervalMs: 50 });
-    const handle = createNodeHandler(sse);
+    const sse = createSseHandler({ onsession: (t) => server.connect(t), keepAliveMs: 50 });
+    const handle = toNodeHandler(sse);
     const http = createServer((req, res) => void handle(req, res));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     resources.track({

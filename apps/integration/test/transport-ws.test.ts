@@ -2,11 +2,8 @@ import type { Socket } from 'node:net';
 import type { Client } from '@x/client';
 import { ConnectionClosedError, ErrorCode, type McpError } from '@x/protocol';
 import type { McpServer } from '@x/server';
-import {
-  WebSocketClientTransport,
-  type WebSocketClientTransportOptions,
-  WebSocketListener,
-} from '@x/transport-ws';
+import { WebSocketClientTransport, type WebSocketClientTransportOptions } from '@x/transport-ws';
+import { type WebSocketHandler, listenWebSocket } from '@x/transport-ws/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createE2eServer,
@@ -28,18 +25,18 @@ const resources = new Resources();
 afterEach(() => resources.closeAll());
 
 interface Hosted {
-  listener: WebSocketListener;
+  listener: WebSocketHandler;
   url: URL;
   /** The server side's TCP socket of every accepted connection, in order. */
   sockets: Socket[];
 }
 
-async function host(server: McpServer, options: { heartbeatIntervalMs?: number } = {}): Promise<Hosted> {
+async function host(server: McpServer, options: { keepAliveMs?: number } = {}): Promise<Hosted> {
   const sockets: Socket[] = [];
-  const listener = await WebSocketListener.listen({
+  const listener = await listenWebSocket({
     port: 0,
     ...options,
-    onconnection: (transport, request) => {
+    onsession: (transport, { request }) => {
       sockets.push(request.socket as Socket);
       return server.connect(transport);
     },
@@ -87,7 +84,7 @@ describe('WebSocket end to end (issue 7)', () => {
       expect(server.sessions.size).toBe(1);
       await client.close();
       await waitFor(
-        () => server.sessions.size === 0 && hosted.listener.connections.size === 0,
+        () => server.sessions.size === 0 && hosted.listener.sessions.size === 0,
         'server cleanup',
       );
     },
@@ -134,7 +131,7 @@ describe('WebSocket end to end (issue 7)', () => {
     const heartbeatIntervalMs = 100;
     let started = 0;
     const server = createE2eServer({ onWaitStarted: () => started++ });
-    const hosted = await host(server, { heartbeatIntervalMs });
+    const hosted = await host(server, { keepAliveMs: heartbeatIntervalMs });
     const proxy = resources.track(
       await startSilenceableProxy({ host: '127.0.0.1', port: Number(hosted.url.port) }),
     );
@@ -157,7 +154,7 @@ describe('WebSocket end to end (issue 7)', () => {
     expect(detectedAfter).toBeLessThan(heartbeatIntervalMs * 20);
     // The server never saw a FIN either: its own heartbeat drops the connection and the session.
     await waitFor(() => server.sessions.size === 0, 'the server heartbeat to drop the session');
-    expect(hosted.listener.connections.size).toBe(0);
+    expect(hosted.listener.sessions.size).toBe(0);
   });
 });
 

@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, type VersionSelection } from '@x/client';
 import { McpServer } from '@x/server';
-import { SseClientTransport, SseServer } from '@x/transport-sse';
-import { createNodeHandler } from '@x/transport-sse/node';
+import { createSseHandler, SseClientTransport } from '@x/transport-sse';
+import { toNodeHandler } from '@x/transport-sse/node';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -76,11 +76,11 @@ describe('httpAuthOptions over each HTTP transport', () => {
     const mcp = whoamiServer();
     let authenticate: ReturnType<typeof bearerAuth> = () => undefined;
     let prm: (request: Request) => Response = () => new Response(null, { status: 404 });
-    const sse = new SseServer({
+    const sse = createSseHandler({
       onsession: (transport) => mcp.connect(transport),
       authenticate: (r) => authenticate(r),
     });
-    const handler = createNodeHandler(sse);
+    const handler = toNodeHandler(sse);
     // The PRM is a Web handler too; everything else goes to the SSE server's Node adapter.
     const http: Server = createServer((req, res) => {
       if (!(req.url ?? '').startsWith('/.well-known/')) return void handler(req, res);

@@ -6,7 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@x/client';
 import { McpServer } from '@x/server';
-import { WebSocketClientTransport, WebSocketListener } from '@x/transport-ws';
+import { WebSocketClientTransport } from '@x/transport-ws';
+import { createWebSocketHandler } from '@x/transport-ws/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   bearerAuth,
@@ -27,7 +28,7 @@ afterEach(async () => {
   for (const d of disposables.splice(0).reverse()) await d[Symbol.asyncDispose]();
 });
 
-/** An HTTP server serving the PRM, with a `WebSocketListener` on `/mcp` whose `whoami` echoes AuthInfo. */
+/** An HTTP server serving the PRM, with a WebSocket handler on `/mcp` whose `whoami` echoes AuthInfo. */
 async function startProtectedWebSocketServer() {
   const mcp = new McpServer({ name: 'protected-ws', version: '1.0.0' });
   mcp.registerTool('whoami', { description: 'who is calling' }, async (_args, ctx) => ({
@@ -43,11 +44,11 @@ async function startProtectedWebSocketServer() {
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   let authenticate: ReturnType<typeof bearerAuth> = () => new Response(null, { status: 500 });
-  const listener = new WebSocketListener({
+  const listener = createWebSocketHandler({
     server: http,
     path: '/mcp',
     authenticate: (request) => authenticate(request),
-    onconnection: (transport) => mcp.connect(transport),
+    onsession: (transport) => mcp.connect(transport),
   });
   disposables.push({
     async [Symbol.asyncDispose]() {
@@ -71,7 +72,7 @@ async function startProtectedWebSocketServer() {
   };
 }
 
-describe('WebSocket: OAuthClientProvider ↔ bearerAuth-protected WebSocketListener', () => {
+describe('WebSocket: OAuthClientProvider ↔ bearerAuth-protected WebSocket handler', () => {
   it.each([
     ['Bearer', false],
     ['DPoP', true],

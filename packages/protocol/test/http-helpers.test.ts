@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   createDnsRebindingGuard,
+  HttpStatusError,
   isJsonContentType,
   PayloadTooLargeError,
   parseMediaType,
@@ -223,5 +224,30 @@ describe('readBoundedEvents (a body delivered as Node-style events)', () => {
     expect(declared.listenerCount('data')).toBe(0); // nothing was read
     const ended = Object.assign(new EventEmitter(), { readableEnded: true });
     await expect(readBoundedEvents(ended, { maxBytes: 4 })).resolves.toBe('');
+  });
+});
+
+describe('HttpStatusError.from', () => {
+  it('reads at most the first KiB of an error body and cancels the rest (a huge error page costs nothing)', async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const chunk = new TextEncoder().encode('e'.repeat(64 * 1024));
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += chunk.byteLength;
+        // 300 MB if read whole.
+        if (pulled > 300 * 1024 * 1024) controller.close();
+        else controller.enqueue(chunk);
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const error = await HttpStatusError.from(new Response(body, { status: 500 }), 'POST to /mcp');
+    expect(error.status).toBe(500);
+    expect(error.body).toBe('e'.repeat(1024));
+    expect(error.message).toBe(`POST to /mcp failed with HTTP 500: ${'e'.repeat(1024)}`);
+    expect(cancelled).toBe(true);
+    expect(pulled).toBeLessThanOrEqual(4 * chunk.byteLength);
   });
 });

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { ErrorCode } from '@x/protocol';
 import type { JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
-import { SseClientTransport, SseServer } from '../src/index.js';
+import { createSseHandler, SseClientTransport } from '../src/index.js';
 import type { SseServerTransport } from '../src/index.js';
 import { openRawStream, rawRequest, startSseServer, useCleanup, waitFor } from './helpers.js';
 
@@ -33,7 +33,7 @@ function errorOf(body: string): { code: number; message: string } {
 
 describe('Origin policy (shared with Streamable HTTP and WebSocket)', () => {
   function webServer() {
-    const sse = new SseServer({ onsession: (transport) => transport.start() });
+    const sse = createSseHandler({ onsession: (transport) => transport.start() });
     addCleanup(() => sse.close());
     return sse;
   }
@@ -43,7 +43,7 @@ describe('Origin policy (shared with Streamable HTTP and WebSocket)', () => {
     const rebound = new Request('http://evil.example/sse', {
       headers: { host: 'evil.example', origin: 'http://evil.example' },
     });
-    const response = await sse.handle(rebound, { localAddress: '192.168.1.5', remoteAddress: '192.168.1.9' });
+    const response = await sse(rebound, { localAddress: '192.168.1.5', remoteAddress: '192.168.1.9' });
     expect(response.status).toBe(403);
     expect(errorOf(await response.text()).message).toMatch(/Invalid Origin header: http:\/\/evil\.example/);
   });
@@ -51,13 +51,13 @@ describe('Origin policy (shared with Streamable HTTP and WebSocket)', () => {
   it('on a non-loopback address serves non-browser clients under its LAN name, browsers from loopback pages only', async () => {
     const sse = webServer();
     const lan = { localAddress: '192.168.1.5', remoteAddress: '192.168.1.9' };
-    const plain = await sse.handle(
+    const plain = await sse(
       new Request('http://192.168.1.5:3000/sse', { headers: { host: '192.168.1.5:3000' } }),
       lan,
     );
     expect(plain.status).toBe(200);
     await plain.body?.cancel();
-    const sameOrigin = await sse.handle(
+    const sameOrigin = await sse(
       new Request('http://192.168.1.5:3000/sse', {
         headers: { host: '192.168.1.5:3000', origin: 'http://192.168.1.5:3000' },
       }),
@@ -134,7 +134,7 @@ describe('session limits', () => {
   });
 
   it('closes a session idle for sessionIdleTimeoutMs, but never one with a request of its client in flight', async () => {
-    const harness = await startSseServer(addCleanup, { sessionIdleTimeoutMs: 150, keepAliveIntervalMs: 0 });
+    const harness = await startSseServer(addCleanup, { sessionIdleTimeoutMs: 150, keepAliveMs: 0 });
     const idle = await openStream(harness.port);
     const busy = await openStream(harness.port);
     await idle.endpoint();
@@ -187,7 +187,7 @@ describe('sessions are bound to their caller', () => {
 describe('a client that does not read its stream', () => {
   it('ends the session once the stream holds maxBufferedBytes unsent, with bounded memory (real socket)', async () => {
     const errors: Error[] = [];
-    const harness = await startSseServer(addCleanup, { keepAliveIntervalMs: 0 }, (transport) => {
+    const harness = await startSseServer(addCleanup, { keepAliveMs: 0 }, (transport) => {
       transport.onerror = (error) => errors.push(error);
     });
     // A raw TCP client that sends the GET and then never reads a byte.
@@ -223,9 +223,9 @@ describe('a client that does not read its stream', () => {
   it('bounds the Web-standard entry too: an unread Response body ends its session past maxBufferedBytes', async () => {
     const sessions: SseServerTransport[] = [];
     const errors: Error[] = [];
-    const sse = new SseServer({
+    const sse = createSseHandler({
       maxBufferedBytes: 4 * 1024 * 1024,
-      keepAliveIntervalMs: 0,
+      keepAliveMs: 0,
       onsession: async (transport) => {
         transport.onerror = (error) => errors.push(error);
         sessions.push(transport);
@@ -233,7 +233,7 @@ describe('a client that does not read its stream', () => {
       },
     });
     addCleanup(() => sse.close());
-    const response = await sse.handle(new Request('http://localhost/sse'));
+    const response = await sse(new Request('http://localhost/sse'));
     expect(response.status).toBe(200);
     const text = 'w'.repeat(1024 * 1024);
     let refused = 0;

@@ -2,9 +2,9 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import { SseServer } from '../src/index.js';
-import type { SseServerOptions, SseServerTransport } from '../src/index.js';
-import { createNodeHandler } from '../src/node.js';
+import { createSseHandler, type SseHandler } from '../src/index.js';
+import type { SseHandlerOptions, SseServerTransport } from '../src/index.js';
+import { toNodeHandler } from '../src/node/index.js';
 
 type Cleanup = () => Promise<void> | void;
 
@@ -53,7 +53,7 @@ export async function startHttpServer(
 }
 
 export interface SseHarness extends HttpServerHandle {
-  sse: SseServer;
+  sse: SseHandler;
   /** Every session transport handed to onsession, already started. */
   sessions: SseServerTransport[];
   url: string;
@@ -65,11 +65,11 @@ export interface SseHarness extends HttpServerHandle {
  */
 export async function startSseServer(
   addCleanup: (cleanup: Cleanup) => void,
-  options: Partial<SseServerOptions> = {},
+  options: Partial<SseHandlerOptions> = {},
   attach: (transport: SseServerTransport) => void = () => {},
 ): Promise<SseHarness> {
   const sessions: SseServerTransport[] = [];
-  const sse = new SseServer({
+  const sse = createSseHandler({
     onsession: async (transport) => {
       sessions.push(transport);
       attach(transport);
@@ -77,7 +77,7 @@ export async function startSseServer(
     },
     ...options,
   });
-  const handler = createNodeHandler(sse);
+  const handler = toNodeHandler(sse);
   const http = await startHttpServer((req, res) => void handler(req, res));
   addCleanup(async () => {
     await sse.close();

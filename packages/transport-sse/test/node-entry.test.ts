@@ -2,27 +2,27 @@ import { request as httpRequest } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
-import { SseClientTransport, SseServer } from '../src/index.js';
-import type { SseServerOptions, SseServerTransport, SseSessionContext } from '../src/index.js';
-import { createNodeHandler } from '../src/node.js';
+import { createSseHandler, SseClientTransport } from '../src/index.js';
+import type { SseHandlerOptions, SseServerTransport, SseSessionContext } from '../src/index.js';
+import { toNodeHandler } from '../src/node/index.js';
 import { openRawStream, rawRequest, startHttpServer, useCleanup, waitFor } from './helpers.js';
 
 const addCleanup = useCleanup();
 const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
 
 /**
- * An `SseServer` on node:http through `createNodeHandler`, i.e. its own node entry; `route` may hand
+ * An `SseServer` on node:http through `toNodeHandler`, i.e. its own node entry; `route` may hand
  * the adapter a body a framework already parsed, as Express does with `req.body`.
  */
 async function serve(
-  options: Partial<SseServerOptions> = {},
+  options: Partial<SseHandlerOptions> = {},
   route: (handle: (parsedBody?: unknown) => Promise<void>, req: IncomingMessage) => void = (handle) =>
     void handle(),
 ) {
   const sessions: SseServerTransport[] = [];
   const contexts: SseSessionContext[] = [];
   const received: Array<{ message: JSONRPCMessage; extra: MessageExtraInfo | undefined }> = [];
-  const sse = new SseServer({
+  const sse = createSseHandler({
     onsession: async (transport, context) => {
       sessions.push(transport);
       contexts.push(context);
@@ -31,9 +31,13 @@ async function serve(
     },
     ...options,
   });
-  const handler = createNodeHandler(sse);
+  const handler = toNodeHandler(sse);
   const http = await startHttpServer((req: IncomingMessage, res: ServerResponse) =>
-    route((parsedBody) => handler(req, res, parsedBody), req),
+    route((parsedBody) => {
+      // Express-style: a framework's body parser leaves what it read in `req.body`.
+      if (parsedBody !== undefined) (req as { body?: unknown }).body = parsedBody;
+      return handler(req, res);
+    }, req),
   );
   addCleanup(async () => {
     await sse.close();
@@ -55,7 +59,7 @@ function post(port: number, path: string, body: string, headers: Record<string, 
   });
 }
 
-describe('SseServer under createNodeHandler (its node entry)', () => {
+describe('SseServer under toNodeHandler (its node entry)', () => {
   it('writes the events of one turn to the stream in one write (node:http corks a response per tick)', async () => {
     let streamSocket: import('node:net').Socket | undefined;
     const { stream, sessions } = await serve({}, (handle, req) => {

@@ -1,24 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { createNodeHandler, type WebHandler } from '../src/node.js';
+import type { WebHandler } from '../src/index.js';
+import { toNodeHandler } from '../src/node/index.js';
 import { openRawStream, rawRequest, startHttpServer, useCleanup, waitFor } from './helpers.js';
 
 const addCleanup = useCleanup();
 
 async function serve(handler: WebHandler) {
-  const listener = createNodeHandler(handler);
+  const listener = toNodeHandler(handler);
   const http = await startHttpServer((req, res) => void listener(req, res));
   addCleanup(() => http.close());
   return http;
 }
 
-describe('createNodeHandler', () => {
+describe('toNodeHandler', () => {
   it('hands the handler the same body whether it was declared small, chunked or large', async () => {
     const bodies: string[] = [];
-    const http = await serve({
-      handle: async (request) => {
-        bodies.push(await request.text());
-        return new Response('ok', { status: 200 });
-      },
+    const http = await serve(async (request) => {
+      bodies.push(await request.text());
+      return new Response('ok', { status: 200 });
     });
     const small = JSON.stringify({ jsonrpc: '2.0', method: 'a', params: { text: 'é'.repeat(10) } });
     const large = JSON.stringify({ jsonrpc: '2.0', method: 'b', params: { pad: 'x'.repeat(100_000) } });
@@ -39,19 +38,17 @@ describe('createNodeHandler', () => {
 
   it('aborts request.signal when the client goes away, not after a response went out in full', async () => {
     const signals: AbortSignal[] = [];
-    const http = await serve({
-      handle: async (request) => {
-        signals.push(request.signal);
-        if (request.method === 'POST') return new Response('done', { status: 200 });
-        // A stream that never ends, like an SSE session.
-        return new Response(
-          new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(': hi\n\n')) }),
-          {
-            status: 200,
-            headers: { 'content-type': 'text/event-stream' },
-          },
-        );
-      },
+    const http = await serve(async (request) => {
+      signals.push(request.signal);
+      if (request.method === 'POST') return new Response('done', { status: 200 });
+      // A stream that never ends, like an SSE session.
+      return new Response(
+        new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(': hi\n\n')) }),
+        {
+          status: 200,
+          headers: { 'content-type': 'text/event-stream' },
+        },
+      );
     });
     const reply = await rawRequest({ port: http.port, method: 'POST', path: '/', body: '{}' });
     expect(reply.body).toBe('done');

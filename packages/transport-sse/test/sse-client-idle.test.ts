@@ -63,7 +63,7 @@ describe('SseClientTransport idle timeout', () => {
   });
 
   it("stays open while SseServer's keep-alive comments arrive, for many times the idle timeout", async () => {
-    const harness = await startSseServer(addCleanup, { keepAliveIntervalMs: 20 });
+    const harness = await startSseServer(addCleanup, { keepAliveMs: 20 });
     const keepAlives = countingKeepAlives();
     const client = new SseClientTransport(harness.url, { idleTimeoutMs: 250, fetch: keepAlives.fetch });
     const seen = track(client);

@@ -98,8 +98,10 @@ describe('SseServer over HTTP', () => {
 
   it('accepts configured hosts and origins, and nothing else', async () => {
     const { harness } = await openSession({
-      allowedHosts: ['127.0.0.1', 'mcp.example'],
-      allowedOrigins: ['https://app.example'],
+      dnsRebindingProtection: {
+        allowedHosts: ['127.0.0.1', 'mcp.example'],
+        allowedOrigins: ['https://app.example'],
+      },
     });
     const stream = await openRawStream({
       port: harness.port,
@@ -157,7 +159,7 @@ describe('SseServer over HTTP', () => {
   });
 
   it('sends keep-alive comments on the configured interval', async () => {
-    const { stream } = await openSession({ keepAliveIntervalMs: 10 });
+    const { stream } = await openSession({ keepAliveMs: 10 });
     await waitFor(() => stream.text().includes(': keep-alive\n\n'));
   });
 
@@ -205,5 +207,26 @@ describe('SseServer over HTTP', () => {
     expect(harness.sse.sessionCount).toBe(0);
     await waitFor(() => clientCloses === 2);
     expect((await rawRequest({ port: harness.port, method: 'GET', path: '/sse' })).status).toBe(503);
+  });
+});
+
+// Issue #25, item 6: "an optional endpoint path (404 elsewhere)".
+describe('the path option', () => {
+  it('serves the stream path and the POST endpoint, and answers 404 with a JSON-RPC body elsewhere', async () => {
+    const { harness, endpoint } = await openSession({ path: '/sse', endpoint: '/messages' });
+    expect(endpoint).toMatch(/^\/messages\?sessionId=/);
+    expect((await post(harness.port, endpoint, ping)).status).toBe(202);
+    for (const [method, path] of [
+      ['GET', '/other'],
+      ['POST', '/other?sessionId=1'],
+    ] as const) {
+      const reply = await (method === 'GET'
+        ? rawRequest({ port: harness.port, method, path })
+        : post(harness.port, path, ping));
+      expect(reply.status).toBe(404);
+      expect(JSON.parse(reply.body)).toMatchObject({
+        error: { code: ErrorCode.InvalidRequest, message: 'Not Found: the SSE endpoint is /sse' },
+      });
+    }
   });
 });

@@ -1,24 +1,24 @@
 import { SENT } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
-import { SseServer } from '../src/index.js';
+import { createSseHandler } from '../src/index.js';
 import type { SseServerTransport } from '../src/index.js';
 import { waitFor } from './helpers.js';
 
 // The Web-standard core without any socket: what Bun, Deno and Workers run.
 const base = 'http://localhost:8080';
 
-async function open(options: { keepAliveIntervalMs?: number } = {}) {
+async function open(options: { keepAliveMs?: number } = {}) {
   const sessions: SseServerTransport[] = [];
-  const sse = new SseServer({
+  const sse = createSseHandler({
     onsession: async (transport) => {
       sessions.push(transport);
       await transport.start();
     },
-    keepAliveIntervalMs: 0,
+    keepAliveMs: 0,
     ...options,
   });
   const aborter = new AbortController();
-  const response = await sse.handle(new Request(`${base}/mcp/sse`, { signal: aborter.signal }));
+  const response = await sse(new Request(`${base}/mcp/sse`, { signal: aborter.signal }));
   const reader = response.body!.getReader();
   const first = new TextDecoder().decode((await reader.read()).value);
   return { sse, sessions, response, reader, first, aborter, session: sessions[0]! };
@@ -31,7 +31,7 @@ describe('SseServer Web-standard core', () => {
     expect(first).toBe(`event: endpoint\ndata: /mcp/sse?sessionId=${session.sessionId}\n\n`);
     const received: unknown[] = [];
     session.onmessage = (message) => received.push(message);
-    const post = await sse.handle(
+    const post = await sse(
       new Request(`${base}/mcp/sse?sessionId=${session.sessionId}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -91,13 +91,13 @@ describe('SseServer Web-standard core', () => {
 
   it('answers a generic 500 when onsession fails, reports the cause to onerror, and keeps no session', async () => {
     const errors: Error[] = [];
-    const sse = new SseServer({
+    const sse = createSseHandler({
       onsession: () => {
         throw new Error('boom');
       },
       onerror: (error) => errors.push(error),
     });
-    const response = await sse.handle(new Request(`${base}/sse`));
+    const response = await sse(new Request(`${base}/sse`));
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('boom');
     expect(sse.sessionCount).toBe(0);

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ConnectionClosedError, type JSONRPCMessage, McpError } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
-import { StreamableHttpClientTransport, StreamableHttpError } from '../src/index.js';
+import { StreamableHttpClientTransport, HttpStatusError } from '../src/index.js';
 import { closeServer } from './helpers.js';
 
 /** Regression tests for issue #24 "Hardening", Streamable HTTP client side, against hostile servers. */
@@ -106,7 +106,7 @@ describe('client reply limits (item 6)', () => {
     });
     const small = await started(server.url, { maxMessageBytes: 1024 * 1024 });
     const error = await small.transport.send(legacyRequest()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StreamableHttpError);
+    expect(error).toBeInstanceOf(HttpStatusError);
     expect((error as Error).message).toContain('maxMessageBytes (1048576)');
     await small.transport.close();
     const fine = await started(server.url);
@@ -124,8 +124,8 @@ describe('client reply limits (item 6)', () => {
       pump(res, state, 'boom ', 256 * 1024 * 1024, '');
     });
     const { transport } = await started(server.url, options);
-    const error = (await transport.send(legacyRequest()).catch((e: unknown) => e)) as StreamableHttpError;
-    expect(error).toBeInstanceOf(StreamableHttpError);
+    const error = (await transport.send(legacyRequest()).catch((e: unknown) => e)) as HttpStatusError;
+    expect(error).toBeInstanceOf(HttpStatusError);
     expect(error.status).toBe(500);
     expect(error.body.length).toBeLessThanOrEqual(4096);
     expect(error.body.startsWith('boom aaaa')).toBe(true);

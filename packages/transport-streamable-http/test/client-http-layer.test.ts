@@ -8,7 +8,8 @@ import { Exchanges } from '../src/client/exchanges.js';
 import type { HttpReply } from '../src/client/requester.js';
 import { readSse } from '../src/client/sse-reader.js';
 import { Utf8Decoder } from '../src/client/utf8-decoder.js';
-import { createStreamableHttpHandler, StreamableHttpClientTransport, toNodeHandler } from '../src/index.js';
+import { createStreamableHttpHandler, StreamableHttpClientTransport } from '../src/index.js';
+import { toNodeHandler } from '../src/node/index.js';
 import { attachResponder, miniClient, waitFor } from './helpers.js';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);

@@ -8,7 +8,7 @@ import {
   InMemoryEventStore,
   shouldFallBackToSse,
   StreamableHttpClientTransport,
-  StreamableHttpError,
+  HttpStatusError,
 } from '../src/index.js';
 import { closeServer, miniClient, startServer, waitFor } from './helpers.js';
 
@@ -469,7 +469,7 @@ describe('client errors and hooks', () => {
     await transport.close();
   });
 
-  it('throws StreamableHttpError with the status for a non-MCP endpoint, and the fallback helper switches', async () => {
+  it('throws HttpStatusError with the status for a non-MCP endpoint, and the fallback helper switches', async () => {
     const plain = createServer((_req, res) => res.writeHead(405).end());
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
     try {
@@ -479,8 +479,8 @@ describe('client errors and hooks', () => {
       const error = await transport
         .send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} })
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(StreamableHttpError);
-      expect((error as StreamableHttpError).status).toBe(405);
+      expect(error).toBeInstanceOf(HttpStatusError);
+      expect((error as HttpStatusError).status).toBe(405);
       expect(shouldFallBackToSse(new Error('wrapped', { cause: error }))).toBe(true);
       await transport.close();
 
@@ -510,7 +510,7 @@ describe('client errors and hooks', () => {
   });
 
   it('does not fall back on a modern server error', () => {
-    const modern = new StreamableHttpError({
+    const modern = new HttpStatusError({
       status: 400,
       body: JSON.stringify({
         jsonrpc: '2.0',

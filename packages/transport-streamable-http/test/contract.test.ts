@@ -6,8 +6,8 @@ import {
   createStreamableHttpHandler,
   StreamableHttpClientTransport,
   type StreamableHttpServerTransport,
-  toNodeHandler,
 } from '../src/index.js';
+import { toNodeHandler } from '../src/node/index.js';
 import { closeServer, waitFor } from './helpers.js';
 
 /**

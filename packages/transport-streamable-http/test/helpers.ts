@@ -14,8 +14,8 @@ import {
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
   type StreamableHttpServerTransport,
-  toNodeHandler,
 } from '../src/index.js';
+import { toNodeHandler } from '../src/node/index.js';
 
 /** What a responder handler may do while answering one request. */
 export interface ResponderContext {

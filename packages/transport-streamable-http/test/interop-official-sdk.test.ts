@@ -11,8 +11,8 @@ import {
   createStreamableHttpHandler,
   InMemoryEventStore,
   StreamableHttpClientTransport,
-  toNodeHandler,
 } from '../src/index.js';
+import { toNodeHandler } from '../src/node/index.js';
 import { closeServer } from './helpers.js';
 
 function officialServer(): McpServer {

@@ -1,7 +1,8 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createStreamableHttpHandler, toNodeHandler, type WebHandler } from '../src/index.js';
+import { createStreamableHttpHandler, type WebHandler } from '../src/index.js';
+import { toNodeHandler } from '../src/node/index.js';
 import { type SseSink, SseWriter } from '../src/server/sse-writer.js';
 import {
   attachResponder,

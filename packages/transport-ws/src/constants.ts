@@ -51,15 +51,15 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
 
 /**
- * Open connections one `WebSocketListener` accepts by default (an idle one costs ~15 KB); past it an
+ * Open sessions (connections) one `createWebSocketHandler` accepts by default (an idle one costs ~15 KB); past it an
  * upgrade gets 503 with `Retry-After`.
  *
  * @example
  * ```ts
- * const listener = await WebSocketListener.listen({ port: 8080, maxConnections: 4 * DEFAULT_MAX_CONNECTIONS, onconnection });
+ * const ws = await listenWebSocket({ port: 8080, maxSessions: 4 * DEFAULT_MAX_SESSIONS, onsession });
  * ```
  */
-export const DEFAULT_MAX_CONNECTIONS = 1_000;
+export const DEFAULT_MAX_SESSIONS = 1_000;
 
 /** How long `close()` waits for the peer's close frame before dropping the socket. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;

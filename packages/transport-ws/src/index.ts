@@ -6,12 +6,7 @@ export {
   CloseCode,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
-  DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_PAYLOAD,
   MCP_SUBPROTOCOL,
 } from './constants.js';
 export { SendBufferFullError, WebSocketHandshakeError } from './errors.js';
-export { WebSocketServerTransport } from './server-transport.js';
-export type { WebSocketServerTransportOptions } from './server-transport.js';
-export { WebSocketListener } from './websocket-listener.js';
-export type { WebSocketListenerOptions, WebSocketListenOptions } from './websocket-listener.js';

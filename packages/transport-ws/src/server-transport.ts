@@ -34,7 +34,7 @@ import type { WireSocketEvents } from './wire-socket.js';
  *   handleProtocols: (protocols) => protocols.has(MCP_SUBPROTOCOL) && MCP_SUBPROTOCOL,
  * });
  * wss.on('connection', (socket, request) => {
- *   void mcpServer.connect(new WebSocketServerTransport({ socket, request, heartbeatIntervalMs: 10_000 }));
+ *   void mcpServer.connect(new WebSocketServerTransport({ socket, request, keepAliveMs: 10_000 }));
  * });
  * ```
  */
@@ -45,8 +45,8 @@ export interface WebSocketServerTransportOptions {
   request?: IncomingMessage | undefined;
   /** Who the caller is (e.g. from `WebSocketListener`'s `authenticate`); every message carries it as `extra.authInfo`. */
   authInfo?: AuthInfo | undefined;
-  /** Ping period; a peer silent for a whole period after a ping is dropped. 0 disables. Default 30 s. */
-  heartbeatIntervalMs?: number | undefined;
+  /** Keep-alive (ping) period; a peer silent for a whole period after a ping is dropped. 0 disables. Default 30 s. */
+  keepAliveMs?: number | undefined;
   /** Unsent bytes beyond which `send()` rejects with `SendBufferFullError`. Default 8 MiB. */
   maxBufferedBytes?: number | undefined;
   /** How long `close()` waits for the peer's close frame. Default 2 s. */
@@ -64,7 +64,7 @@ let setClosedHook: (
 ) => void;
 
 /**
- * The server end of one WebSocket connection. `WebSocketListener` creates one per accepted connection;
+ * The server end of one WebSocket connection. `createWebSocketHandler` creates one per accepted connection;
  * build one yourself only when you run your own `ws` server.
  *
  * Incoming frames wait (the socket is paused) until `start()`, so nothing is lost between the upgrade and
@@ -118,7 +118,7 @@ export class WebSocketServerTransport implements Transport {
     this.#maxBatchSize = options.maxBatchSize;
     this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
     this.#wire = new NodeWireSocket(options.socket, new WebSocketServerTransport.#WireEvents(this), {
-      heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+      heartbeatIntervalMs: options.keepAliveMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
       closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
     });
@@ -237,7 +237,7 @@ export class WebSocketServerTransport implements Transport {
 
 /**
  * Calls `hook(transport)` once when the transport closes (either side), before its `onclose`. For
- * `WebSocketListener`, which tracks its open connections this way instead of with a `close` listener
+ * `WebSocketHandler`, which tracks its open connections this way instead of with a `close` listener
  * per socket (`once` costs three objects a connection). Internal: not exported from the package.
  */
 export function onTransportClosed(

@@ -13,31 +13,54 @@ import {
   type RateLimiterOptions,
 } from '@x/protocol/http';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { CloseCode, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PAYLOAD, MCP_SUBPROTOCOL } from './constants.js';
+import { CloseCode, DEFAULT_MAX_PAYLOAD, DEFAULT_MAX_SESSIONS, MCP_SUBPROTOCOL } from './constants.js';
 import { onTransportClosed, WebSocketServerTransport } from './server-transport.js';
 
 /**
- * Options of `new WebSocketListener(options)`, which attaches to an existing HTTP server.
+ * What `onsession` learns about the upgrade that opened the connection.
+ *
+ * @example
+ * ```ts
+ * const ws = createWebSocketHandler({
+ *   server: httpServer,
+ *   onsession: (transport, { request }) => {
+ *     console.log('WebSocket session from', request.socket.remoteAddress);
+ *     return mcpServer.connect(transport);
+ *   },
+ * });
+ * ```
+ */
+export interface WebSocketSessionContext {
+  /** The HTTP upgrade request. */
+  request: IncomingMessage;
+}
+
+/**
+ * Options of `createWebSocketHandler(options)`, which attaches to an existing HTTP server.
  *
  * @example
  * ```ts
  * const httpServer = createServer().listen(8080, '127.0.0.1');
- * const listener = new WebSocketListener({
+ * const ws = createWebSocketHandler({
  *   server: httpServer,
  *   path: '/mcp',
  *   dnsRebindingProtection: { allowedOrigins: ['https://app.example.com'] },
- *   onconnection: (transport, request) => mcpServer.connect(transport),
+ *   onsession: (transport) => mcpServer.connect(transport),
  *   onerror: (error) => console.error('ws:', error),
  * });
  * ```
  */
-export interface WebSocketListenerOptions {
+export interface WebSocketHandlerOptions {
   /**
-   * Called once per accepted connection with its own transport, not yet started: connect your MCP server
-   * to it. A throw or rejection closes that connection (1011) and reaches `onerror`.
+   * Called once per accepted connection (one connection is one session) with its own transport, not yet
+   * started: connect your MCP server to it. A throw or rejection closes that connection (1011) and
+   * reaches `onerror`.
    */
-  onconnection: (transport: WebSocketServerTransport, request: IncomingMessage) => unknown;
-  /** An existing `node:http`/`node:https` server to attach to. Omit it to use `WebSocketListener.listen()`. */
+  onsession: (transport: WebSocketServerTransport, context: WebSocketSessionContext) => unknown;
+  /**
+   * An existing `node:http`/`node:https` server to attach to (its `upgrade` event). Omit it to call
+   * `handleUpgrade` yourself, or use `listenWebSocket()`.
+   */
   server?: Server | undefined;
   /**
    * Only upgrades to this exact pathname are handled (e.g. `'/mcp'`). Others are left to the server's
@@ -52,24 +75,25 @@ export interface WebSocketListenerOptions {
    * loopback (or one of `allowedHosts` when given). `false` turns it off.
    */
   dnsRebindingProtection?: DnsRebindingOptions | boolean | undefined;
-  /** @deprecated Use `dnsRebindingProtection: { allowedOrigins }`. */
-  allowedOrigins?: readonly string[] | undefined;
   /** Largest incoming message in bytes; a bigger one closes the connection with 1009. Default 4 MiB. */
-  maxPayload?: number | undefined;
+  maxMessageBytes?: number | undefined;
   /** JSON nested deeper than this is answered with -32700 before it is parsed. Default 128. */
   maxNestingDepth?: number | undefined;
   /**
-   * Open connections at most; past it an upgrade is refused with 503 and `Retry-After` (no connection
-   * is evicted). Default {@link DEFAULT_MAX_CONNECTIONS} (1000).
+   * Open sessions (connections) at most; past it an upgrade is refused with 503 and `Retry-After` (no
+   * connection is evicted). Default {@link DEFAULT_MAX_SESSIONS} (1000).
    */
-  maxConnections?: number | undefined;
+  maxSessions?: number | undefined;
   /**
    * How fast one caller (its remote address) may open connections; past it an upgrade is refused with
    * 429 and `Retry-After`. `false` disables. Default 10/s, bursts of 50 (`DEFAULT_RATE_LIMIT`).
    */
-  connectionRateLimit?: RateLimiterOptions | false | undefined;
-  /** Ping period per connection; a peer silent for a whole period after a ping is dropped. Default 30 s. */
-  heartbeatIntervalMs?: number | undefined;
+  sessionRateLimit?: RateLimiterOptions | false | undefined;
+  /**
+   * Keep-alive (ping) period per connection; a peer silent for a whole period after a ping is dropped.
+   * 0 disables. Default 30 s.
+   */
+  keepAliveMs?: number | undefined;
   /** Unsent bytes per connection beyond which `send()` rejects. Default 8 MiB. */
   maxBufferedBytes?: number | undefined;
   /** Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000. */
@@ -83,23 +107,23 @@ export interface WebSocketListenerOptions {
    * `Request` it gets has the upgrade's method (GET), headers and URL (`http://<Host><path>`).
    */
   authenticate?: HttpAuthenticate | undefined;
-  /** Faults outside any one transport (a failing `onconnection`, a refused upgrade's socket error). */
+  /** Faults outside any one transport (a failing `onsession`, a refused upgrade's socket error). */
   onerror?: ((error: Error) => void) | undefined;
 }
 
 /**
- * Options of `WebSocketListener.listen(options)`, which starts an HTTP server of its own.
+ * Options of `listenWebSocket(options)`, which starts an HTTP server of its own.
  *
  * @example
  * ```ts
- * const listener = await WebSocketListener.listen({
+ * const ws = await listenWebSocket({
  *   port: 0, // any free port
- *   onconnection: (transport) => mcpServer.connect(transport),
+ *   onsession: (transport) => mcpServer.connect(transport),
  * });
- * console.log(listener.url); // e.g. ws://127.0.0.1:41234/
+ * console.log(ws.url); // e.g. ws://127.0.0.1:41234/
  * ```
  */
-export interface WebSocketListenOptions extends Omit<WebSocketListenerOptions, 'server'> {
+export interface WebSocketListenOptions extends Omit<WebSocketHandlerOptions, 'server'> {
   /** Port for the listener's own HTTP server; 0 picks a free one. */
   port: number;
   /** Interface to bind. Default `'127.0.0.1'`: loopback unless you say otherwise. */
@@ -107,60 +131,58 @@ export interface WebSocketListenOptions extends Omit<WebSocketListenerOptions, '
 }
 
 /**
- * Accepts MCP WebSocket connections (subprotocol `mcp`, SEP-1288) and hands each one to `onconnection`
+ * Accepts MCP WebSocket connections (subprotocol `mcp`, SEP-1288) and hands each one to `onsession`
  * as its own `WebSocketServerTransport`, so one MCP server object serves many connections.
  *
  * The upgrade is refused before any WebSocket exists, with a JSON-RPC error body, when the client does
  * not offer `mcp` (400), the Host/Origin is not allowed (403), the caller opens connections too fast
- * (429) or `maxConnections` are open (503); then `authenticate`, when given, may answer it (401/403).
+ * (429) or `maxSessions` are open (503); then `authenticate`, when given, may answer it (401/403).
  * `close()` ends every connection with 1001 (going away).
  *
  * @example
  * ```ts
  * // Attached to an existing HTTP server:
- * const listener = new WebSocketListener({
+ * const ws = createWebSocketHandler({
  *   server: httpServer,
  *   path: '/mcp',
- *   onconnection: (transport) => mcpServer.connect(transport),
+ *   onsession: (transport) => mcpServer.connect(transport),
  * });
  *
  * // Standalone, on its own port:
- * const standalone = await WebSocketListener.listen({ port: 8080, onconnection: (t) => mcpServer.connect(t) });
+ * const standalone = await listenWebSocket({ port: 8080, onsession: (t) => mcpServer.connect(t) });
  * console.log(standalone.url); // ws://127.0.0.1:8080/
  * ```
  */
-export class WebSocketListener {
-  readonly #options: WebSocketListenerOptions;
+export class WebSocketHandler {
+  readonly #options: WebSocketHandlerOptions;
   readonly #server: Server | undefined;
   #ownsServer = false;
   readonly #wss: WebSocketServer;
   readonly #connections = new Set<WebSocketServerTransport>();
   readonly #guard: DnsRebindingGuard | undefined;
   readonly #rateLimiter: RateLimiter | undefined;
-  readonly #maxConnections: number;
+  readonly #maxSessions: number;
   /** Upgrades accepted by the checks whose WebSocket is not open yet: they count against the cap. */
   #upgrading = 0;
   #closing: Promise<void> | undefined;
 
-  constructor(options: WebSocketListenerOptions) {
+  /** @internal Use `createWebSocketHandler(options)` or `listenWebSocket(options)`. */
+  constructor(options: WebSocketHandlerOptions) {
     this.#options = options;
     this.#server = options.server;
     const protection = options.dnsRebindingProtection;
     this.#guard =
       protection === false
         ? undefined
-        : createDnsRebindingGuard({
-            allowedOrigins: options.allowedOrigins,
-            ...(typeof protection === 'object' ? protection : {}),
-          });
+        : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
     this.#rateLimiter =
-      options.connectionRateLimit === false ? undefined : new RateLimiter(options.connectionRateLimit ?? {});
-    this.#maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+      options.sessionRateLimit === false ? undefined : new RateLimiter(options.sessionRateLimit ?? {});
+    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.#wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
       perMessageDeflate: false,
-      maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+      maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_PAYLOAD,
       handleProtocols: (protocols) => (protocols.has(MCP_SUBPROTOCOL) ? MCP_SUBPROTOCOL : false),
     });
     this.#server?.on('upgrade', this.#onupgrade);
@@ -171,16 +193,17 @@ export class WebSocketListener {
    *
    * @example
    * ```ts
-   * const listener = await WebSocketListener.listen({ port: 0, onconnection: (t) => mcpServer.connect(t) });
+   * const ws = await listenWebSocket({ port: 0, onsession: (t) => mcpServer.connect(t) });
    * ```
    */
-  static async listen(options: WebSocketListenOptions): Promise<WebSocketListener> {
+  /** @internal Use `listenWebSocket(options)`. */
+  static async listen(options: WebSocketListenOptions): Promise<WebSocketHandler> {
     const server = createServer((_request, response) => {
       response.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' });
       response.end('This endpoint speaks MCP over WebSocket (subprotocol "mcp").\n');
     });
     const { port, host = '127.0.0.1', ...rest } = options;
-    const listener = new WebSocketListener({ ...rest, server });
+    const listener = new WebSocketHandler({ ...rest, server });
     listener.#ownsServer = true;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -206,9 +229,14 @@ export class WebSocketListener {
     return new URL(this.#options.path ?? '/', `ws://${host}:${address.port}`);
   }
 
-  /** Open connections. */
-  get connections(): ReadonlySet<WebSocketServerTransport> {
+  /** Open sessions (one per connection). */
+  get sessions(): ReadonlySet<WebSocketServerTransport> {
     return this.#connections;
+  }
+
+  /** Number of open sessions. */
+  get sessionCount(): number {
+    return this.#connections.size;
   }
 
   /**
@@ -236,17 +264,17 @@ export class WebSocketListener {
         refuse(
           socket,
           429,
-          `Too many new connections from this client: over connectionRateLimit (${limiter.perSecond}/s, burst ${limiter.burst})`,
+          `Too many new connections from this client: over sessionRateLimit (${limiter.perSecond}/s, burst ${limiter.burst})`,
           Math.ceil(waitMs / 1000),
         );
         return;
       }
     }
-    if (this.#connections.size + this.#upgrading >= this.#maxConnections) {
+    if (this.#connections.size + this.#upgrading >= this.#maxSessions) {
       refuse(
         socket,
         503,
-        `Too many open WebSocket connections: maxConnections (${this.#maxConnections}) reached; retry later`,
+        `Too many open WebSocket connections: maxSessions (${this.#maxSessions}) reached; retry later`,
         5,
       );
       return;
@@ -348,7 +376,7 @@ export class WebSocketListener {
       socket: ws,
       request,
       authInfo,
-      heartbeatIntervalMs: options.heartbeatIntervalMs,
+      keepAliveMs: options.keepAliveMs,
       maxBufferedBytes: options.maxBufferedBytes,
       maxBatchSize: options.maxBatchSize,
       maxNestingDepth: options.maxNestingDepth,
@@ -360,7 +388,7 @@ export class WebSocketListener {
       transport.closeWith(CloseCode.InternalError, 'Connection handler failed').catch(() => {});
     };
     try {
-      const result = options.onconnection(transport, request);
+      const result = options.onsession(transport, { request });
       if (result instanceof Promise) result.catch(fail);
     } catch (error) {
       fail(error);
@@ -463,4 +491,39 @@ function refuse(socket: Duplex, status: number, message: string, retryAfterSecon
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
       body,
   );
+}
+
+/**
+ * Creates the WebSocket server endpoint (subprotocol `mcp`): every accepted connection is one session
+ * whose transport goes to `onsession`, the shape of `createStreamableHttpHandler` and
+ * `createSseHandler`. With `server` it attaches to that HTTP server's `upgrade` event; without it, call
+ * `handleUpgrade(request, socket, head)` from your own upgrade listener.
+ *
+ * @example
+ * ```ts
+ * const httpServer = createServer().listen(8080, '127.0.0.1');
+ * const ws = createWebSocketHandler({
+ *   server: httpServer,
+ *   path: '/mcp',
+ *   onsession: (transport) => mcpServer.connect(transport),
+ * });
+ * // On shutdown: await ws.close();
+ * ```
+ */
+export function createWebSocketHandler(options: WebSocketHandlerOptions): WebSocketHandler {
+  return new WebSocketHandler(options);
+}
+
+/**
+ * Starts a WebSocket endpoint on an HTTP server of its own (which answers plain HTTP requests with 426),
+ * bound to `host` (default `127.0.0.1`) and `port` (0: any free one).
+ *
+ * @example
+ * ```ts
+ * const ws = await listenWebSocket({ port: 0, onsession: (transport) => mcpServer.connect(transport) });
+ * console.log(ws.url); // e.g. ws://127.0.0.1:41234/
+ * ```
+ */
+export function listenWebSocket(options: WebSocketListenOptions): Promise<WebSocketHandler> {
+  return WebSocketHandler.listen(options);
 }

@@ -4,7 +4,8 @@
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
 import { type HttpAuthenticate, MAX_AUTH_RETRIES } from '@x/protocol/http';
 import { describe, expect, it } from 'vitest';
-import { WebSocketClientTransport, WebSocketHandshakeError, WebSocketListener } from '../src/index.js';
+import { WebSocketClientTransport, WebSocketHandshakeError } from '../src/index.js';
+import { listenWebSocket } from '../src/node.js';
 import { defer, waitFor } from './helpers.js';
 
 const CHALLENGE = 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"';
@@ -24,12 +25,12 @@ function tokenAuth(valid: Set<string>): HttpAuthenticate {
 async function protectedServer(authenticate: HttpAuthenticate, onerror?: (error: Error) => void) {
   const extras: Array<MessageExtraInfo | undefined> = [];
   const sockets: Array<{ close(): Promise<void> }> = [];
-  const listener = await WebSocketListener.listen({
+  const listener = await listenWebSocket({
     port: 0,
-    heartbeatIntervalMs: 0,
+    keepAliveMs: 0,
     authenticate,
     onerror,
-    onconnection: async (transport) => {
+    onsession: async (transport) => {
       sockets.push({ close: () => transport.closeWith(1012, 'restart') });
       transport.onmessage = (message: JSONRPCMessage, extra) => {
         extras.push(extra);
@@ -60,7 +61,7 @@ describe('WebSocketListener authenticate', () => {
     expect(handshake.response?.headers.get('www-authenticate')).toBe(CHALLENGE);
     expect(await handshake.response?.json()).toEqual({ error: 'invalid_token' });
     expect(seen.map((response) => response.status)).toEqual([401]);
-    expect(server.listener.connections.size).toBe(0);
+    expect(server.listener.sessionCount).toBe(0);
   });
 
   it('passes the verified AuthInfo to every message of the connection as extra.authInfo', async () => {

@@ -107,7 +107,7 @@ describe('browser build', () => {
       await serverSide.closeWith(1001, 'restart');
       await waitFor(() => reconnects === 1);
       expect(closes).toBe(0);
-      expect(server.listener.connections.size).toBe(1);
+      expect(server.listener.sessions.size).toBe(1);
     });
   });
 });

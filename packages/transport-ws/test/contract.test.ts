@@ -1,16 +1,17 @@
 import { runTransportContract } from '@x/protocol/testing';
 import { describe, expect, it } from 'vitest';
-import { WebSocketClientTransport, WebSocketListener, type WebSocketServerTransport } from '../src/index.js';
+import { WebSocketClientTransport } from '../src/index.js';
+import { type WebSocketServerTransport, listenWebSocket } from '../src/node.js';
 import { waitFor } from './helpers.js';
 
 describe('transport contract kit over real sockets', () => {
   it('passes every scenario', async () => {
     const result = await runTransportContract(async () => {
       const accepted: WebSocketServerTransport[] = [];
-      const listener = await WebSocketListener.listen({
+      const listener = await listenWebSocket({
         port: 0,
-        heartbeatIntervalMs: 0,
-        onconnection: (transport) => {
+        keepAliveMs: 0,
+        onsession: (transport) => {
           accepted.push(transport);
         },
       });

@@ -142,14 +142,14 @@ describe('WebSocket transports end to end', () => {
     let serverCloses = 0;
     client.onclose = () => clientCloses++;
     serverSide.onclose = () => serverCloses++;
-    expect(server.listener.connections.size).toBe(1);
+    expect(server.listener.sessions.size).toBe(1);
 
     await client.close();
     await client.close();
     await waitFor(() => serverCloses === 1);
     expect(clientCloses).toBe(1);
     // The listener forgets a connection the peer closed by the time its onclose runs.
-    expect(server.listener.connections.size).toBe(0);
+    expect(server.listener.sessions.size).toBe(0);
     await expect(client.send(request(1))).rejects.toMatchObject({ name: 'ConnectionClosedError' });
     await expect(serverSide.send(request(1))).rejects.toMatchObject({ name: 'ConnectionClosedError' });
 
@@ -160,7 +160,7 @@ describe('WebSocket transports end to end', () => {
     await serverSide2.close();
     await waitFor(() => secondCloses === 1);
     expect(second.transport.connected).toBe(false);
-    expect(server.listener.connections.size).toBe(0);
+    expect(server.listener.sessions.size).toBe(0);
   });
 
   it('rejects (never throws) a message JSON cannot hold, and the connection stays usable', async () => {

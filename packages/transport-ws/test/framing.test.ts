@@ -42,7 +42,7 @@ describe('framing rules (SEP-1288)', () => {
   });
 
   it('closes with 1009 when a message exceeds maxPayload', async () => {
-    const server = await startServer({ maxPayload: 64 * 1024 });
+    const server = await startServer({ maxMessageBytes: 64 * 1024 });
     const { socket, opened, closed } = rawClient(server.url);
     await opened;
     socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { pad: 'y'.repeat(65 * 1024) } }));

@@ -1,6 +1,7 @@
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { WebSocketClientTransport, WebSocketHandshakeError, WebSocketListener } from '../src/index.js';
+import { WebSocketClientTransport, WebSocketHandshakeError } from '../src/index.js';
+import { listenWebSocket, createWebSocketHandler } from '../src/node.js';
 import { defer, startHttpServer, startServer, upgradeStatus, waitFor } from './helpers.js';
 
 describe('upgrade checks', () => {
@@ -22,14 +23,16 @@ describe('upgrade checks', () => {
   });
 
   it('applies an allowedOrigins list exactly', async () => {
-    const server = await startServer({ allowedOrigins: ['https://app.example.com'] });
+    const server = await startServer({
+      dnsRebindingProtection: { allowedOrigins: ['https://app.example.com'] },
+    });
     expect(await upgradeStatus(server.url, { origin: 'https://APP.example.com' })).toBe('open');
     expect(await upgradeStatus(server.url, { origin: 'http://localhost:5173' })).toBe(403);
     expect(await upgradeStatus(server.url, { origin: 'https://app.example.com:8443' })).toBe(403);
   });
 
   it('surfaces a refused upgrade to our client as WebSocketHandshakeError with the status', async () => {
-    const server = await startServer({ allowedOrigins: [] });
+    const server = await startServer({ dnsRebindingProtection: { allowedOrigins: [] } });
     const client = new WebSocketClientTransport(server.url, {
       keepAliveMs: 0,
       ws: { origin: 'http://x.example' },
@@ -66,11 +69,11 @@ describe('upgrade checks', () => {
   it('attaches to an existing HTTP server on a path, leaving other paths and plain HTTP alone', async () => {
     const http = await startHttpServer();
     const accepted: string[] = [];
-    const listener = new WebSocketListener({
+    const listener = createWebSocketHandler({
       server: http,
       path: '/mcp',
-      heartbeatIntervalMs: 0,
-      onconnection: async (transport, request) => {
+      keepAliveMs: 0,
+      onsession: async (transport, { request }) => {
         accepted.push(request.url ?? '');
         await transport.start();
       },
@@ -100,16 +103,16 @@ describe('upgrade checks', () => {
     await server.next();
     await server.listener.close();
     await waitFor(() => closed);
-    expect(server.listener.connections.size).toBe(0);
+    expect(server.listener.sessions.size).toBe(0);
   });
 
   it('closes a connection whose onconnection handler fails (1011) and reports it', async () => {
     const errors: Error[] = [];
-    const listener = await WebSocketListener.listen({
+    const listener = await listenWebSocket({
       port: 0,
-      heartbeatIntervalMs: 0,
+      keepAliveMs: 0,
       onerror: (error) => errors.push(error),
-      onconnection: async () => {
+      onsession: async () => {
         throw new Error('boom');
       },
     });

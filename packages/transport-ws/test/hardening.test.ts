@@ -1,12 +1,8 @@
 import { ConnectionClosedError, ErrorCode, type JSONRPCMessage } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import {
-  CloseCode,
-  WebSocketClientTransport,
-  WebSocketHandshakeError,
-  WebSocketListener,
-} from '../src/index.js';
+import { CloseCode, WebSocketClientTransport, WebSocketHandshakeError } from '../src/index.js';
+import { createWebSocketHandler } from '../src/node.js';
 import {
   defer,
   rawClient,
@@ -51,12 +47,12 @@ describe('Origin policy on a non-loopback address', () => {
   /** A listener whose connections look as if they arrived on a LAN address (the server bound 0.0.0.0). */
   async function lanListener(options: { allowedOrigins?: string[] } = {}) {
     const http = await startHttpServer();
-    const listener = new WebSocketListener({
-      heartbeatIntervalMs: 0,
+    const listener = createWebSocketHandler({
+      keepAliveMs: 0,
       ...(options.allowedOrigins === undefined
         ? {}
         : { dnsRebindingProtection: { allowedOrigins: options.allowedOrigins } }),
-      onconnection: (transport) => transport.start(),
+      onsession: (transport) => transport.start(),
     });
     defer(() => listener.close());
     http.on('upgrade', (req, socket, head) => {
@@ -92,39 +88,39 @@ describe('Origin policy on a non-loopback address', () => {
 });
 
 describe('connection limits', () => {
-  it('refuses upgrades past maxConnections with 503 and Retry-After, naming the option; evicts nobody', async () => {
-    const server = await startServer({ maxConnections: 2 });
+  it('refuses upgrades past maxSessions with 503 and Retry-After, naming the option; evicts nobody', async () => {
+    const server = await startServer({ maxSessions: 2 });
     const first = rawClient(server.url);
     const second = rawClient(server.url);
     await first.opened;
     await second.opened;
-    await waitFor(() => server.listener.connections.size === 2);
+    await waitFor(() => server.listener.sessions.size === 2);
     const refused = await refusal(server.url);
     expect(refused.status).toBe(503);
     expect(refused.retryAfter).toMatch(/^\d+$/);
-    expect(JSON.parse(refused.body).error.message).toMatch(/maxConnections \(2\)/);
+    expect(JSON.parse(refused.body).error.message).toMatch(/maxSessions \(2\)/);
     // Our client says who refused and why.
     const client = new WebSocketClientTransport(server.url, { keepAliveMs: 0 });
     defer(() => client.close());
     const error = await client.start().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(WebSocketHandshakeError);
     expect((error as Error).message).toBe(
-      `WebSocket upgrade to ${server.url.href} refused with HTTP 503: Too many open WebSocket connections: maxConnections (2) reached; retry later`,
+      `WebSocket upgrade to ${server.url.href} refused with HTTP 503: Too many open WebSocket connections: maxSessions (2) reached; retry later`,
     );
-    expect(server.listener.connections.size).toBe(2);
+    expect(server.listener.sessions.size).toBe(2);
     first.socket.close();
-    await waitFor(() => server.listener.connections.size === 1);
+    await waitFor(() => server.listener.sessions.size === 1);
     expect(await upgradeStatus(server.url)).toBe('open');
   });
 
-  it('limits how fast one address opens connections (429, Retry-After, naming connectionRateLimit)', async () => {
-    const server = await startServer({ connectionRateLimit: { perSecond: 0.001, burst: 2 } });
+  it('limits how fast one address opens connections (429, Retry-After, naming sessionRateLimit)', async () => {
+    const server = await startServer({ sessionRateLimit: { perSecond: 0.001, burst: 2 } });
     expect(await upgradeStatus(server.url)).toBe('open');
     expect(await upgradeStatus(server.url)).toBe('open');
     const refused = await refusal(server.url);
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-    expect(JSON.parse(refused.body).error.message).toMatch(/connectionRateLimit/);
+    expect(JSON.parse(refused.body).error.message).toMatch(/sessionRateLimit/);
   });
 });
 

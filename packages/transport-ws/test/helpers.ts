@@ -3,13 +3,14 @@ import { connect, type Socket } from 'node:net';
 import type { JSONRPCMessage } from '@x/protocol';
 import { afterEach } from 'vitest';
 import { WebSocket } from 'ws';
+import { WebSocketClientTransport, type WebSocketClientTransportOptions } from '../src/index.js';
 import {
-  WebSocketClientTransport,
-  type WebSocketClientTransportOptions,
-  WebSocketListener,
+  type WebSocketHandler,
   type WebSocketListenOptions,
   type WebSocketServerTransport,
-} from '../src/index.js';
+  listenWebSocket,
+  createWebSocketHandler,
+} from '../src/node.js';
 
 type Cleanup = () => unknown;
 const cleanups: Cleanup[] = [];
@@ -37,7 +38,7 @@ export async function waitFor(
 }
 
 export interface ServerSide {
-  listener: WebSocketListener;
+  listener: WebSocketHandler;
   url: URL;
   /** Server transports, in connection order, already started, recording what they receive. */
   transports: WebSocketServerTransport[];
@@ -55,11 +56,11 @@ export async function startServer(
   const { echo = true, autoStart = true, ...listenOptions } = options;
   const transports: WebSocketServerTransport[] = [];
   const received: JSONRPCMessage[][] = [];
-  const listener = await WebSocketListener.listen({
+  const listener = await listenWebSocket({
     port: 0,
-    heartbeatIntervalMs: 0,
+    keepAliveMs: 0,
     ...listenOptions,
-    onconnection: async (transport, request) => {
+    onsession: async (transport, context) => {
       const inbox: JSONRPCMessage[] = [];
       transports.push(transport);
       received.push(inbox);
@@ -72,7 +73,7 @@ export async function startServer(
         }
       };
       if (autoStart) await transport.start();
-      await listenOptions.onconnection?.(transport, request);
+      await listenOptions.onsession?.(transport, context);
     },
   });
   defer(() => listener.close());
@@ -182,14 +183,14 @@ export function request(id: number | string, params: Record<string, unknown> = {
  * A listener on its own HTTP server that keeps the raw TCP socket of every upgrade, for tests that
  * break or inspect the connection under the WebSocket.
  */
-export async function listenerWithSockets(): Promise<{ listener: WebSocketListener; sockets: Socket[] }> {
+export async function listenerWithSockets(): Promise<{ listener: WebSocketHandler; sockets: Socket[] }> {
   const http = await startHttpServer();
   const sockets: Socket[] = [];
   http.on('upgrade', (_request, socket) => sockets.push(socket as Socket));
-  const listener = new WebSocketListener({
+  const listener = createWebSocketHandler({
     server: http,
-    heartbeatIntervalMs: 0,
-    onconnection: (transport) => transport.start(),
+    keepAliveMs: 0,
+    onsession: (transport) => transport.start(),
   });
   defer(() => listener.close());
   return { listener, sockets };

@@ -5,7 +5,8 @@ import type { Transport as OfficialTransport } from '@modelcontextprotocol/sdk/s
 import type { Transport } from '@x/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
-import { WebSocketClientTransport, WebSocketListener } from '../src/index.js';
+import { WebSocketClientTransport } from '../src/index.js';
+import { type WebSocketHandler, listenWebSocket } from '../src/node.js';
 import { defer } from './helpers.js';
 
 /**
@@ -18,11 +19,11 @@ function official(transport: Transport): OfficialTransport {
 }
 
 /** One official McpServer per connection: the official server binds to a single transport. */
-async function officialServerOverOurListener(): Promise<WebSocketListener> {
-  const listener = await WebSocketListener.listen({
+async function officialServerOverOurListener(): Promise<WebSocketHandler> {
+  const listener = await listenWebSocket({
     port: 0,
-    heartbeatIntervalMs: 0,
-    onconnection: async (transport) => {
+    keepAliveMs: 0,
+    onsession: async (transport) => {
       const server = new McpServer({ name: 'interop-server', version: '1.0.0' });
       server.registerTool('greet', { description: 'Says hello' }, async () => ({
         content: [{ type: 'text', text: 'hello from the official server' }],
@@ -78,6 +79,6 @@ describe('interop with the official SDK 1.32.2', () => {
     );
     const lists = await Promise.all(clients.map((client) => client.listTools()));
     expect(lists.map((list) => list.tools.length)).toEqual([1, 1, 1]);
-    expect(listener.connections.size).toBe(3);
+    expect(listener.sessions.size).toBe(3);
   });
 });

@@ -24,9 +24,9 @@ describe('liveness and backpressure', () => {
       closed = true;
     };
     await client.start();
-    await waitFor(() => listener.connections.size === 1);
+    await waitFor(() => listener.sessions.size === 1);
     let serverClosed = false;
-    for (const transport of listener.connections) {
+    for (const transport of listener.sessions) {
       transport.onclose = () => {
         serverClosed = true;
       };
@@ -67,7 +67,7 @@ describe('liveness and backpressure', () => {
   });
 
   it('server: a client that stops answering pings is dropped within the heartbeat window', async () => {
-    const server = await startServer({ heartbeatIntervalMs: HEARTBEAT_MS });
+    const server = await startServer({ keepAliveMs: HEARTBEAT_MS });
     const { opened, closed } = rawClient(server.url, { autoPong: false });
     await opened;
     const serverSide = await server.next();
@@ -79,11 +79,11 @@ describe('liveness and backpressure', () => {
     await waitFor(() => closedAt > 0, 3_000, 'server onclose');
     expect(closedAt - startedAt).toBeLessThan(2_000);
     expect((await closed).code).toBe(1006);
-    expect(server.listener.connections.size).toBe(0);
+    expect(server.listener.sessions.size).toBe(0);
   });
 
   it('server: keeps a slow reader bounded (SendBufferFullError), then fails pending sends when it is dropped', async () => {
-    const server = await startServer({ heartbeatIntervalMs: 300, maxBufferedBytes: 256 * 1024 });
+    const server = await startServer({ keepAliveMs: 300, maxBufferedBytes: 256 * 1024 });
     stalledClient(server.url);
     const serverSide = await server.next();
     let closed = false;

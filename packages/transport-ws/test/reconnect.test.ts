@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
 import type { JSONRPCMessage, ReconnectOptions } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
-import { WebSocketClientTransport, WebSocketListener, type WebSocketServerTransport } from '../src/index.js';
+import { WebSocketClientTransport } from '../src/index.js';
+import { createWebSocketHandler, listenWebSocket, type WebSocketServerTransport } from '../src/node.js';
 import { defer, request, startHttpServer, waitFor } from './helpers.js';
 
 const fast = { initialDelayMs: 10, maxDelayMs: 50, maxAttempts: 100 };
@@ -13,10 +14,10 @@ async function droppableServer(options: { echo: boolean }) {
   const transports: WebSocketServerTransport[] = [];
   const received: JSONRPCMessage[] = [];
   http.on('upgrade', (_request, socket) => sockets.push(socket as Socket));
-  const listener = new WebSocketListener({
+  const listener = createWebSocketHandler({
     server: http,
-    heartbeatIntervalMs: 0,
-    onconnection: async (transport) => {
+    keepAliveMs: 0,
+    onsession: async (transport) => {
       transports.push(transport);
       transport.onmessage = (message) => {
         received.push(message);
@@ -78,10 +79,10 @@ describe('client auto-reconnect', () => {
   });
 
   it('survives a server restart on the same port (close 1001) and answers requests again', async () => {
-    const first = await WebSocketListener.listen({
+    const first = await listenWebSocket({
       port: 0,
-      heartbeatIntervalMs: 0,
-      onconnection: (t) => t.start(),
+      keepAliveMs: 0,
+      onsession: (t) => t.start(),
     });
     defer(() => first.close());
     const port = first.address!.port;
@@ -89,10 +90,10 @@ describe('client auto-reconnect', () => {
     await client.start();
     await first.close();
 
-    const restarted = await WebSocketListener.listen({
+    const restarted = await listenWebSocket({
       port,
-      heartbeatIntervalMs: 0,
-      onconnection: async (transport) => {
+      keepAliveMs: 0,
+      onsession: async (transport) => {
         transport.onmessage = (message) => {
           if ('method' in message && 'id' in message) {
             transport.send({ jsonrpc: '2.0', id: message.id, result: { again: true } }).catch(() => {});
@@ -110,10 +111,10 @@ describe('client auto-reconnect', () => {
   });
 
   it('gives up after maxAttempts: onerror then onclose, exactly once', async () => {
-    const listener = await WebSocketListener.listen({
+    const listener = await listenWebSocket({
       port: 0,
-      heartbeatIntervalMs: 0,
-      onconnection: (t) => t.start(),
+      keepAliveMs: 0,
+      onsession: (t) => t.start(),
     });
     defer(() => listener.close());
     const { client, events } = trackedClient(listener.url!, {
@@ -132,11 +133,11 @@ describe('client auto-reconnect', () => {
 
   it('refuses to retry a 4xx upgrade refusal and gives up at once', async () => {
     let refuse = false;
-    const listener = await WebSocketListener.listen({
+    const listener = await listenWebSocket({
       port: 0,
-      heartbeatIntervalMs: 0,
-      allowedOrigins: ['http://ok.example'],
-      onconnection: (t) => t.start(),
+      keepAliveMs: 0,
+      dnsRebindingProtection: { allowedOrigins: ['http://ok.example'] },
+      onsession: (t) => t.start(),
     });
     defer(() => listener.close());
     const client = new WebSocketClientTransport(listener.url!, {
@@ -155,8 +156,8 @@ describe('client auto-reconnect', () => {
     client.onclose = () => closes++;
     await client.start();
     refuse = true;
-    await waitFor(() => listener.connections.size === 1);
-    for (const transport of listener.connections) await transport.closeWith(1001, 'restart');
+    await waitFor(() => listener.sessions.size === 1);
+    for (const transport of listener.sessions) await transport.closeWith(1001, 'restart');
     await waitFor(() => closes === 1, 5_000, 'onclose');
     expect((errors.at(-1) as Error & { cause?: unknown }).cause).toMatchObject({ status: 403 });
   });

@@ -33,8 +33,8 @@ describe('WebSocket write batching', () => {
     const frames: string[] = [];
     client.socket.on('message', (data) => frames.push(String(data)));
     await client.opened;
-    await waitFor(() => listener.connections.size === 1);
-    const [transport] = [...listener.connections];
+    await waitFor(() => listener.sessions.size === 1);
+    const [transport] = [...listener.sessions];
     const writes = countWrites(sockets[0]!);
 
     const sent = [1, 2, 3, 4, 5].map((n) =>
@@ -69,8 +69,8 @@ describe('WebSocket write batching', () => {
       client.socket.on('message', (data) => frames[i]!.push(String(data)));
     }
     await Promise.all(clients.map((client) => client.opened));
-    await waitFor(() => listener.connections.size === 3 && sockets.length === 3);
-    const transports = [...listener.connections];
+    await waitFor(() => listener.sessions.size === 3 && sockets.length === 3);
+    const transports = [...listener.sessions];
     const writes = sockets.map((socket) => countWrites(socket));
 
     // Interleaved, in one turn: every connection holds frames 2-3 until the shared end of the turn.

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs tooling script without type declarations
+import { ALLOWANCES } from '../allowances.mjs';
+// @ts-expect-error plain .mjs tooling script without type declarations
 import { checkPackages, importsOf } from '../check-imports.mjs';
 
 const allowances = {
@@ -111,5 +113,33 @@ describe('repo check', () => {
         expect.stringMatching(/nodeish\.ts: imports "node:fs"/),
       ]),
     );
+  });
+
+  it('lets only src/node/ of @x/protocol import node: modules; the root and ./http never reach it', () => {
+    root = mkdtempSync(join(tmpdir(), 'repo-check-'));
+    const files: Record<string, string> = {
+      'index.ts': "export { x } from './http/index.js';",
+      'http/index.ts': "export { NodeIncoming } from '../node/node-incoming.js';",
+      'http/leak.ts': "import { Buffer } from 'node:buffer';",
+      'node/index.ts':
+        "export { NodeIncoming } from './node-incoming.js';\nimport { x } from '../http/index.js';",
+      'node/node-incoming.ts':
+        "import { Readable } from 'node:stream';\nimport type { IncomingMessage } from 'node:http';",
+    };
+    mkdirSync(join(root, 'protocol', 'src', 'node'), { recursive: true });
+    mkdirSync(join(root, 'protocol', 'src', 'http'), { recursive: true });
+    writeFileSync(
+      join(root, 'protocol', 'package.json'),
+      JSON.stringify({ name: '@x/protocol', dependencies: { zod: '^4' } }),
+    );
+    for (const [name, text] of Object.entries(files))
+      writeFileSync(join(root, 'protocol', 'src', name), text);
+    const violations = checkPackages(root, { '@x/protocol': ALLOWANCES['@x/protocol'] }) as string[];
+    expect(violations).toEqual([
+      expect.stringMatching(/http\/index\.ts: imports the Node-only "\.\.\/node\/node-incoming\.js"/),
+      expect.stringMatching(
+        /http\/leak\.ts: imports "node:buffer", but @x\/protocol must import no node: module/,
+      ),
+    ]);
   });
 });

@@ -14,7 +14,10 @@ export interface ServeOptions {
 
 /** Streamable HTTP (both eras) at `/mcp`; one McpServer serves every session. */
 export async function serveHttp(options: ServeOptions): Promise<ListeningServer> {
-  const { createStreamableHttpHandler, toNodeHandler } = await import('@x/transport-streamable-http');
+  const [{ createStreamableHttpHandler }, { toNodeHandler }] = await Promise.all([
+    import('@x/transport-streamable-http'),
+    import('@x/transport-streamable-http/node'),
+  ]);
   const handler = createStreamableHttpHandler({
     onsession: (transport) => options.server.connect(transport),
   });
@@ -37,15 +40,15 @@ export async function serveHttp(options: ServeOptions): Promise<ListeningServer>
 
 /** Legacy HTTP+SSE (2024-11-05) at `/sse`: GET opens the stream, POSTs go to the same path. */
 export async function serveSse(options: ServeOptions): Promise<ListeningServer> {
-  const [{ SseServer }, { createNodeHandler }] = await Promise.all([
+  const [{ createSseHandler }, { toNodeHandler }] = await Promise.all([
     import('@x/transport-sse'),
     import('@x/transport-sse/node'),
   ]);
-  const sse = new SseServer({
+  const sse = createSseHandler({
     onsession: (transport) => options.server.connect(transport).then(() => {}),
     onerror: options.onerror,
   });
-  const nodeHandler = createNodeHandler(sse);
+  const nodeHandler = toNodeHandler(sse);
   const { server, url } = await listenHttp({
     host: options.host,
     port: options.port,
@@ -64,12 +67,12 @@ export async function serveSse(options: ServeOptions): Promise<ListeningServer> 
 
 /** WebSocket (subprotocol `mcp`) at `/mcp`. */
 export async function serveWs(options: ServeOptions): Promise<ListeningServer> {
-  const { WebSocketListener } = await import('@x/transport-ws');
-  const listener = await WebSocketListener.listen({
+  const { listenWebSocket } = await import('@x/transport-ws/node');
+  const listener = await listenWebSocket({
     port: options.port,
     host: options.host,
     path: '/mcp',
-    onconnection: (transport) => options.server.connect(transport).then(() => {}),
+    onsession: (transport) => options.server.connect(transport).then(() => {}),
     onerror: options.onerror,
   });
   return {

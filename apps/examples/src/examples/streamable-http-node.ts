@@ -6,11 +6,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@x/client';
 import { McpServer } from '@x/server';
-import {
-  createStreamableHttpHandler,
-  StreamableHttpClientTransport,
-  toNodeHandler,
-} from '@x/transport-streamable-http';
+import { createStreamableHttpHandler, StreamableHttpClientTransport } from '@x/transport-streamable-http';
+import { toNodeHandler } from '@x/transport-streamable-http/node';
 import { z } from 'zod';
 
 const server = new McpServer({ name: 'http-example', version: '1.0.0' });

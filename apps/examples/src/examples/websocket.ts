@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { Client } from '@x/client';
 import type { ProgressUpdate } from '@x/protocol';
 import { McpServer } from '@x/server';
-import { WebSocketClientTransport, WebSocketListener } from '@x/transport-ws';
+import { WebSocketClientTransport } from '@x/transport-ws';
+import { listenWebSocket } from '@x/transport-ws/node';
 import { z } from 'zod';
 
 const server = new McpServer({ name: 'ws-example', version: '1.0.0' }, { listChangedDebounceMs: 0 });
@@ -22,9 +23,9 @@ server.registerTool(
 );
 
 const subprotocols: string[] = [];
-const listener = await WebSocketListener.listen({
+const listener = await listenWebSocket({
   port: 0,
-  onconnection: (transport, request) => {
+  onsession: (transport, { request }) => {
     subprotocols.push(String(request.headers['sec-websocket-protocol']));
     return server.connect(transport);
   },

@@ -1,6 +1,6 @@
 /**
- * Default idle timeout of the client's stream: three keep-alive intervals of `SseServer`
- * (`DEFAULT_KEEP_ALIVE_INTERVAL_MS`, 15 s), so one or two comments delayed by a busy server or network
+ * Default idle timeout of the client's stream: three keep-alive intervals of the SSE server
+ * (`DEFAULT_KEEP_ALIVE_MS`, 15 s), so one or two comments delayed by a busy server or network
  * do not end a healthy session.
  */
 export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;

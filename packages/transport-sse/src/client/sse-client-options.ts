@@ -25,7 +25,7 @@ export interface SseClientTransportOptions extends HttpClientAuthOptions {
    * closing it) and the transport closes: `onerror` with a `ConnectionClosedError`, then `onclose`, so
    * pending requests fail instead of hanging. Keep it above the server's keep-alive interval.
    *
-   * Default 45 000 ms (3 × `SseServer`'s default keep-alive interval), armed once the server has sent
+   * Default 45 000 ms (3 × the SSE server's default `keepAliveMs`), armed once the server has sent
    * its first keep-alive comment: servers that send none (the official SDK's v1 `SSEServerTransport`
    * among them) may stay silent between messages for as long as they like. Set a value to arm it from
    * the moment the stream opens; 0 disables it.

@@ -8,8 +8,7 @@ import {
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol';
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { httpStatusErrorFrom } from '../http/http-status-error.js';
-import { MAX_AUTH_RETRIES, parseMediaType } from '@x/protocol/http';
+import { HttpStatusError, MAX_AUTH_RETRIES, parseMediaType } from '@x/protocol/http';
 import { fetchersOf, loadDefaultFetchers } from './default-fetch.js';
 import type { Fetchers, OpenedStream } from './default-fetch.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './idle-watchdog.js';
@@ -181,7 +180,7 @@ export class SseClientTransport implements Transport {
         if (refused === undefined) return;
         const answer = await this.#authRetry(refused, attempt);
         if (answer === undefined) continue;
-        throw await httpStatusErrorFrom(answer, 'POST to the message endpoint');
+        throw await HttpStatusError.from(answer, 'POST to the message endpoint');
       }
     } finally {
       link?.dispose();
@@ -242,7 +241,7 @@ export class SseClientTransport implements Transport {
       if (opened.status >= 200 && opened.status < 300) return opened;
       const answer = await this.#authRetry(await opened.toResponse(), attempt);
       if (answer === undefined) continue;
-      throw await httpStatusErrorFrom(answer, 'Opening the SSE stream');
+      throw await HttpStatusError.from(answer, 'Opening the SSE stream');
     }
   }
 

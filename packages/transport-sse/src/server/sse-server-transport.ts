@@ -15,7 +15,7 @@ import type {
   Transport,
   TransportSendOptions,
 } from '@x/protocol';
-import { encodeSseComment, encodeSseEvent } from '../http/sse-encoding.js';
+import { encodeSseComment, encodeSseEvent } from '@x/protocol/http';
 import type { SseSink } from './sse-sink.js';
 
 const KEEP_ALIVE = encodeSseComment('keep-alive');
@@ -26,7 +26,7 @@ export interface SseSessionInit {
   /** The URL clients POST to, as it goes into the `endpoint` event. */
   endpoint: string;
   /** 0 disables keep-alive comments. */
-  keepAliveIntervalMs: number;
+  keepAliveMs: number;
   /** Called once when the session ends, whatever ended it. */
   onDispose: (sessionId: string) => void;
   /** Most messages one 2025-03-26 batch may hold. */
@@ -55,9 +55,9 @@ export interface SseSessionHandle {
 
 /**
  * One legacy HTTP+SSE session on the server: messages to the client go out as `message` events on the
- * GET stream; messages from the client arrive in POSTs that `SseServer` routes here by session id.
+ * GET stream; messages from the client arrive in POSTs that the SSE handler routes here by session id.
  *
- * Created by `SseServer` (one per GET) and handed to `onsession`; connect an MCP server to it.
+ * Created by `createSseHandler` (one per GET) and handed to `onsession`; connect an MCP server to it.
  *
  * A session that negotiated 2025-03-26 (`setProtocolVersion`) takes JSON-RPC batches: a POST body that
  * is an array is delivered message by message, and the answers go out as one `message` event whose data
@@ -65,7 +65,7 @@ export interface SseSessionHandle {
  *
  * @example
  * ```ts
- * const sse = new SseServer({ onsession: (transport) => mcpServer.connect(transport) });
+ * const sse = createSseHandler({ onsession: (transport) => mcpServer.connect(transport) });
  * ```
  */
 export class SseServerTransport implements Transport {
@@ -105,8 +105,8 @@ export class SseServerTransport implements Transport {
     sink.bind({ drained: () => transport.#releaseWaiters(), gone: () => transport.#dispose(false) });
     // 2024-11-05 transports: the server MUST send the endpoint event first.
     sink.write(encodeSseEvent({ event: 'endpoint', data: init.endpoint }));
-    if (init.keepAliveIntervalMs > 0) {
-      transport.#keepAlive = setInterval(() => transport.#write(KEEP_ALIVE), init.keepAliveIntervalMs);
+    if (init.keepAliveMs > 0) {
+      transport.#keepAlive = setInterval(() => transport.#write(KEEP_ALIVE), init.keepAliveMs);
       // Node and Deno timers can be unref'd so an idle stream does not keep the process alive; browsers'
       // and Workers' numeric timer ids have no unref.
       (transport.#keepAlive as { unref?: () => void }).unref?.();

@@ -1,17 +1,20 @@
 import { ErrorCode, McpError, parseMessageOrBatch, randomUuid } from '@x/protocol';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
 import {
+  type ConnectionInfo,
   createDnsRebindingGuard,
   DEFAULT_MAX_BODY_BYTES,
   type DnsRebindingGuard,
   type DnsRebindingOptions,
+  type HttpAuthenticate,
+  type HttpIncoming,
   isJsonContentType,
   PayloadTooLargeError,
   RateLimiter,
   type RateLimiterOptions,
+  webIncoming,
 } from '@x/protocol/http';
 import { NODE_DISPATCH } from './node-dispatch.js';
-import { type SseConnectionInfo, type SseIncoming, webIncoming } from './sse-incoming.js';
 import {
   ACCEPTED,
   errorReply,
@@ -30,20 +33,20 @@ import type { SseSessionHandle } from './sse-server-transport.js';
  * @example
  * ```ts
  * // Behind a proxy that times out idle responses after 10 s, comment more often.
- * const sse = new SseServer({
+ * const sse = createSseHandler({
  *   onsession: (transport) => mcpServer.connect(transport),
- *   keepAliveIntervalMs: DEFAULT_KEEP_ALIVE_INTERVAL_MS / 3,
+ *   keepAliveMs: DEFAULT_KEEP_ALIVE_MS / 3,
  * });
  * ```
  */
-export const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
 /**
- * Default cap on open sessions (event streams) of one `SseServer`: each holds a connection and ~20 KB.
+ * Default cap on open sessions (event streams) of one SSE handler: each holds a connection and ~20 KB.
  *
  * @example
  * ```ts
- * const sse = new SseServer({ onsession, maxSessions: 4 * DEFAULT_MAX_SESSIONS });
+ * const sse = createSseHandler({ onsession, maxSessions: 4 * DEFAULT_MAX_SESSIONS });
  * ```
  */
 export const DEFAULT_MAX_SESSIONS = 1_000;
@@ -54,7 +57,7 @@ export const DEFAULT_MAX_SESSIONS = 1_000;
  *
  * @example
  * ```ts
- * const sse = new SseServer({ onsession, sessionIdleTimeoutMs: DEFAULT_SESSION_IDLE_TIMEOUT_MS / 6 });
+ * const sse = createSseHandler({ onsession, sessionIdleTimeoutMs: DEFAULT_SESSION_IDLE_TIMEOUT_MS / 6 });
  * ```
  */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -65,7 +68,7 @@ export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
  *
  * @example
  * ```ts
- * const sse = new SseServer({ onsession, maxBufferedBytes: 2 * DEFAULT_MAX_BUFFERED_BYTES });
+ * const sse = createSseHandler({ onsession, maxBufferedBytes: 2 * DEFAULT_MAX_BUFFERED_BYTES });
  * ```
  */
 export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
@@ -75,7 +78,7 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
  *
  * @example
  * ```ts
- * const sse = new SseServer({
+ * const sse = createSseHandler({
  *   onsession: async (transport, { request, authInfo }) => {
  *     console.log('SSE session from', request.headers.get('user-agent'), authInfo?.clientId ?? 'anonymous');
  *     await mcpServer.connect(transport);
@@ -89,40 +92,19 @@ export interface SseSessionContext {
 }
 
 /**
- * Authenticates one request (the GET that opens a stream and every POST). Return the caller's
- * `AuthInfo` (passed to the MCP server as `extra.authInfo`), undefined for an anonymous caller, or a
- * `Response` (e.g. 401 with `WWW-Authenticate`) to refuse the request with it.
+ * Options of `createSseHandler(options)`; only `onsession` is required.
  *
  * @example
  * ```ts
- * const authenticate: SseAuthenticate = async (request) => {
- *   const token = request.headers.get('authorization')?.replace(/^Bearer /, '');
- *   const grant = token ? await introspect(token) : undefined;
- *   if (!token || !grant)
- *     return new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
- *   return { token, ...grant };
- * };
- * ```
- */
-export type SseAuthenticate = (
-  request: Request,
-) => AuthInfo | Response | undefined | Promise<AuthInfo | Response | undefined>;
-
-/**
- * Options of `new SseServer(options)`; only `onsession` is required.
- *
- * @example
- * ```ts
- * const sse = new SseServer({
+ * const sse = createSseHandler({
  *   onsession: (transport) => mcpServer.connect(transport),
  *   endpoint: '/messages',
- *   allowedHosts: ['mcp.example.com'],
- *   allowedOrigins: ['https://app.example.com'],
+ *   dnsRebindingProtection: { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] },
  *   authenticate,
  * });
  * ```
  */
-export interface SseServerOptions {
+export interface SseHandlerOptions {
   /**
    * Called with a new transport for every client that opens a stream; connect an MCP server to it.
    * The GET response is held until this settles, and a rejection answers the GET with 500.
@@ -134,6 +116,12 @@ export interface SseServerOptions {
    */
   endpoint?: string | undefined;
   /**
+   * The pathname of the event stream (e.g. `'/sse'`): a request to any path other than it and the
+   * `endpoint` gets 404 with a JSON-RPC error body. Default: every path (mount the handler on a route of
+   * your framework).
+   */
+  path?: string | undefined;
+  /**
    * DNS-rebinding protection (403), the policy shared with Streamable HTTP and WebSocket (spec: servers
    * MUST validate Origin). On by default, on every address: a browser `Origin` must be a loopback page
    * (`http(s)://localhost|127.0.0.1|[::1]`, any port) or one you list in `allowedOrigins`; the `Host`
@@ -141,10 +129,6 @@ export interface SseServerOptions {
    * turns it off (a proxy in front checks).
    */
   dnsRebindingProtection?: DnsRebindingOptions | boolean | undefined;
-  /** @deprecated Use `dnsRebindingProtection: { allowedHosts }`. */
-  allowedHosts?: readonly string[] | undefined;
-  /** @deprecated Use `dnsRebindingProtection: { allowedOrigins }`. */
-  allowedOrigins?: readonly string[] | undefined;
   /** Largest POST body, in bytes (413 above it). Default 4 MiB. */
   maxBodyBytes?: number | undefined;
   /** JSON nested deeper than this in a POST body is refused with -32700 before parsing. Default 128. */
@@ -170,7 +154,7 @@ export interface SseServerOptions {
    */
   maxBufferedBytes?: number | undefined;
   /** Interval of keep-alive comments on each stream; 0 disables them. Default 15 s. */
-  keepAliveIntervalMs?: number | undefined;
+  keepAliveMs?: number | undefined;
   /**
    * Most messages one JSON-RPC batch may hold (2025-03-26 sessions only; larger ones get 400 with
    * -32600). Default 1000.
@@ -180,7 +164,7 @@ export interface SseServerOptions {
    * Runs for every request. When the GET that opened a session was authenticated, POSTs to that
    * session must carry the same `clientId` (403 otherwise).
    */
-  authenticate?: SseAuthenticate | undefined;
+  authenticate?: HttpAuthenticate | undefined;
   /**
    * Faults that belong to no session: `onsession` or `authenticate` threw. The client only gets a
    * generic 500; the cause is here.
@@ -194,26 +178,14 @@ interface Session extends SseSessionHandle {
 }
 
 /**
- * The server side of the legacy HTTP+SSE transport (2024-11-05) as a Web-standard handler: a GET opens
- * a session's event stream, POSTs to the announced endpoint carry the client's messages. Runs wherever
- * `Request`/`Response` do (Node via `createNodeHandler`, Bun, Deno, Workers).
- *
- * @example
- * ```ts
- * const sse = new SseServer({
- *   onsession: async (transport) => {
- *     const server = new McpServer({ name: 'demo', version: '1.0.0' });
- *     await server.connect(transport);
- *   },
- * });
- * Deno.serve((request) => sse.handle(request));
- * ```
+ * The core behind `createSseHandler`: a GET opens a session's event stream, POSTs to the announced
+ * endpoint carry the client's messages. Internal: users get the handler function.
  */
 export class SseServer {
-  #options: SseServerOptions;
+  #options: SseHandlerOptions;
   #guard: DnsRebindingGuard | undefined;
   #maxBodyBytes: number;
-  #keepAliveIntervalMs: number;
+  #keepAliveMs: number;
   readonly #maxSessions: number;
   readonly #idleTimeoutMs: number;
   readonly #maxBufferedBytes: number;
@@ -230,20 +202,23 @@ export class SseServer {
     }
   };
   #closed = false;
+  /** The stream's path and the POST endpoint's, when `path` is set. */
+  readonly #paths: readonly string[] | undefined;
 
-  constructor(options: SseServerOptions) {
+  constructor(options: SseHandlerOptions) {
     this.#options = options;
+    const path = options.path;
+    this.#paths =
+      path === undefined
+        ? undefined
+        : [path, new URL(options.endpoint ?? path, `http://localhost${path}`).pathname];
     const protection = options.dnsRebindingProtection;
     this.#guard =
       protection === false
         ? undefined
-        : createDnsRebindingGuard({
-            allowedHosts: options.allowedHosts,
-            allowedOrigins: options.allowedOrigins,
-            ...(typeof protection === 'object' ? protection : {}),
-          });
+        : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.#keepAliveIntervalMs = options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS;
+    this.#keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.#idleTimeoutMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
     this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
@@ -252,7 +227,8 @@ export class SseServer {
       options.sessionRateLimit === false ? undefined : new RateLimiter(options.sessionRateLimit ?? {});
     // Not a public method: the `node:http` adapter finds it by symbol (see node-dispatch.ts).
     Object.defineProperty(this, NODE_DISPATCH, {
-      value: <S extends SseSink>(incoming: SseIncoming, openSink: () => S) => this.#serve(incoming, openSink),
+      value: <S extends SseSink>(incoming: HttpIncoming, openSink: () => S) =>
+        this.#serve(incoming, openSink),
     });
   }
 
@@ -267,10 +243,10 @@ export class SseServer {
   }
 
   /**
-   * Handles one HTTP request; bound, so it can be passed around as `sse.handle`. `info` tells what the
+   * Handles one HTTP request; bound, so it can be passed around. `info` tells what the
    * runtime knows of the connection (the caller's address keys its rate limit).
    */
-  readonly handle = async (request: Request, info?: SseConnectionInfo): Promise<Response> => {
+  readonly handle = async (request: Request, info?: ConnectionInfo): Promise<Response> => {
     const reply = await this.#serve(webIncoming(request, info), () => new WebStreamSink());
     switch (reply.kind) {
       case 'response':
@@ -292,9 +268,13 @@ export class SseServer {
   }
 
   /** The whole exchange, shared by `handle` and the `node:http` adapter's own entry. */
-  async #serve<S extends SseSink>(incoming: SseIncoming, openSink: () => S): Promise<SseReply<S>> {
+  async #serve<S extends SseSink>(incoming: HttpIncoming, openSink: () => S): Promise<SseReply<S>> {
+    const paths = this.#paths;
+    if (paths !== undefined && !paths.includes(incoming.url.pathname)) {
+      return errorReply(404, ErrorCode.InvalidRequest, `Not Found: the SSE endpoint is ${paths[0]}`);
+    }
     if (this.#closed) return errorReply(503, ErrorCode.ConnectionClosed, 'Server is shutting down');
-    // The guard reads only `headers.get` and `url`, which every SseIncoming has.
+    // The guard reads only `headers.get` and `url`, which every HttpIncoming has.
     const rejection = this.#guard?.(incoming, incoming.localAddress);
     if (rejection !== undefined) return errorReply(403, ErrorCode.InvalidRequest, rejection);
     if (incoming.method !== 'GET' && incoming.method !== 'POST') {
@@ -320,7 +300,7 @@ export class SseServer {
   }
 
   async #openStream<S extends SseSink>(
-    incoming: SseIncoming,
+    incoming: HttpIncoming,
     authInfo: AuthInfo | undefined,
     openSink: () => S,
   ): Promise<SseReply<S>> {
@@ -358,7 +338,7 @@ export class SseServer {
         {
           sessionId,
           endpoint,
-          keepAliveIntervalMs: this.#keepAliveIntervalMs,
+          keepAliveMs: this.#keepAliveMs,
           onDispose: this.#forget,
           maxBatchSize: this.#options.maxBatchSize,
           maxBufferedBytes: this.#maxBufferedBytes,
@@ -405,7 +385,7 @@ export class SseServer {
     }
   }
 
-  async #receive(incoming: SseIncoming, authInfo: AuthInfo | undefined): Promise<TextReply> {
+  async #receive(incoming: HttpIncoming, authInfo: AuthInfo | undefined): Promise<TextReply> {
     const url = incoming.url;
     const sessionId = url.searchParams.get('sessionId');
     if (sessionId === null) return errorReply(400, ErrorCode.InvalidRequest, 'Missing sessionId');
@@ -441,7 +421,7 @@ export class SseServer {
   }
 
   #report(context: string, cause: unknown): void {
-    this.#options.onerror?.(new Error(`SseServer: ${context}`, { cause }));
+    this.#options.onerror?.(new Error(`SSE handler: ${context}`, { cause }));
   }
 
   #rejectBody(error: unknown): TextReply {

@@ -1,5 +1,5 @@
 import type { Transport } from '@x/protocol';
-import { StreamableHttpError } from './http-error.js';
+import { HttpStatusError } from '@x/protocol/http';
 
 /**
  * True when a failed first exchange means "this URL is not a Streamable HTTP endpoint" and the client
@@ -16,7 +16,7 @@ import { StreamableHttpError } from './http-error.js';
  */
 export function shouldFallBackToSse(error: unknown): boolean {
   for (let current = error, depth = 0; current !== undefined && depth < 8; depth++) {
-    if (current instanceof StreamableHttpError) {
+    if (current instanceof HttpStatusError) {
       return [400, 404, 405].includes(current.status) && !current.isModernServerError;
     }
     current = current instanceof Error ? current.cause : undefined;

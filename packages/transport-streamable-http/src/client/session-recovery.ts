@@ -7,7 +7,7 @@ import {
   type JSONRPCRequest,
   type RequestId,
 } from '@x/protocol';
-import { StreamableHttpError } from './http-error.js';
+import { HttpStatusError } from '@x/protocol/http';
 
 /**
  * Transparent re-initialization (typescript-sdk#1708): the transport remembers the `initialize` request
@@ -79,7 +79,7 @@ export class SessionRecovery {
     const answer = await answered;
     if ('error' in answer) {
       const message = `Re-initialization failed: ${answer.error.message}`;
-      throw new StreamableHttpError({ status: 200, message });
+      throw new HttpStatusError({ status: 200, message });
     }
     if (this.#initialized !== undefined) await post(this.#initialized);
   }

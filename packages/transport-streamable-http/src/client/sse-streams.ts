@@ -12,7 +12,7 @@ import { HEADER } from '../shared/headers.js';
 import { PayloadTooLargeError, parseMediaType } from '@x/protocol/http';
 import type { CancelHandle as Exchange } from '@x/protocol';
 import type { Exchanges } from './exchanges.js';
-import { StreamableHttpError } from './http-error.js';
+import { HttpStatusError } from '@x/protocol/http';
 import { type HttpReply, type HttpRequester, readPrefix } from './requester.js';
 import { readSse } from './sse-reader.js';
 
@@ -247,7 +247,7 @@ export class SseStreams {
     if (reply.status !== 200 || type !== 'text/event-stream') {
       const body = excerpt ?? (await readPrefix(reply, 1_024));
       const message = `GET ${this.#url} failed with HTTP ${reply.status}`;
-      this.#host.fault(new StreamableHttpError({ status: reply.status, body, message }));
+      this.#host.fault(new HttpStatusError({ status: reply.status, body, message }));
       // A refused resume (e.g. an expired event id) will not succeed by trying again.
       if (reply.status >= 400 && reply.status < 500) {
         this.#forget(exchange);

@@ -26,7 +26,7 @@ import {
 } from '@x/protocol/http';
 import { type DefaultRequester, defaultRequester } from './default-requester.js';
 import { Exchanges } from './exchanges.js';
-import { StreamableHttpError } from './http-error.js';
+import { HttpStatusError } from '@x/protocol/http';
 import { STREAMABLE_HTTP_RECONNECT_DEFAULTS, type StreamableHttpClientTransportOptions } from './options.js';
 import { ModernRequests } from './modern-requests.js';
 import { modernVersionOf } from './request-headers.js';
@@ -235,7 +235,7 @@ export class StreamableHttpClientTransport implements Transport {
     const ok = (reply.status >= 200 && reply.status < 300) || reply.status === 404 || reply.status === 405;
     if (!ok) {
       const message = `DELETE ${this.#url} failed with HTTP ${reply.status}`;
-      throw new StreamableHttpError({ status: reply.status, message });
+      throw new HttpStatusError({ status: reply.status, message });
     }
     this.#sessionId = undefined;
   }
@@ -280,7 +280,7 @@ export class StreamableHttpClientTransport implements Transport {
           this.#recover().catch((error: unknown) => this.#fault(error));
         } else {
           this.#fault(
-            new StreamableHttpError({ status: 404, message: 'Session not found while resuming a stream' }),
+            new HttpStatusError({ status: 404, message: 'Session not found while resuming a stream' }),
           );
         }
       },
@@ -419,7 +419,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (requestId !== undefined) this.#modern.settle(requestId);
       const body = excerpt ?? (await readPrefix(reply, ERROR_EXCERPT_BYTES));
       const text = `POST ${this.#url} failed with HTTP ${reply.status}${body === '' ? '' : `: ${body}`}`;
-      throw new StreamableHttpError({ status: reply.status, body, message: text });
+      throw new HttpStatusError({ status: reply.status, body, message: text });
     }
     if (requestId === undefined) {
       await reply.discard();
@@ -447,7 +447,7 @@ export class StreamableHttpClientTransport implements Transport {
       } catch (error) {
         if (error instanceof PayloadTooLargeError) {
           const limit = `maxMessageBytes (${this.#maxMessageBytes})`;
-          throw new StreamableHttpError({
+          throw new HttpStatusError({
             status: reply.status,
             message: `POST ${this.#url}: the reply to ${describe(message)} exceeds ${limit}; not read`,
           });
@@ -460,7 +460,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     await reply.discard();
     if (reply.status === 202) return false;
-    throw new StreamableHttpError({
+    throw new HttpStatusError({
       status: -1,
       message: `Unexpected content type in reply: ${String(type)}`,
     });

@@ -1,6 +1,6 @@
 import { type Era, eraOf, isSupportedProtocolVersion, type JSONRPCMessage } from '@x/protocol';
 import { HEADER } from '../shared/headers.js';
-import type { HeaderReader } from './http-incoming.js';
+import type { HeaderReader } from '@x/protocol/http';
 import { metaProtocolVersion } from './modern/header-validation.js';
 
 /**

@@ -19,7 +19,7 @@ export interface CorsOptions {
 }
 
 import { deferredResponse, replyOf } from './deferred-body.js';
-import type { HeaderReader } from './http-incoming.js';
+import type { HeaderReader } from '@x/protocol/http';
 
 /** What CORS reads of a request. */
 interface CorsRequest {

@@ -15,24 +15,23 @@ import { classifyBodiless, classifyPost } from './classify-era.js';
 import { Cors } from './cors.js';
 import { isReply, materialize } from './deferred-body.js';
 import type { Caller, EndpointState } from './endpoint-state.js';
-import { type HttpIncoming, webIncoming } from './http-incoming.js';
 import { errorResponse, methodNotAllowed } from './http-responses.js';
 import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy/legacy-handler.js';
 import { SessionStore } from './legacy/session-store.js';
 import { handleModernPost } from './modern/modern-handler.js';
-import type {
-  HandlerContext,
-  StreamableHttpHandlerOptions,
-  StreamableHttpServerTransport,
-} from './options.js';
+import type { StreamableHttpHandlerOptions, StreamableHttpServerTransport } from './options.js';
 import {
   acceptsAll,
+  assertWebRequest,
+  type ConnectionInfo,
   createDnsRebindingGuard,
   DEFAULT_MAX_BODY_BYTES,
   type DnsRebindingGuard,
+  type HttpIncoming,
   isJsonContentType,
   PayloadTooLargeError,
   RateLimiter,
+  webIncoming,
 } from '@x/protocol/http';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse-writer.js';
 import { NODE_DISPATCH } from './node-dispatch.js';
@@ -51,7 +50,7 @@ import { NODE_DISPATCH } from './node-dispatch.js';
  * ```
  */
 export interface StreamableHttpHandler {
-  (request: Request, context?: HandlerContext): Promise<Response>;
+  (request: Request, info?: ConnectionInfo): Promise<Response>;
   /** Ends every stream and session and refuses further requests (503). */
   close(): Promise<void>;
   /** Live legacy sessions. */
@@ -112,11 +111,12 @@ function defaultSessionId(): string {
  *   onsession: (transport) => server.connect(transport),
  * });
  * Bun.serve({ port: 3000, fetch: (request) => handler(request) });
- * // node:http: http.createServer(toNodeHandler(handler)).listen(3000, '127.0.0.1');
+ * // node:http (`toNodeHandler` from './node'): createServer(toNodeHandler(handler)).listen(3000, '127.0.0.1');
  * ```
  */
 export function createStreamableHttpHandler(options: StreamableHttpHandlerOptions): StreamableHttpHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const path = options.path;
   const cors =
     options.cors === undefined || options.cors === false
       ? undefined
@@ -225,12 +225,15 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       : handleLegacyPost(state, request, body, extra, caller);
   }
 
-  async function route(request: HttpIncoming, context: HandlerContext | undefined): Promise<Response> {
+  async function route(request: HttpIncoming): Promise<Response> {
+    if (path !== undefined && request.url.pathname !== path) {
+      return errorResponse(404, ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`);
+    }
     if (closed) return errorResponse(503, ErrorCode.InternalError, 'Service Unavailable: shutting down');
     if (request.method === 'OPTIONS') return cors?.preflight(request) ?? methodNotAllowed(ALLOW);
     // The guard reads only `headers.get` and `url`, which every HttpIncoming has.
     // The guard checks Origin on every bind and Host on loopback (or against allowedHosts when given).
-    const refused = guard?.(request as unknown as Request, context?.localAddress);
+    const refused = guard?.(request, request.localAddress);
     // "If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden."
     if (refused !== undefined) return errorResponse(403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
     // Without a hook nothing here names the global `Response` (see `Reply`).
@@ -243,14 +246,14 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const extra: MessageExtraInfo = {
       requestInfo: {
         method: request.method,
-        url: new URL(request.url),
+        url: request.url,
         headers: request.headerRecord(),
       },
       authInfo: auth,
     };
     const caller: Caller = {
       principal: auth === undefined ? undefined : principalOf(auth),
-      remoteAddress: context?.remoteAddress,
+      remoteAddress: request.remoteAddress,
     };
     switch (request.method) {
       case 'POST':
@@ -270,10 +273,10 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   }
 
   /** The whole exchange; a response body may still be deferred (see `materialize`). */
-  const dispatch = async (request: HttpIncoming, context?: HandlerContext): Promise<Response> => {
+  const dispatch = async (request: HttpIncoming): Promise<Response> => {
     let response: Response;
     try {
-      response = await route(request, context);
+      response = await route(request);
     } catch (error) {
       state.onerror(error);
       response = errorResponse(500, ErrorCode.InternalError, 'Internal error');
@@ -282,8 +285,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     return cors.apply(request, response);
   };
 
-  const handler = async (request: Request, context?: HandlerContext): Promise<Response> =>
-    materialize(await dispatch(webIncoming(request), context));
+  const handler = async (request: Request, info?: ConnectionInfo): Promise<Response> => {
+    // `http.createServer(handler)` passes Node's (req, res): refuse it loudly instead of hanging.
+    assertWebRequest(request, info, '@x/transport-streamable-http/node');
+    return materialize(await dispatch(webIncoming(request, info)));
+  };
 
   return Object.defineProperties(handler, {
     // The node:http adapter's way in: no Web Request, and bodies it writes straight to the socket.

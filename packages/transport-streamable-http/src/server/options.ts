@@ -1,6 +1,6 @@
 import type { AuthInfo, Era, Transport } from '@x/protocol';
 import type { CorsOptions } from './cors.js';
-import type { DnsRebindingOptions, RateLimiterOptions } from '@x/protocol/http';
+import type { DnsRebindingOptions, HttpAuthenticate, RateLimiterOptions } from '@x/protocol/http';
 import type { EventStore } from './event-store.js';
 import type { ParamHeader } from '../shared/param-headers.js';
 
@@ -25,47 +25,6 @@ export interface StreamableHttpServerTransport extends Transport {
   /** The legacy session id; undefined for per-request transports. */
   readonly sessionId: string | undefined;
 }
-
-/**
- * What the handler knows about the connection beyond the `Request` (adapters fill it in).
- *
- * @example
- * ```ts
- * // A custom adapter passes the socket's addresses along, as `toNodeHandler` does.
- * const response = await handler(request, {
- *   localAddress: req.socket.localAddress,
- *   remoteAddress: req.socket.remoteAddress,
- * });
- * // Deno: Deno.serve((request, info) => handler(request, { remoteAddress: info.remoteAddr.hostname }));
- * ```
- */
-export interface HandlerContext {
-  /** Local socket address the request arrived on; decides the DNS-rebinding default. */
-  localAddress?: string | undefined;
-  /**
-   * The client's address: the key of `sessionRateLimit` for callers without a principal. Without it,
-   * every anonymous caller shares one bucket.
-   */
-  remoteAddress?: string | undefined;
-}
-
-/**
- * Result of the `authenticate` hook: the caller's `AuthInfo` (attached to every message of the request
- * as `extra.authInfo`), `undefined` for an anonymous caller, or a `Response` (e.g. 401 with
- * `WWW-Authenticate`) that the handler returns as-is.
- *
- * @example
- * ```ts
- * const authenticate = (request: Request): AuthenticateResult => {
- *   const key = request.headers.get('x-api-key') ?? '';
- *   const clientId = apiKeys.get(key);
- *   return clientId === undefined
- *     ? new Response('unknown API key', { status: 401 })
- *     : { token: key, clientId, scopes: [] };
- * };
- * ```
- */
-export type AuthenticateResult = AuthInfo | Response | undefined;
 
 /**
  * Options of `createStreamableHttpHandler`.
@@ -111,7 +70,7 @@ export interface StreamableHttpHandlerOptions {
   maxSessions?: number | undefined;
   /**
    * How fast one caller may create sessions: a token bucket per principal (see `sessionPrincipal`), else
-   * per `HandlerContext.remoteAddress`. Past it `initialize` gets 429 with `Retry-After`. `false`
+   * per `ConnectionInfo.remoteAddress`. Past it `initialize` gets 429 with `Retry-After`. `false`
    * disables it. Default `DEFAULT_RATE_LIMIT` of `@x/protocol/http`: 10 per second, bursts of 50,
    * 10 000 callers tracked.
    */
@@ -133,6 +92,11 @@ export interface StreamableHttpHandlerOptions {
   /** Largest POST body in bytes (413 beyond). Default 4 MiB (`DEFAULT_MAX_BODY_BYTES`). */
   maxBodyBytes?: number | undefined;
   /**
+   * The endpoint's pathname (e.g. `'/mcp'`): a request to any other path gets 404 with a JSON-RPC error
+   * body. Default: every path is the endpoint (mount the handler on a route of your framework).
+   */
+  path?: string | undefined;
+  /**
    * How deeply a POST body's arrays and objects may nest; deeper bodies are refused with 400 (-32700)
    * before they are parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).
    */
@@ -151,7 +115,7 @@ export interface StreamableHttpHandlerOptions {
   /** CORS for browser clients; `true` allows any origin. Default off. */
   cors?: CorsOptions | boolean | undefined;
   /** Authenticates each request before its body is read. */
-  authenticate?: ((request: Request) => AuthenticateResult | Promise<AuthenticateResult>) | undefined;
+  authenticate?: HttpAuthenticate | undefined;
   /** Keep-alive comment interval on long-lived streams (GET, `subscriptions/listen`). Default 15 s; 0 off. */
   keepAliveMs?: number | undefined;
   /**

@@ -13,7 +13,7 @@ import {
 } from '@x/protocol';
 import { encodeMessage } from './encode-message.js';
 import { accepted, jsonResponse } from './http-responses.js';
-import type { HttpIncoming } from './http-incoming.js';
+import type { HttpIncoming } from '@x/protocol/http';
 import type { StreamableHttpServerTransport } from './options.js';
 import { ResponseChannel } from './response-channel.js';
 import { ServerTransportBase } from './server-transport-base.js';

@@ -1,3 +1,4 @@
+import { encodeSseEvent } from '@x/protocol/http';
 import { deferredResponse } from './deferred-body.js';
 import { SSE_HEADERS } from './http-responses.js';
 
@@ -111,9 +112,12 @@ export class SseWriter {
     return deferredResponse({ sse: this }, { status: 200, headers: Object.assign({}, SSE_HEADERS, headers) });
   }
 
-  /** Writes one event; returns false when the stream is already gone. */
+  /**
+   * Writes one event; returns false when the stream is already gone. Throws a `TypeError` for an `id`
+   * with a line break (an `EventStore` is pluggable: its ids are checked like every other field).
+   */
   event(data: string, id?: string): boolean {
-    return this.#enqueue(id === undefined ? `data: ${data}\n\n` : `id: ${id}\ndata: ${data}\n\n`);
+    return this.#enqueue(encodeSseEvent({ id, data }));
   }
 
   /**
@@ -121,13 +125,12 @@ export class SseWriter {
    * event ID and an empty data field"), with the `retry` the client must honour when given.
    */
   prime(id: string, retryMs?: number): boolean {
-    const retry = retryMs === undefined ? '' : `retry: ${retryMs}\n`;
-    return this.#enqueue(`id: ${id}\n${retry}data: \n\n`);
+    return this.#enqueue(encodeSseEvent({ id, retry: retryMs, data: '' }));
   }
 
   /** Tells the client how long to wait before reconnecting (SSE `retry` field, no event dispatched). */
   retry(ms: number): boolean {
-    return this.#enqueue(`retry: ${ms}\n\n`);
+    return this.#enqueue(encodeSseEvent({ retry: ms }));
   }
 
   /** Ends the response normally. Idempotent; does not call `onDisconnect`. */

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
-import { createStreamableHttpHandler, toNodeHandler } from '@x/transport-streamable-http';
+import { createStreamableHttpHandler } from '@x/transport-streamable-http';
+import { toNodeHandler } from '@x/transport-streamable-http/node';
 import { listenLoopback } from '../raw/http-listen.js';
 import type { ServerHandle } from '../types.js';
 import { createXServer } from './definition.js';

@@ -1,12 +1,12 @@
-import { WebSocketListener } from '@x/transport-ws';
+import { listenWebSocket } from '@x/transport-ws/node';
 import type { ServerHandle } from '../types.js';
 import { createXServer } from './definition.js';
 
 export async function serve(): Promise<ServerHandle> {
   const server = createXServer();
-  const listener = await WebSocketListener.listen({
+  const listener = await listenWebSocket({
     port: 0,
-    onconnection: (transport) => server.connect(transport).then(() => {}),
+    onsession: (transport) => server.connect(transport).then(() => {}),
   });
   const url = listener.url;
   if (url === undefined) throw new Error('listener has no url');

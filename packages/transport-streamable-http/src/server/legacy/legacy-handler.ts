@@ -21,7 +21,7 @@ import {
   methodNotAllowed,
   sessionNotFound,
 } from '../http-responses.js';
-import type { HttpIncoming } from '../http-incoming.js';
+import type { HttpIncoming } from '@x/protocol/http';
 import { LegacySessionTransport } from './session-transport.js';
 
 function randomTag(): string {

@@ -2,7 +2,7 @@ import { ErrorCode, type JSONRPCMessage, McpError } from '@x/protocol';
 import { HEADER, META_PROTOCOL_VERSION, PARAM_HEADER_PREFIX } from '../../shared/headers.js';
 import { decodeHeaderValue } from '../../shared/header-value.js';
 import { argumentAt, type ParamHeader, paramValueString } from '../../shared/param-headers.js';
-import type { HeaderReader } from '../http-incoming.js';
+import type { HeaderReader } from '@x/protocol/http';
 
 /**
  * The body field `Mcp-Name` mirrors, per method (2026-07-28 streamable-http, "Standard Request Headers").

@@ -10,7 +10,7 @@ import {
 import { HEADER } from '../../shared/headers.js';
 import { errorResponse } from '../http-responses.js';
 import { type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';
-import type { HttpIncoming } from '../http-incoming.js';
+import type { HttpIncoming } from '@x/protocol/http';
 import { validateModernHeaders } from './header-validation.js';
 
 /**

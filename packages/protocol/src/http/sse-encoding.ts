@@ -19,8 +19,11 @@
 export interface SseEvent {
   /** The `event:` field; omitted means the client dispatches a `message` event. */
   event?: string | undefined;
-  data: string;
+  /** The `data:` field(s); omitted for a frame that only sets `retry` (no event is dispatched). */
+  data?: string | undefined;
   id?: string | undefined;
+  /** The `retry:` field: how long the client waits before reconnecting, in ms (a non-negative integer). */
+  retry?: number | undefined;
 }
 
 // CR, LF and CRLF all end a line in an event stream, so every one of them must become a new `data:` line.
@@ -36,8 +39,10 @@ function assertSingleLine(field: string, value: string): void {
 }
 
 /**
- * Encodes one event. Multi-line data is split over several `data:` fields, which the receiver joins
- * back with `\n`.
+ * Encodes one event. Every field is checked for line breaks (CR, LF, CRLF all end a line on the wire,
+ * so one inside `id` or `event` would forge a field): a line break in `id` or `event` throws a
+ * `TypeError`; multi-line data is split over several `data:` fields, which the receiver joins back
+ * with `\n`.
  *
  * @example
  * ```ts
@@ -55,11 +60,18 @@ export function encodeSseEvent(event: SseEvent): string {
     assertSingleLine('id', event.id);
     out += `id: ${event.id}\n`;
   }
+  if (event.retry !== undefined) {
+    if (!Number.isInteger(event.retry) || event.retry < 0)
+      throw new TypeError(`SSE retry must be a non-negative integer, got ${event.retry}`);
+    out += `retry: ${event.retry}\n`;
+  }
   // JSON.stringify output never holds a raw line break, so the common case is one line and no split.
-  if (hasLineBreak(event.data)) {
-    for (const line of event.data.split(LINE_BREAK)) out += `data: ${line}\n`;
+  const data = event.data;
+  if (data === undefined) return out + '\n';
+  if (hasLineBreak(data)) {
+    for (const line of data.split(LINE_BREAK)) out += `data: ${line}\n`;
   } else {
-    out += `data: ${event.data}\n`;
+    out += `data: ${data}\n`;
   }
   return out + '\n';
 }

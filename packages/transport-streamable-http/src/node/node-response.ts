@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { ServerResponse } from 'node:http';
-import { replyOf } from './deferred-body.js';
-import type { SseSink, SseWriter } from './sse-writer.js';
+import { replyOf } from '../server/deferred-body.js';
+import type { SseSink, SseWriter } from '../server/sse-writer.js';
 
 /** Writes any Web `Response` (a user handler's, or an error) to `res`. */
 export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {

@@ -1,8 +1,10 @@
+/// <reference types="node" />
+// The build compiles @x/protocol without Node types (`types: []`); only this Node-only subpath loads them.
 import { Buffer } from 'node:buffer';
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { PayloadTooLargeError, readBoundedEvents, readBoundedText } from '@x/protocol/http';
-import type { HeaderReader, HttpIncoming } from './http-incoming.js';
+import type { HeaderReader, HttpIncoming } from '../http/http-incoming.js';
+import { PayloadTooLargeError, readBoundedEvents, readBoundedText } from '../http/read-bounded-body.js';
 
 function headerValue(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;
@@ -35,49 +37,78 @@ class NodeHeaders implements HeaderReader {
   }
 }
 
-/** The body a framework's parser already read (`express.json()`, Fastify), as text; else undefined. */
-function parsedBody(req: IncomingMessage): string | undefined {
-  const parsed = (req as { body?: unknown }).body;
+/**
+ * The body a framework's parser already read, as text; undefined when the stream is still to be read.
+ * Express (`express.json()`, `express.text()`, `express.raw()`) leaves it in `req.body`; Fastify users
+ * copy `request.body` to `request.raw.body`. Only a consumed stream counts: body-parser 1.x sets
+ * `req.body = {}` for a content type it skipped, and leaves the stream unread.
+ */
+function parsedBody(req: IncomingMessage & { body?: unknown }): string | undefined {
+  const parsed = req.body;
   if (parsed === undefined || !req.readableEnded) return undefined;
-  return typeof parsed === 'string' ? parsed : JSON.stringify(parsed);
+  if (typeof parsed === 'string') return parsed;
+  // A raw body parser's Buffer: decoded here so the core still sees (and size-checks) the same text.
+  if (parsed instanceof Uint8Array) return new TextDecoder().decode(parsed);
+  return JSON.stringify(parsed);
 }
 
-/** The request's Host and target make no URL (e.g. `Host: [`): answered 400 by the adapter. */
+/**
+ * The request's Host and target make no URL (e.g. `Host: [`): the Node adapter answers 400.
+ *
+ * @example
+ * ```ts
+ * try { new NodeIncoming(req, res); }
+ * catch (error) { if (error instanceof BadRequestUrlError) sendJsonRpcError(res, 400, -32600, error.message); }
+ * ```
+ */
 export class BadRequestUrlError extends Error {
   override readonly name = 'BadRequestUrlError';
 }
 
-function requestUrl(scheme: string, host: string, target: string): string {
+function requestUrl(scheme: string, host: string, target: string): URL {
   try {
-    return new URL(`${scheme}://${host}${target}`).href;
+    return new URL(`${scheme}://${host}${target}`);
   } catch (cause) {
     throw new BadRequestUrlError(
       `the Host header and request target make no valid URL (Host: ${JSON.stringify(host)})`,
-      {
-        cause,
-      },
+      { cause },
     );
   }
 }
 
 /**
- * A `node:http` request as the handler core reads it (see {@link HttpIncoming}): headers straight from
- * `req.headers`, the body read from the stream with the byte limit applied while reading, and an
- * `AbortSignal` only for whoever asks for one. `toRequest()` builds the same Web `Request` the
- * Web-standard path would see (streamed body, abort on disconnect) for hooks that take one.
+ * A `node:http` request as a server core reads it (see `HttpIncoming` of `@x/protocol/http`): headers
+ * straight from `req.headers`, the body read from the stream with the byte limit applied while reading
+ * (or taken from `req.body` when a framework's parser already read it), and an `AbortSignal` only for
+ * whoever asks for one. `toRequest()` builds the same Web `Request` the Web-standard path would see
+ * (streamed body, abort on disconnect) for hooks that take one. The one Node request adapter of every
+ * HTTP transport.
+ *
+ * @example
+ * ```ts
+ * createServer(async (req, res) => {
+ *   const incoming = new NodeIncoming(req, res); // throws BadRequestUrlError for `Host: [`
+ *   const text = await incoming.readText(1024 * 1024);
+ *   res.end(text.length.toString());
+ * });
+ * ```
  */
 export class NodeIncoming implements HttpIncoming {
   readonly method: string;
-  readonly url: string;
+  readonly url: URL;
   readonly headers: HeaderReader;
-  readonly #req: IncomingMessage;
+  readonly #req: IncomingMessage & { body?: unknown };
+  readonly #res: ServerResponse;
   #abort: AbortController | undefined;
   #onDisconnect: (() => void)[] | undefined;
+  #listening = false;
   #gone = false;
   #request: Request | undefined;
 
-  constructor(req: IncomingMessage) {
+  /** Throws {@link BadRequestUrlError} when the request line and `Host` make no URL. */
+  constructor(req: IncomingMessage, res: ServerResponse) {
     this.#req = req;
+    this.#res = res;
     this.method = req.method ?? 'GET';
     const scheme = (req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http';
     // Parsed once here so that a Host no URL can hold fails before the handler runs, as `new Request`
@@ -86,12 +117,19 @@ export class NodeIncoming implements HttpIncoming {
     this.headers = new NodeHeaders(req.headers);
   }
 
+  get localAddress(): string | undefined {
+    return this.#req.socket.localAddress;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress;
+  }
+
   get signal(): AbortSignal {
     if (this.#abort === undefined) {
       const abort = new AbortController();
       this.#abort = abort;
-      if (this.#gone) abort.abort();
-      else this.onDisconnect(() => abort.abort());
+      this.onDisconnect(() => abort.abort());
     }
     return this.#abort.signal;
   }
@@ -101,12 +139,22 @@ export class NodeIncoming implements HttpIncoming {
   }
 
   onDisconnect(listener: () => void): void {
+    if (this.#gone) {
+      listener();
+      return;
+    }
     if (this.#onDisconnect === undefined) this.#onDisconnect = [listener];
     else this.#onDisconnect.push(listener);
+    if (this.#listening) return;
+    this.#listening = true;
+    const res = this.#res;
+    // `close` also follows a response that was sent in full; only an unfinished one is a disconnect.
+    res.once('close', () => {
+      if (!res.writableFinished) this.#disconnected();
+    });
   }
 
-  /** The client went away before the response was complete. */
-  disconnected(): void {
+  #disconnected(): void {
     if (this.#gone) return;
     this.#gone = true;
     const listeners = this.#onDisconnect;
@@ -115,7 +163,8 @@ export class NodeIncoming implements HttpIncoming {
   }
 
   headerRecord(): Record<string, string> {
-    const out: Record<string, string> = {};
+    // Null prototype: a header named `__proto__` (a valid token) is stored like any other name.
+    const out: Record<string, string> = Object.create(null);
     this.headers.forEach((value, name) => {
       out[name] = value;
     });
@@ -124,8 +173,8 @@ export class NodeIncoming implements HttpIncoming {
 
   readText(maxBytes: number): Promise<string> {
     if (this.#request !== undefined) return readBoundedText(this.#request, { maxBytes });
-    const req = this.#req;
     if (this.method === 'GET' || this.method === 'HEAD') return Promise.resolve('');
+    const req = this.#req;
     const parsed = parsedBody(req);
     if (parsed !== undefined) {
       return Buffer.byteLength(parsed) > maxBytes
@@ -142,6 +191,7 @@ export class NodeIncoming implements HttpIncoming {
     this.headers.forEach((value, name) => {
       headers.set(name, value);
     });
+    // `duplex: 'half'` is required by Node's fetch for a streamed request body; not in the DOM typings.
     const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers, signal: this.signal };
     if (this.method !== 'GET' && this.method !== 'HEAD') {
       const parsed = parsedBody(req);

@@ -1,0 +1,4 @@
+// The Node-only entry (`@x/transport-sse/node`): keeps `node:` imports out of the runtime-neutral main
+// entry, which browsers and Workers bundle.
+export { toNodeHandler } from './to-node-handler.js';
+export type { NodeHandler } from '@x/protocol/node';
