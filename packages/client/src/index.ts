@@ -3,10 +3,10 @@ export type { ClientEventListener, ClientEventMap, ClientEventName } from './cli
 export type {
   ElicitationHandler,
   ElicitationModes,
-  InputContext,
   RootsHandler,
   SamplingHandler,
 } from './client-handlers.js';
+export type { InputContext } from './input-context.js';
 export type { ClientOptions, ClientRequestOptions, ConnectOptions } from './client-options.js';
 export type { ClientTaskOptions } from './legacy/client-tasks.js';
 export type { TaskCallOptions, TaskRunOptions } from './legacy/task-requestor.js';

@@ -8,7 +8,7 @@ import {
   type TaskReceiverOptions,
 } from '@x/protocol';
 import type { ClientEngine } from '../client-engine.js';
-import type { InputContext } from '../client-handlers.js';
+import type { InputContext } from '../input-context.js';
 
 /** The only revision with (experimental) tasks. */
 const TASKS_REVISION = '2025-11-25';

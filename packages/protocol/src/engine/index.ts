@@ -20,13 +20,15 @@ export type {
   FallbackRequestHandler,
   HandlerResult,
   NotificationHandler,
+  RequestHandler,
+} from './handler-types.js';
+export type {
   NotificationOptions,
   OutgoingNotification,
   OutgoingRequest,
   ProgressCallback,
   ProgressUpdate,
   ProtocolOptions,
-  RequestHandler,
   RequestOptions,
   ZodSchema,
 } from './types.js';
