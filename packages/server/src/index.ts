@@ -25,6 +25,13 @@ export type {
 } from './mcp/resource-registry.js';
 export type { RegisteredTool, ToolConfig, ToolHandler, ToolResult, ToolUpdate } from './mcp/tool-config.js';
 export type { PromptConfig, PromptHandler, RegisteredPrompt } from './mcp/prompt-registry.js';
-export type { InferSchema, JsonSchemaObject, SchemaInput, StandardSchemaLike } from './mcp/schema-adapter.js';
+export type {
+  InferSchema,
+  InferShape,
+  JsonSchemaObject,
+  RawShape,
+  SchemaInput,
+  StandardSchemaLike,
+} from './mcp/schema-adapter.js';
 export type { LegacySessionState } from './legacy/legacy-session-state.js';
 export type { EraBinding } from './server-context.js';

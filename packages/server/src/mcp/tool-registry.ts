@@ -205,7 +205,10 @@ function build(name: string, config: ToolEntry['config'], handler: AnyHandler, e
         });
   const inputSchema = input?.jsonSchema ?? config.inputJsonSchema ?? NO_ARGUMENTS;
   if (inputSchema['type'] !== 'object')
-    throw new Error(`${what}: inputSchema must be a JSON Schema of type "object"`);
+    throw new Error(
+      `${what}: inputSchema must describe an object: a Standard Schema object (z.object({ … })), a raw ` +
+        `shape ({ text: z.string() }) or a JSON Schema of type "object"`,
+    );
   checkXMcpHeaders(name, inputSchema);
   const definition: Tool = { name, inputSchema: inputSchema as Tool['inputSchema'] };
   if (config.title !== undefined) definition.title = config.title;
