@@ -19,5 +19,4 @@ export { MethodNotSupportedError } from './method-availability.js';
 export { InputRoundsExceededError } from './modern/input-round-trips.js';
 export { Subscription } from './modern/subscription.js';
 export type { ListenNotification } from './modern/subscription.js';
-export { xMcpHeaderProblem } from './modern/x-mcp-header.js';
 export type { JsonSchemaCheck, JsonSchemaCompiler } from './tool-registry.js';

@@ -53,6 +53,7 @@ export {
   pickCommonVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './versions.js';
+export { xMcpHeaderProblem } from './x-mcp-header.js';
 export {
   acceptsBatches,
   BATCH_PROTOCOL_VERSION,

@@ -1,9 +1,17 @@
-import { type CallToolResult, ErrorCode, isThenable, McpError, type Tool } from '@x/protocol';
+import {
+  type CallToolResult,
+  ErrorCode,
+  isThenable,
+  McpError,
+  type Tool,
+  xMcpHeaderProblem,
+} from '@x/protocol';
 import { InputRequiredSignal } from '../modern/input-round.js';
 import type { ServerContext } from '../server-context.js';
 import type { RegisteredTool, ToolConfig, ToolResult, ToolUpdate } from './tool-config.js';
 import type { CacheHint } from '../server-options.js';
 import { ListPages } from './list-pages.js';
+import { type HandleTarget, RegistryHandle } from './registry-handle.js';
 import {
   type CompiledSchema,
   compileSchema,
@@ -12,7 +20,6 @@ import {
   type Validation,
 } from './schema-adapter.js';
 import { describeValue, kindOf } from '../describe-value.js';
-import { checkXMcpHeaders } from './x-mcp-header.js';
 
 type AnyHandler = (args: unknown, ctx: ServerContext) => ToolResult<unknown> | Promise<ToolResult<unknown>>;
 
@@ -30,7 +37,7 @@ const NO_ARGUMENTS: JsonSchemaObject = Object.freeze({ type: 'object', propertie
 const EMPTY_ARGS = Object.freeze({});
 
 /** The tools of one `McpServer`, shared by every session. */
-export class ToolRegistry {
+export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
   readonly #tools = new Map<string, ToolEntry>();
   readonly pages: ListPages<Tool>;
   readonly #changed: () => void;
@@ -53,11 +60,19 @@ export class ToolRegistry {
     if (this.#tools.has(name)) throw new Error(`Tool "${name}" is already registered`);
     this.#tools.set(name, build(name, config, handler, true));
     this.#touch();
-    return new ToolHandle(this, name);
+    return new RegistryHandle(this, name);
   }
 
   entry(name: string): ToolEntry | undefined {
     return this.#tools.get(name);
+  }
+
+  nameOf(name: string): string {
+    return name;
+  }
+
+  isEnabled(name: string): boolean {
+    return this.#tools.get(name)?.enabled ?? false;
   }
 
   update(name: string, changes: ToolUpdate): string {
@@ -209,7 +224,9 @@ function build(name: string, config: ToolEntry['config'], handler: AnyHandler, e
       `${what}: inputSchema must describe an object: a Standard Schema object (z.object({ … })), a raw ` +
         `shape ({ text: z.string() }) or a JSON Schema of type "object"`,
     );
-  checkXMcpHeaders(name, inputSchema);
+  // A client drops a tool whose annotation breaks the rule, so the server refuses to register it.
+  const headerProblem = xMcpHeaderProblem(inputSchema);
+  if (headerProblem !== undefined) throw new Error(`${what}: ${headerProblem}`);
   const definition: Tool = { name, inputSchema: inputSchema as Tool['inputSchema'] };
   if (config.title !== undefined) definition.title = config.title;
   if (config.description !== undefined) definition.description = config.description;
@@ -219,38 +236,4 @@ function build(name: string, config: ToolEntry['config'], handler: AnyHandler, e
   if (config.execution !== undefined) definition.execution = config.execution;
   if (config._meta !== undefined) definition._meta = config._meta;
   return { config, definition, input, output, handler, enabled };
-}
-
-class ToolHandle implements RegisteredTool {
-  readonly #registry: ToolRegistry;
-  #name: string;
-
-  constructor(registry: ToolRegistry, name: string) {
-    this.#registry = registry;
-    this.#name = name;
-  }
-
-  get name(): string {
-    return this.#name;
-  }
-
-  get enabled(): boolean {
-    return this.#registry.entry(this.#name)?.enabled ?? false;
-  }
-
-  enable(): void {
-    this.#registry.setEnabled(this.#name, true);
-  }
-
-  disable(): void {
-    this.#registry.setEnabled(this.#name, false);
-  }
-
-  update(changes: ToolUpdate): void {
-    this.#name = this.#registry.update(this.#name, changes);
-  }
-
-  remove(): void {
-    this.#registry.remove(this.#name);
-  }
 }
