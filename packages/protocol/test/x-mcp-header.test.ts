@@ -80,7 +80,7 @@ const CASES: Array<[string, unknown, RegExp | undefined]> = [
   ['through not', object({ a: { not: prop('string', 'O') } }), /not statically reachable/],
   [
     'through if/then/else',
-    object({}, { if: object({}), then: object({ a: prop('string', 'T') }) }),
+    object({}, { if: object({}), ['then' as string]: object({ a: prop('string', 'T') }) }),
     /not statically reachable/,
   ],
   [
