@@ -21,25 +21,6 @@ export const ALLOWANCES = {
  * Every other cycle fails the check. Keep this empty: an entry is a debt with an owner, not a licence.
  */
 export const CYCLE_ALLOWANCES = {
-  // Issue #25 (server-shape, in progress): the server's session/core/era cycle; removed by the untangling.
-  '@x/server': [
-    [
-      'legacy/deliver-legacy.ts',
-      'legacy/legacy-session-state.ts',
-      'legacy/serve-legacy.ts',
-      'modern/discover.ts',
-      'modern/modern-binding.ts',
-      'modern/serve-modern.ts',
-      'modern/subscription-hub.ts',
-      'server-context.ts',
-      'server-core.ts',
-      'server-options.ts',
-      'session/server-session.ts',
-      'tasks/input-task.ts',
-      'tasks/server-tasks.ts',
-      'tasks/task-request-context.ts',
-    ],
-  ],
   // Issue #25: the last cycle left after the server/protocol/client untangling; the transport's server
   // side is being reworked on its own branch (http-stack). Remove this entry once that lands.
   '@x/transport-streamable-http': [

@@ -108,6 +108,7 @@ export type {
   RequestContext,
   RequestHandler,
   RequestOptions,
+  SchemaOutput,
   ZodSchema,
 } from './engine/index.js';
 export { CancelHandle } from './cancel-handle.js';

@@ -18,7 +18,6 @@ import { ResourceTemplate } from './mcp/resource-template.js';
 import type { SchemaInput } from './mcp/schema-adapter.js';
 import type { RegisteredTool, ToolConfig, ToolHandler } from './mcp/tool-config.js';
 import { ToolRegistry } from './mcp/tool-registry.js';
-import { callToolWithTasks } from './mcp/tool-task-support.js';
 import { type ConnectOptions, Server } from './server.js';
 import type { ParamsSchema } from './server-core.js';
 import type { CacheHint, ServerInfo, ServerOptions } from './server-options.js';
@@ -139,9 +138,8 @@ export class McpServer {
       this.server.setRequestHandler('tools/list', (params, ctx) =>
         this.#tools.pages.page(params['cursor'], ctx.era),
       );
-      this.server.setRequestHandler('tools/call', (params, ctx) =>
-        callToolWithTasks(this.#tools, params, ctx),
-      );
+      // Bound once: the registry is the handler (no hop through this file per call).
+      this.server.setRequestHandler('tools/call', this.#tools.call.bind(this.#tools));
     });
     return this.#tools.register(
       name,
@@ -188,7 +186,7 @@ export class McpServer {
       this.server.setRequestHandler('resources/templates/list', (params, ctx) =>
         resources.templatePages.page(params['cursor'], ctx.era),
       );
-      this.server.setRequestHandler('resources/read', (params, ctx) => resources.read(params, ctx));
+      this.server.setRequestHandler('resources/read', resources.read.bind(resources));
     });
     const template = target instanceof ResourceTemplate ? target : undefined;
     if (template !== undefined && Object.keys(template.complete).length > 0) this.#wireCompletions();
@@ -222,7 +220,7 @@ export class McpServer {
       this.server.setRequestHandler('prompts/list', (params, ctx) =>
         this.#prompts.pages.page(params['cursor'], ctx.era),
       );
-      this.server.setRequestHandler('prompts/get', (params, ctx) => this.#prompts.get(params, ctx));
+      this.server.setRequestHandler('prompts/get', this.#prompts.get.bind(this.#prompts));
     });
     if (config.complete !== undefined) this.#wireCompletions();
     return this.#prompts.register(

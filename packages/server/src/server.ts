@@ -7,7 +7,8 @@ import {
   type ServerRequestHandler,
 } from './server-core.js';
 import type { ServerInfo, ServerOptions } from './server-options.js';
-import { ServerSession } from './session/server-session.js';
+import type { ServerSession } from './session/server-session.js';
+import { SessionEngine } from './session/session-engine.js';
 
 /**
  * Per-connection options of `Server.connect()`.
@@ -65,7 +66,9 @@ export class Server {
 
   /** Open connections. */
   get sessions(): ReadonlySet<ServerSession> {
-    return this.#core.sessions;
+    const sessions = new Set<ServerSession>();
+    for (const engine of this.#core.sessions) sessions.add(engine.session);
+    return sessions;
   }
 
   /** Non-fatal faults: notifications that could not be sent, throwing notification handlers. */
@@ -117,7 +120,7 @@ export class Server {
    */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
     const core = this.#core;
-    const session = new ServerSession(core);
+    const engine = new SessionEngine(core);
     const stateless = transport.statelessLegacyVersion;
     const assumed =
       options.legacySession ??
@@ -135,21 +138,21 @@ export class Server {
         assumed.clientInfo,
       );
       state.initialized = true;
-      session.beginLegacy(state, { assumed: true });
+      engine.beginLegacy(state, { assumed: true });
     }
     const previous = transport.onclose;
     transport.onclose = () => {
       previous?.();
-      session.detach();
+      engine.detach();
     };
-    core.sessions.add(session);
+    core.sessions.add(engine);
     try {
-      await session.connect(transport);
+      await engine.connect(transport);
     } catch (error) {
-      session.detach();
+      engine.detach();
       throw error;
     }
-    return session;
+    return engine.session;
   }
 
   /** `notifications/tools/list_changed` to every session that wants it. */
@@ -172,7 +175,7 @@ export class Server {
 
   /** Closes every connection (open subscriptions end gracefully first) and stops running tasks. */
   async close(): Promise<void> {
-    await Promise.all([...this.#core.sessions].map((session) => session.close()));
+    await Promise.all([...this.#core.sessions].map((engine) => engine.close()));
     this.#core.tasks?.receiver.close();
   }
 }

@@ -30,5 +30,6 @@ export type {
   ProgressUpdate,
   ProtocolOptions,
   RequestOptions,
+  SchemaOutput,
   ZodSchema,
 } from './types.js';

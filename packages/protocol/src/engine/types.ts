@@ -160,3 +160,13 @@ export interface ProtocolOptions {
  * ```
  */
 export type ZodSchema = z.ZodType;
+
+/**
+ * What a schema parses to (`z.output<S>`), for packages that take a result schema without importing zod.
+ *
+ * @example
+ * ```ts
+ * type Roots = SchemaOutput<typeof ListRootsResultSchema>; // { roots: Root[]; … }
+ * ```
+ */
+export type SchemaOutput<S extends ZodSchema> = z.output<S>;

@@ -105,12 +105,51 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
   }
 
   /**
+   * `tools/call`, the routing table's handler. First the tool-level task rules (spec 2025-11-25
+   * basic/utilities/tasks, "Tool-Level Negotiation"), which apply only where the session has the
+   * `tasks` capability; elsewhere the `task` field is ignored and the tool runs normally ("Receivers
+   * that do not declare the task capability for a request type MUST process requests of that type
+   * normally"):
+   * - `taskSupport` absent or `forbidden` + a task: -32601 (the spec's SHOULD);
+   * - `required` without a task: -32601 ("Servers MUST return a -32601 (Method not found) error");
+   * - otherwise a task is accepted, and a result with `isError: true` makes it `failed`.
+   */
+  call(params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
+    if (!ctx.tasksEnabled) return this.#callNow(params, ctx);
+    const name = params['name'];
+    const tool = typeof name === 'string' ? this.#tools.get(name) : undefined;
+    // An unknown tool is -32602 whether or not a task was asked for.
+    if (tool === undefined || !tool.enabled) return this.#callNow(params, ctx);
+    const support = tool.definition.execution?.taskSupport ?? 'forbidden';
+    const requested = ctx.taskRequested !== undefined;
+    if (requested && support === 'forbidden') {
+      return Promise.reject(
+        new McpError(
+          ErrorCode.MethodNotFound,
+          `Tool ${String(name)} does not support task-augmented calls (execution.taskSupport is "${support}")`,
+        ),
+      );
+    }
+    if (!requested && support === 'required') {
+      return Promise.reject(
+        new McpError(
+          ErrorCode.MethodNotFound,
+          `Tool ${String(name)} must be called as a task (execution.taskSupport is "required")`,
+        ),
+      );
+    }
+    if (!requested) return this.#callNow(params, ctx);
+    return ctx.runAsTask((taskCtx) => this.#callNow(params, taskCtx), { failure: toolFailure });
+  }
+
+  /**
+   * Runs the tool now (spec: server/tools "Calling Tools", "Error Handling"): unknown tool -32602; arguments
    * `tools/call` (spec: server/tools "Calling Tools", "Error Handling"): unknown tool -32602; arguments
    * failing the input schema are a tool execution error (`isError: true`, SEP-1303) so the model can
    * fix them; a handler exception is one too, except protocol errors (`McpError`) and the 2026-07-28
    * input round; structured content that breaks the output schema is the server's fault, -32603.
    */
-  call(params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
+  #callNow(params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
     const name = params['name'];
     if (typeof name !== 'string') {
       throw new McpError(ErrorCode.InvalidParams, `tools/call needs a string name (got ${kindOf(name)})`);
@@ -236,4 +275,11 @@ function build(name: string, config: ToolEntry['config'], handler: AnyHandler, e
   if (config.execution !== undefined) definition.execution = config.execution;
   if (config._meta !== undefined) definition._meta = config._meta;
   return { config, definition, input, output, handler, enabled };
+}
+
+/** "For tool calls specifically, this includes cases where the tool call result has isError set to true." */
+function toolFailure(result: Record<string, unknown>): { message?: string | undefined } | undefined {
+  if (result['isError'] !== true) return undefined;
+  const first = (result as CallToolResult).content?.[0];
+  return { message: first?.type === 'text' ? first.text : 'The tool reported an error' };
 }
