@@ -8,9 +8,8 @@ export type { LogEntry, RunAsTaskOptions } from './server-context.js';
 export type { ServerTaskOptions } from './tasks/server-tasks.js';
 export type { InputOptions } from './input-requests.js';
 export { ServerSession } from './session/server-session.js';
-export { SubscriptionHub } from './modern/subscription-hub.js';
-export { RequestStateCodec } from './modern/request-state.js';
-export type { RequestBinding, RequestStateOptions } from './modern/request-state.js';
+export type { LegacyHandshake } from './session/server-session.js';
+export type { RequestStateOptions } from './modern/request-state.js';
 export { UriTemplate, UriTemplateError, isUriTemplate } from './uri-template.js';
 export type { UriTemplateValue, UriTemplateVariables } from './uri-template.js';
 export { McpServer } from './mcp-server.js';
@@ -33,5 +32,3 @@ export type {
   SchemaInput,
   StandardSchemaLike,
 } from './mcp/schema-adapter.js';
-export type { LegacySessionState } from './legacy/legacy-session-state.js';
-export type { EraBinding } from './server-context.js';

@@ -5,10 +5,9 @@ import {
   McpError,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
-  type ParamsParser,
   type ServerCapabilities,
-  realSchema,
 } from '@x/protocol';
+import { type ParamsParser, realSchema } from '@x/protocol/internal';
 import { capabilityOf, isMethodDeclared } from './capability-methods.js';
 import { RequestStateCodec } from './modern/request-state.js';
 import type { ServerContext } from './server-context.js';

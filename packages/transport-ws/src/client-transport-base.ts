@@ -1,7 +1,5 @@
 import {
-  deliverMessage,
   BatchResponses,
-  InFlightSet,
   ConnectionClosedError,
   ErrorCode,
   isJSONRPCRequest,
@@ -13,6 +11,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
+import { deliverMessage, InFlightSet } from '@x/protocol/internal';
 import {
   backoffDelay,
   type ReconnectOptions,

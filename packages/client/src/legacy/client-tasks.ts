@@ -4,9 +4,8 @@ import {
   ErrorCode,
   McpError,
   type RequestContext,
-  TaskReceiver,
-  type TaskReceiverOptions,
 } from '@x/protocol';
+import { TaskReceiver, type TaskReceiverOptions } from '@x/protocol/internal';
 import type { ClientEngine } from '../client-engine.js';
 import type { InputContext } from '../input-context.js';
 

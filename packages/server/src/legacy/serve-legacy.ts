@@ -7,12 +7,10 @@ import {
   LOGGING_LEVELS,
   type LoggingLevel,
   McpError,
-  methodsOf,
-  negotiateLegacyVersion,
-  parseParams,
   type ProtocolVersion,
   type RequestContext,
 } from '@x/protocol';
+import { methodsOf, negotiateLegacyVersion, parseParams } from '@x/protocol/internal';
 import type { ServerCore } from '../server-core.js';
 import { ServerContext } from '../server-context.js';
 import type { SessionState } from '../session/session-state.js';

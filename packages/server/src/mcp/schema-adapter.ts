@@ -1,4 +1,4 @@
-import { compileJsonSchema, type JsonSchema } from '@x/protocol';
+import { compileJsonSchema, type JsonSchema } from '@x/protocol/json-schema';
 
 /**
  * The Standard Schema v1 surface the server uses (https://standardschema.dev), plus the optional

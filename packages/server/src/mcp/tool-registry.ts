@@ -1,11 +1,5 @@
-import {
-  type CallToolResult,
-  ErrorCode,
-  isThenable,
-  McpError,
-  type Tool,
-  xMcpHeaderProblem,
-} from '@x/protocol';
+import { type CallToolResult, ErrorCode, McpError, type Tool, xMcpHeaderProblem } from '@x/protocol';
+import { isThenable } from '@x/protocol/internal';
 import { InputRequiredSignal } from '../modern/input-round.js';
 import type { ServerContext } from '../server-context.js';
 import type { RegisteredTool, ToolConfig, ToolResult, ToolUpdate } from './tool-config.js';

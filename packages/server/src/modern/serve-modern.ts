@@ -1,14 +1,12 @@
 import {
   type AuthInfo,
   ErrorCode,
-  isThenable,
   type JSONRPCRequest,
   McpError,
-  methodsOf,
-  parseParams,
   type RequestContext,
   ResultType,
 } from '@x/protocol';
+import { isThenable, methodsOf, parseParams } from '@x/protocol/internal';
 import type { ServerCore } from '../server-core.js';
 import { ServerContext } from '../server-context.js';
 import type { SessionState } from '../session/session-state.js';

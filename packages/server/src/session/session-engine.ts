@@ -1,7 +1,6 @@
 import {
   type ClientCapabilities,
   ConnectionClosedError,
-  copyWith,
   type FallbackNotificationHandler,
   type FallbackRequestHandler,
   type JSONRPCNotification,
@@ -12,6 +11,7 @@ import {
   type ProtocolOptions,
   type RequestContext,
 } from '@x/protocol';
+import { copyWith } from '@x/protocol/internal';
 import { hasCapabilities } from '../input-requests.js';
 import { deliverLegacy } from '../legacy/deliver-legacy.js';
 import type { LegacySessionState } from '../legacy/legacy-session-state.js';

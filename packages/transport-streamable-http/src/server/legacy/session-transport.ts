@@ -1,6 +1,5 @@
 import {
   ErrorCode,
-  InFlightMap,
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
@@ -13,6 +12,7 @@ import {
   type TransportSendOptions,
   SENT,
 } from '@x/protocol';
+import { InFlightMap } from '@x/protocol/internal';
 import { encodeMessage, encodedText } from '../encode-message.js';
 import { accepted, badRequest, errorResponse, jsonResponse } from '../http-responses.js';
 import type { StreamableHttpServerTransport } from '../options.js';
