@@ -138,8 +138,9 @@ export class McpServer {
       this.server.setRequestHandler('tools/list', (params, ctx) =>
         this.#tools.pages.page(params['cursor'], ctx.era),
       );
-      // Bound once: the registry is the handler (no hop through this file per call).
-      this.server.setRequestHandler('tools/call', this.#tools.call.bind(this.#tools));
+      // The registry's own handler: no hop through this file per call (and no bound function, which
+      // V8 calls more slowly than a closure on this path).
+      this.server.setRequestHandler('tools/call', this.#tools.handleCall);
     });
     return this.#tools.register(
       name,
@@ -186,7 +187,7 @@ export class McpServer {
       this.server.setRequestHandler('resources/templates/list', (params, ctx) =>
         resources.templatePages.page(params['cursor'], ctx.era),
       );
-      this.server.setRequestHandler('resources/read', resources.read.bind(resources));
+      this.server.setRequestHandler('resources/read', (params, ctx) => resources.read(params, ctx));
     });
     const template = target instanceof ResourceTemplate ? target : undefined;
     if (template !== undefined && Object.keys(template.complete).length > 0) this.#wireCompletions();
@@ -220,7 +221,7 @@ export class McpServer {
       this.server.setRequestHandler('prompts/list', (params, ctx) =>
         this.#prompts.pages.page(params['cursor'], ctx.era),
       );
-      this.server.setRequestHandler('prompts/get', this.#prompts.get.bind(this.#prompts));
+      this.server.setRequestHandler('prompts/get', (params, ctx) => this.#prompts.get(params, ctx));
     });
     if (config.complete !== undefined) this.#wireCompletions();
     return this.#prompts.register(

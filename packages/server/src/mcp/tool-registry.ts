@@ -46,6 +46,10 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
     });
   }
 
+  /** `call` as the routing table's `tools/call` handler (one closure per server, made once). */
+  readonly handleCall = (params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> =>
+    this.call(params, ctx);
+
   get size(): number {
     return this.#tools.size;
   }
