@@ -1,8 +1,7 @@
 export { Server } from './server.js';
-export type { ConnectOptions } from './server.js';
 export type { ParamsSchema, ServerNotificationHandler, ServerRequestHandler } from './server-core.js';
 export { DEFAULT_MAX_SUBSCRIPTIONS } from './server-options.js';
-export type { CacheHint, ServedEras, ServerInfo, ServerOptions } from './server-options.js';
+export type { CacheHint, ConnectOptions, ServedEras, ServerInfo, ServerOptions } from './server-options.js';
 export { ServerContext } from './server-context.js';
 export type { LogEntry, RunAsTaskOptions } from './server-context.js';
 export type { ServerTaskOptions } from './tasks/server-tasks.js';

@@ -18,9 +18,9 @@ import { ResourceTemplate } from './mcp/resource-template.js';
 import type { SchemaInput } from './mcp/schema-adapter.js';
 import type { RegisteredTool, ToolConfig, ToolHandler } from './mcp/tool-config.js';
 import { ToolRegistry } from './mcp/tool-registry.js';
-import { type ConnectOptions, Server } from './server.js';
+import { Server } from './server.js';
 import type { ParamsSchema } from './server-core.js';
-import type { CacheHint, ServerInfo, ServerOptions } from './server-options.js';
+import type { CacheHint, ConnectOptions, ServerInfo, ServerOptions } from './server-options.js';
 import type { ServerSession } from './session/server-session.js';
 
 /**

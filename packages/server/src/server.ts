@@ -1,37 +1,13 @@
-import type { ClientCapabilities, Implementation, ServerCapabilities, Transport } from '@x/protocol';
-import { LegacySessionState } from './legacy/legacy-session-state.js';
+import type { ServerCapabilities, Transport } from '@x/protocol';
 import {
   type ParamsSchema,
   ServerCore,
   type ServerNotificationHandler,
   type ServerRequestHandler,
 } from './server-core.js';
-import type { ServerInfo, ServerOptions } from './server-options.js';
+import type { ConnectOptions, ServerInfo, ServerOptions } from './server-options.js';
 import type { ServerSession } from './session/server-session.js';
 import { SessionEngine } from './session/session-engine.js';
-
-/**
- * Per-connection options of `Server.connect()`.
- *
- * @example
- * ```ts
- * // A stateless legacy HTTP request: no initialize on this connection, version from the header.
- * await server.connect(transport, { legacySession: { protocolVersion: '2025-06-18' } });
- * ```
- */
-export interface ConnectOptions {
-  /**
-   * Serve the connection as an already initialized legacy session, for transports that handle each
-   * legacy request on a fresh connection (stateless Streamable HTTP) and so never see `initialize`.
-   */
-  legacySession?:
-    | {
-        protocolVersion: string;
-        capabilities?: ClientCapabilities | undefined;
-        clientInfo?: Implementation | undefined;
-      }
-    | undefined;
-}
 
 /**
  * The low-level MCP server: one handler per method, shared by every connection, serving the legacy
@@ -118,41 +94,8 @@ export class Server {
    * Serves one more connection. Cheap (a session object pointing at the shared tables), so a transport
    * may call it per HTTP request; the session ends when the transport closes.
    */
-  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
-    const core = this.#core;
-    const engine = new SessionEngine(core);
-    const stateless = transport.statelessLegacyVersion;
-    const assumed =
-      options.legacySession ??
-      (stateless !== undefined && core.legacyVersions.includes(stateless)
-        ? { protocolVersion: stateless }
-        : undefined);
-    if (assumed !== undefined) {
-      if (!core.legacyVersions.includes(assumed.protocolVersion)) {
-        throw new Error(`Cannot assume a legacy session of unsupported version ${assumed.protocolVersion}`);
-      }
-      const state = new LegacySessionState(
-        core,
-        assumed.protocolVersion,
-        assumed.capabilities ?? {},
-        assumed.clientInfo,
-      );
-      state.initialized = true;
-      engine.beginLegacy(state, { assumed: true });
-    }
-    const previous = transport.onclose;
-    transport.onclose = () => {
-      previous?.();
-      engine.detach();
-    };
-    core.sessions.add(engine);
-    try {
-      await engine.connect(transport);
-    } catch (error) {
-      engine.detach();
-      throw error;
-    }
-    return engine.session;
+  connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
+    return SessionEngine.open(this.#core, transport, options);
   }
 
   /** `notifications/tools/list_changed` to every session that wants it. */

@@ -10,15 +10,17 @@ import {
   Protocol,
   type ProtocolOptions,
   type RequestContext,
+  type Transport,
 } from '@x/protocol';
 import { copyWith } from '@x/protocol/internal';
 import { hasCapabilities } from '../input-requests.js';
 import { deliverLegacy } from '../legacy/deliver-legacy.js';
-import type { LegacySessionState } from '../legacy/legacy-session-state.js';
+import { LegacySessionState } from '../legacy/legacy-session-state.js';
 import { initializeLegacy, serveLegacy } from '../legacy/serve-legacy.js';
 import { serveModern } from '../modern/serve-modern.js';
 import { SubscriptionHub } from '../modern/subscription-hub.js';
 import type { ChangeEvent, CoreSession, ServerCore } from '../server-core.js';
+import type { ConnectOptions } from '../server-options.js';
 import { ServerSession, type SessionEngineLink } from './server-session.js';
 import type { SessionState } from './session-state.js';
 
@@ -53,6 +55,46 @@ export class SessionEngine extends Protocol implements SessionState, SessionEngi
     this.session = new ServerSession(this);
     this.fallbackRequestHandler = SessionEngine.#dispatch;
     this.fallbackNotificationHandler = SessionEngine.#onNotification;
+  }
+
+  /**
+   * Serves one more connection of `core`: assumes a legacy session when asked (`legacySession`) or when
+   * the transport is a stateless legacy one, registers the session, connects the transport.
+   */
+  static async open(core: ServerCore, transport: Transport, options: ConnectOptions): Promise<ServerSession> {
+    const engine = new SessionEngine(core);
+    const stateless = transport.statelessLegacyVersion;
+    const assumed =
+      options.legacySession ??
+      (stateless !== undefined && core.legacyVersions.includes(stateless)
+        ? { protocolVersion: stateless }
+        : undefined);
+    if (assumed !== undefined) {
+      if (!core.legacyVersions.includes(assumed.protocolVersion)) {
+        throw new Error(`Cannot assume a legacy session of unsupported version ${assumed.protocolVersion}`);
+      }
+      const state = new LegacySessionState(
+        core,
+        assumed.protocolVersion,
+        assumed.capabilities ?? {},
+        assumed.clientInfo,
+      );
+      state.initialized = true;
+      engine.beginLegacy(state, { assumed: true });
+    }
+    const previous = transport.onclose;
+    transport.onclose = () => {
+      previous?.();
+      engine.detach();
+    };
+    core.sessions.add(engine);
+    try {
+      await engine.connect(transport);
+    } catch (error) {
+      engine.detach();
+      throw error;
+    }
+    return engine.session;
   }
 
   get legacy(): LegacySessionState | undefined {
