@@ -3,11 +3,11 @@
 // file inside another package (only the subpaths that package's `exports` map declares), never a file
 // outside its own folder by a relative path, and protocol/client/server import no `node:` module.
 // Runtime dependencies in package.json must be within the allowance too.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ALLOWANCES } from './allowances.mjs';
+import { ALLOWANCES, CYCLE_ALLOWANCES } from './allowances.mjs';
 
 const IMPORT_PATTERNS = [
   /\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/g,
@@ -141,12 +141,123 @@ export function checkPackages(packagesDir, allowances = ALLOWANCES) {
   return violations;
 }
 
+/** The source file a relative specifier names (`./x.js` → `x.ts`, `./dir` → `dir/index.ts`), or undefined. */
+function resolveSource(fromFile, specifier) {
+  const base = resolve(dirname(fromFile), specifier);
+  const stem = base.replace(/\.(m|c)?jsx?$/, '');
+  const candidates = [
+    base,
+    `${stem}.ts`,
+    `${stem}.tsx`,
+    `${stem}.mts`,
+    `${stem}.cts`,
+    join(base, 'index.ts'),
+  ];
+  return candidates.find((path) => existsSync(path) && statSync(path).isFile());
+}
+
+/**
+ * Import cycles among a package's source files (STYLE: "modules form a tree"). Every relative import
+ * counts, `import type` included: a type-only cycle still means two modules that cannot be read or
+ * moved apart. Returns each strongly connected component of more than one file (or a file importing
+ * itself), as sorted paths relative to `srcDir`.
+ */
+export function findCycles(srcDir) {
+  const files = walk(srcDir).filter((file) => !/\.test\.[cm]?[jt]sx?$/.test(file));
+  const edges = new Map();
+  for (const file of files) {
+    const targets = new Set();
+    for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+      if (!specifier.startsWith('.')) continue;
+      const target = resolveSource(file, specifier);
+      if (target) targets.add(target);
+    }
+    edges.set(file, [...targets]);
+  }
+  // Tarjan's strongly connected components, iterative so deep import chains cannot overflow the stack.
+  const index = new Map();
+  const low = new Map();
+  const onStack = new Set();
+  const stack = [];
+  const cycles = [];
+  let next = 0;
+  for (const start of files) {
+    if (index.has(start)) continue;
+    const work = [{ node: start, i: 0 }];
+    index.set(start, next);
+    low.set(start, next++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      const targets = edges.get(frame.node) ?? [];
+      if (frame.i < targets.length) {
+        const target = targets[frame.i++];
+        if (!index.has(target)) {
+          index.set(target, next);
+          low.set(target, next++);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ node: target, i: 0 });
+        } else if (onStack.has(target)) {
+          low.set(frame.node, Math.min(low.get(frame.node), index.get(target)));
+        }
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1].node;
+        low.set(parent, Math.min(low.get(parent), low.get(frame.node)));
+      }
+      if (low.get(frame.node) !== index.get(frame.node)) continue;
+      const component = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== frame.node);
+      const selfLoop = component.length === 1 && (edges.get(frame.node) ?? []).includes(frame.node);
+      if (component.length > 1 || selfLoop) {
+        cycles.push(component.map((file) => relative(srcDir, file).split(sep).join('/')).sort());
+      }
+    }
+  }
+  return cycles;
+}
+
+/**
+ * Checks every package's `src/` for import cycles; a cycle listed in `allowed` (package name → lists of
+ * files, exactly as `findCycles` reports them) is tolerated. Returns human-readable violations.
+ */
+export function checkCycles(packagesDir, allowed = CYCLE_ALLOWANCES) {
+  const violations = [];
+  for (const entry of readdirSync(packagesDir)) {
+    let name;
+    try {
+      name = JSON.parse(readFileSync(join(packagesDir, entry, 'package.json'), 'utf8')).name;
+    } catch {
+      continue;
+    }
+    const srcDir = join(packagesDir, entry, 'src');
+    if (!existsSync(srcDir)) continue;
+    const tolerated = new Set((allowed[name] ?? []).map((files) => [...files].sort().join(' ')));
+    for (const cycle of findCycles(srcDir)) {
+      if (tolerated.has(cycle.join(' '))) continue;
+      violations.push(
+        `${name}: import cycle over ${cycle.length} file(s) in src/ (type-only imports count): ${cycle.join(' → ')}`,
+      );
+    }
+  }
+  return violations;
+}
+
 const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const packagesDir = resolve(
     process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages'),
   );
-  const violations = checkPackages(packagesDir);
+  const violations = [...checkPackages(packagesDir), ...checkCycles(packagesDir)];
   if (violations.length > 0) {
     console.error(`repo check: ${violations.length} import violation(s):\n  ${violations.join('\n  ')}`);
     process.exit(1);

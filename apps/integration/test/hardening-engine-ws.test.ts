@@ -166,10 +166,8 @@ describe('duplicate ids in a 2025-03-26 batch, over WebSocket (issue #24 item 10
       {
         jsonrpc: '2.0',
         id: 5,
-        error: {
-          code: ErrorCode.InvalidRequest,
-          message: 'Duplicate request id 5: a request with this id is still in flight',
-        },
+        // Refused by the batch reader before delivery (or by the engine, had it been delivered).
+        error: { code: ErrorCode.InvalidRequest, message: expect.stringMatching(/request id 5/i) },
       },
       { jsonrpc: '2.0', id: 5, result: { content: [] } },
     ]);

@@ -1,12 +1,12 @@
 import {
   eraOf,
-  methodsOf,
   type ProgressToken,
   Protocol,
   type ProtocolOptions,
   type ProtocolVersion,
   type RequestId,
 } from '@x/protocol';
+import { methodsOf } from '@x/protocol/internal';
 import { assertNotificationAvailable, assertRequestAvailable } from './method-availability.js';
 
 /**

@@ -1,4 +1,4 @@
-import { compileJsonSchema } from '@x/protocol';
+import { compileJsonSchema } from '@x/protocol/json-schema';
 import type { JsonSchemaCompiler } from './tool-registry.js';
 
 /** `compileJsonSchema` of `@x/protocol`: 2020-12 (default) and draft-07, no network `$ref`s. */

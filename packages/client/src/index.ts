@@ -3,10 +3,10 @@ export type { ClientEventListener, ClientEventMap, ClientEventName } from './cli
 export type {
   ElicitationHandler,
   ElicitationModes,
-  InputContext,
   RootsHandler,
   SamplingHandler,
 } from './client-handlers.js';
+export type { InputContext } from './input-context.js';
 export type { ClientOptions, ClientRequestOptions, ConnectOptions } from './client-options.js';
 export type { ClientTaskOptions } from './legacy/client-tasks.js';
 export type { TaskCallOptions, TaskRunOptions } from './legacy/task-requestor.js';
@@ -19,5 +19,4 @@ export { MethodNotSupportedError } from './method-availability.js';
 export { InputRoundsExceededError } from './modern/input-round-trips.js';
 export { Subscription } from './modern/subscription.js';
 export type { ListenNotification } from './modern/subscription.js';
-export { xMcpHeaderProblem } from './modern/x-mcp-header.js';
 export type { JsonSchemaCheck, JsonSchemaCompiler } from './tool-registry.js';

@@ -3,9 +3,9 @@ import {
   clientRequestSchemas,
   ErrorCode,
   McpError,
-  methodsOf,
   type ProtocolVersion,
 } from '@x/protocol';
+import { methodsOf } from '@x/protocol/internal';
 
 /** Why a method is missing from a revision, and what to use instead (2026-07-28 changelog, 2-5). */
 const REPLACEMENTS: Readonly<Record<string, string>> = {

@@ -1,5 +1,4 @@
-import { type CallToolResult, ErrorCode, McpError, type Tool } from '@x/protocol';
-import { xMcpHeaderProblem } from './modern/x-mcp-header.js';
+import { type CallToolResult, ErrorCode, McpError, type Tool, xMcpHeaderProblem } from '@x/protocol';
 
 /**
  * Outcome of validating one value, as `compileJsonSchema` from `@x/protocol` reports it.

@@ -267,8 +267,8 @@ describe('modern era requests', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['ok', 'deep']);
     expect(warnings).toEqual([
-      expect.stringMatching(/"space".*not an RFC 9110 token/),
-      expect.stringMatching(/"dupe".*"ID" is not unique/),
+      expect.stringMatching(/"space".*not a non-empty RFC 9110 token/),
+      expect.stringMatching(/"dupe".*"ID" on "b" is not unique/),
       expect.stringMatching(/"number".*needs type string, integer or boolean/),
       expect.stringMatching(/"nested".*not statically reachable/),
     ]);

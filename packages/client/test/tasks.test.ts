@@ -1,11 +1,5 @@
-import {
-  ElicitResultSchema,
-  ErrorCode,
-  McpError,
-  type Protocol,
-  type Task,
-  withRelatedTask,
-} from '@x/protocol';
+import { ElicitResultSchema, ErrorCode, McpError, type Protocol, type Task } from '@x/protocol';
+import { withRelatedTask } from '@x/protocol/internal';
 import { describe, expect, it } from 'vitest';
 import { Client } from '../src/index.js';
 import { CLIENT_INFO, fakeServer, flush, legacyHandshake, text } from './helpers.js';

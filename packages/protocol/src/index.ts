@@ -1,9 +1,5 @@
 export { ConnectionClosedError, ErrorCode, McpError, RequestTimeoutError } from './errors.js';
-export { copyWith } from './copy-with.js';
-export { isThenable } from './thenable.js';
-export { randomUuid } from './random-uuid.js';
-export { deliverMessage } from './transports/deliver-message.js';
-export { InFlightMap, InFlightSet } from './in-flight-map.js';
+
 export {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
@@ -49,10 +45,9 @@ export {
   LATEST_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSIONS,
-  negotiateLegacyVersion,
-  pickCommonVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './versions.js';
+export { xMcpHeaderProblem } from './x-mcp-header.js';
 export {
   acceptsBatches,
   BATCH_PROTOCOL_VERSION,
@@ -86,20 +81,12 @@ export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/re
 
 // Protocol engine
 export {
-  CANCELLED_NOTIFICATION,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_UNCANCELLABLE_METHODS,
-  formatIssues,
-  PROGRESS_NOTIFICATION,
-  parseParams,
   Protocol,
-  readCancelledParams,
-  readProgressParams,
 } from './engine/index.js';
 export type {
-  CancelledParams,
-  ParamsParser,
   FallbackNotificationHandler,
   FallbackRequestHandler,
   HandlerResult,
@@ -108,23 +95,17 @@ export type {
   OutgoingNotification,
   OutgoingRequest,
   ProgressCallback,
-  ProgressParams,
   ProgressUpdate,
   ProtocolOptions,
   RequestContext,
   RequestHandler,
   RequestOptions,
+  SchemaOutput,
   ZodSchema,
 } from './engine/index.js';
-export { CancelHandle } from './cancel-handle.js';
+
 // MCP message schemas and types of every revision
-export {
-  fastAccepts,
-  isPlainCallToolResult,
-  lazySchema,
-  realSchema,
-  registerFastCheck,
-} from './schemas/index.js';
+
 export {
   AnnotationsSchema,
   AudioContentSchema,
@@ -216,7 +197,6 @@ export {
   MetaKey,
   MetaObjectSchema,
   MethodNotFoundErrorSchema,
-  methodsOf,
   MissingRequiredClientCapabilityErrorSchema,
   ModelHintSchema,
   ModelPreferencesSchema,
@@ -257,8 +237,6 @@ export {
   ResultSchema,
   ResultType,
   ResultTypeSchema,
-  revisionMethods,
-  revisionSchemas,
   RoleSchema,
   RootSchema,
   RootsListChangedNotificationSchema,
@@ -390,7 +368,6 @@ export type {
   LoggingLevel,
   LoggingMessageNotification,
   LoggingMessageNotificationParams,
-  MethodSchemaEntry,
   MissingRequiredClientCapabilityError,
   ModelHint,
   ModelPreferences,
@@ -428,10 +405,6 @@ export type {
   Result,
   ResultMetaObject,
   ResultTypeValue,
-  RevisionDefinitionName,
-  RevisionMethods,
-  RevisionMethodSets,
-  RevisionSchemas,
   Role,
   Root,
   RootsListChangedNotification,
@@ -481,40 +454,9 @@ export type {
 } from './schemas/index.js';
 
 // JSON Schema validation (tool input/output schemas) and the Standard Schema interface
-export {
-  compileJsonSchema,
-  JsonSchemaCompileError,
-  toStandardSchema,
-} from './validation/json-schema/index.js';
-export type {
-  CompileJsonSchemaOptions,
-  JsonSchema,
-  JsonSchemaDialect,
-  JsonSchemaValidationError,
-  JsonSchemaValidationResult,
-  JsonSchemaValidator,
-} from './validation/json-schema/index.js';
+
 export type { StandardSchemaV1 } from './validation/standard-schema.js';
 
 // Experimental tasks of 2025-11-25: the receiver machinery both sides share, and the requestor's poller
-export {
-  InMemoryTaskStore,
-  isTerminalTaskStatus,
-  pollTask,
-  relatedTaskOf,
-  TaskReceiver,
-  TaskRun,
-  withRelatedTask,
-} from './tasks/index.js';
-export type {
-  PollTaskOptions,
-  StartTaskOptions,
-  StoredTask,
-  TaskDelivery,
-  TaskOutcome,
-  TaskPage,
-  TaskPeer,
-  TaskReceiverOptions,
-  TaskRequest,
-  TaskStore,
-} from './tasks/index.js';
+export { InMemoryTaskStore, isTerminalTaskStatus } from './tasks/index.js';
+export type { StoredTask, TaskRequest, TaskStore } from './tasks/index.js';

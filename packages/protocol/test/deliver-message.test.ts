@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deliverMessage, type JSONRPCMessage, type Transport } from '../src/index.js';
+import type { JSONRPCMessage, Transport } from '../src/index.js';
+import { deliverMessage } from '../src/internal.js';
 
 const ping: JSONRPCMessage = { jsonrpc: '2.0', id: 1, method: 'ping' };
 

@@ -4,16 +4,18 @@ import { z } from 'zod';
 import {
   CallToolResultSchema,
   DiscoverResultSchema,
-  fastAccepts,
   InitializeRequestParamsSchema,
   InitializeResultSchema,
+  Protocol,
+} from '@x/protocol';
+import {
+  fastAccepts,
   isPlainCallToolResult,
   lazySchema,
   parseParams,
-  Protocol,
   realSchema,
   registerFastCheck,
-} from '@x/protocol';
+} from '@x/protocol/internal';
 import { isSchemaBuilt } from '@x/protocol/testing';
 import { engineWithRawPeer } from './engine-helpers.js';
 

@@ -2,6 +2,7 @@ import { types } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as protocol from '@x/protocol';
+import { fastAccepts } from '@x/protocol/internal';
 import { isSchemaBuilt, lazySchema, realSchema } from '../src/schemas/lazy-schema.js';
 import type { JSONRPCErrorResponse } from '../src/jsonrpc.js';
 import { engineWithRawPeer } from './engine-helpers.js';
@@ -127,7 +128,7 @@ describe('@x/protocol schemas', () => {
     const entry = protocol.clientRequestSchemas['tools/call'];
     expect(realSchema(entry.result)).toBe(realSchema(protocol.CallToolResultSchema));
     const plain = { content: [{ type: 'text', text: 'hi' }] };
-    expect(protocol.fastAccepts(protocol.CallToolResultSchema, plain)).toBe(true);
-    expect(protocol.fastAccepts(realSchema(protocol.CallToolResultSchema), plain)).toBe(true);
+    expect(fastAccepts(protocol.CallToolResultSchema, plain)).toBe(true);
+    expect(fastAccepts(realSchema(protocol.CallToolResultSchema), plain)).toBe(true);
   });
 });

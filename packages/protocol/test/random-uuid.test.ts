@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { randomUuid } from '../src/index.js';
+import { randomUuid } from '../src/internal.js';
 
 // A gc() for this test only: heap figures are read after full collections.
 setFlagsFromString('--expose-gc');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, McpError, TaskReceiver, type TaskRequest } from '@x/protocol';
+import { ErrorCode, McpError, type TaskRequest } from '@x/protocol';
+import { TaskReceiver } from '@x/protocol/internal';
 
 // Spec 2025-11-25 basic/utilities/tasks, "Resource Management": receivers SHOULD enforce limits and
 // clean up promptly; "Receivers are not required to retain tasks indefinitely."

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noThenProperty: thenables that are not promises are what this tests
 import { describe, expect, it } from 'vitest';
-import { isThenable } from '../src/index.js';
+import { isThenable } from '../src/internal.js';
 
 describe('isThenable', () => {
   it('says what `await` would wait on: promises, and objects or functions with a then method', () => {

@@ -1,16 +1,14 @@
 export { Server } from './server.js';
-export type { ConnectOptions } from './server.js';
 export type { ParamsSchema, ServerNotificationHandler, ServerRequestHandler } from './server-core.js';
 export { DEFAULT_MAX_SUBSCRIPTIONS } from './server-options.js';
-export type { CacheHint, ServedEras, ServerInfo, ServerOptions } from './server-options.js';
+export type { CacheHint, ConnectOptions, ServedEras, ServerInfo, ServerOptions } from './server-options.js';
 export { ServerContext } from './server-context.js';
 export type { LogEntry, RunAsTaskOptions } from './server-context.js';
 export type { ServerTaskOptions } from './tasks/server-tasks.js';
 export type { InputOptions } from './input-requests.js';
 export { ServerSession } from './session/server-session.js';
-export { SubscriptionHub } from './modern/subscription-hub.js';
-export { RequestStateCodec } from './modern/request-state.js';
-export type { RequestBinding, RequestStateOptions } from './modern/request-state.js';
+export type { LegacyHandshake } from './session/server-session.js';
+export type { RequestStateOptions } from './modern/request-state.js';
 export { UriTemplate, UriTemplateError, isUriTemplate } from './uri-template.js';
 export type { UriTemplateValue, UriTemplateVariables } from './uri-template.js';
 export { McpServer } from './mcp-server.js';
@@ -25,6 +23,11 @@ export type {
 } from './mcp/resource-registry.js';
 export type { RegisteredTool, ToolConfig, ToolHandler, ToolResult, ToolUpdate } from './mcp/tool-config.js';
 export type { PromptConfig, PromptHandler, RegisteredPrompt } from './mcp/prompt-registry.js';
-export type { InferSchema, JsonSchemaObject, SchemaInput, StandardSchemaLike } from './mcp/schema-adapter.js';
-export type { LegacySessionState } from './legacy/legacy-session-state.js';
-export type { EraBinding } from './server-context.js';
+export type {
+  InferSchema,
+  InferShape,
+  JsonSchemaObject,
+  RawShape,
+  SchemaInput,
+  StandardSchemaLike,
+} from './mcp/schema-adapter.js';

@@ -5,11 +5,9 @@ import {
   McpError,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
-  type ParamsParser,
-  parseParams,
   type ServerCapabilities,
-  realSchema,
 } from '@x/protocol';
+import { type ParamsParser, realSchema } from '@x/protocol/internal';
 import { capabilityOf, isMethodDeclared } from './capability-methods.js';
 import { RequestStateCodec } from './modern/request-state.js';
 import type { ServerContext } from './server-context.js';
@@ -67,15 +65,26 @@ export type ServerNotificationHandler = (
   session: ServerSession,
 ) => void | Promise<void>;
 
-interface HandlerEntry {
-  schema: ParamsSchema<unknown> | undefined;
-  handler: ServerRequestHandler<unknown>;
+interface HandlerEntry extends Route {
   /** Whether the server declares the method's capability; kept current by `registerCapabilities`. */
   declared: boolean;
 }
 
 /** A change that subscribed sessions hear about. */
 export type ChangeEvent = { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string };
+
+/** One connection as the server keeps it (its session engine): what broadcasts and `close()` need. */
+export interface CoreSession {
+  readonly session: ServerSession;
+  deliver(event: ChangeEvent): void;
+  close(): Promise<void>;
+}
+
+/** One entry of the routing table: the handler of a method and its params schema. */
+export interface Route {
+  readonly schema: ParamsSchema<unknown> | undefined;
+  readonly handler: ServerRequestHandler<unknown>;
+}
 
 /**
  * The state every session of one server shares: handler tables, capabilities, versions, the
@@ -99,7 +108,7 @@ export class ServerCore {
   readonly options: ServerOptions;
   /** `{ 'io.modelcontextprotocol/serverInfo': info }`, shared by every modern result. */
   readonly serverInfoMeta: Record<string, unknown> | undefined;
-  readonly sessions = new Set<ServerSession>();
+  readonly sessions = new Set<CoreSession>();
   /** Experimental tasks, when `options.tasks` enabled them. */
   readonly tasks: ServerTasks | undefined;
   readonly #handlers = new Map<string, HandlerEntry>();
@@ -199,13 +208,17 @@ export class ServerCore {
     return this.#notificationHandlers.get(method);
   }
 
-  /** Runs the handler of `method`, after the era module has accepted the request. */
-  handle(method: string, params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
+  /**
+   * The routing table's entry for `method` (-32601 when there is none, or its capability is not
+   * declared). The era module that accepted the request calls `route.handler` itself, with
+   * `parseParams(route.schema, params, method)`: one lookup, no extra hop.
+   */
+  route(method: string): Route {
     const entry = this.#handlers.get(method);
     if (entry === undefined || !entry.declared) {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
-    return entry.handler(parseParams(entry.schema, params, method), ctx);
+    return entry;
   }
 
   /** Tells every session that wants to know (legacy sessions and modern listeners alike). */

@@ -1,4 +1,10 @@
-import type { CacheScope, Implementation, ProtocolOptions, ServerCapabilities } from '@x/protocol';
+import type {
+  CacheScope,
+  ClientCapabilities,
+  Implementation,
+  ProtocolOptions,
+  ServerCapabilities,
+} from '@x/protocol';
 import type { RequestStateOptions } from './modern/request-state.js';
 import type { ServerTaskOptions } from './tasks/server-tasks.js';
 
@@ -106,4 +112,27 @@ export interface ServerOptions {
   maxSubscriptions?: number | undefined;
   /** Engine options of every session (timeouts of server→client requests). */
   protocol?: Omit<ProtocolOptions, 'ping'> | undefined;
+}
+
+/**
+ * Per-connection options of `Server.connect()`.
+ *
+ * @example
+ * ```ts
+ * // A stateless legacy HTTP request: no initialize on this connection, version from the header.
+ * await server.connect(transport, { legacySession: { protocolVersion: '2025-06-18' } });
+ * ```
+ */
+export interface ConnectOptions {
+  /**
+   * Serve the connection as an already initialized legacy session, for transports that handle each
+   * legacy request on a fresh connection (stateless Streamable HTTP) and so never see `initialize`.
+   */
+  legacySession?:
+    | {
+        protocolVersion: string;
+        capabilities?: ClientCapabilities | undefined;
+        clientInfo?: Implementation | undefined;
+      }
+    | undefined;
 }

@@ -1,36 +1,13 @@
-import type { ClientCapabilities, Implementation, ServerCapabilities, Transport } from '@x/protocol';
-import { LegacySessionState } from './legacy/legacy-session-state.js';
+import type { ServerCapabilities, Transport } from '@x/protocol';
 import {
   type ParamsSchema,
   ServerCore,
   type ServerNotificationHandler,
   type ServerRequestHandler,
 } from './server-core.js';
-import type { ServerInfo, ServerOptions } from './server-options.js';
-import { ServerSession } from './session/server-session.js';
-
-/**
- * Per-connection options of `Server.connect()`.
- *
- * @example
- * ```ts
- * // A stateless legacy HTTP request: no initialize on this connection, version from the header.
- * await server.connect(transport, { legacySession: { protocolVersion: '2025-06-18' } });
- * ```
- */
-export interface ConnectOptions {
-  /**
-   * Serve the connection as an already initialized legacy session, for transports that handle each
-   * legacy request on a fresh connection (stateless Streamable HTTP) and so never see `initialize`.
-   */
-  legacySession?:
-    | {
-        protocolVersion: string;
-        capabilities?: ClientCapabilities | undefined;
-        clientInfo?: Implementation | undefined;
-      }
-    | undefined;
-}
+import type { ConnectOptions, ServerInfo, ServerOptions } from './server-options.js';
+import type { ServerSession } from './session/server-session.js';
+import { SessionEngine } from './session/session-engine.js';
 
 /**
  * The low-level MCP server: one handler per method, shared by every connection, serving the legacy
@@ -65,7 +42,9 @@ export class Server {
 
   /** Open connections. */
   get sessions(): ReadonlySet<ServerSession> {
-    return this.#core.sessions;
+    const sessions = new Set<ServerSession>();
+    for (const engine of this.#core.sessions) sessions.add(engine.session);
+    return sessions;
   }
 
   /** Non-fatal faults: notifications that could not be sent, throwing notification handlers. */
@@ -115,41 +94,8 @@ export class Server {
    * Serves one more connection. Cheap (a session object pointing at the shared tables), so a transport
    * may call it per HTTP request; the session ends when the transport closes.
    */
-  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
-    const core = this.#core;
-    const session = new ServerSession(core);
-    const stateless = transport.statelessLegacyVersion;
-    const assumed =
-      options.legacySession ??
-      (stateless !== undefined && core.legacyVersions.includes(stateless)
-        ? { protocolVersion: stateless }
-        : undefined);
-    if (assumed !== undefined) {
-      if (!core.legacyVersions.includes(assumed.protocolVersion)) {
-        throw new Error(`Cannot assume a legacy session of unsupported version ${assumed.protocolVersion}`);
-      }
-      const state = new LegacySessionState(
-        core,
-        assumed.protocolVersion,
-        assumed.capabilities ?? {},
-        assumed.clientInfo,
-      );
-      state.initialized = true;
-      session.beginLegacy(state, { assumed: true });
-    }
-    const previous = transport.onclose;
-    transport.onclose = () => {
-      previous?.();
-      session.detach();
-    };
-    core.sessions.add(session);
-    try {
-      await session.connect(transport);
-    } catch (error) {
-      session.detach();
-      throw error;
-    }
-    return session;
+  connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
+    return SessionEngine.open(this.#core, transport, options);
   }
 
   /** `notifications/tools/list_changed` to every session that wants it. */
@@ -172,7 +118,7 @@ export class Server {
 
   /** Closes every connection (open subscriptions end gracefully first) and stops running tasks. */
   async close(): Promise<void> {
-    await Promise.all([...this.#core.sessions].map((session) => session.close()));
+    await Promise.all([...this.#core.sessions].map((engine) => engine.close()));
     this.#core.tasks?.receiver.close();
   }
 }

@@ -1,4 +1,5 @@
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion, revisionMethods } from '@x/protocol';
+import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '@x/protocol';
+import { revisionMethods } from '@x/protocol/internal';
 
 /**
  * Every client→server method some revision defines. A method in this set that the request's revision

@@ -99,7 +99,7 @@ describe('resources', () => {
     expect([...stateA.subscriptions]).toEqual(['test://readme']);
     expect([...stateB.subscriptions]).toEqual([]);
     (stateA.subscriptions as Set<string>).clear();
-    expect(stateA.isSubscribed('test://readme')).toBe(true);
+    expect([...stateA.subscriptions]).toEqual(['test://readme']);
     await a.call('resources/unsubscribe', { uri: 'test://readme' });
     expect(stateA.subscriptions.size).toBe(0);
     server.sendResourceUpdated('test://readme');

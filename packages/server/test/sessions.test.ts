@@ -1,3 +1,4 @@
+import { InMemoryTransport, Protocol } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/index.js';
 import { connect, initialize, tick } from './helpers.js';
@@ -52,5 +53,24 @@ describe('one server, many connections', () => {
     expect(server.sessions.size).toBe(1000);
     expect(performance.now() - started).toBeLessThan(1000);
     await server.close();
+  });
+
+  it('a session has an engine, it is not one: no way to install a handler that skips the initialize and era checks', async () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    const [, serverSide] = InMemoryTransport.createLinkedPair();
+    const session = await server.connect(serverSide);
+    expect(session).not.toBeInstanceOf(Protocol);
+    for (const member of [
+      'setRequestHandler',
+      'setNotificationHandler',
+      'fallbackRequestHandler',
+      'connect',
+    ]) {
+      expect(member in session, member).toBe(false);
+    }
+    expect(typeof session.request).toBe('function');
+    expect(typeof session.notification).toBe('function');
+    await session.close();
+    expect(server.sessions.size).toBe(0);
   });
 });

@@ -63,7 +63,7 @@ describe('maxSubscriptions (issue #24 item 7)', () => {
     const fits = listen(['test://c']); // 2 more: 5
     fits.catch(() => {});
     await tick();
-    expect(wire.session.subscriptions.size).toBe(2);
+    expect(wire.session.listenStreams).toBe(2);
     await expect(failure(listen([]))).resolves.toMatchObject({ code: ErrorCode.InvalidRequest });
     // The client cancels the first: its share is free again.
     await wire.client.notification({ method: 'notifications/cancelled', params: { requestId: 1 } });
@@ -71,7 +71,7 @@ describe('maxSubscriptions (issue #24 item 7)', () => {
     const again = listen(['test://x', 'test://y']);
     again.catch(() => {});
     await tick();
-    expect(wire.session.subscriptions.size).toBe(2);
+    expect(wire.session.listenStreams).toBe(2);
     await wire.session.close();
   });
 });

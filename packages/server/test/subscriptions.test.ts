@@ -45,13 +45,13 @@ describe('2026-07-28 subscriptions/listen', () => {
       (m) => 'method' in m && m.method === 'notifications/tools/list_changed',
     );
     expect(wire.sendOptions[index]).toEqual({ relatedRequestId: 1 });
-    expect(wire.session.subscriptions.size).toBe(2);
+    expect(wire.session.listenStreams).toBe(2);
 
     // Client cancels one: no response for it, the other keeps going.
     await wire.client.notification({ method: 'notifications/cancelled', params: { requestId: 1 } });
     tools.catch(() => {});
     await tick();
-    expect(wire.session.subscriptions.size).toBe(1);
+    expect(wire.session.listenStreams).toBe(1);
     expect(responseTo(wire, 1)).toBeUndefined();
 
     // Graceful end by the server: a final result tagged with the subscription id.

@@ -1,4 +1,5 @@
-import { InMemoryTaskStore, type StoredTask, type Task, type TaskOutcome, type TaskStore } from '@x/protocol';
+import { InMemoryTaskStore, type StoredTask, type Task, type TaskStore } from '@x/protocol';
+import type { TaskOutcome } from '@x/protocol/internal';
 import { describe, expect, it } from 'vitest';
 import { createTask, ErrorCode, errorOf, session, taskServer } from './tasks-fixture.js';
 

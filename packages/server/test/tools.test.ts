@@ -220,6 +220,12 @@ describe('tools', () => {
         header({ o: { type: 'object', properties: { deep: { type: 'boolean', 'x-mcp-header': 'Deep' } } } }),
       ),
     ).not.toThrow();
+    // The rule the client applies (one implementation in @x/protocol): the root is no parameter, and
+    // an `x-mcp-header` key inside `default` data is data. (The server's own copy refused the second
+    // and accepted the first: a tool every client then dropped.)
+    expect(reg('h7', { type: 'string', 'x-mcp-header': 'Root' })).toThrow(/"object"/);
+    expect(reg('h8', { ...header({}), 'x-mcp-header': 'Root' })).toThrow(/the schema root is not statically/);
+    expect(reg('h9', header({ o: { type: 'object', default: { 'x-mcp-header': 'x' } } }))).not.toThrow();
   });
 
   it('handles update, enable, disable and remove with one debounced list_changed', async () => {

@@ -2,7 +2,6 @@ import type { ChildProcess } from 'node:child_process';
 import { PassThrough, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import {
-  deliverMessage,
   BatchResponses,
   ConnectionClosedError,
   encodeJsonLine,
@@ -15,6 +14,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
+import { deliverMessage } from '@x/protocol/internal';
 import { type ShutdownTimeouts, shutDownChild } from './child-shutdown.js';
 import { buildEnvironment } from './default-environment.js';
 import { ProcessSpawnError, ServerExitError } from './errors.js';

@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
 import {
-  deliverMessage,
   BatchResponses,
   ConnectionClosedError,
   encodeJsonLine,
@@ -14,6 +13,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
+import { deliverMessage } from '@x/protocol/internal';
 import { redirectConsoleToStderr, restoreConsole } from './console-redirect.js';
 import { LineWriter } from './line-writer.js';
 

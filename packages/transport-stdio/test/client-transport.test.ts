@@ -84,14 +84,15 @@ describe('StdioClientTransport', () => {
 
   it('drops a line over the limit with a clear error and stays usable', async () => {
     const { peer } = await startEcho([], { maxLineBytes: 64 * 1024 });
-    const tooBig = peer.request('big', { size: 256 * 1024 });
+    // Watched from the start: it may reject before the oversize error is seen below.
+    const tooBig = expect(peer.request('big', { size: 256 * 1024 })).rejects.toThrow(
+      "The server's response exceeds maxLineBytes (65536) and was dropped",
+    );
     await waitFor(() => peer.errors.length > 0, 5000, 'the oversize error');
     expect(peer.errors[0]).toBeInstanceOf(MessageTooLargeError);
     expect(peer.errors[0]?.message).toMatch(/65536-byte line limit/);
     // The dropped line was a response whose id showed: its request fails now, not at its timeout.
-    await expect(tooBig).rejects.toThrow(
-      "The server's response exceeds maxLineBytes (65536) and was dropped",
-    );
+    await tooBig;
     expect(await peer.request('big', { size: 1000 })).toEqual({ data: 'x'.repeat(1000) });
   });
 

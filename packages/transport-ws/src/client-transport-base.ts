@@ -1,7 +1,5 @@
 import {
-  deliverMessage,
   BatchResponses,
-  InFlightSet,
   ConnectionClosedError,
   ErrorCode,
   isJSONRPCRequest,
@@ -18,6 +16,7 @@ import {
   type TransportSendOptions,
 } from '@x/protocol';
 import { type HttpClientAuthOptions, MAX_AUTH_RETRIES } from '@x/protocol/http';
+import { deliverMessage, InFlightSet } from '@x/protocol/internal';
 import { CloseCode } from './constants.js';
 import { WebSocketHandshakeError } from './errors.js';
 import { decodeText, InvalidText } from './incoming-text.js';

@@ -1,17 +1,16 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import {
   type AuthInfo,
-  deliverMessage,
   BatchResponses,
   ConnectionClosedError,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type ParseOptions,
-  randomUuid,
   type RequestInfo,
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
+import { deliverMessage, randomUuid } from '@x/protocol/internal';
 import type { WebSocket } from 'ws';
 import {
   CloseCode,

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs tooling script without type declarations
 import { ALLOWANCES } from '../allowances.mjs';
 // @ts-expect-error plain .mjs tooling script without type declarations
-import { checkPackages, importsOf } from '../check-imports.mjs';
+import { checkCycles, checkPackages, findCycles, importsOf } from '../check-imports.mjs';
 
 const allowances = {
   '@x/protocol': { deps: ['zod'], node: false },
@@ -141,5 +141,38 @@ describe('repo check', () => {
         /http\/leak\.ts: imports "node:buffer", but @x\/protocol must import no node: module/,
       ),
     ]);
+  });
+
+  it('reports each import cycle with its files, type-only imports included, and tolerates only listed ones', () => {
+    root = mkdtempSync(join(tmpdir(), 'repo-check-'));
+    const files: Record<string, string> = {
+      'index.ts': "export { A } from './a.js';",
+      'a.ts': "import type { B } from './b.js';\nexport class A {}",
+      'b.ts': "import { c } from './sub/c.js';\nexport interface B {}",
+      'sub/c.ts': "import type { A } from '../a.js';\nexport const c = 1;",
+      'sub/index.ts': "export { d } from './d.js';",
+      'sub/d.ts': "import { e } from './index.js';\nexport const d = 1;",
+      'leaf.ts': "import { A } from './a.js';\nimport { d } from './sub';",
+      'a.test.ts': "import { leaf } from './leaf.js';",
+    };
+    mkdirSync(join(root, 'pkg', 'src', 'sub'), { recursive: true });
+    writeFileSync(join(root, 'pkg', 'package.json'), JSON.stringify({ name: '@x/pkg' }));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(root, 'pkg', 'src', name), text);
+    const cycles = (findCycles(join(root, 'pkg', 'src')) as string[][]).map((c) => c.join(' ')).sort();
+    expect(cycles).toEqual(['a.ts b.ts sub/c.ts', 'sub/d.ts sub/index.ts']);
+    const violations = checkCycles(root, {}) as string[];
+    expect(violations).toHaveLength(2);
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        '@x/pkg: import cycle over 3 file(s) in src/ (type-only imports count): a.ts → b.ts → sub/c.ts',
+      ]),
+    );
+    expect(checkCycles(root, { '@x/pkg': [['sub/index.ts', 'sub/d.ts']] })).toEqual([
+      expect.stringMatching(/a\.ts → b\.ts → sub\/c\.ts/),
+    ]);
+  });
+
+  it('finds no cycle in the real packages beyond the listed allowance', () => {
+    expect(checkCycles(join(import.meta.dirname, '..', '..', '..', 'packages'))).toEqual([]);
   });
 });

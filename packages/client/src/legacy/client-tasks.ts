@@ -4,11 +4,10 @@ import {
   ErrorCode,
   McpError,
   type RequestContext,
-  TaskReceiver,
-  type TaskReceiverOptions,
 } from '@x/protocol';
+import { TaskReceiver, type TaskReceiverOptions } from '@x/protocol/internal';
 import type { ClientEngine } from '../client-engine.js';
-import type { InputContext } from '../client-handlers.js';
+import type { InputContext } from '../input-context.js';
 
 /** The only revision with (experimental) tasks. */
 const TASKS_REVISION = '2025-11-25';

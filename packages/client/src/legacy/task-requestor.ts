@@ -6,19 +6,18 @@ import {
   type CreateTaskResult,
   CreateTaskResultSchema,
   ErrorCode,
-  formatIssues,
   type GetTaskResult,
   type ListTasksResult,
   McpError,
   isTerminalTaskStatus,
   type PaginatedRequestParams,
-  pollTask,
   type ProgressCallback,
   type ProgressNotificationParams,
   type ProgressToken,
   type Task,
   type TaskStatusNotificationParams,
 } from '@x/protocol';
+import { formatIssues, pollTask } from '@x/protocol/internal';
 import type { ClientRequestOptions } from '../client-options.js';
 import type { EraSession } from '../era-session.js';
 import { paginate } from '../paginate.js';

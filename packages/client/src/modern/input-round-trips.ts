@@ -11,12 +11,11 @@ import {
   ReadResourceResultSchema,
   type RequestOptions,
   type Result,
-  isPlainCallToolResult,
-  lazySchema,
   orInputRequired,
   ResultType,
   type ZodSchema,
 } from '@x/protocol';
+import { isPlainCallToolResult, lazySchema } from '@x/protocol/internal';
 import type { ClientEngine } from '../client-engine.js';
 import type { ClientHandlers, InputMethod } from '../client-handlers.js';
 import type { RequestEnvelope } from './request-envelope.js';

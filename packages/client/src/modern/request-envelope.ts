@@ -1,10 +1,5 @@
-import {
-  type ClientCapabilities,
-  copyWith,
-  type Implementation,
-  type LoggingLevel,
-  MetaKey,
-} from '@x/protocol';
+import { type ClientCapabilities, type Implementation, type LoggingLevel, MetaKey } from '@x/protocol';
+import { copyWith } from '@x/protocol/internal';
 
 /**
  * The per-request `_meta` of 2026-07-28 (basic/index, "Per-request protocol fields"): protocol version

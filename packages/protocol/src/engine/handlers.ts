@@ -11,7 +11,8 @@ import type { MessageExtraInfo } from '../transport.js';
 import { isThenable } from '../thenable.js';
 import { formatIssues } from './format-issues.js';
 import type { RequestContext } from './request-context.js';
-import type { FallbackRequestHandler, NotificationHandler, RequestHandler, ZodSchema } from './types.js';
+import type { FallbackRequestHandler, NotificationHandler, RequestHandler } from './handler-types.js';
+import type { ZodSchema } from './types.js';
 import { fastAccepts } from '../schemas/fast-check.js';
 import { realSchema } from '../schemas/lazy-schema.js';
 

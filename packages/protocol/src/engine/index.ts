@@ -20,13 +20,16 @@ export type {
   FallbackRequestHandler,
   HandlerResult,
   NotificationHandler,
+  RequestHandler,
+} from './handler-types.js';
+export type {
   NotificationOptions,
   OutgoingNotification,
   OutgoingRequest,
   ProgressCallback,
   ProgressUpdate,
   ProtocolOptions,
-  RequestHandler,
   RequestOptions,
+  SchemaOutput,
   ZodSchema,
 } from './types.js';

@@ -46,11 +46,13 @@ import type {
   FallbackRequestHandler,
   HandlerResult,
   NotificationHandler,
+  RequestHandler,
+} from './handler-types.js';
+import type {
   NotificationOptions,
   OutgoingNotification,
   OutgoingRequest,
   ProtocolOptions,
-  RequestHandler,
   RequestOptions,
   ZodSchema,
 } from './types.js';

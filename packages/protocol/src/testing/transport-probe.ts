@@ -2,9 +2,24 @@ import type { JSONRPCMessage } from '../jsonrpc.js';
 import { isThenable } from '../thenable.js';
 import type { Transport } from '../transport.js';
 import { preview } from './describe-difference.js';
-import type { ScenarioContext } from './scenario-context.js';
+import type { ResolvedTransportContractOptions } from './contract-types.js';
+import type { ContractScenarioError } from './contract-errors.js';
 
 export type Side = 'client' | 'server';
+
+/**
+ * What a probe needs from its scenario (`ScenarioContext` implements it). Declared here, not imported,
+ * so the probe stays a leaf below the scenario that owns it.
+ */
+export interface ProbeScenario {
+  readonly options: ResolvedTransportContractOptions;
+  readonly closeExpected: boolean;
+  readonly errorsAllowed: boolean;
+  expectClose(): void;
+  fail(message: string, cause?: unknown): ContractScenarioError;
+  waitUntil(describe: () => string, isDone: () => boolean): Promise<void>;
+  notify(): void;
+}
 
 /**
  * One end of the pair under observation. It owns the end's `onmessage`/`onerror`/`onclose` and checks
@@ -18,11 +33,11 @@ export class TransportProbe {
   readonly errors: unknown[] = [];
   /** Scenario hook called for every delivered message (e.g. an echo responder). */
   listener: ((message: JSONRPCMessage) => void) | undefined;
-  #context: ScenarioContext;
+  #context: ProbeScenario;
   #closeCount = 0;
   #closeRequested = false;
 
-  constructor(context: ScenarioContext, side: Side, transport: Transport) {
+  constructor(context: ProbeScenario, side: Side, transport: Transport) {
     this.#context = context;
     this.side = side;
     this.transport = transport;

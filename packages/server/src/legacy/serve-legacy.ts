@@ -7,15 +7,13 @@ import {
   LOGGING_LEVELS,
   type LoggingLevel,
   McpError,
-  methodsOf,
-  negotiateLegacyVersion,
-  parseParams,
   type ProtocolVersion,
   type RequestContext,
 } from '@x/protocol';
+import { methodsOf, negotiateLegacyVersion, parseParams } from '@x/protocol/internal';
 import type { ServerCore } from '../server-core.js';
 import { ServerContext } from '../server-context.js';
-import type { ServerSession } from '../session/server-session.js';
+import type { SessionState } from '../session/session-state.js';
 import { STANDARD_CLIENT_METHODS } from '../standard-methods.js';
 import { TASKS_REVISION } from '../tasks/server-tasks.js';
 import { describeValue } from '../describe-value.js';
@@ -28,7 +26,7 @@ import { LegacySessionState } from './legacy-session-state.js';
  */
 export function initializeLegacy(
   core: ServerCore,
-  session: ServerSession,
+  session: SessionState,
   request: JSONRPCRequest,
 ): InitializeResult {
   if (session.legacy !== undefined && !session.legacyAssumed) {
@@ -60,7 +58,7 @@ export function initializeLegacy(
  */
 export function serveLegacy(
   core: ServerCore,
-  session: ServerSession,
+  session: SessionState,
   request: JSONRPCRequest,
   engineCtx: RequestContext,
 ): object | Promise<object> {
@@ -85,11 +83,16 @@ export function serveLegacy(
     return subscribe(core, state, method, params);
   }
   const tasks = core.tasks;
-  if (tasks === undefined || state.protocolVersion !== TASKS_REVISION) {
-    return core.handle(method, params, new ServerContext(session, engineCtx, state));
+  if (tasks !== undefined && state.protocolVersion === TASKS_REVISION && tasks.serves(method)) {
+    return tasks.handle(method, params, session.session, engineCtx);
   }
-  if (tasks.serves(method)) return tasks.handle(method, params, session, engineCtx);
-  return core.handle(method, params, new ServerContext(session, engineCtx, state, tasks.scope(params)));
+  const route = core.route(method);
+  const scope =
+    tasks !== undefined && state.protocolVersion === TASKS_REVISION ? tasks.scope(params) : undefined;
+  return route.handler(
+    parseParams(route.schema, params, method),
+    new ServerContext(session.session, engineCtx, state, scope),
+  );
 }
 
 function notInitialized(core: ServerCore, method: string): McpError {

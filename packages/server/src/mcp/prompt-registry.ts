@@ -10,6 +10,7 @@ import { describeValue, kindOf } from '../describe-value.js';
 import type { ServerContext } from '../server-context.js';
 import type { CacheHint } from '../server-options.js';
 import { ListPages } from './list-pages.js';
+import { type HandleTarget, RegistryHandle } from './registry-handle.js';
 import { type CompleteCallback, ownCompleter } from './resource-template.js';
 import { type CompiledSchema, compileSchema, type InferSchema, type SchemaInput } from './schema-adapter.js';
 
@@ -65,12 +66,15 @@ export type PromptHandler<A extends SchemaInput | undefined> = (
  * prompt.disable(); // gone from prompts/list; clients get list_changed
  * ```
  */
+/** What `RegisteredPrompt.update` may change: everything but the arguments schema, and the name. */
+type PromptUpdate = Omit<PromptConfig<undefined>, 'argsSchema'> & { name?: string | undefined };
+
 export interface RegisteredPrompt {
   readonly name: string;
   readonly enabled: boolean;
   enable(): void;
   disable(): void;
-  update(changes: Omit<PromptConfig<undefined>, 'argsSchema'> & { name?: string | undefined }): void;
+  update(changes: PromptUpdate): void;
   remove(): void;
 }
 
@@ -85,7 +89,7 @@ interface Entry {
 }
 
 /** The prompts of one `McpServer`. */
-export class PromptRegistry {
+export class PromptRegistry implements HandleTarget<string, PromptUpdate> {
   readonly #prompts = new Map<string, Entry>();
   readonly pages: ListPages<Prompt>;
   readonly #changed: () => void;
@@ -108,7 +112,7 @@ export class PromptRegistry {
     if (this.#prompts.has(name)) throw new Error(`Prompt "${name}" is already registered`);
     this.#prompts.set(name, build(name, config, handler));
     this.#touch();
-    return new PromptHandle(this, name);
+    return new RegistryHandle(this, name);
   }
 
   entry(name: string): Entry | undefined {
@@ -144,10 +148,15 @@ export class PromptRegistry {
     return prompt.handler(args, ctx);
   }
 
-  rename(
-    name: string,
-    changes: Omit<PromptConfig<undefined>, 'argsSchema'> & { name?: string | undefined },
-  ): string {
+  nameOf(name: string): string {
+    return name;
+  }
+
+  isEnabled(name: string): boolean {
+    return this.#prompts.get(name)?.enabled ?? false;
+  }
+
+  update(name: string, changes: PromptUpdate): string {
     const entry = this.#require(name);
     const { name: next = name, ...config } = changes;
     if (next !== name && this.#prompts.has(next)) throw new Error(`Prompt "${next}" is already registered`);
@@ -207,38 +216,4 @@ function argumentsOf(schema: Record<string, unknown>): PromptArgument[] {
     if (required.has(name)) argument.required = true;
     return argument;
   });
-}
-
-class PromptHandle implements RegisteredPrompt {
-  readonly #registry: PromptRegistry;
-  #name: string;
-
-  constructor(registry: PromptRegistry, name: string) {
-    this.#registry = registry;
-    this.#name = name;
-  }
-
-  get name(): string {
-    return this.#name;
-  }
-
-  get enabled(): boolean {
-    return this.#registry.entry(this.#name)?.enabled ?? false;
-  }
-
-  enable(): void {
-    this.#registry.setEnabled(this.#name, true);
-  }
-
-  disable(): void {
-    this.#registry.setEnabled(this.#name, false);
-  }
-
-  update(changes: Omit<PromptConfig<undefined>, 'argsSchema'> & { name?: string | undefined }): void {
-    this.#name = this.#registry.rename(this.#name, changes);
-  }
-
-  remove(): void {
-    this.#registry.remove(this.#name);
-  }
 }

@@ -12,6 +12,7 @@ import type { ServerContext } from '../server-context.js';
 import type { CacheHint } from '../server-options.js';
 import type { UriTemplateVariables } from '../uri-template.js';
 import { ListPages } from './list-pages.js';
+import { type HandleTarget, RegistryHandle } from './registry-handle.js';
 import type { ResourceTemplate } from './resource-template.js';
 
 /**
@@ -80,12 +81,15 @@ export type ReadTemplateCallback = (
  * watcher.on('change', () => log.notifyUpdated()); // notifications/resources/updated to subscribers
  * ```
  */
+/** What `RegisteredResource.update` may change. */
+type ResourceUpdate = ResourceMetadata & { name?: string | undefined };
+
 export interface RegisteredResource {
   readonly name: string;
   readonly enabled: boolean;
   enable(): void;
   disable(): void;
-  update(changes: ResourceMetadata & { name?: string | undefined }): void;
+  update(changes: ResourceUpdate): void;
   remove(): void;
   /** Tells subscribed clients that the content changed (fixed resources: its URI; templates: pass one). */
   notifyUpdated(uri?: string): void;
@@ -103,7 +107,7 @@ interface Entry {
 const DEFAULT_READ_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
 
 /** Fixed resources and URI templates of one `McpServer`. */
-export class ResourceRegistry {
+export class ResourceRegistry implements HandleTarget<Entry, ResourceUpdate> {
   readonly #entries = new Map<string, Entry>();
   readonly #byUri = new Map<string, Entry>();
   readonly resourcePages: ListPages<Resource>;
@@ -208,7 +212,15 @@ export class ResourceRegistry {
     throw resourceNotFound(ctx.era, uri);
   }
 
-  update(entry: Entry, changes: ResourceMetadata & { name?: string | undefined }): void {
+  nameOf(entry: Entry): string {
+    return entry.name;
+  }
+
+  isEnabled(entry: Entry): boolean {
+    return entry.enabled;
+  }
+
+  update(entry: Entry, changes: ResourceUpdate): Entry {
     const { name, ...metadata } = changes;
     if (name !== undefined && name !== entry.name) {
       if (this.#entries.has(name)) throw new Error(`Resource "${name}" is already registered`);
@@ -218,6 +230,7 @@ export class ResourceRegistry {
     }
     entry.metadata = { ...entry.metadata, ...metadata };
     this.#touch();
+    return entry;
   }
 
   setEnabled(entry: Entry, enabled: boolean): void {
@@ -281,43 +294,19 @@ function describeTemplate(entry: Entry): ResourceTemplateDefinition {
   } as ResourceTemplateDefinition;
 }
 
-class ResourceHandle implements RegisteredResource {
+/** A resource's handle: the shared one plus `notifyUpdated`. */
+class ResourceHandle extends RegistryHandle<Entry, ResourceUpdate> implements RegisteredResource {
   readonly #registry: ResourceRegistry;
-  readonly #entry: Entry;
 
   constructor(registry: ResourceRegistry, entry: Entry) {
+    super(registry, entry);
     this.#registry = registry;
-    this.#entry = entry;
-  }
-
-  get name(): string {
-    return this.#entry.name;
-  }
-
-  get enabled(): boolean {
-    return this.#entry.enabled;
-  }
-
-  enable(): void {
-    this.#registry.setEnabled(this.#entry, true);
-  }
-
-  disable(): void {
-    this.#registry.setEnabled(this.#entry, false);
-  }
-
-  update(changes: ResourceMetadata & { name?: string | undefined }): void {
-    this.#registry.update(this.#entry, changes);
-  }
-
-  remove(): void {
-    this.#registry.remove(this.#entry);
   }
 
   notifyUpdated(uri?: string): void {
-    const target = uri ?? this.#entry.uri;
+    const target = uri ?? this.key.uri;
     if (target === undefined)
-      throw new Error(`Resource "${this.#entry.name}" is a template: pass the URI that changed`);
+      throw new Error(`Resource "${this.key.name}" is a template: pass the URI that changed`);
     this.#registry.updated(target);
   }
 }

@@ -1,9 +1,11 @@
-import { type CallToolResult, ErrorCode, isThenable, McpError, type Tool } from '@x/protocol';
+import { type CallToolResult, ErrorCode, McpError, type Tool, xMcpHeaderProblem } from '@x/protocol';
+import { isThenable } from '@x/protocol/internal';
 import { InputRequiredSignal } from '../modern/input-round.js';
 import type { ServerContext } from '../server-context.js';
 import type { RegisteredTool, ToolConfig, ToolResult, ToolUpdate } from './tool-config.js';
 import type { CacheHint } from '../server-options.js';
 import { ListPages } from './list-pages.js';
+import { type HandleTarget, RegistryHandle } from './registry-handle.js';
 import {
   type CompiledSchema,
   compileSchema,
@@ -12,7 +14,6 @@ import {
   type Validation,
 } from './schema-adapter.js';
 import { describeValue, kindOf } from '../describe-value.js';
-import { checkXMcpHeaders } from './x-mcp-header.js';
 
 type AnyHandler = (args: unknown, ctx: ServerContext) => ToolResult<unknown> | Promise<ToolResult<unknown>>;
 
@@ -30,7 +31,7 @@ const NO_ARGUMENTS: JsonSchemaObject = Object.freeze({ type: 'object', propertie
 const EMPTY_ARGS = Object.freeze({});
 
 /** The tools of one `McpServer`, shared by every session. */
-export class ToolRegistry {
+export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
   readonly #tools = new Map<string, ToolEntry>();
   readonly pages: ListPages<Tool>;
   readonly #changed: () => void;
@@ -45,6 +46,10 @@ export class ToolRegistry {
     });
   }
 
+  /** `call` as the routing table's `tools/call` handler (one closure per server, made once). */
+  readonly handleCall = (params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> =>
+    this.call(params, ctx);
+
   get size(): number {
     return this.#tools.size;
   }
@@ -53,11 +58,19 @@ export class ToolRegistry {
     if (this.#tools.has(name)) throw new Error(`Tool "${name}" is already registered`);
     this.#tools.set(name, build(name, config, handler, true));
     this.#touch();
-    return new ToolHandle(this, name);
+    return new RegistryHandle(this, name);
   }
 
   entry(name: string): ToolEntry | undefined {
     return this.#tools.get(name);
+  }
+
+  nameOf(name: string): string {
+    return name;
+  }
+
+  isEnabled(name: string): boolean {
+    return this.#tools.get(name)?.enabled ?? false;
   }
 
   update(name: string, changes: ToolUpdate): string {
@@ -90,12 +103,51 @@ export class ToolRegistry {
   }
 
   /**
+   * `tools/call`, the routing table's handler. First the tool-level task rules (spec 2025-11-25
+   * basic/utilities/tasks, "Tool-Level Negotiation"), which apply only where the session has the
+   * `tasks` capability; elsewhere the `task` field is ignored and the tool runs normally ("Receivers
+   * that do not declare the task capability for a request type MUST process requests of that type
+   * normally"):
+   * - `taskSupport` absent or `forbidden` + a task: -32601 (the spec's SHOULD);
+   * - `required` without a task: -32601 ("Servers MUST return a -32601 (Method not found) error");
+   * - otherwise a task is accepted, and a result with `isError: true` makes it `failed`.
+   */
+  call(params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
+    if (!ctx.tasksEnabled) return this.#callNow(params, ctx);
+    const name = params['name'];
+    const tool = typeof name === 'string' ? this.#tools.get(name) : undefined;
+    // An unknown tool is -32602 whether or not a task was asked for.
+    if (tool === undefined || !tool.enabled) return this.#callNow(params, ctx);
+    const support = tool.definition.execution?.taskSupport ?? 'forbidden';
+    const requested = ctx.taskRequested !== undefined;
+    if (requested && support === 'forbidden') {
+      return Promise.reject(
+        new McpError(
+          ErrorCode.MethodNotFound,
+          `Tool ${String(name)} does not support task-augmented calls (execution.taskSupport is "${support}")`,
+        ),
+      );
+    }
+    if (!requested && support === 'required') {
+      return Promise.reject(
+        new McpError(
+          ErrorCode.MethodNotFound,
+          `Tool ${String(name)} must be called as a task (execution.taskSupport is "required")`,
+        ),
+      );
+    }
+    if (!requested) return this.#callNow(params, ctx);
+    return ctx.runAsTask((taskCtx) => this.#callNow(params, taskCtx), { failure: toolFailure });
+  }
+
+  /**
+   * Runs the tool now (spec: server/tools "Calling Tools", "Error Handling"): unknown tool -32602; arguments
    * `tools/call` (spec: server/tools "Calling Tools", "Error Handling"): unknown tool -32602; arguments
    * failing the input schema are a tool execution error (`isError: true`, SEP-1303) so the model can
    * fix them; a handler exception is one too, except protocol errors (`McpError`) and the 2026-07-28
    * input round; structured content that breaks the output schema is the server's fault, -32603.
    */
-  call(params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
+  #callNow(params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
     const name = params['name'];
     if (typeof name !== 'string') {
       throw new McpError(ErrorCode.InvalidParams, `tools/call needs a string name (got ${kindOf(name)})`);
@@ -205,8 +257,13 @@ function build(name: string, config: ToolEntry['config'], handler: AnyHandler, e
         });
   const inputSchema = input?.jsonSchema ?? config.inputJsonSchema ?? NO_ARGUMENTS;
   if (inputSchema['type'] !== 'object')
-    throw new Error(`${what}: inputSchema must be a JSON Schema of type "object"`);
-  checkXMcpHeaders(name, inputSchema);
+    throw new Error(
+      `${what}: inputSchema must describe an object: a Standard Schema object (z.object({ … })), a raw ` +
+        `shape ({ text: z.string() }) or a JSON Schema of type "object"`,
+    );
+  // A client drops a tool whose annotation breaks the rule, so the server refuses to register it.
+  const headerProblem = xMcpHeaderProblem(inputSchema);
+  if (headerProblem !== undefined) throw new Error(`${what}: ${headerProblem}`);
   const definition: Tool = { name, inputSchema: inputSchema as Tool['inputSchema'] };
   if (config.title !== undefined) definition.title = config.title;
   if (config.description !== undefined) definition.description = config.description;
@@ -218,36 +275,9 @@ function build(name: string, config: ToolEntry['config'], handler: AnyHandler, e
   return { config, definition, input, output, handler, enabled };
 }
 
-class ToolHandle implements RegisteredTool {
-  readonly #registry: ToolRegistry;
-  #name: string;
-
-  constructor(registry: ToolRegistry, name: string) {
-    this.#registry = registry;
-    this.#name = name;
-  }
-
-  get name(): string {
-    return this.#name;
-  }
-
-  get enabled(): boolean {
-    return this.#registry.entry(this.#name)?.enabled ?? false;
-  }
-
-  enable(): void {
-    this.#registry.setEnabled(this.#name, true);
-  }
-
-  disable(): void {
-    this.#registry.setEnabled(this.#name, false);
-  }
-
-  update(changes: ToolUpdate): void {
-    this.#name = this.#registry.update(this.#name, changes);
-  }
-
-  remove(): void {
-    this.#registry.remove(this.#name);
-  }
+/** "For tool calls specifically, this includes cases where the tool call result has isError set to true." */
+function toolFailure(result: Record<string, unknown>): { message?: string | undefined } | undefined {
+  if (result['isError'] !== true) return undefined;
+  const first = (result as CallToolResult).content?.[0];
+  return { message: first?.type === 'text' ? first.text : 'The tool reported an error' };
 }

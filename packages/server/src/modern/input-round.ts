@@ -1,4 +1,5 @@
-import { ErrorCode, type InputRequests, McpError, formatIssues } from '@x/protocol';
+import { ErrorCode, type InputRequests, McpError } from '@x/protocol';
+import { formatIssues } from '@x/protocol/internal';
 import type { InputRequestSpec } from '../input-requests.js';
 
 /** Thrown by `ctx.elicit/sample/listRoots` on 2026-07-28 when the answer is not there yet: ends the round. */

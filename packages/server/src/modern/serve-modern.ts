@@ -1,16 +1,15 @@
 import {
   type AuthInfo,
   ErrorCode,
-  isThenable,
   type JSONRPCRequest,
   McpError,
-  methodsOf,
   type RequestContext,
   ResultType,
 } from '@x/protocol';
+import { isThenable, methodsOf, parseParams } from '@x/protocol/internal';
 import type { ServerCore } from '../server-core.js';
 import { ServerContext } from '../server-context.js';
-import type { ServerSession } from '../session/server-session.js';
+import type { SessionState } from '../session/session-state.js';
 import { MODERN_REVISION, STANDARD_CLIENT_METHODS } from '../standard-methods.js';
 import { discover } from './discover.js';
 import { InputRound } from './input-round.js';
@@ -44,7 +43,7 @@ const SUCCEEDED: unique symbol = Symbol('succeeded');
  */
 export function serveModern(
   core: ServerCore,
-  session: ServerSession,
+  session: SessionState,
   request: JSONRPCRequest,
   engineCtx: RequestContext,
 ): object | Promise<object> {
@@ -66,9 +65,10 @@ export function serveModern(
   );
   if (method === 'server/discover') return discover(core);
   if (method === 'subscriptions/listen') return session.subscriptions.listen(request, engineCtx);
-  const ctx = new ServerContext(session, engineCtx, binding);
+  const ctx = new ServerContext(session.session, engineCtx, binding);
   if (!INPUT_METHODS.has(method)) {
-    const result = core.handle(method, params, ctx);
+    const route = core.route(method);
+    const result = route.handler(parseParams(route.schema, params, method), ctx);
     return isThenable(result)
       ? result.then((value) => complete(core, method, value))
       : complete(core, method, result);
@@ -115,7 +115,8 @@ function playRound(
   binding.round = round;
   let result: object | Promise<object>;
   try {
-    result = core.handle(method, params, ctx);
+    const route = core.route(method);
+    result = route.handler(parseParams(route.schema, params, method), ctx);
   } catch (error) {
     return endRound(core, method, target, round, undefined, error);
   }

@@ -1,6 +1,5 @@
 import {
   ErrorCode,
-  formatIssues,
   type JSONRPCRequest,
   McpError,
   MetaKey,
@@ -9,6 +8,7 @@ import {
   type SubscriptionFilter,
   SubscriptionsListenRequestParamsSchema,
 } from '@x/protocol';
+import { formatIssues } from '@x/protocol/internal';
 import type { ChangeEvent, ServerCore } from '../server-core.js';
 
 interface Listener {

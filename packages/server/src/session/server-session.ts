@@ -1,49 +1,59 @@
 import {
   type ClientCapabilities,
-  ConnectionClosedError,
-  copyWith,
   ErrorCode,
-  type FallbackNotificationHandler,
-  type FallbackRequestHandler,
   type Implementation,
-  type JSONRPCNotification,
-  type JSONRPCRequest,
   McpError,
-  MetaKey,
-  type MessageExtraInfo,
-  Protocol,
-  type ProtocolOptions,
-  type RequestContext,
+  type NotificationOptions,
+  type OutgoingNotification,
+  type OutgoingRequest,
+  type Protocol,
+  type RequestOptions,
+  type SchemaOutput,
+  type Transport,
+  type ZodSchema,
 } from '@x/protocol';
-import { hasCapabilities } from '../input-requests.js';
-import { deliverLegacy } from '../legacy/deliver-legacy.js';
-import type { LegacySessionState } from '../legacy/legacy-session-state.js';
-import { initializeLegacy, serveLegacy } from '../legacy/serve-legacy.js';
-import { serveModern } from '../modern/serve-modern.js';
-import { SubscriptionHub } from '../modern/subscription-hub.js';
-import type { ChangeEvent, ServerCore } from '../server-core.js';
-
-const NO_PING = { ping: false } as const;
-
-/** Capabilities a server→client request needs on a legacy session. */
-const OUTGOING_REQUIREMENTS: Record<string, ClientCapabilities> = {
-  'sampling/createMessage': { sampling: {} },
-  'elicitation/create': { elicitation: {} },
-  'roots/list': { roots: {} },
-};
 
 /**
- * One connection of a `Server`: a protocol engine whose requests all go to the server's shared handler
- * tables, so creating one costs a few objects and no handler registration (DESIGN §5).
+ * What a legacy session (2024-11-05 … 2025-11-25) learned from `initialize` and later requests.
  *
- * Era classification, per request: a request whose `_meta` carries
+ * @example
+ * ```ts
+ * const legacy = ctx.session.legacy;
+ * if (legacy?.initialized) console.log(legacy.protocolVersion, legacy.clientInfo?.name, [...legacy.subscriptions]);
+ * ```
+ */
+export interface LegacyHandshake {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** True once `notifications/initialized` arrived. */
+  readonly initialized: boolean;
+  /** The resource URIs the client subscribed to: a snapshot. */
+  readonly subscriptions: ReadonlySet<string>;
+}
+
+/**
+ * The engine a session talks through (the server's session engine implements it): a `Protocol` plus
+ * the legacy handshake state. Internal: users hold the `ServerSession`, never the engine.
+ */
+export interface SessionEngineLink extends Pick<Protocol, 'request' | 'notification' | 'transport'> {
+  readonly legacy: LegacyHandshake | undefined;
+  readonly legacyAssumed: boolean;
+  /** Open `subscriptions/listen` streams; 0 without creating anything when there are none. */
+  readonly listenStreams: number;
+  close(): Promise<void>;
+}
+
+/**
+ * One connection of a `Server`, as its users see it: who the client is (legacy handshake), requests
+ * and notifications to the client, and `close()`. It *has* a protocol engine rather than being one, so
+ * nobody can install a handler that bypasses the server's routing (and its initialize and era checks).
+ *
+ * Era classification, per request (done by the engine): a request whose `_meta` carries
  * `io.modelcontextprotocol/protocolVersion` is served as 2026-07-28, statelessly, with the
- * capabilities from its own `_meta` (also on a connection that initialized: spec 2026-07-28
- * basic/versioning "A dual-era server selects its behavior from how the client opens"; an
- * `initialize` carrying it is a removed method, -32601); otherwise `initialize` starts a legacy
- * session and anything else is a legacy request that needs `initialize` + `initialized` first. A
- * legacy-only server treats modern `_meta` as ordinary metadata; a modern-only server serves
- * everything as 2026-07-28 (so `initialize` is -32601, naming the supported versions).
+ * capabilities from its own `_meta` (spec 2026-07-28 basic/versioning "A dual-era server selects its
+ * behavior from how the client opens"); otherwise `initialize` starts a legacy session and anything
+ * else is a legacy request that needs `initialize` + `initialized` first.
  *
  * @example
  * ```ts
@@ -53,68 +63,84 @@ const OUTGOING_REQUIREMENTS: Record<string, ClientCapabilities> = {
  * }
  * ```
  */
-export class ServerSession extends Protocol {
-  #legacy: LegacySessionState | undefined;
-  readonly #core: ServerCore;
-  #hub: SubscriptionHub | undefined;
+export class ServerSession {
+  readonly #engine: SessionEngineLink;
 
-  #legacyAssumed = false;
-
-  constructor(core: ServerCore) {
-    // copyWith, not `{ ...options, ping: false }` (V8's slow path): a stateless server builds a session
-    // per request.
-    super(copyWith(core.options.protocol, NO_PING) as ProtocolOptions);
-    this.#core = core;
-    this.fallbackRequestHandler = ServerSession.#dispatch;
-    this.fallbackNotificationHandler = ServerSession.#onNotification;
+  /** Built by `Server.connect()`; not constructed by users. */
+  constructor(engine: SessionEngineLink) {
+    this.#engine = engine;
   }
 
-  /** The legacy handshake state; undefined until `initialize` (or a `legacySession` connect option). */
-  get legacy(): LegacySessionState | undefined {
-    return this.#legacy;
+  /** The legacy handshake; undefined until `initialize` (or a `legacySession` connect option). */
+  get legacy(): LegacyHandshake | undefined {
+    return this.#engine.legacy;
   }
 
   /**
-   * Records the outcome of `initialize`; a session has at most one. A session only assumed from the
-   * connection (`legacySession`, stateless transports) gives way to a real `initialize`.
+   * Whether the legacy state was assumed from the connection (`legacySession` connect option, a
+   * stateless transport) rather than negotiated by `initialize` here.
    */
-  beginLegacy(state: LegacySessionState, options: { assumed?: boolean } = {}): void {
-    if (this.#legacy !== undefined && !this.#legacyAssumed)
-      throw new Error('The session is already initialized');
-    this.#legacy = state;
-    this.#legacyAssumed = options.assumed === true;
+  get legacyAssumed(): boolean {
+    return this.#engine.legacyAssumed;
   }
 
-  /** Whether the legacy state was assumed from the connection rather than negotiated here. */
-  get legacyAssumed(): boolean {
-    return this.#legacyAssumed;
+  /** How many `subscriptions/listen` streams (2026-07-28) are open on this connection. */
+  get listenStreams(): number {
+    return this.#engine.listenStreams;
   }
 
   /** Legacy: the version negotiated by `initialize`. */
   get protocolVersion(): string | undefined {
-    return this.#legacy?.protocolVersion;
+    return this.#engine.legacy?.protocolVersion;
   }
 
   /** Legacy: the capabilities the client declared in `initialize`. */
   get clientCapabilities(): ClientCapabilities | undefined {
-    return this.#legacy?.clientCapabilities;
+    return this.#engine.legacy?.clientCapabilities;
   }
 
   /** Legacy: the `clientInfo` of `initialize`. */
   get clientInfo(): Implementation | undefined {
-    return this.#legacy?.clientInfo;
+    return this.#engine.legacy?.clientInfo;
   }
 
-  /** Open `subscriptions/listen` streams of 2026-07-28 clients on this connection. */
-  get subscriptions(): SubscriptionHub {
-    this.#hub ??= new SubscriptionHub(this.#core);
-    return this.#hub;
+  /** The transport this session is connected through; undefined once closed. */
+  get transport(): Transport | undefined {
+    return this.#engine.transport;
   }
 
-  /** Forwards a change to whichever side of this connection asked for it. */
-  deliver(event: ChangeEvent): void {
-    if (this.#legacy !== undefined) deliverLegacy(this.#core, this, this.#legacy, event);
-    this.#hub?.deliver(event);
+  /** The transport's session id (Streamable HTTP `Mcp-Session-Id`), if it has one. */
+  get sessionId(): string | undefined {
+    return this.#engine.transport?.sessionId;
+  }
+
+  /**
+   * Sends a request to the client and validates its result (legacy sessions: sampling, elicitation,
+   * roots need the client's capability; 2026-07-28 uses `input_required` from handlers instead).
+   *
+   * @example
+   * ```ts
+   * const { roots } = await session.request({ method: 'roots/list' }, ListRootsResultSchema, { timeout: 5_000 });
+   * ```
+   */
+  request<S extends ZodSchema>(
+    request: OutgoingRequest,
+    resultSchema: S,
+    options?: RequestOptions,
+  ): Promise<SchemaOutput<S>> {
+    return this.#engine.request(request, resultSchema, options);
+  }
+
+  /**
+   * Sends a notification to the client.
+   *
+   * @example
+   * ```ts
+   * await session.notification({ method: 'notifications/message', params: { level: 'info', data: 'hi' } });
+   * ```
+   */
+  notification(notification: OutgoingNotification, options?: NotificationOptions): Promise<void> {
+    return this.#engine.notification(notification, options);
   }
 
   /**
@@ -129,7 +155,9 @@ export class ServerSession extends Protocol {
    * ```
    */
   async sendElicitationComplete(elicitationId: string): Promise<void> {
-    const elicitation = this.#legacy?.clientCapabilities.elicitation as Record<string, unknown> | undefined;
+    const elicitation = this.#engine.legacy?.clientCapabilities.elicitation as
+      | Record<string, unknown>
+      | undefined;
     if (elicitation?.['url'] === undefined) {
       throw new McpError(
         ErrorCode.InvalidRequest,
@@ -140,65 +168,7 @@ export class ServerSession extends Protocol {
   }
 
   /** Ends the session: open subscriptions get their graceful final response first. */
-  override async close(): Promise<void> {
-    await this.#hub?.endAll();
-    await super.close();
-    this.detach();
+  close(): Promise<void> {
+    return this.#engine.close();
   }
-
-  /** Forgets the session in its server (called when the transport closes). */
-  detach(): void {
-    this.#core.sessions.delete(this);
-    this.#hub?.dropAll(new ConnectionClosedError());
-    this.#core.tasks?.sessionClosed(this);
-  }
-
-  protected override get peerName(): string {
-    return 'the client';
-  }
-
-  protected override assertCapabilityForMethod(method: string): void {
-    const required = Object.hasOwn(OUTGOING_REQUIREMENTS, method) ? OUTGOING_REQUIREMENTS[method] : undefined;
-    if (required === undefined) return;
-    const state = this.#legacy;
-    if (state === undefined) {
-      throw new Error(`Cannot send ${method}: no legacy session (2026-07-28 uses input_required instead)`);
-    }
-    if (!hasCapabilities(state.clientCapabilities, required)) {
-      throw new Error(
-        `Cannot send ${method}: the client did not declare ${Object.keys(required).join(', ')}`,
-      );
-    }
-  }
-
-  // The two fallbacks are shared by every session (the engine calls them with the session as `this`):
-  // a pair of closures per session is memory a server with thousands of connections pays for.
-  static readonly #dispatch = function (
-    this: ServerSession,
-    request: JSONRPCRequest,
-    ctx: RequestContext,
-  ): object | Promise<object> {
-    const core = this.#core;
-    const meta = request.params?.['_meta'];
-    const modern =
-      typeof meta === 'object' &&
-      meta !== null &&
-      (meta as Record<string, unknown>)[MetaKey.ProtocolVersion] !== undefined;
-    if ((modern && core.servesModern) || !core.servesLegacy) return serveModern(core, this, request, ctx);
-    if (request.method === 'initialize') return initializeLegacy(core, this, request);
-    return serveLegacy(core, this, request, ctx);
-  } as FallbackRequestHandler;
-
-  static readonly #onNotification = function (
-    this: ServerSession,
-    notification: JSONRPCNotification,
-    _extra: MessageExtraInfo | undefined,
-  ): void | Promise<void> {
-    if (notification.method === 'notifications/initialized') {
-      if (this.#legacy !== undefined) this.#legacy.initialized = true;
-      return;
-    }
-    const handler = this.#core.notificationHandler(notification.method);
-    return handler?.(notification.params ?? {}, this);
-  } as FallbackNotificationHandler;
 }

@@ -1,10 +1,5 @@
-import {
-  type CreateTaskResult,
-  CreateTaskResultSchema,
-  GetTaskResultSchema,
-  pollTask,
-  type TaskPeer,
-} from '@x/protocol';
+import { type CreateTaskResult, CreateTaskResultSchema, GetTaskResultSchema } from '@x/protocol';
+import { pollTask, type TaskPeer } from '@x/protocol/internal';
 import type { InputOptions, InputRequestSpec } from '../input-requests.js';
 import type { ServerContext } from '../server-context.js';
 import { TASKS_REVISION } from './server-tasks.js';

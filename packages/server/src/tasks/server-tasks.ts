@@ -3,13 +3,15 @@ import {
   type CreateTaskResult,
   ErrorCode,
   McpError,
-  randomUuid,
   type RequestContext,
   type ServerCapabilities,
+} from '@x/protocol';
+import {
+  randomUuid,
   type StartTaskOptions,
   TaskReceiver,
   type TaskReceiverOptions,
-} from '@x/protocol';
+} from '@x/protocol/internal';
 import type { ServerSession } from '../session/server-session.js';
 import { TaskRequestContext } from './task-request-context.js';
 

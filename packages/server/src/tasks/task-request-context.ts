@@ -1,18 +1,16 @@
-import {
-  type AuthInfo,
-  type MessageExtraInfo,
-  type MetaObject,
-  type OutgoingNotification,
-  type OutgoingRequest,
-  PROGRESS_NOTIFICATION,
-  type ProgressToken,
-  type ProgressUpdate,
-  type RequestContext,
-  type RequestId,
-  type RequestInfo,
-  type TaskRun,
-  withRelatedTask,
+import type {
+  AuthInfo,
+  MessageExtraInfo,
+  MetaObject,
+  OutgoingNotification,
+  OutgoingRequest,
+  ProgressToken,
+  ProgressUpdate,
+  RequestContext,
+  RequestId,
+  RequestInfo,
 } from '@x/protocol';
+import { PROGRESS_NOTIFICATION, type TaskRun, withRelatedTask } from '@x/protocol/internal';
 import type { ServerSession } from '../session/server-session.js';
 
 /**

@@ -1,10 +1,5 @@
-import {
-  deliverMessage,
-  BatchResponses,
-  ConnectionClosedError,
-  parseMessageOrBatch,
-  serializeMessage,
-} from '@x/protocol';
+import { BatchResponses, ConnectionClosedError, parseMessageOrBatch, serializeMessage } from '@x/protocol';
+import { deliverMessage } from '@x/protocol/internal';
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol';
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';

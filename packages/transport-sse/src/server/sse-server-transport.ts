@@ -1,12 +1,5 @@
-import {
-  deliverMessage,
-  BatchResponses,
-  ConnectionClosedError,
-  InFlightSet,
-  isJSONRPCRequest,
-  readBatch,
-  SENT,
-} from '@x/protocol';
+import { BatchResponses, ConnectionClosedError, isJSONRPCRequest, readBatch, SENT } from '@x/protocol';
+import { deliverMessage, InFlightSet } from '@x/protocol/internal';
 import type {
   RequestId,
   JSONRPCErrorResponse,

@@ -1,4 +1,5 @@
-import { ErrorCode, McpError, parseMessageOrBatch, randomUuid } from '@x/protocol';
+import { ErrorCode, McpError, parseMessageOrBatch } from '@x/protocol';
+import { randomUuid } from '@x/protocol/internal';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
 import {
   type ConnectionInfo,

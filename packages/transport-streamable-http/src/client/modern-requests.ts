@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@x/protocol';
-import { type CancelHandle as Exchange, InFlightMap } from '@x/protocol';
+import { type CancelHandle as Exchange, InFlightMap } from '@x/protocol/internal';
 import { addModernHeaders, ToolParamHeaders } from './request-headers.js';
 
 /**

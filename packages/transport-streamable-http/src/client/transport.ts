@@ -1,12 +1,9 @@
 import {
-  deliverMessage,
-  CancelHandle as Exchange,
   ConnectionClosedError,
   ErrorCode,
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResponse,
-  isThenable,
   type JSONRPCMessage,
   McpError,
   type ParseOptions,
@@ -17,6 +14,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol';
+import { deliverMessage, CancelHandle as Exchange, isThenable } from '@x/protocol/internal';
 import { HEADER } from '../shared/headers.js';
 import {
   DEFAULT_MAX_BODY_BYTES,

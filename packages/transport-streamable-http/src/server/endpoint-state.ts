@@ -1,4 +1,5 @@
-import type { AuthInfo, Era, InFlightSet, MessageExtraInfo, ParseOptions } from '@x/protocol';
+import type { AuthInfo, Era, MessageExtraInfo, ParseOptions } from '@x/protocol';
+import type { InFlightSet } from '@x/protocol/internal';
 import type { RateLimiter } from '@x/protocol/http';
 import { type RequestExchange, RequestTransport } from './request-transport.js';
 import type { SessionStore } from './legacy/session-store.js';

@@ -1,7 +1,6 @@
 import {
   type AuthInfo,
   ErrorCode,
-  InFlightSet,
   type JSONRPCMessage,
   type RequestId,
   McpError,
@@ -10,6 +9,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   validateMessage,
 } from '@x/protocol';
+import { InFlightSet } from '@x/protocol/internal';
 import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
 import { classifyBodiless, classifyPost } from './classify-era.js';
 import { Cors } from './cors.js';

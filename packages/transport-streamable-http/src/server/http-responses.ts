@@ -1,6 +1,7 @@
 import { ErrorCode } from '@x/protocol';
 import { type JsonRpcErrorResponseInit, jsonRpcErrorText } from '@x/protocol/http';
 import { deferredResponse } from './deferred-body.js';
+import type { SseWriter } from './sse-writer.js';
 
 /**
  * A JSON-RPC error as an HTTP reply: `jsonRpcErrorResponse` of `@x/protocol/http`, as a reply of the
@@ -58,3 +59,16 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',
 };
+
+/**
+ * A `Response` streaming `writer`, with the SSE headers plus `headers`.
+ *
+ * @example
+ * ```ts
+ * return sseResponse(writer, { 'mcp-session-id': sessionId });
+ * ```
+ */
+export function sseResponse(writer: SseWriter, headers?: Record<string, string>): Response {
+  // Object.assign, not `{ ...SSE_HEADERS, ...headers }` (two spreads: V8's slow path on Node 20).
+  return deferredResponse({ sse: writer }, { status: 200, headers: Object.assign({}, SSE_HEADERS, headers) });
+}

@@ -12,7 +12,7 @@ import {
   type TransportSendOptions,
 } from '@x/protocol';
 import { encodeMessage } from './encode-message.js';
-import { accepted, jsonResponse } from './http-responses.js';
+import { accepted, jsonResponse, sseResponse } from './http-responses.js';
 import type { HttpIncoming } from '@x/protocol/http';
 import type { StreamableHttpServerTransport } from './options.js';
 import { ResponseChannel } from './response-channel.js';
@@ -145,7 +145,7 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
     channel.attach(this.#writer(longLived));
     for (const error of errors) channel.write(error);
     for (const message of messages) this.deliver(message, extra);
-    return channel.writer?.response() ?? accepted();
+    return channel.writer === undefined ? accepted() : sseResponse(channel.writer);
   }
 
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
@@ -179,7 +179,7 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
       if (this.#options.json) return;
       this.#reply = undefined;
       channel.attach(this.#writer(false));
-      reply(channel.writer?.response() ?? accepted());
+      reply(channel.writer === undefined ? accepted() : sseResponse(channel.writer));
     }
     const unencodable = channel.write(message);
     if (unencodable !== undefined) this.reportError(unencodable);

@@ -1,11 +1,11 @@
 import {
-  deliverMessage,
   ConnectionClosedError,
   type JSONRPCMessage,
   type MessageExtraInfo,
   SENT,
   type TransportSendOptions,
 } from '@x/protocol';
+import { deliverMessage } from '@x/protocol/internal';
 
 /**
  * What every server end shares: inbound messages wait until `start()` (so `onsession` may connect

@@ -1,6 +1,4 @@
 import { encodeSseEvent } from '@x/protocol/http';
-import { deferredResponse } from './deferred-body.js';
-import { SSE_HEADERS } from './http-responses.js';
 
 /** Options for {@link SseWriter}. */
 export interface SseWriterOptions {
@@ -104,12 +102,6 @@ export class SseWriter {
 
   get closed(): boolean {
     return this.#closed;
-  }
-
-  /** A `Response` streaming this writer, with the SSE headers plus `headers`. */
-  response(headers?: Record<string, string>): Response {
-    // Object.assign, not `{ ...SSE_HEADERS, ...headers }` (two spreads: V8's slow path on Node 20).
-    return deferredResponse({ sse: this }, { status: 200, headers: Object.assign({}, SSE_HEADERS, headers) });
   }
 
   /**

@@ -1,6 +1,5 @@
 import {
   ErrorCode,
-  InFlightMap,
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
@@ -13,8 +12,9 @@ import {
   type TransportSendOptions,
   SENT,
 } from '@x/protocol';
+import { InFlightMap } from '@x/protocol/internal';
 import { encodeMessage, encodedText } from '../encode-message.js';
-import { accepted, badRequest, errorResponse, jsonResponse } from '../http-responses.js';
+import { accepted, badRequest, errorResponse, jsonResponse, sseResponse } from '../http-responses.js';
 import type { StreamableHttpServerTransport } from '../options.js';
 import { ResponseChannel } from '../response-channel.js';
 import { ServerTransportBase } from '../server-transport-base.js';
@@ -181,7 +181,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
       }
     }
     for (const message of messages) this.deliver(message, requestExtra);
-    return writer.response(headers);
+    return sseResponse(writer, headers);
   }
 
   /** Opens (or, with `Last-Event-ID`, resumes) a GET stream (2025-11-25 "Listening for Messages"). */
@@ -203,7 +203,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
       }
     }
     this.#standalone.attach(writer);
-    return writer.response(headers);
+    return sseResponse(writer, headers);
   }
 
   /**
@@ -374,10 +374,10 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     if (target === undefined) {
       // That POST stream already carried all its responses: the replay was everything left.
       writer.close();
-      return writer.response(headers);
+      return sseResponse(writer, headers);
     }
     target.endReplay(writer, replayed);
-    return writer.response(headers);
+    return sseResponse(writer, headers);
   }
 
   #channel(streamId: string): ResponseChannel | undefined {

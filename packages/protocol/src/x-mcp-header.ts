@@ -1,7 +1,7 @@
-/** RFC 9110 §5.6.2 `token` = 1*tchar. */
+/** RFC 9110 §5.6.2 `token` = 1*tchar (so never empty, never a control character, CR or LF). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PRIMITIVE_TYPES: ReadonlySet<unknown> = new Set(['string', 'integer', 'boolean']);
-/** Keywords whose values are instance data, not subschemas. */
+/** Keywords whose values are instance data, not subschemas: an `x-mcp-header` key inside is data. */
 const DATA_KEYWORDS: ReadonlySet<string> = new Set(['const', 'default', 'enum', 'examples']);
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -9,20 +9,23 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Checks a tool's `x-mcp-header` annotations (2026-07-28 server/tools "x-mcp-header",
- * transports/streamable-http "Custom Headers from Tool Parameters"): a non-empty RFC 9110 token, unique
- * ignoring case, on a string/integer/boolean property reached from the root through `properties` only.
- * A tool that breaks these rules MUST be excluded from `tools/list`. Returns why, or undefined.
+ * The one `x-mcp-header` rule, shared by the client (which drops a tool that breaks it from
+ * `tools/list`) and the server (which refuses to register one). Spec 2026-07-28 server/tools
+ * "x-mcp-header" and basic/transports/streamable-http "Schema Extension": the value is a non-empty
+ * RFC 9110 token, unique ignoring case within the `inputSchema`, on a string/integer/boolean property
+ * statically reachable from the root "via a chain consisting solely of `properties` keys" (never the
+ * root itself, never through `items`, `oneOf`/`anyOf`/`allOf`/`not`, `if`/`then`/`else` or `$ref`).
+ * Returns why the schema breaks the rule (the first problem found), or undefined when it does not.
  *
  * @example
  * ```ts
  * xMcpHeaderProblem({ type: 'object', properties: { r: { type: 'string', 'x-mcp-header': 'Region' } } }); // undefined
- * xMcpHeaderProblem({ type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } }); // 'x-mcp-header on "n" needs type …'
+ * xMcpHeaderProblem({ type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } });
+ * // 'x-mcp-header on "n" needs type string, integer or boolean'
  * ```
  */
 export function xMcpHeaderProblem(inputSchema: unknown): string | undefined {
-  const seen = new Set<string>();
-  return walk(inputSchema, '', true, seen);
+  return walk(inputSchema, '', true, new Set<string>());
 }
 
 function walk(node: unknown, path: string, reachable: boolean, seen: Set<string>): string | undefined {
@@ -34,7 +37,7 @@ function walk(node: unknown, path: string, reachable: boolean, seen: Set<string>
     return undefined;
   }
   if (!isObject(node)) return undefined;
-  if ('x-mcp-header' in node) {
+  if (Object.hasOwn(node, 'x-mcp-header')) {
     const problem = checkAnnotation(node, path, reachable, seen);
     if (problem !== undefined) return problem;
   }
@@ -63,15 +66,16 @@ function checkAnnotation(
 ): string | undefined {
   const name = node['x-mcp-header'];
   const where = path === '' ? 'the schema root' : `"${path}"`;
+  // The root is not a parameter: only properties reached through `properties` may be mirrored.
   if (!reachable || path === '') return `x-mcp-header on ${where} is not statically reachable via properties`;
   if (typeof name !== 'string' || !TOKEN.test(name)) {
-    return `x-mcp-header on ${where} is not an RFC 9110 token: ${JSON.stringify(name)}`;
+    return `x-mcp-header on ${where} is not a non-empty RFC 9110 token: ${JSON.stringify(name)}`;
   }
   if (!PRIMITIVE_TYPES.has(node['type'])) {
     return `x-mcp-header on ${where} needs type string, integer or boolean`;
   }
   const lower = name.toLowerCase();
-  if (seen.has(lower)) return `x-mcp-header "${name}" is not unique (case-insensitively)`;
+  if (seen.has(lower)) return `x-mcp-header "${name}" on ${where} is not unique (case-insensitively)`;
   seen.add(lower);
   return undefined;
 }
