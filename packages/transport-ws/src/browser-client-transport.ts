@@ -4,7 +4,7 @@ import { type WebSocketClientCommonOptions, WebSocketClientTransportBase } from 
 import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
-  DEFAULT_MAX_PAYLOAD,
+  DEFAULT_MAX_MESSAGE_BYTES,
   MCP_SUBPROTOCOL,
 } from './constants.js';
 import { WebSocketHandshakeError } from './errors.js';
@@ -16,7 +16,7 @@ import type { WireSocket, WireSocketEvents } from './wire-socket.js';
  * @example
  * ```ts
  * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
- *   maxPayload: 16 * 1024 * 1024,
+ *   maxMessageBytes: 16 * 1024 * 1024,
  *   reconnect: { maxAttempts: 5 },
  * });
  * ```
@@ -73,7 +73,7 @@ function openBrowserSocket(
       }
       resolve(
         new BrowserWireSocket(socket, events, {
-          maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+          maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
           maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
           closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
         }),

@@ -4,7 +4,7 @@ import { SendBufferFullError } from './errors.js';
 import type { WireSocket, WireSocketEvents } from './wire-socket.js';
 
 export interface BrowserWireSocketOptions {
-  maxPayload: number;
+  maxMessageBytes: number;
   maxBufferedBytes: number;
   closeTimeoutMs: number;
 }
@@ -14,7 +14,7 @@ const encoder = new TextEncoder();
 /**
  * The global `WebSocket` under the MCP framing rules. Browsers give no write callbacks, no pings and no
  * payload cap, so: `send()` settles once the frame is queued (bounded by `bufferedAmount`), liveness is
- * left to the browser, and `maxPayload` is enforced after a message arrived.
+ * left to the browser, and `maxMessageBytes` is enforced after a message arrived.
  */
 export class BrowserWireSocket implements WireSocket {
   readonly #socket: WebSocket;
@@ -73,7 +73,7 @@ export class BrowserWireSocket implements WireSocket {
       this.close(CloseCode.UnsupportedData, 'Binary frames are not supported').catch(() => {});
       return;
     }
-    const max = this.#options.maxPayload;
+    const max = this.#options.maxMessageBytes;
     // Length in UTF-16 units bounds the UTF-8 size from below, and three times it from above.
     if (data.length > max || (data.length * 3 > max && encoder.encode(data).length > max)) {
       this.close(CloseCode.MessageTooBig, 'Message too big').catch(() => {});

@@ -58,7 +58,7 @@ export type HandshakeAuthHooks = Pick<HttpClientAuthOptions, 'onUnauthorized' | 
  */
 export interface WebSocketClientCommonOptions {
   /** Largest incoming message in bytes; a bigger one closes the connection with 1009. Default 4 MiB. */
-  maxPayload?: number | undefined;
+  maxMessageBytes?: number | undefined;
   /** Unsent bytes beyond which `send()` rejects with `SendBufferFullError`. Default 8 MiB. */
   maxBufferedBytes?: number | undefined;
   /** How long `close()` waits for the server's close frame. Default 2 s. */

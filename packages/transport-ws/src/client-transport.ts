@@ -6,9 +6,9 @@ import { type WebSocketClientCommonOptions, WebSocketClientTransportBase } from 
 import {
   CloseCode,
   DEFAULT_CLOSE_TIMEOUT_MS,
-  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  DEFAULT_KEEP_ALIVE_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
-  DEFAULT_MAX_PAYLOAD,
+  DEFAULT_MAX_MESSAGE_BYTES,
   MCP_SUBPROTOCOL,
 } from './constants.js';
 import { WebSocketHandshakeError } from './errors.js';
@@ -96,7 +96,7 @@ async function openNodeSocket(
     const socket = new WebSocket(url, [MCP_SUBPROTOCOL], {
       ...options.ws,
       headers: headers ?? { ...options.ws?.headers, ...options.headers },
-      maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+      maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       // Our own timer instead: `ws` would set it as the TCP socket's idle timeout and only zero it once
       // open, leaving a dead timer that Node refreshes on every read and write of the connection.
       handshakeTimeout: undefined,
@@ -153,7 +153,7 @@ async function openNodeSocket(
       signal.removeEventListener('abort', abort);
       resolve(
         new NodeWireSocket(socket, events, {
-          heartbeatIntervalMs: options.keepAliveMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+          heartbeatIntervalMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
           maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
           closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
         }),

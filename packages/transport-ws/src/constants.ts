@@ -18,11 +18,11 @@ export const MCP_SUBPROTOCOL = 'mcp';
  * ```ts
  * // Accept results up to four times the default (4 MiB) from a server that returns large resources.
  * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
- *   maxPayload: 4 * DEFAULT_MAX_PAYLOAD,
+ *   maxMessageBytes: 4 * DEFAULT_MAX_MESSAGE_BYTES,
  * });
  * ```
  */
-export const DEFAULT_MAX_PAYLOAD = 4 * 1024 * 1024;
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /**
  * Unsent bytes a connection may hold before `send()` rejects with `SendBufferFullError`: two maximal
@@ -44,11 +44,11 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
  * ```ts
  * // Ping twice as often as the default, for a proxy that drops idle connections after 20 s.
  * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
- *   heartbeatIntervalMs: DEFAULT_HEARTBEAT_INTERVAL_MS / 2,
+ *   keepAliveMs: DEFAULT_KEEP_ALIVE_MS / 2,
  * });
  * ```
  */
-export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
+export const DEFAULT_KEEP_ALIVE_MS = 30_000;
 
 /**
  * Open sessions (connections) one `createWebSocketHandler` accepts by default (an idle one costs ~15 KB); past it an
@@ -70,7 +70,7 @@ export const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
  * @example
  * ```ts
  * socket.addEventListener('close', (event) => {
- *   if (event.code === CloseCode.MessageTooBig) console.error('message over the peer’s maxPayload');
+ *   if (event.code === CloseCode.MessageTooBig) console.error('message over the peer’s maxMessageBytes');
  * });
  * ```
  */

@@ -4,9 +4,9 @@ export { WEBSOCKET_RECONNECT_DEFAULTS } from './client-transport-base.js';
 export type { WebSocketClientCommonOptions } from './client-transport-base.js';
 export {
   CloseCode,
-  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  DEFAULT_KEEP_ALIVE_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
-  DEFAULT_MAX_PAYLOAD,
+  DEFAULT_MAX_MESSAGE_BYTES,
   MCP_SUBPROTOCOL,
 } from './constants.js';
 export { SendBufferFullError, WebSocketHandshakeError } from './errors.js';

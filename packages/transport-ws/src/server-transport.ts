@@ -15,7 +15,7 @@ import type { WebSocket } from 'ws';
 import {
   CloseCode,
   DEFAULT_CLOSE_TIMEOUT_MS,
-  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  DEFAULT_KEEP_ALIVE_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
 } from './constants.js';
 import { decodeText, InvalidText } from './incoming-text.js';
@@ -117,7 +117,7 @@ export class WebSocketServerTransport implements Transport {
     this.#maxBatchSize = options.maxBatchSize;
     this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
     this.#wire = new NodeWireSocket(options.socket, new WebSocketServerTransport.#WireEvents(this), {
-      heartbeatIntervalMs: options.keepAliveMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+      heartbeatIntervalMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
       closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
     });

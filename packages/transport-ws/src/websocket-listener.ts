@@ -13,7 +13,7 @@ import {
   type RateLimiterOptions,
 } from '@x/protocol/http';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { CloseCode, DEFAULT_MAX_PAYLOAD, DEFAULT_MAX_SESSIONS, MCP_SUBPROTOCOL } from './constants.js';
+import { CloseCode, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_SESSIONS, MCP_SUBPROTOCOL } from './constants.js';
 import { onTransportClosed, WebSocketServerTransport } from './server-transport.js';
 
 /**
@@ -182,7 +182,7 @@ export class WebSocketHandler {
       noServer: true,
       clientTracking: false,
       perMessageDeflate: false,
-      maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_PAYLOAD,
+      maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       handleProtocols: (protocols) => (protocols.has(MCP_SUBPROTOCOL) ? MCP_SUBPROTOCOL : false),
     });
     this.#server?.on('upgrade', this.#onupgrade);

@@ -86,7 +86,7 @@ describe('browser build', () => {
       await waitFor(() => codes.length === 1);
 
       mode = 'big';
-      const second = new WebSocketClientTransport(url, { maxPayload: 1000 });
+      const second = new WebSocketClientTransport(url, { maxMessageBytes: 1000 });
       defer(() => second.close());
       await second.start();
       await waitFor(() => codes.length === 2);

@@ -100,7 +100,7 @@ describe('WebSocket transports end to end', () => {
     bad.terminate();
   });
 
-  it('moves 1 MiB messages both ways under the default maxPayload', async () => {
+  it('moves 1 MiB messages both ways under the default maxMessageBytes', async () => {
     const server = await startServer();
     const { transport: client, received } = await startClient(server.url);
     const big = 'x'.repeat(1024 * 1024);

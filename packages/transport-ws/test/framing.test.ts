@@ -41,7 +41,7 @@ describe('framing rules (SEP-1288)', () => {
     expect(codes).toEqual([1003]);
   });
 
-  it('closes with 1009 when a message exceeds maxPayload', async () => {
+  it('closes with 1009 when a message exceeds maxMessageBytes', async () => {
     const server = await startServer({ maxMessageBytes: 64 * 1024 });
     const { socket, opened, closed } = rawClient(server.url);
     await opened;
@@ -51,7 +51,7 @@ describe('framing rules (SEP-1288)', () => {
 
   it('our client closes with 1009 on an oversized server message', async () => {
     const server = await startServer();
-    const client = new WebSocketClientTransport(server.url, { keepAliveMs: 0, maxPayload: 1024 });
+    const client = new WebSocketClientTransport(server.url, { keepAliveMs: 0, maxMessageBytes: 1024 });
     defer(() => client.close());
     let closed = false;
     client.onclose = () => {

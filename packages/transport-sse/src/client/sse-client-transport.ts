@@ -16,7 +16,7 @@ type State = 'new' | 'connecting' | 'open' | 'closed';
 
 /**
  * Largest event the client takes by default: 4 MiB, the cap every other transport puts on one incoming
- * message (WebSocket `maxPayload`, stdio lines, Streamable HTTP bodies).
+ * message (WebSocket `maxMessageBytes`, stdio lines, Streamable HTTP bodies).
  */
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
