@@ -6,6 +6,7 @@ import { UsageError } from '../args/usage-error.js';
 import { ElicitationAnswerer } from '../elicitation/elicitation-answerer.js';
 import type { Terminal } from '../output/terminal.js';
 import { cliVersion } from '../version.js';
+import type { CliAuth } from './auth.js';
 import { ConnectError } from './connect-error.js';
 
 /** What the session runs over, for `info` and error messages. */
@@ -62,6 +63,13 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
     client.onerror = (error) => terminal.err(terminal.errStyle.dim(`debug: ${error.message}`));
   }
 
+  // OAuth for http(s) targets unless the command line brings its own credentials (--token, -H).
+  const auth = await startAuth(input);
+  const httpOptions = (): { headers: Record<string, string>; fetch?: CliAuth['fetch'] } =>
+    auth === undefined
+      ? { headers: { ...options.headers } }
+      : { headers: { ...options.headers }, fetch: auth.fetch };
+
   // Each transport package is loaded only when the target needs it: startup stays quick.
   let transport: TransportName;
   let connecting: Promise<void>;
@@ -79,11 +87,11 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
     );
   } else if (options.transport === 'sse') {
     transport = 'sse';
-    connecting = client.connect(await sse(target.url, options));
+    connecting = client.connect(await sse(target.url, httpOptions()));
   } else {
     transport = 'streamable-http';
     const { StreamableHttpClientTransport } = await import('@x/transport-streamable-http');
-    const primary = new StreamableHttpClientTransport(target.url, { headers: { ...options.headers } });
+    const primary = new StreamableHttpClientTransport(target.url, httpOptions());
     connecting = client.connect(
       primary,
       options.transport === 'http'
@@ -91,7 +99,7 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
         : {
             fallback: (): Promise<Transport> => {
               transport = 'sse';
-              return sse(target.url, options);
+              return sse(target.url, httpOptions());
             },
           },
     );
@@ -100,12 +108,14 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
   const close = async (): Promise<void> => {
     answerer.close();
     await client.close().catch(() => {});
+    await auth?.close();
   };
   try {
     await withTimeout(connecting, {
       ms: options.timeout ?? CONNECT_TIMEOUT_MS,
       what: describeTarget(target),
       signal,
+      paused: auth?.interacting,
     });
   } catch (error) {
     await close();
@@ -117,17 +127,31 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
   return { client, transport, close };
 }
 
-async function sse(url: URL, options: ClientOptions): Promise<Transport> {
+async function sse(
+  url: URL,
+  options: { headers: Record<string, string>; fetch?: CliAuth['fetch'] },
+): Promise<Transport> {
   const { SseClientTransport } = await import('@x/transport-sse');
-  return new SseClientTransport({ url, headers: { ...options.headers } });
+  return new SseClientTransport({ url, ...options });
+}
+
+/** The OAuth client of an http(s) target, unless the command line already authorizes (--token, -H). */
+async function startAuth({ target, options, terminal }: OpenSessionOptions): Promise<CliAuth | undefined> {
+  if (target.kind !== 'http') return undefined;
+  if (Object.keys(options.headers).some((name) => name.toLowerCase() === 'authorization')) return undefined;
+  const { startCliAuth } = await import('./auth.js');
+  return startCliAuth({ serverUrl: target.url, terminal, noBrowser: options.noBrowser });
 }
 
 /** Headers travel only over HTTP and WebSocket; environment variables only reach a spawned server. */
 function checkOptionsFitTarget({ target, options, command }: OpenSessionOptions): void {
   if (target.kind === 'stdio' && Object.keys(options.headers).length > 0) {
-    throw new UsageError('-H/--header applies to URL targets; a stdio server gets -e KEY=VALUE instead', {
-      command,
-    });
+    throw new UsageError(
+      '-H/--header and --token apply to URL targets; a stdio server gets -e KEY=VALUE instead',
+      {
+        command,
+      },
+    );
   }
   if (target.kind !== 'stdio' && Object.keys(options.env).length > 0) {
     throw new UsageError('-e/--env applies to stdio servers (-- <command>); a URL target gets -H headers', {
@@ -147,16 +171,23 @@ function checkOptionsFitTarget({ target, options, command }: OpenSessionOptions)
   }
 }
 
-/** Gives up on `promise` after `ms`, or when `signal` aborts. */
+/**
+ * Gives up on `promise` after `ms`, or when `signal` aborts. While `paused()` (the user is at the
+ * authorization server, which has its own time limit) the clock starts over.
+ */
 async function withTimeout(
   promise: Promise<void>,
-  options: { ms: number; what: string; signal: AbortSignal },
+  options: { ms: number; what: string; signal: AbortSignal; paused?: (() => boolean) | undefined },
 ): Promise<void> {
-  const { ms, what, signal } = options;
+  const { ms, what, signal, paused } = options;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ConnectError(`timed out after ${ms} ms connecting to ${what}`)), ms);
+    const expire = (): void => {
+      if (paused?.() === true) timer = setTimeout(expire, ms);
+      else reject(new ConnectError(`timed out after ${ms} ms connecting to ${what}`));
+    };
+    timer = setTimeout(expire, ms);
     onAbort = () => reject(new ConnectError(`interrupted while connecting to ${what}`));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
