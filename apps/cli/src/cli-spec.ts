@@ -104,13 +104,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'serve',
     usage:
-      'serve [--transport stdio|http|sse|ws] [--port <n>] [--host <address>] [--auth-token <secret> | --auth-issuer <url> [--auth-audience <aud>]]',
+      'serve [--transport stdio|http|sse|ws] [--port <n>] [--host <address>] [--auth-token <secret> | --auth-issuer <url> [--auth-audience <aud>] [--auth-scope <scope>]…]',
     summary: 'Run the example "everything" server; prints its URL on the first line of stdout',
     examples: [
       'x-mcp serve --transport http --port 3000',
       'x-mcp serve --transport stdio',
       'x-mcp serve --auth-token s3cret   # then: x-mcp tools --token s3cret http://127.0.0.1:3000/mcp',
-      'x-mcp serve --auth-issuer https://auth.example.com --auth-audience http://127.0.0.1:3000/mcp',
+      'x-mcp serve --auth-issuer https://auth.example.com --auth-scope mcp:tools',
     ],
     client: false,
   },
@@ -259,6 +259,14 @@ export const OPTIONS: readonly OptionSpec[] = [
     name: 'auth-audience',
     value: '<aud>',
     description: 'with --auth-issuer: the audience tokens must name (default: the server URL)',
+    commands: ['serve'],
+  },
+  {
+    name: 'auth-scope',
+    value: '<scope>',
+    repeatable: true,
+    description:
+      'with --auth-issuer: a scope every request needs, listed in the resource metadata (repeatable)',
     commands: ['serve'],
   },
   { name: 'help', short: 'h', description: 'show help' },

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthenticate } from '@x/protocol/http';
 import type { ParsedArgs } from '../args/parsed-args.js';
 import { UsageError } from '../args/usage-error.js';
+import { ConnectError } from '../session/connect-error.js';
 
 /** How `serve` is protected, as the command line said. */
 export type ServeAuthSpec =
@@ -15,6 +16,8 @@ export type ServeAuthSpec =
       /** As given: the `iss` tokens must carry, compared exactly. */
       readonly issuer: string;
       readonly audience: string | undefined;
+      /** Required of every request and listed in the PRM (`scopes_supported`). */
+      readonly scopes: readonly string[];
     };
 
 /** The protection of a running server: the handlers' `authenticate` hook and the PRM route. */
@@ -34,9 +37,10 @@ export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpe
   const secret = one('auth-token');
   const issuer = one('auth-issuer');
   const audience = one('auth-audience');
+  const scopes = args.values.get('auth-scope') ?? [];
   if (secret === undefined && issuer === undefined) {
-    if (audience !== undefined)
-      throw new UsageError('--auth-audience goes with --auth-issuer', { command: 'serve' });
+    if (audience !== undefined || scopes.length > 0)
+      throw new UsageError('--auth-audience and --auth-scope go with --auth-issuer', { command: 'serve' });
     return undefined;
   }
   if (transport !== 'http' && transport !== 'sse') {
@@ -51,8 +55,8 @@ export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpe
     throw new UsageError('give either --auth-token or --auth-issuer, not both', { command: 'serve' });
   }
   if (secret !== undefined) {
-    if (audience !== undefined)
-      throw new UsageError('--auth-audience goes with --auth-issuer', { command: 'serve' });
+    if (audience !== undefined || scopes.length > 0)
+      throw new UsageError('--auth-audience and --auth-scope go with --auth-issuer', { command: 'serve' });
     if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(secret)) {
       throw new UsageError('--auth-token expects a bearer token (letters, digits, -._~+/ and trailing =)', {
         command: 'serve',
@@ -71,7 +75,17 @@ export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpe
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`--auth-issuer expects an http(s) URL, got '${issuer}'`, { command: 'serve' });
   }
-  return { kind: 'issuer', issuer: url.href === `${issuer}/` ? (issuer as string) : url.href, audience };
+  for (const scope of scopes) {
+    // RFC 6749 §3.3 scope-token: printable ASCII without space, quote or backslash.
+    if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
+      throw new UsageError(`--auth-scope expects one scope token, got '${scope}'`, { command: 'serve' });
+  }
+  return {
+    kind: 'issuer',
+    issuer: url.href === `${issuer}/` ? (issuer as string) : url.href,
+    audience,
+    scopes,
+  };
 }
 
 /**
@@ -87,6 +101,7 @@ export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promi
   let authenticate: HttpAuthenticate;
   let authorizationServers: string[];
   let description: string;
+  let scopesSupported: readonly string[] | undefined;
   if (spec.kind === 'token') {
     const expected = createHash('sha256').update(spec.secret).digest();
     authorizationServers = [];
@@ -105,12 +120,19 @@ export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promi
   } else {
     const jwks = await jwksUri(new URL(spec.issuer));
     authorizationServers = [spec.issuer];
-    authenticate = bearerAuth({ resource: spec.audience ?? resource.href, authorizationServers, jwks });
+    authenticate = bearerAuth({
+      resource: spec.audience ?? resource.href,
+      authorizationServers,
+      jwks,
+      requiredScopes: spec.scopes,
+    });
+    scopesSupported = spec.scopes.length > 0 ? spec.scopes : undefined;
     description = `Protected: JWT access tokens from ${authorizationServers[0]} (x-mcp login <url>)`;
   }
   const prm = protectedResourceMetadataHandler({
     resource,
     authorizationServers,
+    scopesSupported,
     resourceName: 'x-mcp serve',
   });
   const serveMetadata = (req: IncomingMessage, res: ServerResponse): void => {
@@ -147,5 +169,5 @@ async function jwksUri(issuer: URL): Promise<string> {
       failures.push(`${url.href}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  throw new Error(`cannot find the key set of --auth-issuer ${issuer.href} (${failures.join('; ')})`);
+  throw new ConnectError(`cannot find the key set of --auth-issuer ${issuer.href} (${failures.join('; ')})`);
 }

@@ -1,0 +1,200 @@
+// x-mcp and protected servers (MCP 2025-11-25 "Authorization"): `serve --auth-token` (a static bearer
+// secret) and `serve --auth-issuer` (JWT access tokens from a real OpenID provider, oidc-provider,
+// running in this process), `--token`, and `login` / `logout` with the user's consent driven over HTTP:
+// the test reads the authorization URL x-mcp prints on stderr, submits oidc-provider's login and consent
+// forms as a browser would, and follows the last redirect to x-mcp's loopback listener.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { consentOverHttp } from './fixtures/consent.js';
+import { startAuthorizationServer, type TestAuthorizationServer } from './fixtures/oidc.js';
+import { assertBuilt, killAll, runCli, serve, startCli } from './helpers/cli-process.js';
+
+const SECRET = 'cli-test-secret-0123456789';
+let configDir = '';
+let env: Record<string, string> = {};
+
+beforeAll(async () => {
+  assertBuilt();
+  configDir = await mkdtemp(join(tmpdir(), 'x-mcp-auth-'));
+  env = { X_MCP_CONFIG_DIR: configDir };
+});
+afterAll(async () => {
+  await killAll();
+  await rm(configDir, { recursive: true, force: true });
+});
+
+describe('serve --auth-token and --token', () => {
+  let url = '';
+  beforeAll(async () => {
+    ({ url } = await serve('http', ['--auth-token', SECRET]));
+  });
+
+  it('answers 401 with a resource_metadata challenge and serves the Protected Resource Metadata', async () => {
+    // RFC 9728 §5.1: the challenge names the metadata URL; §3.1: path-inserted well-known URL.
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
+    expect(response.status).toBe(401);
+    const metadataUrl = `${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`;
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadataUrl}"`);
+    const metadata = await (await fetch(metadataUrl)).json();
+    expect(metadata).toMatchObject({ resource: url, authorization_servers: [] });
+  });
+
+  it('tools --token <secret> lists the tools', async () => {
+    const run = await runCli(['tools', '--token', SECRET, url], { env });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('test_simple_text');
+    expect(run.code).toBe(0);
+  });
+
+  it('a wrong token is a connection failure (exit 3) whose message does not contain the token', async () => {
+    const run = await runCli(['tools', '--token', 'not-the-secret-token', url], { env });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/cannot connect to .*HTTP 401/);
+    expect(run.stderr).not.toContain('not-the-secret-token');
+    expect(run.stdout).toBe('');
+  });
+
+  it('without a token, the OAuth flow finds no authorization server: exit 3, clear message', async () => {
+    const run = await runCli(['tools', url], { env });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/authorization failed \(invalid_metadata\).*authorization_servers/);
+  });
+
+  it('--json reports the auth failure with exit code 3', async () => {
+    const run = await runCli(['tools', '--json', url], { env });
+    expect(run.code).toBe(3);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      error: { exitCode: 3 },
+    });
+  });
+
+  it('usage errors: --token with -H Authorization, --token on stdio, a token with a space', async () => {
+    const both = await runCli(['tools', '--token', SECRET, '-H', 'Authorization: Bearer x', url]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('either --token or -H Authorization');
+    const stdio = await runCli(['tools', '--token', SECRET, '--', 'node', 'server.js']);
+    expect(stdio.code).toBe(2);
+    expect(stdio.stderr).toContain('--token apply to URL targets');
+    const spaced = await runCli(['tools', '--token', 'a b', url]);
+    expect(spaced.code).toBe(2);
+  });
+});
+
+describe('serve --auth-* usage', () => {
+  it('refuses --auth-token on ws and stdio, both modes at once, and --auth-audience alone', async () => {
+    for (const args of [
+      ['--transport', 'ws', '--auth-token', SECRET],
+      ['--transport', 'stdio', '--auth-token', SECRET],
+      ['--auth-token', SECRET, '--auth-issuer', 'https://as.example'],
+      ['--auth-audience', 'x'],
+      ['--auth-scope', 'mcp:tools'],
+      ['--auth-issuer', 'https://as.example', '--auth-scope', 'a b'],
+      ['--auth-issuer', 'not a url'],
+    ]) {
+      const run = await runCli(['serve', '--port', '0', ...args]);
+      expect(run.code, args.join(' ')).toBe(2);
+    }
+  });
+
+  it('exits 3 when the issuer has no metadata to find its key set in', async () => {
+    const run = await runCli(['serve', '--port', '0', '--auth-issuer', 'http://127.0.0.1:9/']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('cannot find the key set of --auth-issuer');
+  });
+});
+
+describe('login, tools from the cached token, refresh, logout (oidc-provider in-process)', () => {
+  let as: TestAuthorizationServer;
+  let url = '';
+  const tokenFile = (): string => join(configDir, 'tokens.json');
+  const entries = async (): Promise<Record<string, { tokens?: { accessToken: string } }>> =>
+    JSON.parse(await readFile(tokenFile(), 'utf8'));
+
+  beforeAll(async () => {
+    // 30 s tokens: within the provider's 60 s refresh skew, so each later run refreshes first.
+    as = await startAuthorizationServer({ accessTokenTtlSec: 30 });
+    ({ url } = await serve('http', ['--auth-issuer', as.issuer, '--auth-scope', 'mcp:tools']));
+    as.resources.push(url);
+  });
+  afterAll(async () => {
+    await killAll();
+    await as?.[Symbol.asyncDispose]();
+  });
+  afterEach(() => {});
+
+  /** Runs `x-mcp login`, consents at oidc-provider over HTTP, lands on the loopback redirect. */
+  async function login(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const cli = startCli(['login', '--no-browser', url], { env });
+    const stderr = await cli.waitFor('stderr', /open this URL in a browser:\n\s+(\S+)\n/);
+    const authorizationUrl = new URL(/open this URL in a browser:\n\s+(\S+)\n/.exec(stderr)?.[1] ?? '');
+    expect(authorizationUrl.origin).toBe(as.issuer);
+    // RFC 8707: the resource indicator is the server; RFC 7636: S256 only.
+    expect(authorizationUrl.searchParams.get('resource')).toBe(url);
+    expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+    const redirectUri = authorizationUrl.searchParams.get('redirect_uri') ?? '';
+    expect(redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const callback = await consentOverHttp(authorizationUrl, redirectUri);
+    const page = await fetch(callback);
+    expect(page.status).toBe(200);
+    await page.text();
+    const code = await cli.exited();
+    return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+  }
+
+  it('without a token, a non-interactive run prints the URL and waits; login caches the token (0600)', async () => {
+    const run = await login();
+    expect(run.stdout, run.stderr).toMatch(
+      /^Logged in to http:\/\/127\.0\.0\.1:\d+\/mcp, scope: .*mcp:tools/,
+    );
+    expect(run.code).toBe(0);
+    const mode = (await stat(tokenFile())).mode & 0o777;
+    expect(mode.toString(8)).toBe('600');
+    const cached = (await entries())[url]?.tokens?.accessToken;
+    expect(cached).toBeTypeOf('string');
+    expect(run.stdout + run.stderr).not.toContain(cached as string);
+  });
+
+  it('tools <url> uses the cached token, refreshing it first when it is about to expire', async () => {
+    const before = (await entries())[url]?.tokens?.accessToken;
+    const run = await runCli(['tools', url], { env });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('test_simple_text');
+    expect(run.code).toBe(0);
+    const after = (await entries())[url]?.tokens?.accessToken;
+    expect(after).toBeTypeOf('string');
+    expect(after).not.toBe(before);
+  });
+
+  it('logout <url> removes that entry; a run then needs authorization again', async () => {
+    const run = await runCli(['logout', url], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`Logged out of ${url}\n`);
+    expect(Object.hasOwn(await entries(), url)).toBe(false);
+    expect(((await stat(tokenFile())).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it('a 401 during a command runs the flow too; then logout (no URL) removes the token file', async () => {
+    const cli = startCli(['info', '--no-browser', url], { env });
+    const stderr = await cli.waitFor('stderr', /open this URL in a browser:\n\s+(\S+)\n/);
+    const authorizationUrl = new URL(/open this URL in a browser:\n\s+(\S+)\n/.exec(stderr)?.[1] ?? '');
+    const callback = await consentOverHttp(
+      authorizationUrl,
+      authorizationUrl.searchParams.get('redirect_uri') ?? '',
+    );
+    await (await fetch(callback)).text();
+    expect(await cli.exited()).toBe(0);
+    expect(cli.stdout()).toContain('x-mcp-everything-server');
+    expect(existsSync(tokenFile())).toBe(true);
+    const run = await runCli(['logout'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Logged out of every server');
+    expect(existsSync(tokenFile())).toBe(false);
+  });
+});
