@@ -81,7 +81,7 @@ describe('serve --auth-token and --token', () => {
     expect(both.stderr).toContain('either --token or -H Authorization');
     const stdio = await runCli(['tools', '--token', SECRET, '--', 'node', 'server.js']);
     expect(stdio.code).toBe(2);
-    expect(stdio.stderr).toContain('--token apply to URL targets');
+    expect(stdio.stderr).toContain('applies to URL targets (so does --token)');
     const spaced = await runCli(['tools', '--token', 'a b', url]);
     expect(spaced.code).toBe(2);
   });

@@ -147,7 +147,7 @@ async function startAuth({ target, options, terminal }: OpenSessionOptions): Pro
 function checkOptionsFitTarget({ target, options, command }: OpenSessionOptions): void {
   if (target.kind === 'stdio' && Object.keys(options.headers).length > 0) {
     throw new UsageError(
-      '-H/--header and --token apply to URL targets; a stdio server gets -e KEY=VALUE instead',
+      '-H/--header applies to URL targets (so does --token); a stdio server gets -e KEY=VALUE instead',
       {
         command,
       },
