@@ -115,7 +115,10 @@ try {
     authorization: `Bearer ${await issueToken({ aud: resource, scope: 'profile' })}`,
   });
   assert.equal(narrow.status, 403);
-  assert.match(narrow.headers.get('www-authenticate') ?? '', /error="insufficient_scope".*scope="[^"]*mcp:tools"/);
+  assert.match(
+    narrow.headers.get('www-authenticate') ?? '',
+    /error="insufficient_scope".*scope="[^"]*mcp:tools"/,
+  );
   console.log(
     'token for another audience: 401 invalid_token; token without mcp:tools: 403 insufficient_scope',
   );
