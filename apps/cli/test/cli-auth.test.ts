@@ -4,13 +4,14 @@
 // the test reads the authorization URL x-mcp prints on stderr, submits oidc-provider's login and consent
 // forms as a browser would, and follows the last redirect to x-mcp's loopback listener.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { consentOverHttp } from './fixtures/consent.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from './fixtures/oidc.js';
 import { assertBuilt, killAll, runCli, serve, startCli } from './helpers/cli-process.js';
+import { HAS_SCRIPT, runInTerminal } from './helpers/in-terminal.js';
 
 const SECRET = 'cli-test-secret-0123456789';
 let configDir = '';
@@ -87,6 +88,20 @@ describe('serve --auth-token and --token', () => {
   });
 });
 
+describe('serve --transport sse --auth-token', () => {
+  it('protects the legacy SSE endpoint too; --token --transport sse connects', async () => {
+    const { url } = await serve('sse', ['--auth-token', SECRET]);
+    const metadata = await fetch(`${new URL(url).origin}/.well-known/oauth-protected-resource/sse`);
+    expect(await metadata.json()).toMatchObject({ resource: url });
+    const ok = await runCli(['tools', '--transport', 'sse', '--token', SECRET, url], { env });
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    const refused = await runCli(['tools', '--transport', 'sse', '--token', 'wrong-token', url], { env });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).not.toContain('wrong-token');
+  });
+});
+
 describe('serve --auth-* usage', () => {
   it('refuses --auth-token on ws and stdio, both modes at once, and --auth-audience alone', async () => {
     for (const args of [
@@ -127,7 +142,6 @@ describe('login, tools from the cached token, refresh, logout (oidc-provider in-
     await killAll();
     await as?.[Symbol.asyncDispose]();
   });
-  afterEach(() => {});
 
   /** Runs `x-mcp login`, consents at oidc-provider over HTTP, lands on the loopback redirect. */
   async function login(): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -179,6 +193,36 @@ describe('login, tools from the cached token, refresh, logout (oidc-provider in-
     expect(Object.hasOwn(await entries(), url)).toBe(false);
     expect(((await stat(tokenFile())).mode & 0o777).toString(8)).toBe('600');
   });
+
+  it.skipIf(!HAS_SCRIPT || process.platform !== 'linux')(
+    'on a terminal with a display, login opens the browser (xdg-open) at the authorization URL',
+    async () => {
+      // A stand-in xdg-open on PATH records the URL it was asked to open; the test then plays the browser.
+      const bin = await mkdtemp(join(tmpdir(), 'x-mcp-browser-'));
+      const opened = join(bin, 'opened');
+      await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+      await chmod(join(bin, 'xdg-open'), 0o755);
+      try {
+        const running = runInTerminal(['login', url], [], {
+          env: { ...env, PATH: `${bin}:${process.env['PATH'] ?? ''}`, DISPLAY: ':99' },
+        });
+        await vi.waitFor(() => expect(existsSync(opened)).toBe(true), { timeout: 20_000, interval: 50 });
+        const authorizationUrl = new URL(await readFile(opened, 'utf8'));
+        const callback = await consentOverHttp(
+          authorizationUrl,
+          authorizationUrl.searchParams.get('redirect_uri') ?? '',
+        );
+        await (await fetch(callback)).text();
+        const { code, screen } = await running;
+        expect(screen).toContain(authorizationUrl.href); // printed as well
+        expect(screen).toContain(`Logged in to ${url}`);
+        expect(code).toBe(0);
+      } finally {
+        await runCli(['logout', url], { env });
+        await rm(bin, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('a 401 during a command runs the flow too; then logout (no URL) removes the token file', async () => {
     const cli = startCli(['info', '--no-browser', url], { env });
