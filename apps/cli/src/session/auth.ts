@@ -3,38 +3,15 @@
 // transports are given (`fetch: authFetch(provider)`).
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { authFetch, OAuthClientProvider } from '@x/auth';
 import { FileTokenStore, type LoopbackRedirect, startLoopbackRedirect } from '@x/auth/node';
 import type { Terminal } from '../output/terminal.js';
+import { tokenFile } from './token-file.js';
+
+export { configDir, tokenFile } from './token-file.js';
 
 /** The transports' `fetch` option shape. */
 export type CliFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
-
-/**
- * The folder x-mcp keeps its state in: `$X_MCP_CONFIG_DIR`, else `$XDG_CONFIG_HOME/x-mcp`, else
- * `~/.config/x-mcp` (`%APPDATA%\x-mcp` on Windows).
- *
- * @example
- * ```ts
- * configDir({ X_MCP_CONFIG_DIR: '/tmp/x' }); // '/tmp/x'
- * ```
- */
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
-  const own = env['X_MCP_CONFIG_DIR'];
-  if (own !== undefined && own !== '') return own;
-  const xdg = env['XDG_CONFIG_HOME'];
-  if (xdg !== undefined && xdg !== '') return join(xdg, 'x-mcp');
-  const appData = env['APPDATA'];
-  if (process.platform === 'win32' && appData !== undefined) return join(appData, 'x-mcp');
-  return join(homedir(), '.config', 'x-mcp');
-}
-
-/** The token cache: one 0600 JSON file, one entry per MCP server URL. */
-export function tokenFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(configDir(env), 'tokens.json');
-}
 
 /** What x-mcp says to an authorization server when it registers itself (RFC 7591). */
 const CLIENT_METADATA = { client_name: 'x-mcp' };

@@ -6,7 +6,8 @@ import { UsageError } from '../args/usage-error.js';
 import { ElicitationAnswerer } from '../elicitation/elicitation-answerer.js';
 import type { Terminal } from '../output/terminal.js';
 import { cliVersion } from '../version.js';
-import type { CliAuth } from './auth.js';
+import type { CliFetch } from './auth.js';
+import type { LazyCliAuth } from './lazy-auth.js';
 import { ConnectError } from './connect-error.js';
 
 /** What the session runs over, for `info` and error messages. */
@@ -65,7 +66,7 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
 
   // OAuth for http(s) targets unless the command line brings its own credentials (--token, -H).
   const auth = await startAuth(input);
-  const httpOptions = (): { headers: Record<string, string>; fetch?: CliAuth['fetch'] } =>
+  const httpOptions = (): { headers: Record<string, string>; fetch?: CliFetch } =>
     auth === undefined
       ? { headers: { ...options.headers } }
       : { headers: { ...options.headers }, fetch: auth.fetch };
@@ -129,18 +130,22 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
 
 async function sse(
   url: URL,
-  options: { headers: Record<string, string>; fetch?: CliAuth['fetch'] },
+  options: { headers: Record<string, string>; fetch?: CliFetch },
 ): Promise<Transport> {
   const { SseClientTransport } = await import('@x/transport-sse');
   return new SseClientTransport({ url, ...options });
 }
 
 /** The OAuth client of an http(s) target, unless the command line already authorizes (--token, -H). */
-async function startAuth({ target, options, terminal }: OpenSessionOptions): Promise<CliAuth | undefined> {
+async function startAuth({
+  target,
+  options,
+  terminal,
+}: OpenSessionOptions): Promise<LazyCliAuth | undefined> {
   if (target.kind !== 'http') return undefined;
   if (Object.keys(options.headers).some((name) => name.toLowerCase() === 'authorization')) return undefined;
-  const { startCliAuth } = await import('./auth.js');
-  return startCliAuth({ serverUrl: target.url, terminal, noBrowser: options.noBrowser });
+  const { lazyCliAuth } = await import('./lazy-auth.js');
+  return lazyCliAuth({ serverUrl: target.url, terminal, noBrowser: options.noBrowser });
 }
 
 /** Headers travel only over HTTP and WebSocket; environment variables only reach a spawned server. */
