@@ -224,6 +224,32 @@ describe('login, tools from the cached token, refresh, logout (oidc-provider in-
     },
   );
 
+  it('a command that stops waiting while the user is signing in says so (exit 3) and suggests login', async () => {
+    const cli = startCli(['ping', '--timeout', '300', '--no-browser', url], { env });
+    const stderr = await cli.waitFor('stderr', /open this URL in a browser:\n\s+(\S+)\n/);
+    expect(stderr).toContain(`${as.issuer}/auth?`);
+    expect(await cli.exited()).toBe(3);
+    expect(cli.stderr()).toMatch(/timed out waiting for the authorization at .*; run 'x-mcp login .*' first/);
+    expect((await entries())[url]?.tokens).toBeUndefined();
+  });
+
+  it('a user slower than the era probe (10 s) still gets the modern era: x-mcp connects again after signing in', async () => {
+    const cli = startCli(['info', '--json', '--no-browser', url], { env });
+    const stderr = await cli.waitFor('stderr', /open this URL in a browser:\n\s+(\S+)\n/);
+    const authorizationUrl = new URL(/open this URL in a browser:\n\s+(\S+)\n/.exec(stderr)?.[1] ?? '');
+    // The scenario is the passing of time: a person reading the consent page for longer than the
+    // client's server/discover probe timeout (probeTimeout, 10 000 ms).
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    const callback = await consentOverHttp(
+      authorizationUrl,
+      authorizationUrl.searchParams.get('redirect_uri') ?? '',
+    );
+    await (await fetch(callback)).text();
+    expect(await cli.exited()).toBe(0);
+    expect(JSON.parse(cli.stdout())).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+    await runCli(['logout', url], { env });
+  }, 60_000);
+
   it('a 401 during a command runs the flow too; then logout (no URL) removes the token file', async () => {
     const cli = startCli(['info', '--no-browser', url], { env });
     const stderr = await cli.waitFor('stderr', /open this URL in a browser:\n\s+(\S+)\n/);

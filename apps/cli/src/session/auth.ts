@@ -30,6 +30,8 @@ export interface CliAuth {
   readonly fetch: CliFetch;
   /** True while the user is at the authorization server (connect timeouts wait for them). */
   readonly interacting: () => boolean;
+  /** True once the user was sent to the authorization server (not for a refresh). */
+  readonly authorized: () => boolean;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export interface CliAuth {
 export async function startCliAuth(options: CliAuthOptions): Promise<CliAuth> {
   const { serverUrl, terminal } = options;
   let interacting = false;
+  let authorized = false;
   const loopback: LoopbackRedirect = await startLoopbackRedirect({
     openUrl: (url) => {
       interacting = true;
@@ -57,12 +60,19 @@ export async function startCliAuth(options: CliAuthOptions): Promise<CliAuth> {
       if (!options.noBrowser && browserAvailable(terminal)) openBrowser(url);
     },
   });
+  // close() gives up a pending authorization at once, so nothing waits for a browser that never comes.
+  let giveUp: (error: Error) => void = () => {};
+  const closed = new Promise<never>((_, reject) => {
+    giveUp = reject;
+  });
+  closed.catch(() => {});
   const provider = new OAuthClientProvider({
     serverUrl,
     redirectUri: loopback.redirectUri,
     authorize: async (url) => {
+      authorized = true;
       try {
-        return await loopback.authorize(url);
+        return await Promise.race([loopback.authorize(url), closed]);
       } finally {
         interacting = false;
       }
@@ -75,7 +85,11 @@ export async function startCliAuth(options: CliAuthOptions): Promise<CliAuth> {
     provider,
     fetch: (url, init) => fetchWithAuth(url, init ?? {}),
     interacting: () => interacting,
-    close: () => loopback.close(),
+    authorized: () => authorized,
+    close: () => {
+      giveUp(new Error('x-mcp stopped waiting for the authorization'));
+      return loopback.close();
+    },
   };
 }
 

@@ -8,6 +8,8 @@ export interface LazyCliAuth {
   readonly fetch: CliFetch;
   /** True while the user is at the authorization server. */
   readonly interacting: () => boolean;
+  /** True once the user was sent to the authorization server. */
+  readonly authorized: () => boolean;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export function lazyCliAuth(options: {
       return (await start()).fetch(url, init);
     },
     interacting: () => started?.interacting() ?? false,
+    authorized: () => started?.authorized() ?? false,
     close: async () => {
       closed = true;
       await (await auth?.catch(() => undefined))?.close();

@@ -108,8 +108,9 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
 
   const close = async (): Promise<void> => {
     answerer.close();
-    await client.close().catch(() => {});
+    // Auth first: it ends a pending authorization, which a request of the client may be waiting on.
     await auth?.close();
+    await client.close().catch(() => {});
   };
   try {
     await withTimeout(connecting, {
@@ -119,8 +120,24 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
       paused: auth?.interacting,
     });
   } catch (error) {
+    // The request timed out while the user was still at the authorization server: say so, not
+    // "no answer to the handshake".
+    const signingIn = auth?.interacting() === true && !signal.aborted;
     await close();
+    if (signingIn) {
+      const where = describeTarget(target);
+      throw new ConnectError(
+        `timed out waiting for the authorization at ${where}; run 'x-mcp login ${where}' first (it waits up to 5 minutes)`,
+        { cause: error },
+      );
+    }
     throw error;
+  }
+  // The user signed in while the client was connecting: if that outlasted the client's era probe
+  // (server/discover, 10 s), it settled for the legacy era. Connect once more, now with the token.
+  if (auth?.authorized() === true && client.era === 'legacy' && options.protocolVersion === 'auto') {
+    await close();
+    return openSession(input);
   }
   if (options.logLevel !== undefined && client.era === 'legacy' && client.serverCapabilities?.logging) {
     await client.setLoggingLevel(options.logLevel);
