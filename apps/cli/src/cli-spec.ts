@@ -103,9 +103,32 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'serve',
-    usage: 'serve [--transport stdio|http|sse|ws] [--port <n>] [--host <address>]',
+    usage:
+      'serve [--transport stdio|http|sse|ws] [--port <n>] [--host <address>] [--auth-token <secret> | --auth-issuer <url> [--auth-audience <aud>] [--auth-scope <scope>]…]',
     summary: 'Run the example "everything" server; prints its URL on the first line of stdout',
-    examples: ['x-mcp serve --transport http --port 3000', 'x-mcp serve --transport stdio'],
+    examples: [
+      'x-mcp serve --transport http --port 3000',
+      'x-mcp serve --transport stdio',
+      'x-mcp serve --auth-token s3cret   # then: x-mcp tools --token s3cret http://127.0.0.1:3000/mcp',
+      'x-mcp serve --auth-issuer https://auth.example.com --auth-scope mcp:tools',
+    ],
+    client: false,
+  },
+  {
+    name: 'login',
+    usage: 'login [--no-browser] <url>',
+    summary: 'Authorize x-mcp at a protected server (OAuth) and cache its tokens',
+    examples: [
+      'x-mcp login https://mcp.example.com/mcp',
+      'x-mcp login --no-browser http://127.0.0.1:3000/mcp',
+    ],
+    client: false,
+  },
+  {
+    name: 'logout',
+    usage: 'logout [<url>]',
+    summary: "Forget a server's cached tokens (every server's without a URL)",
+    examples: ['x-mcp logout https://mcp.example.com/mcp', 'x-mcp logout'],
     client: false,
   },
   {
@@ -127,6 +150,17 @@ export const OPTIONS: readonly OptionSpec[] = [
     repeatable: true,
     description: 'HTTP/WebSocket header sent with every request (repeatable)',
     commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'token',
+    value: '<token>',
+    description: 'send "Authorization: Bearer <token>" (a pre-obtained credential; no OAuth flow)',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'no-browser',
+    description: 'on OAuth authorization, only print the URL (no browser is opened)',
+    commands: [...CLIENT_COMMANDS, 'login'],
   },
   {
     name: 'env',
@@ -207,6 +241,32 @@ export const OPTIONS: readonly OptionSpec[] = [
     name: 'host',
     value: '<address>',
     description: 'interface to bind (default 127.0.0.1)',
+    commands: ['serve'],
+  },
+  {
+    name: 'auth-token',
+    value: '<secret>',
+    description: 'http, sse: require "Authorization: Bearer <secret>" (401 with a challenge otherwise)',
+    commands: ['serve'],
+  },
+  {
+    name: 'auth-issuer',
+    value: '<url>',
+    description: 'http, sse: require a JWT access token from this issuer, checked with its JWKS',
+    commands: ['serve'],
+  },
+  {
+    name: 'auth-audience',
+    value: '<aud>',
+    description: 'with --auth-issuer: the audience tokens must name (default: the server URL)',
+    commands: ['serve'],
+  },
+  {
+    name: 'auth-scope',
+    value: '<scope>',
+    repeatable: true,
+    description:
+      'with --auth-issuer: a scope every request needs, listed in the resource metadata (repeatable)',
     commands: ['serve'],
   },
   { name: 'help', short: 'h', description: 'show help' },

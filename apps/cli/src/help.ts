@@ -19,7 +19,7 @@ const EXIT_CODES = [
   '  0  success',
   '  1  the server answered with an error (JSON-RPC error, tool isError, timeout)',
   '  2  usage error',
-  '  3  connection failure (refused, unreachable, server did not start, connection lost)',
+  '  3  connection failure (refused, unreachable, authorization failed, server did not start, connection lost)',
   '  130  interrupted (Ctrl-C), except for listen',
 ];
 

@@ -87,6 +87,13 @@ export async function runCli(
       const { prepareServe } = await import('./serve/serve-command.js');
       return await prepareServe(parsed)({ terminal, signal });
     }
+    if (spec.name === 'login' || spec.name === 'logout') {
+      const { prepareLogin, prepareLogout } = await import('./session/login-command.js');
+      const prepared = spec.name === 'login' ? prepareLogin(parsed) : prepareLogout(parsed);
+      connecting = true;
+      targetName = prepared.url?.href;
+      return await prepared.run({ terminal, signal });
+    }
     // Loaded only now, so --help, --version and usage errors do not wait for the protocol stack.
     const [{ CLIENT_COMMAND_IMPLEMENTATIONS }, { openSession }, { formatLog }] = await Promise.all([
       import('./commands/registry.js'),

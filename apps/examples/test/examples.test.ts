@@ -33,7 +33,7 @@ describe('pnpm examples (built runner)', () => {
   it('exits 0 with every example passing', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).not.toContain('FAIL');
-    expect(result.stdout).toContain('all 6 examples passed');
+    expect(result.stdout).toContain('all 7 examples passed');
     expect(result.code).toBe(0);
   });
 
@@ -73,6 +73,14 @@ describe('pnpm examples (built runner)', () => {
       ],
     ],
     ['custom-transport', [/contract kit: all \d+ scenarios passed/, "reverse('stressed') = desserts"]],
+    [
+      'protected-server',
+      [
+        'no token: 401, resource metadata at /.well-known/oauth-protected-resource/mcp names https://auth.example.com',
+        'token for another audience: 401 invalid_token; token without mcp:tools: 403 insufficient_scope',
+        'with a valid token: whoami = example-client with scopes mcp:tools',
+      ],
+    ],
   ])('%s passes and prints its checks', (name, lines) => {
     // The runner prints `pass  <name> (…)`, then that example's own output indented below it.
     const section = result.stdout

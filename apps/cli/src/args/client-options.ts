@@ -12,7 +12,10 @@ import { UsageError } from './usage-error.js';
 
 /** The connection and output options of every command that talks to a server. */
 export interface ClientOptions {
+  /** `-H` headers, plus `authorization` from `--token`. */
   readonly headers: Readonly<Record<string, string>>;
+  /** `--no-browser`: an OAuth authorization only prints its URL. */
+  readonly noBrowser: boolean;
   readonly env: Readonly<Record<string, string>>;
   /** `--root` directories as absolute `file://` URIs, answered to `roots/list`. */
   readonly roots: readonly { uri: string; name: string }[];
@@ -50,8 +53,23 @@ export function readClientOptions(args: ParsedArgs): ClientOptions {
   if (transport !== undefined && !['http', 'sse', 'ws', 'stdio'].includes(transport)) {
     throw new UsageError(`unknown --transport ${transport}; use http, sse, ws or stdio`, { command });
   }
+  const headers = parseHeaders(args.values.get('header') ?? [], command);
+  const token = one('token');
+  if (token !== undefined) {
+    if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
+      throw new UsageError('give either --token or -H Authorization, not both', { command });
+    }
+    // RFC 6750 §2.1 b64token: also keeps a pasted newline or space out of the header.
+    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
+      throw new UsageError('--token expects a bearer token (letters, digits, -._~+/ and trailing =)', {
+        command,
+      });
+    }
+    headers['authorization'] = `Bearer ${token}`;
+  }
   return {
-    headers: parseHeaders(args.values.get('header') ?? [], command),
+    headers,
+    noBrowser: args.flags.has('no-browser'),
     env: parseEnv(args.values.get('env') ?? [], command),
     roots: (args.values.get('root') ?? []).map((dir) => ({
       uri: pathToFileURL(resolve(dir)).href,

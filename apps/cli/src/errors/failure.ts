@@ -74,6 +74,18 @@ function wireError(error: unknown): { code: number; message: string; data?: unkn
   return undefined;
 }
 
+function authError(error: unknown): { code: string; message: string } | undefined {
+  for (const link of chain(error)) {
+    if (
+      link['name'] === 'AuthError' &&
+      typeof link['code'] === 'string' &&
+      typeof link['message'] === 'string'
+    )
+      return { code: link['code'], message: link['message'] };
+  }
+  return undefined;
+}
+
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -109,6 +121,15 @@ function classify(error: unknown, connecting: boolean): Failure {
     return {
       exitCode: ExitCode.ProtocolError,
       message: `${error.message} (server offers: ${error.serverVersions.join(', ') || 'nothing'})`,
+    };
+  }
+  // An OAuth failure (`AuthError` of @x/auth, by name so it need not be loaded): the server was not
+  // reached with credentials, so it is a connection failure. Its messages never contain a token.
+  const auth = authError(error);
+  if (auth !== undefined) {
+    return {
+      exitCode: ExitCode.ConnectionFailure,
+      message: `authorization failed (${auth.code}): ${auth.message}`,
     };
   }
   const wire = wireError(error);

@@ -10,9 +10,16 @@ export async function listenHttp(options: {
   port: number;
   path: string;
   handle: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Other paths served (the Protected Resource Metadata of `serve --auth-*`). */
+  routes?: ReadonlyMap<string, (req: IncomingMessage, res: ServerResponse) => void> | undefined;
 }): Promise<{ server: Server; url: URL }> {
   const server = createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const route = options.routes?.get(pathname);
+    if (route !== undefined) {
+      route(req, res);
+      return;
+    }
     if (pathname !== options.path) {
       res
         .writeHead(404, { 'content-type': 'text/plain' })

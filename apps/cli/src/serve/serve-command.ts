@@ -3,6 +3,7 @@ import { UsageError } from '../args/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Terminal } from '../output/terminal.js';
 import { loadEverythingServer } from './load-everything-server.js';
+import { readServeAuth } from './serve-auth.js';
 import type { ListeningServer } from './listening-server.js';
 import { type ServeOptions, serveHttp, serveSse, serveStdio, serveWs } from './serve-transports.js';
 
@@ -43,13 +44,24 @@ export function prepareServe(
       command: 'serve',
     });
   }
+  const authSpec = readServeAuth(args, name);
   return async ({ terminal, signal }) => {
     const server = await loadEverythingServer();
+    let protection: string | undefined;
     const running = await transport.start({
       server,
       host,
       port,
       onerror: (error) => terminal.err(terminal.errStyle.dim(`server: ${error.message}`)),
+      protect:
+        authSpec === undefined
+          ? undefined
+          : async (url) => {
+              const { createServeAuth } = await import('./serve-auth.js');
+              const auth = await createServeAuth(authSpec, url);
+              protection = auth.description;
+              return auth;
+            },
     });
     // stdout's first line is the URL, for scripts and tests. On stdio, stdout is the protocol itself and
     // stderr lands in the client's logs, so nothing is announced there.
@@ -60,6 +72,7 @@ export function prepareServe(
           `Serving the everything server over ${transport.label} at ${running.url} (Ctrl-C to stop)`,
         ),
       );
+      if (protection !== undefined) terminal.err(terminal.errStyle.dim(protection));
     }
     const stopped = new Promise<void>((resolve) =>
       signal.addEventListener('abort', () => resolve(), { once: true }),

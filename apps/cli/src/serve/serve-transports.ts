@@ -1,6 +1,8 @@
+import type { HttpAuthenticate } from '@x/protocol/http';
 import type { McpServer } from '@x/server';
 
 // Each function loads its transport package itself: `serve` pays only for the one it runs.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeHttp, listenHttp } from './http-listen.js';
 import type { ListeningServer } from './listening-server.js';
 
@@ -10,6 +12,37 @@ export interface ServeOptions {
   readonly port: number;
   /** Transport faults that belong to no request, e.g. a failed session setup. */
   readonly onerror: (error: Error) => void;
+  /** `serve --auth-*`: called once the URL is known; gives the hook and the metadata route. */
+  readonly protect?: ((url: URL) => Promise<ServeProtection>) | undefined;
+}
+
+/** What `protect` gives: the handlers' `authenticate` hook and the Protected Resource Metadata route. */
+export interface ServeProtection {
+  readonly authenticate: HttpAuthenticate;
+  readonly metadataPath: string;
+  readonly serveMetadata: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/**
+ * A late-bound `authenticate` hook: the protection needs the server URL (known once listening, e.g.
+ * with `--port 0`), the handler needs the hook before. Until it is set, requests get 503.
+ */
+function lateAuthenticate(): {
+  hook: HttpAuthenticate;
+  routes: Map<string, ServeProtection['serveMetadata']>;
+  set(p: ServeProtection): void;
+} {
+  let current: HttpAuthenticate | undefined;
+  const routes = new Map<string, ServeProtection['serveMetadata']>();
+  return {
+    hook: (request) =>
+      current?.(request) ?? new Response(null, { status: 503, headers: { 'retry-after': '1' } }),
+    routes,
+    set: (protection) => {
+      current = protection.authenticate;
+      routes.set(protection.metadataPath, protection.serveMetadata);
+    },
+  };
 }
 
 /** Streamable HTTP (both eras) at `/mcp`; one McpServer serves every session. */
@@ -18,8 +51,10 @@ export async function serveHttp(options: ServeOptions): Promise<ListeningServer>
     import('@x/transport-streamable-http'),
     import('@x/transport-streamable-http/node'),
   ]);
+  const auth = options.protect === undefined ? undefined : lateAuthenticate();
   const handler = createStreamableHttpHandler({
     onsession: (transport) => options.server.connect(transport),
+    ...(auth === undefined ? {} : { authenticate: auth.hook }),
   });
   const nodeHandler = toNodeHandler(handler);
   const { server, url } = await listenHttp({
@@ -27,7 +62,15 @@ export async function serveHttp(options: ServeOptions): Promise<ListeningServer>
     port: options.port,
     path: '/mcp',
     handle: (req, res) => void nodeHandler(req, res),
+    routes: auth?.routes,
   });
+  if (auth !== undefined && options.protect !== undefined) {
+    await options.protect(url).then(auth.set, async (error: unknown) => {
+      await handler.close();
+      await closeHttp(server);
+      throw error;
+    });
+  }
   return {
     url: url.href,
     done: new Promise(() => {}),
@@ -44,9 +87,11 @@ export async function serveSse(options: ServeOptions): Promise<ListeningServer> 
     import('@x/transport-sse'),
     import('@x/transport-sse/node'),
   ]);
+  const auth = options.protect === undefined ? undefined : lateAuthenticate();
   const sse = createSseHandler({
     onsession: (transport) => options.server.connect(transport).then(() => {}),
     onerror: options.onerror,
+    ...(auth === undefined ? {} : { authenticate: auth.hook }),
   });
   const nodeHandler = toNodeHandler(sse);
   const { server, url } = await listenHttp({
@@ -54,7 +99,15 @@ export async function serveSse(options: ServeOptions): Promise<ListeningServer> 
     port: options.port,
     path: '/sse',
     handle: (req, res) => void nodeHandler(req, res),
+    routes: auth?.routes,
   });
+  if (auth !== undefined && options.protect !== undefined) {
+    await options.protect(url).then(auth.set, async (error: unknown) => {
+      await sse.close();
+      await closeHttp(server);
+      throw error;
+    });
+  }
   return {
     url: url.href,
     done: new Promise(() => {}),

@@ -6,6 +6,8 @@ import { UsageError } from '../args/usage-error.js';
 import { ElicitationAnswerer } from '../elicitation/elicitation-answerer.js';
 import type { Terminal } from '../output/terminal.js';
 import { cliVersion } from '../version.js';
+import type { CliFetch } from './auth.js';
+import type { LazyCliAuth } from './lazy-auth.js';
 import { ConnectError } from './connect-error.js';
 
 /** What the session runs over, for `info` and error messages. */
@@ -62,6 +64,13 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
     client.onerror = (error) => terminal.err(terminal.errStyle.dim(`debug: ${error.message}`));
   }
 
+  // OAuth for http(s) targets unless the command line brings its own credentials (--token, -H).
+  const auth = await startAuth(input);
+  const httpOptions = (): { headers: Record<string, string>; fetch?: CliFetch } =>
+    auth === undefined
+      ? { headers: { ...options.headers } }
+      : { headers: { ...options.headers }, fetch: auth.fetch };
+
   // Each transport package is loaded only when the target needs it: startup stays quick.
   let transport: TransportName;
   let connecting: Promise<void>;
@@ -79,11 +88,11 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
     );
   } else if (options.transport === 'sse') {
     transport = 'sse';
-    connecting = client.connect(await sse(target.url, options));
+    connecting = client.connect(await sse(target.url, httpOptions()));
   } else {
     transport = 'streamable-http';
     const { StreamableHttpClientTransport } = await import('@x/transport-streamable-http');
-    const primary = new StreamableHttpClientTransport(target.url, { headers: { ...options.headers } });
+    const primary = new StreamableHttpClientTransport(target.url, httpOptions());
     connecting = client.connect(
       primary,
       options.transport === 'http'
@@ -91,7 +100,7 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
         : {
             fallback: (): Promise<Transport> => {
               transport = 'sse';
-              return sse(target.url, options);
+              return sse(target.url, httpOptions());
             },
           },
     );
@@ -99,6 +108,8 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
 
   const close = async (): Promise<void> => {
     answerer.close();
+    // Auth first: it ends a pending authorization, which a request of the client may be waiting on.
+    await auth?.close();
     await client.close().catch(() => {});
   };
   try {
@@ -106,10 +117,27 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
       ms: options.timeout ?? CONNECT_TIMEOUT_MS,
       what: describeTarget(target),
       signal,
+      paused: auth?.interacting,
     });
   } catch (error) {
+    // The request timed out while the user was still at the authorization server: say so, not
+    // "no answer to the handshake".
+    const signingIn = auth?.interacting() === true && !signal.aborted;
     await close();
+    if (signingIn) {
+      const where = describeTarget(target);
+      throw new ConnectError(
+        `timed out waiting for the authorization at ${where}; run 'x-mcp login ${where}' first (it waits up to 5 minutes)`,
+        { cause: error },
+      );
+    }
     throw error;
+  }
+  // The user signed in while the client was connecting: if that outlasted the client's era probe
+  // (server/discover, 10 s), it settled for the legacy era. Connect once more, now with the token.
+  if (auth?.authorized() === true && client.era === 'legacy' && options.protocolVersion === 'auto') {
+    await close();
+    return openSession(input);
   }
   if (options.logLevel !== undefined && client.era === 'legacy' && client.serverCapabilities?.logging) {
     await client.setLoggingLevel(options.logLevel);
@@ -117,17 +145,35 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
   return { client, transport, close };
 }
 
-async function sse(url: URL, options: ClientOptions): Promise<Transport> {
+async function sse(
+  url: URL,
+  options: { headers: Record<string, string>; fetch?: CliFetch },
+): Promise<Transport> {
   const { SseClientTransport } = await import('@x/transport-sse');
-  return new SseClientTransport(url, { headers: { ...options.headers } });
+  return new SseClientTransport(url, { ...options, headers: { ...options.headers } });
+}
+
+/** The OAuth client of an http(s) target, unless the command line already authorizes (--token, -H). */
+async function startAuth({
+  target,
+  options,
+  terminal,
+}: OpenSessionOptions): Promise<LazyCliAuth | undefined> {
+  if (target.kind !== 'http') return undefined;
+  if (Object.keys(options.headers).some((name) => name.toLowerCase() === 'authorization')) return undefined;
+  const { lazyCliAuth } = await import('./lazy-auth.js');
+  return lazyCliAuth({ serverUrl: target.url, terminal, noBrowser: options.noBrowser });
 }
 
 /** Headers travel only over HTTP and WebSocket; environment variables only reach a spawned server. */
 function checkOptionsFitTarget({ target, options, command }: OpenSessionOptions): void {
   if (target.kind === 'stdio' && Object.keys(options.headers).length > 0) {
-    throw new UsageError('-H/--header applies to URL targets; a stdio server gets -e KEY=VALUE instead', {
-      command,
-    });
+    throw new UsageError(
+      '-H/--header applies to URL targets (so does --token); a stdio server gets -e KEY=VALUE instead',
+      {
+        command,
+      },
+    );
   }
   if (target.kind !== 'stdio' && Object.keys(options.env).length > 0) {
     throw new UsageError('-e/--env applies to stdio servers (-- <command>); a URL target gets -H headers', {
@@ -147,16 +193,23 @@ function checkOptionsFitTarget({ target, options, command }: OpenSessionOptions)
   }
 }
 
-/** Gives up on `promise` after `ms`, or when `signal` aborts. */
+/**
+ * Gives up on `promise` after `ms`, or when `signal` aborts. While `paused()` (the user is at the
+ * authorization server, which has its own time limit) the clock starts over.
+ */
 async function withTimeout(
   promise: Promise<void>,
-  options: { ms: number; what: string; signal: AbortSignal },
+  options: { ms: number; what: string; signal: AbortSignal; paused?: (() => boolean) | undefined },
 ): Promise<void> {
-  const { ms, what, signal } = options;
+  const { ms, what, signal, paused } = options;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ConnectError(`timed out after ${ms} ms connecting to ${what}`)), ms);
+    const expire = (): void => {
+      if (paused?.() === true) timer = setTimeout(expire, ms);
+      else reject(new ConnectError(`timed out after ${ms} ms connecting to ${what}`));
+    };
+    timer = setTimeout(expire, ms);
     onAbort = () => reject(new ConnectError(`interrupted while connecting to ${what}`));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });

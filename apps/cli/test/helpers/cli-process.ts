@@ -77,8 +77,11 @@ export interface LiveCli {
   exited(): Promise<number | null>;
 }
 
-export function startCli(args: readonly string[]): LiveCli {
-  const child = spawn(process.execPath, [BIN, ...args], { env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+export function startCli(args: readonly string[], options: { env?: Record<string, string> } = {}): LiveCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...ENV, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   running.add(child);
   const output = { stdout: '', stderr: '' };
   const waiters = new Set<() => void>();
@@ -122,8 +125,11 @@ export function startCli(args: readonly string[]): LiveCli {
 }
 
 /** `x-mcp serve --transport <t> --port 0`; resolves with the URL it prints on its first stdout line. */
-export async function serve(transport: 'http' | 'sse' | 'ws'): Promise<{ url: string; server: LiveCli }> {
-  const server = startCli(['serve', '--transport', transport, '--port', '0']);
+export async function serve(
+  transport: 'http' | 'sse' | 'ws',
+  extra: readonly string[] = [],
+): Promise<{ url: string; server: LiveCli }> {
+  const server = startCli(['serve', '--transport', transport, '--port', '0', ...extra]);
   const stdout = await server.waitFor('stdout', /\n/);
   return { url: stdout.split('\n')[0] ?? '', server };
 }

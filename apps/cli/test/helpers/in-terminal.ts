@@ -17,10 +17,11 @@ const quote = (arg: string): string => `'${arg.replaceAll("'", "'\\''")}'`;
 export function runInTerminal(
   args: readonly string[],
   answers: readonly string[] = [],
+  options: { env?: Record<string, string> } = {},
 ): Promise<{ code: number | null; screen: string }> {
   const command = [process.execPath, BIN, ...args].map(quote).join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const queue = [...answers];

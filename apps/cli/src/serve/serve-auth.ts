@@ -1,0 +1,173 @@
+// `x-mcp serve --auth-token …` / `--auth-issuer …`: the example server as an OAuth protected resource
+// (MCP "Authorization"), built from @x/auth's resource-server pieces. Everything auth-related of `serve`
+// is here.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpAuthenticate } from '@x/protocol/http';
+import type { ParsedArgs } from '../args/parsed-args.js';
+import { UsageError } from '../args/usage-error.js';
+import { ConnectError } from '../session/connect-error.js';
+
+/** How `serve` is protected, as the command line said. */
+export type ServeAuthSpec =
+  | { readonly kind: 'token'; readonly secret: string }
+  | {
+      readonly kind: 'issuer';
+      /** As given: the `iss` tokens must carry, compared exactly. */
+      readonly issuer: string;
+      readonly audience: string | undefined;
+      /** Required of every request and listed in the PRM (`scopes_supported`). */
+      readonly scopes: readonly string[];
+    };
+
+/** The protection of a running server: the handlers' `authenticate` hook and the PRM route. */
+export interface ServeAuth {
+  readonly authenticate: HttpAuthenticate;
+  /** `/.well-known/oauth-protected-resource/<path>` (RFC 9728 §3.1). */
+  readonly metadataPath: string;
+  /** Serves the Protected Resource Metadata document on `node:http`. */
+  readonly serveMetadata: (req: IncomingMessage, res: ServerResponse) => void;
+  /** One line for stderr: how to connect. */
+  readonly description: string;
+}
+
+/** Reads `--auth-token` / `--auth-issuer` / `--auth-audience`; undefined when none is given. */
+export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpec | undefined {
+  const one = (name: string): string | undefined => args.values.get(name)?.at(-1);
+  const secret = one('auth-token');
+  const issuer = one('auth-issuer');
+  const audience = one('auth-audience');
+  const scopes = args.values.get('auth-scope') ?? [];
+  if (secret === undefined && issuer === undefined) {
+    if (audience !== undefined || scopes.length > 0)
+      throw new UsageError('--auth-audience and --auth-scope go with --auth-issuer', { command: 'serve' });
+    return undefined;
+  }
+  if (transport !== 'http' && transport !== 'sse') {
+    throw new UsageError(
+      `--auth-token and --auth-issuer apply to --transport http and sse, not ${transport}`,
+      {
+        command: 'serve',
+      },
+    );
+  }
+  if (secret !== undefined && issuer !== undefined) {
+    throw new UsageError('give either --auth-token or --auth-issuer, not both', { command: 'serve' });
+  }
+  if (secret !== undefined) {
+    if (audience !== undefined || scopes.length > 0)
+      throw new UsageError('--auth-audience and --auth-scope go with --auth-issuer', { command: 'serve' });
+    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(secret)) {
+      throw new UsageError('--auth-token expects a bearer token (letters, digits, -._~+/ and trailing =)', {
+        command: 'serve',
+      });
+    }
+    return { kind: 'token', secret };
+  }
+  let url: URL;
+  try {
+    url = new URL(issuer as string);
+  } catch {
+    throw new UsageError(`--auth-issuer expects the authorization server's URL, got '${issuer}'`, {
+      command: 'serve',
+    });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`--auth-issuer expects an http(s) URL, got '${issuer}'`, { command: 'serve' });
+  }
+  for (const scope of scopes) {
+    // RFC 6749 §3.3 scope-token: printable ASCII without space, quote or backslash.
+    if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
+      throw new UsageError(`--auth-scope expects one scope token, got '${scope}'`, { command: 'serve' });
+  }
+  return {
+    kind: 'issuer',
+    issuer: url.href === `${issuer}/` ? (issuer as string) : url.href,
+    audience,
+    scopes,
+  };
+}
+
+/**
+ * Builds the protection for the server at `resource` (its URL, known once it listens): a static
+ * bearer secret checked in constant time, or JWT access tokens from the issuer, verified with the key
+ * set its metadata names (audience = `--auth-audience`, else the server URL).
+ */
+export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promise<ServeAuth> {
+  const { AuthError, bearerAuth, protectedResourceMetadataHandler, resourceMetadataUrl } = await import(
+    '@x/auth'
+  );
+  const metadataPath = resourceMetadataUrl(resource).pathname;
+  let authenticate: HttpAuthenticate;
+  let authorizationServers: string[];
+  let description: string;
+  let scopesSupported: readonly string[] | undefined;
+  if (spec.kind === 'token') {
+    const expected = createHash('sha256').update(spec.secret).digest();
+    authorizationServers = [];
+    authenticate = bearerAuth({
+      resource,
+      authorizationServers,
+      dpop: false,
+      // Hashes have equal length, so timingSafeEqual compares without leaking the secret's length.
+      verify: async (token) => {
+        if (!timingSafeEqual(createHash('sha256').update(token).digest(), expected))
+          throw new AuthError('invalid_token', 'the token is not the one this server was started with');
+        return { token, clientId: 'x-mcp-serve', scopes: [] };
+      },
+    });
+    description = 'Protected: send "Authorization: Bearer <--auth-token>" (x-mcp … --token <secret>)';
+  } else {
+    const jwks = await jwksUri(new URL(spec.issuer));
+    authorizationServers = [spec.issuer];
+    authenticate = bearerAuth({
+      resource: spec.audience ?? resource.href,
+      authorizationServers,
+      jwks,
+      requiredScopes: spec.scopes,
+    });
+    scopesSupported = spec.scopes.length > 0 ? spec.scopes : undefined;
+    description = `Protected: JWT access tokens from ${authorizationServers[0]} (x-mcp login <url>)`;
+  }
+  const prm = protectedResourceMetadataHandler({
+    resource,
+    authorizationServers,
+    scopesSupported,
+    resourceName: 'x-mcp serve',
+  });
+  const serveMetadata = (req: IncomingMessage, res: ServerResponse): void => {
+    const answer = prm(new Request(new URL(metadataPath, resource), { method: req.method ?? 'GET' }));
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    void answer.text().then((body) => res.end(req.method === 'HEAD' ? undefined : body));
+  };
+  return { authenticate, metadataPath, serveMetadata, description };
+}
+
+/**
+ * The issuer's `jwks_uri`, from its RFC 8414 metadata (path-inserted well-known URL) or, failing that,
+ * its OpenID Connect discovery document.
+ */
+async function jwksUri(issuer: URL): Promise<string> {
+  const path = issuer.pathname === '/' ? '' : issuer.pathname.replace(/\/$/, '');
+  const candidates = [
+    new URL(`/.well-known/oauth-authorization-server${path}`, issuer.origin),
+    new URL(`${path}/.well-known/openid-configuration`, issuer.origin),
+  ];
+  const failures: string[] = [];
+  for (const url of candidates) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+      if (!response.ok) {
+        failures.push(`${url.href}: HTTP ${response.status}`);
+        await response.body?.cancel();
+        continue;
+      }
+      const metadata = (await response.json()) as { jwks_uri?: unknown };
+      if (typeof metadata.jwks_uri === 'string') return metadata.jwks_uri;
+      failures.push(`${url.href}: no jwks_uri`);
+    } catch (error) {
+      failures.push(`${url.href}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  throw new ConnectError(`cannot find the key set of --auth-issuer ${issuer.href} (${failures.join('; ')})`);
+}
