@@ -2,6 +2,7 @@
 // http://127.0.0.1:$PORT/mcp. One endpoint serves both eras: legacy sessions (resumable through the
 // event store, DELETE to end them) and stateless 2026-07-28 requests (CONFORMANCE.md §7, step 2).
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createEverythingServer } from '@x/examples/dist/everything-server.js';
 import { createStreamableHttpHandler, InMemoryEventStore } from '@x/transport-streamable-http';
 import { toNodeHandler } from '@x/transport-streamable-http/node';
@@ -27,7 +28,11 @@ const http = createServer((req, res) => {
   else res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
 });
 
-http.listen(port, '127.0.0.1', () => console.log(`conformance server on http://127.0.0.1:${port}${PATH}`));
+http.listen(port, '127.0.0.1', () => {
+  // PORT=0 picks a free port: print the one the OS chose.
+  const { port: bound } = http.address() as AddressInfo;
+  console.log(`conformance server on http://127.0.0.1:${bound}${PATH}`);
+});
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
