@@ -129,6 +129,14 @@ describe('requiredScopes: 403 insufficient_scope at the HTTP layer', () => {
     expect(granted.status).toBe(200);
     expect(sseMessages(granted.text)).toMatchObject([{ id: 3, result: { content: [] } }]);
     expect(calls).toEqual(['wipe']);
+    // A batch (2025-03-26) is one HTTP exchange for many requests: no 403 for it; the server checks
+    // each request in-protocol (McpServer answers -32600 insufficient_scope per element).
+    const batch = await raw(server.url, {
+      headers: { ...headers('mcp:write'), 'mcp-protocol-version': '2025-03-26' },
+      body: [message(4), { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'open' } }],
+    });
+    expect(batch.status).toBe(200);
+    expect(calls).toEqual(['wipe', 'wipe', 'open']);
   });
 
   it('does not check requests without AuthInfo, nor methods the function has no scopes for', async () => {
