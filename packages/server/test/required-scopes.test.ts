@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer, ResourceTemplate } from '../src/index.js';
 import { connect, initialize, modernMeta, type Wire } from './helpers.js';
+import { session as taskSession, taskServer } from './tasks-fixture.js';
 
 // Spec 2026-07-28 basic/authorization, "Runtime Insufficient Scope Errors": "When a client makes a
 // request with an access token with insufficient scope during runtime operations, the server SHOULD
@@ -136,6 +137,27 @@ describe('requiredScopes in McpServer registrations', () => {
       contents: [{ text: '42' }],
     });
     expect(calls).toEqual(['secret', 'payroll', 'user 42']);
+  });
+
+  it('refuses a task-augmented call before any task exists', async () => {
+    const { server } = taskServer();
+    let ran = 0;
+    server.registerTool(
+      'audit',
+      { execution: { taskSupport: 'optional' }, requiredScopes: ['audit'] },
+      () => {
+        ran += 1;
+        return text('audited');
+      },
+    );
+    const wire = await taskSession(server, { extra: auth(['mcp']) });
+    open.push(wire);
+    const error = await refusal(
+      wire.call('tools/call', { name: 'audit', arguments: {}, task: { ttl: 1_000 } }),
+    );
+    expect(error.data).toMatchObject({ error: 'insufficient_scope', missingScopes: ['audit'] });
+    expect(await wire.call('tasks/list')).toMatchObject({ tasks: [] });
+    expect(ran).toBe(0);
   });
 
   it('does not publish requiredScopes in the lists', async () => {
