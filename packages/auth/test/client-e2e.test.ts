@@ -154,6 +154,35 @@ describe('OAuthClientProvider against oidc-provider and a bearerAuth-protected x
     expect(pages).toEqual(['login', 'consent', 'consent']); // the session stays; only the new scope is asked
   });
 
+  it('steps up when one tool needs more: McpServer requiredScopes answered 403 insufficient_scope by the HTTP handler', async () => {
+    // Spec basic/authorization "Runtime Insufficient Scope Errors": 403 with error="insufficient_scope",
+    // scope="…" and resource_metadata; "Step-Up Authorization Flow": the client re-authorizes with the
+    // union of its scopes and the challenge's, then retries the original request.
+    const { server, pages, providerOptions } = await setup();
+    const provider = new OAuthClientProvider(providerOptions());
+    const forbidden: string[] = [];
+    const options = httpAuthOptions(provider);
+    const client = await connect(server, {
+      ...options,
+      onForbidden: (response) => {
+        forbidden.push(response.headers.get('www-authenticate') ?? '');
+        return options.onForbidden!(response);
+      },
+    });
+    expect((await whoami(client)).scopes).not.toContain('mcp:admin'); // every-request scope: mcp:tools only
+    const result = await client.callTool({ name: 'admin-whoami', arguments: {} });
+    const first = result.content[0];
+    expect(first?.type === 'text' ? JSON.parse(first.text).scopes : []).toEqual(
+      expect.arrayContaining(['mcp:tools', 'mcp:admin']),
+    );
+    expect(forbidden).toHaveLength(1);
+    expect(forbidden[0]).toContain('error="insufficient_scope"');
+    expect(forbidden[0]).toContain('scope="mcp:admin"');
+    expect(forbidden[0]).toContain(`resource_metadata="${resourceMetadataUrl(server.url).href}"`);
+    expect(pages).toEqual(['login', 'consent', 'consent']);
+    expect((await whoami(client)).scopes).toContain('mcp:admin'); // the wider token stays
+  });
+
   it('gives up after maxStepUps with a typed error', async () => {
     const { server, protect, providerOptions } = await setup();
     const provider = new OAuthClientProvider(providerOptions({ maxStepUps: 1 }));

@@ -1,4 +1,10 @@
 export { ConnectionClosedError, ErrorCode, McpError, RequestTimeoutError } from './errors.js';
+export {
+  type InsufficientScopeData,
+  insufficientScopeError,
+  isInsufficientScope,
+  missingScopes,
+} from './insufficient-scope.js';
 
 export {
   isJSONRPCErrorResponse,

@@ -231,6 +231,32 @@ export class McpServer {
     );
   }
 
+  /**
+   * The `requiredScopes` of what a request would run: the tool of `tools/call`, the prompt of
+   * `prompts/get`, the resource (or template) serving the URI of `resources/read`; undefined for any
+   * other method, an unknown or disabled name, or a registration without scopes. An HTTP handler asks
+   * it before dispatch, so a token lacking a scope gets 403 `insufficient_scope` and the client can
+   * step up (spec 2026-07-28 basic/authorization "Runtime Insufficient Scope Errors"); the in-protocol
+   * check still runs for every other path (batches, stdio behind a proxy, WebSocket).
+   *
+   * @example
+   * ```ts
+   * createStreamableHttpHandler({
+   *   onsession: (transport) => server.connect(transport),
+   *   authenticate: bearerAuth({ resource, authorizationServers: [issuer], jwks }),
+   *   requiredScopes: ({ method, name }) => server.requiredScopesFor(method, name),
+   *   resourceMetadataUrl: resourceMetadataUrl(resource).href,
+   * });
+   * ```
+   */
+  requiredScopesFor(method: string, name: string | undefined): readonly string[] | undefined {
+    if (name === undefined) return undefined;
+    if (method === 'tools/call') return this.#tools.scopesOf(name);
+    if (method === 'prompts/get') return this.#prompts.scopesOf(name);
+    if (method === 'resources/read') return this.#resources.scopesOf(name);
+    return undefined;
+  }
+
   /** Serves one more connection (cheap; see `Server.connect`). */
   connect(transport: Transport, options?: ConnectOptions): Promise<ServerSession> {
     return this.server.connect(transport, options);

@@ -12,6 +12,7 @@ import type { CacheHint } from '../server-options.js';
 import { ListPages } from './list-pages.js';
 import { type HandleTarget, RegistryHandle } from './registry-handle.js';
 import { type CompleteCallback, ownCompleter } from './resource-template.js';
+import { checkScopes, requiredScopesOf } from './required-scopes.js';
 import { type CompiledSchema, compileSchema, type InferSchema, type SchemaInput } from './schema-adapter.js';
 
 /**
@@ -35,6 +36,11 @@ export interface PromptConfig<A extends SchemaInput | undefined = undefined> {
   complete?: Record<string, CompleteCallback> | undefined;
   icons?: Icon[] | undefined;
   _meta?: Record<string, unknown> | undefined;
+  /**
+   * OAuth scopes a caller's token must carry for `prompts/get` (see `ToolConfig.requiredScopes`):
+   * otherwise -32600 `insufficient_scope` before the handler runs; unchecked without `authInfo`.
+   */
+  requiredScopes?: readonly string[] | undefined;
 }
 
 /**
@@ -86,6 +92,7 @@ interface Entry {
   args: CompiledSchema | undefined;
   handler: AnyHandler;
   enabled: boolean;
+  scopes: readonly string[] | undefined;
 }
 
 /** The prompts of one `McpServer`. */
@@ -119,6 +126,12 @@ export class PromptRegistry implements HandleTarget<string, PromptUpdate> {
     return this.#prompts.get(name);
   }
 
+  /** The `requiredScopes` of an enabled prompt. */
+  scopesOf(name: string): readonly string[] | undefined {
+    const prompt = this.#prompts.get(name);
+    return prompt?.enabled === true ? prompt.scopes : undefined;
+  }
+
   completer(name: string, argument: string): CompleteCallback | undefined | null {
     const entry = this.#prompts.get(name);
     if (entry === undefined || !entry.enabled) return null;
@@ -134,6 +147,7 @@ export class PromptRegistry implements HandleTarget<string, PromptUpdate> {
     const prompt = this.#prompts.get(name);
     if (prompt === undefined || !prompt.enabled)
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${describeValue(name)}`);
+    checkScopes(prompt.scopes, ctx);
     let args: unknown = params['arguments'] ?? {};
     if (prompt.args !== undefined) {
       const checked = await prompt.args.validate(args);
@@ -203,7 +217,8 @@ function build(name: string, config: PromptConfig<SchemaInput | undefined>, hand
   if (argumentList !== undefined && argumentList.length > 0) definition.arguments = argumentList;
   if (config.icons !== undefined) definition.icons = config.icons;
   if (config._meta !== undefined) definition._meta = config._meta;
-  return { definition, config, args, handler, enabled: true };
+  const scopes = requiredScopesOf(config.requiredScopes, `Prompt "${name}"`);
+  return { definition, config, args, handler, enabled: true, scopes };
 }
 
 /** Prompt arguments from an object schema: property names, their descriptions, and `required`. */

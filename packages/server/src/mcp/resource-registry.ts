@@ -13,6 +13,7 @@ import type { CacheHint } from '../server-options.js';
 import type { UriTemplateVariables } from '../uri-template.js';
 import { ListPages } from './list-pages.js';
 import { type HandleTarget, RegistryHandle } from './registry-handle.js';
+import { checkScopes, requiredScopesOf } from './required-scopes.js';
 import type { ResourceTemplate } from './resource-template.js';
 
 /**
@@ -38,6 +39,12 @@ export interface ResourceMetadata {
   _meta?: Record<string, unknown> | undefined;
   /** 2026-07-28 cache hint of `resources/read` for this resource. Default `{ ttlMs: 0, cacheScope: 'private' }`. */
   cache?: CacheHint | undefined;
+  /**
+   * OAuth scopes a caller's token must carry for `resources/read` of this resource (every URI of a
+   * template): otherwise -32600 `insufficient_scope` before `read` runs; unchecked without `authInfo`.
+   * Not published in the lists.
+   */
+  requiredScopes?: readonly string[] | undefined;
 }
 
 /**
@@ -102,6 +109,8 @@ interface Entry {
   metadata: ResourceMetadata;
   read: ReadResourceCallback | ReadTemplateCallback;
   enabled: boolean;
+  /** `metadata.requiredScopes`, checked; undefined when none. */
+  scopes: readonly string[] | undefined;
 }
 
 const DEFAULT_READ_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
@@ -147,12 +156,13 @@ export class ResourceRegistry implements HandleTarget<Entry, ResourceUpdate> {
     return this.#enabled().some((e) => e.template?.list !== undefined);
   }
 
-  register(entry: Omit<Entry, 'enabled'>): RegisteredResource {
+  register(entry: Omit<Entry, 'enabled' | 'scopes'>): RegisteredResource {
     if (this.#entries.has(entry.name)) throw new Error(`Resource "${entry.name}" is already registered`);
     if (entry.uri !== undefined && this.#byUri.has(entry.uri)) {
       throw new Error(`Resource URI "${entry.uri}" is already registered`);
     }
-    const full: Entry = { ...entry, enabled: true };
+    const scopes = requiredScopesOf(entry.metadata.requiredScopes, `Resource "${entry.name}"`);
+    const full: Entry = { ...entry, enabled: true, scopes };
     this.#entries.set(entry.name, full);
     if (full.uri !== undefined) this.#byUri.set(full.uri, full);
     this.#touch();
@@ -194,22 +204,32 @@ export class ResourceRegistry implements HandleTarget<Entry, ResourceUpdate> {
     const uri = params['uri'];
     if (typeof uri !== 'string')
       throw new McpError(ErrorCode.InvalidParams, 'resources/read needs a string uri');
+    const found = this.#resolve(uri);
+    if (found === undefined) throw resourceNotFound(ctx.era, uri);
+    const { entry, variables } = found;
+    checkScopes(entry.scopes, ctx);
+    const result =
+      variables === undefined
+        ? await (entry.read as ReadResourceCallback)(uri, ctx)
+        : await (entry.read as ReadTemplateCallback)(uri, variables, ctx);
+    return withHint(result, entry.metadata, ctx.era);
+  }
+
+  /** The `requiredScopes` of the resource `resources/read` would serve for `uri`. */
+  scopesOf(uri: string): readonly string[] | undefined {
+    return this.#resolve(uri)?.entry.scopes;
+  }
+
+  /** An exact URI first, then the templates in registration order. */
+  #resolve(uri: string): { entry: Entry; variables: UriTemplateVariables | undefined } | undefined {
     const fixed = this.#byUri.get(uri);
-    if (fixed?.enabled) {
-      return withHint(await (fixed.read as ReadResourceCallback)(uri, ctx), fixed.metadata, ctx.era);
-    }
+    if (fixed?.enabled) return { entry: fixed, variables: undefined };
     for (const entry of this.#entries.values()) {
       if (!entry.enabled || entry.template === undefined) continue;
       const variables = entry.template.uriTemplate.match(uri);
-      if (variables !== undefined) {
-        return withHint(
-          await (entry.read as ReadTemplateCallback)(uri, variables, ctx),
-          entry.metadata,
-          ctx.era,
-        );
-      }
+      if (variables !== undefined) return { entry, variables };
     }
-    throw resourceNotFound(ctx.era, uri);
+    return undefined;
   }
 
   nameOf(entry: Entry): string {
@@ -222,13 +242,16 @@ export class ResourceRegistry implements HandleTarget<Entry, ResourceUpdate> {
 
   update(entry: Entry, changes: ResourceUpdate): Entry {
     const { name, ...metadata } = changes;
+    const next = { ...entry.metadata, ...metadata };
+    const scopes = requiredScopesOf(next.requiredScopes, `Resource "${name ?? entry.name}"`);
     if (name !== undefined && name !== entry.name) {
       if (this.#entries.has(name)) throw new Error(`Resource "${name}" is already registered`);
       this.#entries.delete(entry.name);
       entry.name = name;
       this.#entries.set(name, entry);
     }
-    entry.metadata = { ...entry.metadata, ...metadata };
+    entry.scopes = scopes;
+    entry.metadata = next;
     this.#touch();
     return entry;
   }

@@ -31,6 +31,13 @@ export interface ToolConfig<
   icons?: Icon[] | undefined;
   execution?: ToolExecution | undefined;
   _meta?: Record<string, unknown> | undefined;
+  /**
+   * OAuth scopes a caller's token must carry to call the tool: otherwise the call fails before the
+   * handler runs with -32600 and `data: { error: 'insufficient_scope', requiredScopes, missingScopes }`.
+   * Checked only for requests that carry `authInfo` (behind an `authenticate` hook); not published in
+   * `tools/list`. `McpServer.requiredScopesFor` gives them to an HTTP handler for a 403 challenge.
+   */
+  requiredScopes?: readonly string[] | undefined;
 }
 
 /**

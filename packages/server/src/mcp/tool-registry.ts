@@ -14,6 +14,7 @@ import {
   type Validation,
 } from './schema-adapter.js';
 import { describeValue, kindOf } from '../describe-value.js';
+import { checkScopes, requiredScopesOf } from './required-scopes.js';
 
 type AnyHandler = (args: unknown, ctx: ServerContext) => ToolResult<unknown> | Promise<ToolResult<unknown>>;
 
@@ -24,6 +25,8 @@ interface ToolEntry {
   output: CompiledSchema | undefined;
   handler: AnyHandler;
   enabled: boolean;
+  /** `requiredScopes`, checked; undefined when none. */
+  scopes: readonly string[] | undefined;
 }
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -63,6 +66,12 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
 
   entry(name: string): ToolEntry | undefined {
     return this.#tools.get(name);
+  }
+
+  /** The `requiredScopes` of an enabled tool (a `Map`: a wire name like `constructor` finds nothing). */
+  scopesOf(name: string): readonly string[] | undefined {
+    const tool = this.#tools.get(name);
+    return tool?.enabled === true ? tool.scopes : undefined;
   }
 
   nameOf(name: string): string {
@@ -118,6 +127,8 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
     const tool = typeof name === 'string' ? this.#tools.get(name) : undefined;
     // An unknown tool is -32602 whether or not a task was asked for.
     if (tool === undefined || !tool.enabled) return this.#callNow(params, ctx);
+    // Before a task exists: a caller without the scopes gets the error, not a failed task.
+    checkScopes(tool.scopes, ctx);
     const support = tool.definition.execution?.taskSupport ?? 'forbidden';
     const requested = ctx.taskRequested !== undefined;
     if (requested && support === 'forbidden') {
@@ -141,8 +152,8 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
   }
 
   /**
-   * Runs the tool now (spec: server/tools "Calling Tools", "Error Handling"): unknown tool -32602; arguments
-   * `tools/call` (spec: server/tools "Calling Tools", "Error Handling"): unknown tool -32602; arguments
+   * Runs the tool now (spec: server/tools "Calling Tools", "Error Handling"): unknown tool -32602; a
+   * token without the tool's `requiredScopes` -32600 `insufficient_scope` (see `checkScopes`); arguments
    * failing the input schema are a tool execution error (`isError: true`, SEP-1303) so the model can
    * fix them; a handler exception is one too, except protocol errors (`McpError`) and the 2026-07-28
    * input round; structured content that breaks the output schema is the server's fault, -32603.
@@ -156,6 +167,7 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
     if (tool === undefined || !tool.enabled) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${describeValue(name)}`);
     }
+    checkScopes(tool.scopes, ctx);
     const raw = params['arguments'] ?? EMPTY_ARGS;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw new McpError(ErrorCode.InvalidParams, 'tools/call arguments must be an object');
@@ -272,7 +284,15 @@ function build(name: string, config: ToolEntry['config'], handler: AnyHandler, e
   if (config.icons !== undefined) definition.icons = config.icons;
   if (config.execution !== undefined) definition.execution = config.execution;
   if (config._meta !== undefined) definition._meta = config._meta;
-  return { config, definition, input, output, handler, enabled };
+  return {
+    config,
+    definition,
+    input,
+    output,
+    handler,
+    enabled,
+    scopes: requiredScopesOf(config.requiredScopes, what),
+  };
 }
 
 /** "For tool calls specifically, this includes cases where the tool call result has isError set to true." */

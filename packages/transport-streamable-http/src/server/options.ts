@@ -116,6 +116,23 @@ export interface StreamableHttpHandlerOptions {
   cors?: CorsOptions | boolean | undefined;
   /** Authenticates each request before its body is read. */
   authenticate?: HttpAuthenticate | undefined;
+  /**
+   * The OAuth scopes a request needs, by method and name (the tool of `tools/call`, the prompt of
+   * `prompts/get`, the URI of `resources/read`): wire it to `McpServer.requiredScopesFor`. Checked after
+   * `authenticate`, before dispatch, for a single request whose `AuthInfo` lacks one: HTTP 403 with
+   * `WWW-Authenticate: Bearer error="insufficient_scope", scope="…", resource_metadata="…"` and a
+   * JSON-RPC error body (-32600, `data.error` `insufficient_scope`), so an OAuth client can step up
+   * (spec basic/authorization "Runtime Insufficient Scope Errors"). Batches and requests without
+   * `AuthInfo` pass through to the server's own check. Default: none.
+   */
+  requiredScopes?:
+    | ((request: { method: string; name?: string }) => readonly string[] | undefined)
+    | undefined;
+  /**
+   * The `resource_metadata` URL (RFC 9728) in the `requiredScopes` 403 challenge; the same URL your
+   * 401 challenges name (`resourceMetadataUrl(resource).href` of `@x/auth`). Default: omitted.
+   */
+  resourceMetadataUrl?: string | undefined;
   /** Keep-alive comment interval on long-lived streams (GET, `subscriptions/listen`). Default 15 s; 0 off. */
   keepAliveMs?: number | undefined;
   /**

@@ -23,6 +23,7 @@ import {
 } from '../http-responses.js';
 import type { HttpIncoming } from '@x/protocol/http';
 import { LegacySessionTransport } from './session-transport.js';
+import { scopeChallenge } from '../scope-challenge.js';
 
 function randomTag(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
@@ -109,6 +110,8 @@ export async function handleLegacyPost(
   if (versionError !== undefined) return versionError;
   if (Array.isArray(body)) return handleBatch(state, request, body, header, extra, caller);
   const message = body as JSONRPCMessage;
+  const forbidden = scopeChallenge(state.options, message, extra.authInfo);
+  if (forbidden !== undefined) return forbidden;
   const initialize = isJSONRPCRequest(message) && message.method === 'initialize';
 
   if (!state.sessionsEnabled) {

@@ -12,6 +12,7 @@ import { errorResponse } from '../http-responses.js';
 import { type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';
 import type { HttpIncoming } from '@x/protocol/http';
 import { validateModernHeaders } from './header-validation.js';
+import { scopeChallenge } from '../scope-challenge.js';
 
 /**
  * A modern POST (2026-07-28 streamable-http): stateless, one message, headers mirrored from the body.
@@ -50,6 +51,9 @@ export async function handleModernPost(
     if (!(error instanceof McpError)) throw error;
     return errorResponse(400, error.code, error.message, { id });
   }
+  // After the header check: the method and name the headers carry are now those of the body.
+  const forbidden = scopeChallenge(state.options, message, extra.authInfo);
+  if (forbidden !== undefined) return forbidden;
   return serveOnOwnTransport(state, 'modern', undefined, {
     messages: [message],
     extra,
