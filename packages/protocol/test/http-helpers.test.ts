@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   createDnsRebindingGuard,
+  quotedString,
   HttpStatusError,
   isJsonContentType,
   PayloadTooLargeError,
@@ -249,5 +250,13 @@ describe('HttpStatusError.from', () => {
     expect(error.message).toBe(`POST to /mcp failed with HTTP 500: ${'e'.repeat(1024)}`);
     expect(cancelled).toBe(true);
     expect(pulled).toBeLessThanOrEqual(4 * chunk.byteLength);
+  });
+});
+
+describe('quotedString', () => {
+  it('escapes quote and backslash and drops control characters (RFC 9110 §5.6.4)', () => {
+    expect(quotedString('files:read')).toBe('"files:read"');
+    expect(quotedString('a "b" \\c')).toBe('"a \\"b\\" \\\\c"');
+    expect(quotedString('line\r\nbreak\u0000\u007f')).toBe('"linebreak"');
   });
 });

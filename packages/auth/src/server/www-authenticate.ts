@@ -1,3 +1,5 @@
+import { quotedString } from '@x/protocol/http';
+
 /** Parameters of a `Bearer` challenge (RFC 6750 §3, RFC 9728 §5.1). */
 export interface BearerChallenge {
   resourceMetadata: string;
@@ -6,24 +8,14 @@ export interface BearerChallenge {
   scope?: string | undefined;
 }
 
-// RFC 7230 quoted-string: a backslash escapes `"` and `\`; control characters cannot appear at all.
-function quote(value: string): string {
-  let clean = '';
-  for (const char of value) {
-    const code = char.charCodeAt(0);
-    if (code < 0x20 || code === 0x7f) continue;
-    clean += char === '"' || char === '\\' ? `\\${char}` : char;
-  }
-  return `"${clean}"`;
-}
-
 /** Formats a `WWW-Authenticate: Bearer …` value. */
 export function bearerChallenge(challenge: BearerChallenge): string {
-  const params = [`resource_metadata=${quote(challenge.resourceMetadata)}`];
-  if (challenge.error !== undefined) params.push(`error=${quote(challenge.error)}`);
+  const params = [`resource_metadata=${quotedString(challenge.resourceMetadata)}`];
+  if (challenge.error !== undefined) params.push(`error=${quotedString(challenge.error)}`);
   if (challenge.errorDescription !== undefined)
-    params.push(`error_description=${quote(challenge.errorDescription)}`);
-  if (challenge.scope !== undefined && challenge.scope !== '') params.push(`scope=${quote(challenge.scope)}`);
+    params.push(`error_description=${quotedString(challenge.errorDescription)}`);
+  if (challenge.scope !== undefined && challenge.scope !== '')
+    params.push(`scope=${quotedString(challenge.scope)}`);
   return `Bearer ${params.join(', ')}`;
 }
 

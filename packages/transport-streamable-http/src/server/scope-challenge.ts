@@ -1,4 +1,5 @@
 import { insufficientScopeError, isJSONRPCRequest, type JSONRPCMessage, missingScopes } from '@x/protocol';
+import { quotedString } from '@x/protocol/http';
 import { errorResponse } from './http-responses.js';
 import type { StreamableHttpHandlerOptions } from './options.js';
 
@@ -11,17 +12,6 @@ const NAME_FIELD: ReadonlyMap<string, 'name' | 'uri'> = new Map([
   ['prompts/get', 'name'],
   ['resources/read', 'uri'],
 ]);
-
-// RFC 7230 quoted-string: `"` and `\` escaped; control characters dropped.
-function quote(value: string): string {
-  let clean = '';
-  for (const char of value) {
-    const code = char.charCodeAt(0);
-    if (code < 0x20 || code === 0x7f) continue;
-    clean += char === '"' || char === '\\' ? `\\${char}` : char;
-  }
-  return `"${clean}"`;
-}
 
 /**
  * The 403 for one request whose token lacks scopes the handler's `requiredScopes` option names, or
@@ -46,11 +36,11 @@ export function scopeChallenge(
   const missing = missingScopes(auth.scopes, required);
   if (missing.length === 0) return undefined;
   const error = insufficientScopeError(required, missing);
-  let challenge = `Bearer error="insufficient_scope", scope=${quote(required.join(' '))}`;
+  let challenge = `Bearer error="insufficient_scope", scope=${quotedString(required.join(' '))}`;
   if (options.resourceMetadataUrl !== undefined) {
-    challenge += `, resource_metadata=${quote(options.resourceMetadataUrl)}`;
+    challenge += `, resource_metadata=${quotedString(options.resourceMetadataUrl)}`;
   }
-  challenge += `, error_description=${quote(error.message)}`;
+  challenge += `, error_description=${quotedString(error.message)}`;
   return errorResponse(403, error.code, error.message, {
     id: message.id,
     data: error.data,
