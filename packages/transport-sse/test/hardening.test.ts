@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createSseHandler, SseClientTransport } from '../src/index.js';
 import type { SseServerTransport } from '../src/index.js';
 import { openRawStream, rawRequest, startSseServer, useCleanup } from './helpers.js';
-import { waitFor } from '@x/test-kit';
+import { afterTurn, waitFor } from '@x/test-kit';
 
 // Issue #24 "Hardening", the legacy HTTP+SSE parts: sessions bound to their caller, bounded sessions,
 // buffers and nesting, the shared Origin policy, clear errors.
@@ -210,7 +210,7 @@ describe('a client that does not read its stream', () => {
         .send({ jsonrpc: '2.0', id: i, result: { content: [{ type: 'text', text }] } })
         .catch(() => refused++);
       // Lets the socket move what the kernel takes, as it would between requests.
-      await new Promise((resolve) => setImmediate(resolve));
+      await afterTurn();
     }
     const grown = process.memoryUsage().rss - rssBefore;
     await waitFor(() => refused > 0);

@@ -6,7 +6,7 @@ import { createSseHandler, SseClientTransport } from '../src/index.js';
 import type { SseHandlerOptions, SseServerTransport, SseSessionContext } from '../src/index.js';
 import { toNodeHandler } from '../src/node/index.js';
 import { openRawStream, rawRequest, useCleanup } from './helpers.js';
-import { startHttpServer, waitFor } from '@x/test-kit';
+import { afterTurn, startHttpServer, waitFor } from '@x/test-kit';
 
 const addCleanup = useCleanup();
 const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
@@ -183,7 +183,7 @@ describe('SseServer under toNodeHandler (its node entry)', () => {
         settled = true;
       });
       // An unblocked send settles within the turn; one that waits for the client does not.
-      await new Promise((resolve) => setImmediate(resolve));
+      await afterTurn();
       if (!settled) blocked = sending;
     }
     expect(blocked).toBeDefined();
@@ -274,7 +274,7 @@ describe('SseClientTransport with the default (undici) requests', () => {
     const sends = Array.from({ length: 200 }, (_, id) => client.send({ jsonrpc: '2.0', id, method: 'ping' }));
     await Promise.all(sends);
     // Warnings are emitted on the next tick.
-    await new Promise((resolve) => setImmediate(resolve));
+    await afterTurn();
     expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
 });

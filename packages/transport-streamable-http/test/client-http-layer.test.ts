@@ -11,7 +11,7 @@ import { Utf8Decoder } from '../src/client/utf8-decoder.js';
 import { createStreamableHttpHandler, StreamableHttpClientTransport } from '../src/index.js';
 import { toNodeHandler } from '../src/node/index.js';
 import { attachResponder, miniClient } from './helpers.js';
-import { waitFor } from '@x/test-kit';
+import { afterTurn, waitFor } from '@x/test-kit';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -24,7 +24,7 @@ function chunkedReply(chunks: Uint8Array[]): FakeReply {
     text: () => Promise.reject(new Error('a streamed reply is not read whole')),
     stream: async (onChunk) => {
       for (const chunk of chunks) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await afterTurn();
         onChunk(chunk);
       }
     },
@@ -86,7 +86,7 @@ describe('readSse', () => {
       text: () => Promise.reject(new Error('not read whole')),
       stream: async (onChunk: (chunk: Uint8Array) => void) => {
         onChunk(encode('data: first\n\n'));
-        await new Promise((resolve) => setImmediate(resolve));
+        await afterTurn();
         throw new Error('socket hang up');
       },
     };

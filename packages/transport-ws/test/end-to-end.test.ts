@@ -2,7 +2,7 @@ import type { JSONRPCMessage } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { request, startClient, startServer } from './helpers.js';
-import { waitFor } from '@x/test-kit';
+import { afterTurn, waitFor } from '@x/test-kit';
 
 describe('WebSocket transports end to end', () => {
   it('exchanges requests, responses and notifications in both directions', async () => {
@@ -127,7 +127,7 @@ describe('WebSocket transports end to end', () => {
     const serverSide = await server.next();
     for (let i = 0; i < 5; i++) await client.send(request(i));
     // Give the frames a chance to reach the paused socket before it is started.
-    await new Promise((resolve) => setImmediate(resolve));
+    await afterTurn();
     await serverSide.start();
     await waitFor(() => server.received[0]?.length === 5);
     expect(server.received[0]?.map((message) => ('id' in message ? message.id : -1))).toEqual([

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { SendBufferFullError, WebSocketClientTransport } from '../src/index.js';
 import { defer, listenerWithSockets, rawClient, request, startServer, stalledClient } from './helpers.js';
-import { waitFor } from '@x/test-kit';
+import { afterTurn, waitFor } from '@x/test-kit';
 
 const HEARTBEAT_MS = 50;
 
@@ -95,7 +95,7 @@ describe('liveness and backpressure', () => {
       );
       pending.push(settled);
       // Let the socket flush what the kernel will take before deciding the peer is slow.
-      await new Promise((resolve) => setImmediate(resolve));
+      await afterTurn();
       const outcome = await Promise.race([settled, Promise.resolve('pending')]);
       if (outcome instanceof SendBufferFullError) refusal = outcome;
     }
