@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { ErrorCode, type JSONRPCMessage, McpError } from '@x/protocol';
 import { StdioClientTransport } from '@x/transport-stdio';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { e2eClient, Resources, rejectionOf, waitFor } from './fixtures/e2e-helpers.js';
+import { e2eClient, Resources, rejectionOf } from './fixtures/e2e-helpers.js';
+import { waitFor } from '@x/test-kit';
 
 // Issue #24 items 9 and 10 against a real server process on stdio: a result JSON cannot encode is
 // answered (-32603 naming the method) instead of leaving the client to its timeout, and a request
@@ -68,12 +69,12 @@ describe('stdio: duplicate in-flight request ids (issue #24 item 10)', () => {
       method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
     });
-    await waitFor(() => received.length === 1, 'the initialize result', 20_000);
+    await waitFor(() => received.length === 1, { what: 'the initialize result', timeoutMs: 20_000 });
     await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow' } } as const;
     await transport.send(call);
     await transport.send(call);
-    await waitFor(() => received.length === 2, 'the answer to the duplicate', 20_000);
+    await waitFor(() => received.length === 2, { what: 'the answer to the duplicate', timeoutMs: 20_000 });
     expect(received[1]).toEqual({
       jsonrpc: '2.0',
       id: 7,
@@ -83,12 +84,14 @@ describe('stdio: duplicate in-flight request ids (issue #24 item 10)', () => {
       },
     });
     await transport.send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'release' } });
-    await waitFor(() => received.some((m) => 'id' in m && m.id === 8), 'the release answer', 20_000);
-    await waitFor(
-      () => received.filter((m) => 'id' in m && m.id === 7).length === 2,
-      'the original result',
-      20_000,
-    );
+    await waitFor(() => received.some((m) => 'id' in m && m.id === 8), {
+      what: 'the release answer',
+      timeoutMs: 20_000,
+    });
+    await waitFor(() => received.filter((m) => 'id' in m && m.id === 7).length === 2, {
+      what: 'the original result',
+      timeoutMs: 20_000,
+    });
     expect(received.filter((m) => 'id' in m && m.id === 7)[1]).toMatchObject({ result: { content: [] } });
   });
 });

@@ -5,7 +5,8 @@ import { listenWebSocket } from '@x/transport-ws/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { TextQueue } from './fixtures/batch-helpers.js';
-import { e2eClient, Resources, rejectionOf, waitFor } from './fixtures/e2e-helpers.js';
+import { e2eClient, Resources, rejectionOf } from './fixtures/e2e-helpers.js';
+import { waitFor } from '@x/test-kit';
 
 // Issue #24 items 9 and 10 over a real WebSocket on 127.0.0.1: a result JSON cannot encode is answered
 // (-32603 naming the method) instead of leaving the client to its timeout, and a request reusing an
@@ -98,7 +99,7 @@ describe('duplicate in-flight request ids, over WebSocket (issue #24 item 10)', 
             clientInfo: { name: 'raw', version: '1' },
           },
         });
-        await waitFor(() => received.length === 1, 'the initialize result');
+        await waitFor(() => received.length === 1, { what: 'the initialize result' });
         await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       }
       const call = {
@@ -110,7 +111,7 @@ describe('duplicate in-flight request ids, over WebSocket (issue #24 item 10)', 
       const before = received.length;
       await transport.send(call);
       await transport.send(call);
-      await waitFor(() => received.length === before + 1, 'the answer to the duplicate');
+      await waitFor(() => received.length === before + 1, { what: 'the answer to the duplicate' });
       expect(received[before]).toEqual({
         jsonrpc: '2.0',
         id: 7,
@@ -120,11 +121,11 @@ describe('duplicate in-flight request ids, over WebSocket (issue #24 item 10)', 
         },
       });
       release();
-      await waitFor(() => received.length === before + 2, 'the original result');
+      await waitFor(() => received.length === before + 2, { what: 'the original result' });
       expect(received[before + 1]).toMatchObject({ jsonrpc: '2.0', id: 7, result: { content: [] } });
       // Nothing else comes for id 7: a ping round trip later, still two answers.
       await transport.send({ jsonrpc: '2.0', id: 8, method: 'tools/list', params: { ...meta } });
-      await waitFor(() => received.some((m) => 'id' in m && m.id === 8), 'the tools/list answer');
+      await waitFor(() => received.some((m) => 'id' in m && m.id === 8), { what: 'the tools/list answer' });
       expect(received.filter((m) => 'id' in m && m.id === 7)).toHaveLength(2);
     },
   );
@@ -159,7 +160,7 @@ describe('duplicate ids in a 2025-03-26 batch, over WebSocket (issue #24 item 10
     const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow' } };
     socket.send(JSON.stringify([call, call]));
     // The batch is answered once both are: release the original once it runs.
-    await waitFor(() => running() === 1, 'the original to be running');
+    await waitFor(() => running() === 1, { what: 'the original to be running' });
     release();
     const answer = JSON.parse(await frames.next()) as unknown[];
     expect(answer).toEqual([

@@ -16,8 +16,8 @@ import {
   rejectionOf,
   startSilenceableProxy,
   textOf,
-  waitFor,
 } from './fixtures/e2e-helpers.js';
+import { waitFor } from '@x/test-kit';
 
 // Issue 7, end-to-end: the real x-mcp Client and McpServer over the legacy HTTP+SSE transport
 // (2024-11-05) on 127.0.0.1: big results, many calls in flight, and a server that vanishes.
@@ -83,7 +83,9 @@ describe('legacy HTTP+SSE end to end (issue 7)', () => {
       expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'sse' } }))).toBe('sse');
       expect(methodsOf(sent)).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
       await client.close();
-      await waitFor(() => hosted.sse.sessionCount === 0 && server.sessions.size === 0, 'server cleanup');
+      await waitFor(() => hosted.sse.sessionCount === 0 && server.sessions.size === 0, {
+        what: 'server cleanup',
+      });
     },
   );
 
@@ -113,15 +115,17 @@ describe('legacy HTTP+SSE end to end (issue 7)', () => {
     const hosted = await host(server);
     const { client, closes } = await connect(hosted.url);
     const pending = client.callTool({ name: 'wait', arguments: {} });
-    await waitFor(() => started === 1, 'the call to reach the server');
+    await waitFor(() => started === 1, { what: 'the call to reach the server' });
 
     hosted.streamSockets[0]!.destroy();
     const error = await rejectionOf(pending);
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect((error as McpError).code).toBe(ErrorCode.ConnectionClosed);
-    await waitFor(() => closes() === 1, 'client onclose');
+    await waitFor(() => closes() === 1, { what: 'client onclose' });
     // The server noticed too: the session and its handler's request are gone.
-    await waitFor(() => hosted.sse.sessionCount === 0 && server.sessions.size === 0, 'server cleanup');
+    await waitFor(() => hosted.sse.sessionCount === 0 && server.sessions.size === 0, {
+      what: 'server cleanup',
+    });
     expect(closes()).toBe(1);
     const after = await rejectionOf(client.callTool({ name: 'echo', arguments: { text: 'x' } }));
     expect(after).toBeInstanceOf(ConnectionClosedError);
@@ -155,9 +159,9 @@ describe('legacy HTTP+SSE: a server that goes silent', () => {
     await client.connect(transport);
     // Observe the rejection at once: it lands while the test is still waiting for onclose.
     const rejected = rejectionOf(client.callTool({ name: 'wait', arguments: {} }));
-    await waitFor(() => started === 1, 'the call to reach the server');
+    await waitFor(() => started === 1, { what: 'the call to reach the server' });
     proxy.silence();
-    await waitFor(() => closes === 1, 'client onclose', 3_000);
+    await waitFor(() => closes === 1, { what: 'client onclose', timeoutMs: 3_000 });
     const error = await rejected;
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect((error as McpError).code).toBe(ErrorCode.ConnectionClosed);

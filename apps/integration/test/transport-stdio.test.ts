@@ -14,8 +14,8 @@ import {
   rejectionOf,
   Resources,
   textOf,
-  waitFor,
 } from './fixtures/e2e-helpers.js';
+import { waitFor } from '@x/test-kit';
 
 // Issue 5, end-to-end: the real x-mcp Client drives a real server process over its stdin/stdout. The
 // servers run on plain Node from the built packages (Node 20 cannot run .ts): the everything-server's
@@ -165,11 +165,13 @@ describe('stdio end to end (issue 5)', () => {
       }
       expect(transport.closeReason).toBeInstanceOf(ServerExitError);
       expect(errors.some((error) => error instanceof ServerExitError)).toBe(true);
-      await waitFor(() => closes === 1, 'client onclose');
+      await waitFor(() => closes === 1, { what: 'client onclose' });
       expect(transport.exitInfo).toEqual(exit);
       expect(client.era).toBeUndefined();
       // The server's logs went to stderr, never into the protocol stream.
-      await waitFor(() => stderr().includes('e2e-stdio-server: crashing'), 'the crash log on stderr');
+      await waitFor(() => stderr().includes('e2e-stdio-server: crashing'), {
+        what: 'the crash log on stderr',
+      });
       // Later calls fail fast, and onclose does not fire again.
       const after = await rejectionOf(client.callTool({ name: 'echo', arguments: { text: 'x' } }));
       expect(after).toBeInstanceOf(ConnectionClosedError);
@@ -205,7 +207,7 @@ describe('stdio end to end (issue 5)', () => {
     void exited.then((value) => {
       exit = value;
     });
-    await waitFor(() => exit !== undefined, 'the server to exit after stdin EOF');
+    await waitFor(() => exit !== undefined, { what: 'the server to exit after stdin EOF' });
     expect(exit).toEqual({ code: 0, signal: null });
   });
 
@@ -226,7 +228,7 @@ describe('stdio end to end (issue 5)', () => {
     const errors: Error[] = [];
     client.onerror = (error) => errors.push(error);
     expect(textOf(await client.callTool({ name: 'forge', arguments: {} }))).toBe('real');
-    await waitFor(() => stderr().includes('"forged"'), 'the forged line on stderr');
+    await waitFor(() => stderr().includes('"forged"'), { what: 'the forged line on stderr' });
     expect(stderr()).toContain('│ forged │'); // console.table too
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('after');
     expect(errors).toEqual([]);

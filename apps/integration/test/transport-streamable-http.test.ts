@@ -18,8 +18,8 @@ import {
   Resources,
   tapReceived,
   textOf,
-  waitFor,
 } from './fixtures/e2e-helpers.js';
+import { waitFor } from '@x/test-kit';
 
 // Issue 6, end-to-end: the real x-mcp Client and McpServer over Streamable HTTP on 127.0.0.1, both eras,
 // every response mode, sessions and their loss, resumption, DNS-rebinding protection. The HTTP exchanges
@@ -78,7 +78,7 @@ describe('Streamable HTTP end to end (issue 6)', () => {
     await holding;
     controller.abort(new Error('the user gave up'));
     await expect(call).rejects.toThrow('the user gave up');
-    await waitFor(() => abortedOnServer, 'the server to see the cancellation');
+    await waitFor(() => abortedOnServer, { what: 'the server to see the cancellation' });
     expect(posts(hosted.log, 'notifications/cancelled')).toHaveLength(0);
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe(
       'still here',
@@ -104,7 +104,7 @@ describe('Streamable HTTP end to end (issue 6)', () => {
     expect(call.headers['mcp-protocol-version']).toBe('2025-11-25');
     expect(call.status).toBe(200);
     // The standalone GET stream of the session was opened after notifications/initialized.
-    await waitFor(() => hosted.log.some((e) => e.method === 'GET'), 'the GET stream');
+    await waitFor(() => hosted.log.some((e) => e.method === 'GET'), { what: 'the GET stream' });
     const get = only(
       hosted.log.filter((e) => e.method === 'GET'),
       'GET',
@@ -121,7 +121,7 @@ describe('Streamable HTTP end to end (issue 6)', () => {
       'DELETE',
     );
     expect([deleted.status, deleted.headers['mcp-session-id']]).toEqual([200, sessionId]);
-    await waitFor(() => hosted.handler.sessionCount === 0, 'the session to end');
+    await waitFor(() => hosted.handler.sessionCount === 0, { what: 'the session to end' });
     expect(errors).toEqual([]);
   });
 
@@ -196,7 +196,7 @@ describe('Streamable HTTP end to end (issue 6)', () => {
     expect(hosted.handler.sessionCount).toBe(0);
     expect(hosted.log.map((e) => e.method)).toEqual(['POST', 'POST', 'POST', 'POST']);
     expect(transports).toBe(4);
-    await waitFor(() => server.sessions.size === 0, 'every per-request server session to end');
+    await waitFor(() => server.sessions.size === 0, { what: 'every per-request server session to end' });
     expect(errors).toEqual([]);
   });
 
@@ -208,7 +208,7 @@ describe('Streamable HTTP end to end (issue 6)', () => {
     const { client, transport, errors } = await connect(hosted, e2eClient({ protocolVersion: 'legacy' }));
     expect(client.era).toBe('legacy');
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'x' } }))).toBe('x');
-    await waitFor(() => hosted.log.some((e) => e.method === 'GET'), 'the GET attempt');
+    await waitFor(() => hosted.log.some((e) => e.method === 'GET'), { what: 'the GET attempt' });
     await client.close();
     expect(transport.sessionId).toBeUndefined();
     expect(hosted.log.map((e) => [e.method, e.status])).toEqual([
@@ -235,14 +235,13 @@ describe('Streamable HTTP end to end (issue 6)', () => {
     expect(new Set(clients.map((c) => c.sessionId)).size).toBe(200);
     expect(hosted.handler.sessionCount).toBe(200);
     // Each session also holds its standalone GET stream open meanwhile.
-    await waitFor(
-      () => hosted.log.filter((e) => e.method === 'GET').length === 200,
-      '200 GET streams',
-      15_000,
-    );
+    await waitFor(() => hosted.log.filter((e) => e.method === 'GET').length === 200, {
+      what: '200 GET streams',
+      timeoutMs: 15_000,
+    });
     expect(hosted.log.filter((e) => e.method === 'GET').every((e) => e.status === 200)).toBe(true);
     await Promise.all(clients.map(({ client }) => client.close()));
-    await waitFor(() => hosted.handler.sessionCount === 0, 'every session to be deleted');
+    await waitFor(() => hosted.handler.sessionCount === 0, { what: 'every session to be deleted' });
   });
 
   it('session expiry: the 404 makes the transport re-initialize and callTool just works, also for 5 calls at once', async () => {
@@ -255,7 +254,7 @@ describe('Streamable HTTP end to end (issue 6)', () => {
     client.onclose = () => closes++;
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'before' } }))).toBe('before');
     const first = transport.sessionId;
-    await waitFor(() => hosted.handler.sessionCount === 0, 'the idle session to expire');
+    await waitFor(() => hosted.handler.sessionCount === 0, { what: 'the idle session to expire' });
 
     const before = hosted.log.length;
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('after');
@@ -275,7 +274,7 @@ describe('Streamable HTTP end to end (issue 6)', () => {
     ]);
 
     // Again, with five calls in flight when the session is found gone: one re-initialization serves all.
-    await waitFor(() => hosted.handler.sessionCount === 0, 'the second session to expire');
+    await waitFor(() => hosted.handler.sessionCount === 0, { what: 'the second session to expire' });
     const again = hosted.log.length;
     const results = await Promise.all(
       [0, 1, 2, 3, 4].map((i) => client.callTool({ name: 'echo', arguments: { text: `c${i}` } })),
@@ -305,7 +304,7 @@ describe('Streamable HTTP end to end (issue 6)', () => {
     // initialize calls could empty the table.
     const hosted = await host(createE2eServer(), { maxSessions: 1 });
     const first = await connect(hosted, e2eClient({ protocolVersion: 'legacy' }));
-    await waitFor(() => hosted.log.some((e) => e.method === 'GET'), 'the first GET stream');
+    await waitFor(() => hosted.log.some((e) => e.method === 'GET'), { what: 'the first GET stream' });
     const refused = await rejectionOf(connect(hosted, e2eClient({ protocolVersion: 'legacy' })));
     expect(refused).toMatchObject({ status: 503, message: expect.stringContaining('maxSessions (1)') });
     expect(textOf(await first.client.callTool({ name: 'echo', arguments: { text: '1' } }))).toBe('1');
@@ -341,7 +340,7 @@ describe('Streamable HTTP end to end (issue 6)', () => {
       how: 'the network drops the connection after the client saw progress 3',
       drop: async ({ hosted, seen }: DropContext) => {
         // Once the client holds an event id: with none, there is nothing to resume (see the report).
-        await waitFor(() => seen.length === 3, 'progress 3 at the client');
+        await waitFor(() => seen.length === 3, { what: 'progress 3 at the client' });
         hosted.lastPost()?.socket?.destroy();
       },
     },
@@ -440,7 +439,7 @@ describe('Streamable HTTP: a response stream that cannot be resumed fails its ca
       how: 'no event store, the network drops the stream (no event id to resume from)',
       options: (): Partial<StreamableHttpHandlerOptions> => ({}),
       drop: async ({ hosted, seen }: DropContext) => {
-        await waitFor(() => seen.length === 3, 'progress 3 at the client');
+        await waitFor(() => seen.length === 3, { what: 'progress 3 at the client' });
         hosted.lastPost()?.socket?.destroy();
       },
       reason: /cannot be resumed \(no event id\)/,
@@ -471,7 +470,7 @@ describe('Streamable HTTP: a response stream that cannot be resumed fails its ca
     );
     let error: unknown;
     call.catch((e: unknown) => (error = e));
-    await waitFor(() => error !== undefined, 'the call to fail', 2_000);
+    await waitFor(() => error !== undefined, { what: 'the call to fail', timeoutMs: 2_000 });
     expect(error).toMatchObject({ code: ErrorCode.ConnectionClosed, message: expect.stringMatching(reason) });
   });
 });

@@ -15,8 +15,8 @@ import {
   rejectionOf,
   startSilenceableProxy,
   textOf,
-  waitFor,
 } from './fixtures/e2e-helpers.js';
+import { waitFor } from '@x/test-kit';
 
 // Issue 7, end-to-end: the real x-mcp Client and McpServer over WebSocket (subprotocol `mcp`) on
 // 127.0.0.1: both eras, big results, many calls in flight, and a peer that dies or goes silent.
@@ -83,10 +83,9 @@ describe('WebSocket end to end (issue 7)', () => {
       expect(methodsOf(sent)).toEqual([...handshake, 'tools/call']);
       expect(server.sessions.size).toBe(1);
       await client.close();
-      await waitFor(
-        () => server.sessions.size === 0 && hosted.listener.sessions.size === 0,
-        'server cleanup',
-      );
+      await waitFor(() => server.sessions.size === 0 && hosted.listener.sessions.size === 0, {
+        what: 'server cleanup',
+      });
     },
   );
 
@@ -116,14 +115,14 @@ describe('WebSocket end to end (issue 7)', () => {
     const hosted = await host(server);
     const { client, closes } = await connect(hosted.url);
     const pending = client.callTool({ name: 'wait', arguments: {} });
-    await waitFor(() => started === 1, 'the call to reach the server');
+    await waitFor(() => started === 1, { what: 'the call to reach the server' });
 
     hosted.sockets[0]!.destroy();
     const error = await rejectionOf(pending);
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect((error as McpError).code).toBe(ErrorCode.ConnectionClosed);
-    await waitFor(() => closes() === 1, 'client onclose');
-    await waitFor(() => server.sessions.size === 0, 'the server session to end');
+    await waitFor(() => closes() === 1, { what: 'client onclose' });
+    await waitFor(() => server.sessions.size === 0, { what: 'the server session to end' });
     expect(closes()).toBe(1);
   });
 
@@ -140,11 +139,11 @@ describe('WebSocket end to end (issue 7)', () => {
     });
     const pending = client.callTool({ name: 'wait', arguments: {} });
     void pending.catch(() => {});
-    await waitFor(() => started === 1, 'the call to reach the server');
+    await waitFor(() => started === 1, { what: 'the call to reach the server' });
 
     proxy.silence();
     const silencedAt = Date.now();
-    await waitFor(() => closes() === 1, 'client onclose from its heartbeat', 5_000);
+    await waitFor(() => closes() === 1, { what: 'client onclose from its heartbeat', timeoutMs: 5_000 });
     const detectedAfter = Date.now() - silencedAt;
     const error = await rejectionOf(pending);
     expect(error).toBeInstanceOf(ConnectionClosedError);
@@ -153,7 +152,7 @@ describe('WebSocket end to end (issue 7)', () => {
     expect(detectedAfter).toBeGreaterThanOrEqual(heartbeatIntervalMs / 2);
     expect(detectedAfter).toBeLessThan(heartbeatIntervalMs * 20);
     // The server never saw a FIN either: its own heartbeat drops the connection and the session.
-    await waitFor(() => server.sessions.size === 0, 'the server heartbeat to drop the session');
+    await waitFor(() => server.sessions.size === 0, { what: 'the server heartbeat to drop the session' });
     expect(hosted.listener.sessions.size).toBe(0);
   });
 });
@@ -175,8 +174,10 @@ describe('WebSocket reconnect (issue 7)', () => {
 
     // The server side drops the connection; the new one reaches a server session that never saw initialize.
     hosted.sockets[0]!.destroy();
-    await waitFor(() => reconnects === 1 && hosted.sockets.length === 2, 'the transport to reconnect');
-    await waitFor(() => server.sessions.size === 1, 'the old server session to end');
+    await waitFor(() => reconnects === 1 && hosted.sockets.length === 2, {
+      what: 'the transport to reconnect',
+    });
+    await waitFor(() => server.sessions.size === 1, { what: 'the old server session to end' });
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('after');
     expect(client.era).toBe('legacy');
   });

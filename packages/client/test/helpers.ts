@@ -121,6 +121,3 @@ export function methodNotFound(method: string): McpError {
 }
 
 export const text = (value: string) => ({ type: 'text' as const, text: value });
-
-/** Lets queued microtasks and macrotasks (in-memory deliveries) run. */
-export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));

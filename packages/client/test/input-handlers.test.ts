@@ -1,7 +1,8 @@
 import { CreateMessageResultSchema, ElicitResultSchema, ErrorCode, ListRootsResultSchema } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { Client } from '../src/index.js';
-import { CLIENT_INFO, fakeServer, flush, legacyHandshake } from './helpers.js';
+import { CLIENT_INFO, fakeServer, legacyHandshake } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 const FORM = {
   message: 'Who are you?',
@@ -116,7 +117,7 @@ describe('server → client requests (legacy)', () => {
   it('sends notifications/roots/list_changed', async () => {
     const { client, notifications } = await legacyClient((c) => c.setRootsHandler(() => ({ roots: [] })));
     await client.sendRootsListChanged();
-    await flush();
+    await afterTimeouts();
     expect(notifications('notifications/roots/list_changed')).toEqual([
       { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
     ]);

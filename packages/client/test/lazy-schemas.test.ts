@@ -2,7 +2,8 @@ import * as protocol from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { isSchemaBuilt } from '@x/protocol/testing';
 import { Client } from '../src/index.js';
-import { CLIENT_INFO, fakeServer, flush, legacyHandshake } from './helpers.js';
+import { CLIENT_INFO, fakeServer, legacyHandshake } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 // The params schemas of what a server may send a client; the client registers a handler for each.
 const SERVER_SENT = {
@@ -39,7 +40,7 @@ describe('Client: schemas of what a server may send', () => {
       method: 'notifications/message',
       params: { level: 'info', data: 'hi' },
     });
-    await flush();
+    await afterTimeouts();
     expect(logs).toEqual([{ level: 'info', data: 'hi' }]);
     expect(unbuilt()).not.toContain('notifications/message');
     expect(unbuilt()).toContain('sampling/createMessage');

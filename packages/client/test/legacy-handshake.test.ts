@@ -2,6 +2,7 @@ import { ConnectionClosedError, type Transport } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { Client, MethodNotSupportedError, NegotiationError } from '../src/index.js';
 import { CLIENT_INFO, fakeServer, legacyHandshake, SERVER_INFO } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 describe('legacy handshake', () => {
   it('sends initialize with version, capabilities and info, then notifications/initialized', async () => {
@@ -139,7 +140,7 @@ describe('legacy handshake after a transport reconnect', () => {
 
     (peer.transport as Transport).onreconnect?.(); // what a reconnecting transport calls once its new connection is up
     const call = client.callTool({ name: 'echo', arguments: {} });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await afterTimeouts();
     // 2025-11-25 lifecycle: "The client SHOULD NOT send requests other than pings before the server has
     // responded to the initialize request."
     expect(peer.wire.map((m) => ('method' in m ? m.method : 'response'))).toEqual(['initialize']);

@@ -1,7 +1,8 @@
 import { McpError, type Protocol, RequestTimeoutError } from '@x/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { Client } from '../src/index.js';
-import { CLIENT_INFO, fakeServer, flush, legacyHandshake, text } from './helpers.js';
+import { CLIENT_INFO, fakeServer, legacyHandshake, text } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 async function connected(
   setup: (server: Protocol) => void,
@@ -126,7 +127,7 @@ describe('legacy requests', () => {
     const aborted = client.callTool({ name: 'slow' }, { signal: controller.signal });
     controller.abort(new Error('user gave up'));
     await expect(aborted).rejects.toThrow('user gave up');
-    await flush();
+    await afterTimeouts();
     expect(notifications('notifications/cancelled').map((n) => n.params?.['requestId'])).toHaveLength(2);
     await expect(
       client.callTool(
@@ -218,7 +219,7 @@ describe('legacy requests', () => {
       method: 'notifications/progress',
       params: { progressToken: 99, progress: 1 },
     });
-    await flush();
+    await afterTimeouts();
     expect(seen).toEqual([
       ['log', 'info', 'hello'],
       ['updated', 'a:1'],

@@ -1,7 +1,8 @@
 import type { RequestContext, RequestId } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { Client, type ListenNotification } from '../src/index.js';
-import { CLIENT_INFO, fakeServer, flush, modernDiscover } from './helpers.js';
+import { CLIENT_INFO, fakeServer, modernDiscover } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 type Ending = 'respond' | 'wait' | 'cancel';
 
@@ -77,7 +78,7 @@ describe('subscriptions/listen', () => {
       expect(notification.method).toBe('notifications/tools/list_changed');
       break;
     }
-    await flush();
+    await afterTimeouts();
     expect(notifications('notifications/cancelled')).toEqual([
       expect.objectContaining({ params: expect.objectContaining({ requestId: subscription.id }) }),
     ]);

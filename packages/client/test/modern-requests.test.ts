@@ -1,7 +1,8 @@
 import { ErrorCode, type JSONRPCRequest, McpError, type Protocol } from '@x/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client, InputRoundsExceededError, MethodNotSupportedError } from '../src/index.js';
-import { CLIENT_INFO, fakeServer, flush, modernDiscover, text } from './helpers.js';
+import { CLIENT_INFO, fakeServer, modernDiscover, text } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 async function modernClient(
   setup: (server: Protocol) => void,
@@ -212,7 +213,7 @@ describe('modern era requests', () => {
     await client.listTools();
     expect(requests('tools/list')).toHaveLength(2);
     await server.notification({ method: 'notifications/tools/list_changed' });
-    await flush();
+    await afterTimeouts();
     await client.listTools();
     expect(requests('tools/list')).toHaveLength(3);
     await client.listTools({}, { fresh: true });

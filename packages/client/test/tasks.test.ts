@@ -2,7 +2,8 @@ import { ElicitResultSchema, ErrorCode, McpError, type Protocol, type Task } fro
 import { withRelatedTask } from '@x/protocol/internal';
 import { describe, expect, it } from 'vitest';
 import { Client } from '../src/index.js';
-import { CLIENT_INFO, fakeServer, flush, legacyHandshake, text } from './helpers.js';
+import { CLIENT_INFO, fakeServer, legacyHandshake, text } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 // Spec 2025-11-25 basic/utilities/tasks, the client as requestor of task-augmented tools/call. The
 // server is a scripted engine, so every request the client puts on the wire is checked exactly.
@@ -141,7 +142,7 @@ describe('client as task requestor', () => {
     const seen: unknown[] = [];
     client.on('taskStatus', (params) => seen.push(params));
     await server.notification({ method: 'notifications/tasks/status', params: task('completed') });
-    await flush();
+    await afterTimeouts();
     expect(seen).toEqual([task('completed')]);
   });
 
@@ -260,7 +261,7 @@ describe('progress of a task-augmented call', () => {
       method: 'notifications/progress',
       params: { progressToken: 'stray', progress: 1 },
     });
-    await flush();
+    await afterTimeouts();
     expect(seen).toEqual([1]);
     expect(errors).toEqual(['Received progress for an unknown token: stray']);
   });

@@ -16,6 +16,7 @@ import {
   type TransportPairFactory,
   transportContractScenarios,
 } from '@x/protocol/testing';
+import { afterTurn } from '@x/test-kit';
 
 const inMemoryPair: TransportPairFactory = async () => {
   const [client, server] = InMemoryTransport.createLinkedPair();
@@ -224,12 +225,12 @@ describe('InMemoryTransport inbox (one microtask drains every message sent since
     process.on('unhandledRejection', onUnhandled);
     try {
       for (const method of ['a', 'bad1', 'b', 'bad2', 'c']) void client.send(note(method));
-      await new Promise((resolve) => setImmediate(resolve));
+      await afterTurn();
       expect(received).toEqual(['a', 'bad1', 'b', 'bad2', 'c']);
       expect(unhandled.map((reason) => (reason as Error).message)).toEqual(['handler bug bad1']);
       // The next message gets a drain of its own.
       void client.send(note('d'));
-      await new Promise((resolve) => setImmediate(resolve));
+      await afterTurn();
       expect(received.at(-1)).toBe('d');
     } finally {
       process.off('unhandledRejection', onUnhandled);
@@ -255,7 +256,7 @@ describe('InMemoryTransport inbox (one microtask drains every message sent since
       const methods = Array.from({ length: size }, (_, i) => `m${burst}.${i}`);
       for (const method of methods) void client.send(note(method));
       expected.push(...methods, ...methods.map((method) => `${method}+`));
-      await new Promise((resolve) => setImmediate(resolve));
+      await afterTurn();
     }
     expect(atServer).toEqual(expected);
     expect(atClient).toEqual(expected.map((method) => `echo:${method}`));
@@ -270,7 +271,7 @@ describe('InMemoryTransport inbox (one microtask drains every message sent since
     };
     await Promise.all([client.start(), server.start()]);
     for (const method of ['a', 'b', 'c', 'd']) void client.send(note(method));
-    await new Promise((resolve) => setImmediate(resolve));
+    await afterTurn();
     expect(received).toEqual(['a', 'b']);
   });
 });

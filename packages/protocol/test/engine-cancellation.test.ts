@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { McpError } from '../src/errors.js';
 import { Protocol } from '../src/engine/index.js';
 import type { RequestContext } from '../src/engine/index.js';
-import { enginePair, engineWithRawPeer, flush } from './engine-helpers.js';
+import { enginePair, engineWithRawPeer } from './engine-helpers.js';
+import { afterMicrotasks } from '@x/test-kit';
 
 const Empty = z.object({});
 
@@ -13,11 +14,11 @@ describe('engine: cancelling outgoing requests', () => {
     const { engine, wire, errors, inject } = await engineWithRawPeer();
     const controller = new AbortController();
     const pending = engine.request({ method: 'slow' }, Empty, { signal: controller.signal });
-    await flush();
+    await afterMicrotasks(20);
     const reason = new McpError(-1, 'User pressed stop');
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([
       { jsonrpc: '2.0', id: 1, method: 'slow' },
       {
@@ -42,7 +43,7 @@ describe('engine: cancelling outgoing requests', () => {
     b.abort();
     expect(await first).toBe('changed my mind');
     expect(await second).toMatchObject({ name: 'AbortError' });
-    await flush();
+    await afterMicrotasks(20);
     expect(wire.slice(2)).toEqual([
       {
         jsonrpc: '2.0',
@@ -61,7 +62,7 @@ describe('engine: cancelling outgoing requests', () => {
     const { engine, wire } = await engineWithRawPeer();
     const pending = engine.request({ method: 'x' }, Empty, { signal: AbortSignal.abort('early') });
     await expect(pending).rejects.toBe('early');
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([]);
   });
 
@@ -71,7 +72,7 @@ describe('engine: cancelling outgoing requests', () => {
     const pending = engine.request({ method: 'initialize' }, Empty, { signal: controller.signal });
     controller.abort('no');
     await expect(pending).rejects.toBe('no');
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([{ jsonrpc: '2.0', id: 1, method: 'initialize' }]);
   });
 
@@ -84,7 +85,7 @@ describe('engine: cancelling outgoing requests', () => {
     ].map((p) => p.catch(() => {}));
     a.abort('stop');
     await Promise.all(pendings);
-    await flush();
+    await afterMicrotasks(20);
     expect(wire.filter((m) => 'method' in m && m.method === 'notifications/cancelled')).toEqual([
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'stop' } },
     ]);
@@ -113,7 +114,7 @@ describe('engine: cancelled incoming requests', () => {
     expect(ctxSeen?.signal.reason).toMatchObject({ name: 'AbortError', message: 'bored' });
     expect(engine.activeRequestCount).toBe(0);
     finish();
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([]);
   });
 
@@ -124,7 +125,7 @@ describe('engine: cancelled incoming requests', () => {
     await inject({ jsonrpc: '2.0', id: 1, method: 'slow' });
     await inject({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
     finish();
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([]);
   });
 
@@ -150,7 +151,7 @@ describe('engine: cancelled incoming requests', () => {
     await inject({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
     await inject({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
     release();
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([{ jsonrpc: '2.0', id: 1, result: { ok: 1 } }]);
   });
 
@@ -165,7 +166,7 @@ describe('engine: cancelled incoming requests', () => {
     });
     await inject({ jsonrpc: '2.0', id: 1, method: 'slow' });
     gone.abort('stream closed');
-    await flush();
+    await afterMicrotasks(20);
     expect(signal?.reason).toBe('stream closed');
     expect(wire).toEqual([]);
   });
@@ -183,11 +184,11 @@ describe('engine: cancelled incoming requests', () => {
     engine.setRequestHandler('quick', () => ({ n: 1 }));
     engine.setRequestHandler('watching', (_p, ctx) => ({ aborted: ctx.signal.aborted }));
     await inject({ jsonrpc: '2.0', id: 1, method: 'quick' });
-    await flush();
+    await afterMicrotasks(20);
     // A handler that never looks at its signal costs the transport's signal nothing.
     expect(reads).toBe(0);
     await inject({ jsonrpc: '2.0', id: 2, method: 'watching' });
-    await flush();
+    await afterMicrotasks(20);
     expect(reads).toBeGreaterThan(0);
     expect(getEventListeners(gone.signal, 'abort')).toHaveLength(0);
     expect(wire).toEqual([
@@ -206,7 +207,7 @@ describe('engine: cancelled incoming requests', () => {
       return {};
     });
     await inject({ jsonrpc: '2.0', id: 1, method: 'remember' });
-    await flush();
+    await afterMicrotasks(20);
     expect(kept?.signal.aborted).toBe(false);
     expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
   });
@@ -228,7 +229,7 @@ describe('engine: cancelled incoming requests', () => {
     await inject({ jsonrpc: '2.0', id: 1, method: 'late' });
     gone.abort('stream closed');
     release();
-    await flush();
+    await afterMicrotasks(20);
     expect(seen).toEqual([true, 'stream closed']);
     // The context is aborted, so the engine answers nothing.
     expect(wire).toEqual([]);
@@ -244,7 +245,7 @@ describe('engine: cancelled incoming requests', () => {
     });
     const controller = new AbortController();
     const pending = client.request({ method: 'slow' }, Empty, { signal: controller.signal });
-    await flush();
+    await afterMicrotasks(20);
     controller.abort(new Error('enough'));
     await expect(pending).rejects.toThrow('enough');
     expect(await aborted).toMatchObject({ name: 'AbortError', message: 'enough' });
@@ -261,14 +262,14 @@ describe('engine: cancelled incoming requests', () => {
     });
     const controller = new AbortController();
     void client.request({ method: 'tools/call' }, Empty, { signal: controller.signal }).catch(() => {});
-    await flush();
+    await afterMicrotasks(20);
     const nestedRequest = serverSent[0]!;
     expect(nestedRequest).toEqual({
       message: { jsonrpc: '2.0', id: 1, method: 'sampling/createMessage' },
       options: expect.objectContaining({ relatedRequestId: 1 }),
     });
     controller.abort('stop');
-    await flush();
+    await afterMicrotasks(20);
     expect(await nested).toMatchObject({ name: 'AbortError' });
     expect(serverSent[1]).toEqual({
       message: {

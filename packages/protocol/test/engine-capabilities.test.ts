@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ErrorCode, McpError } from '../src/errors.js';
 import { Protocol } from '../src/engine/index.js';
 import type { RequestContext } from '../src/engine/index.js';
-import { engineWithRawPeer, flush } from './engine-helpers.js';
+import { engineWithRawPeer } from './engine-helpers.js';
+import { afterMicrotasks } from '@x/test-kit';
 
 const Empty = z.object({});
 
@@ -39,11 +40,11 @@ describe('engine: capability assertions', () => {
       code: ErrorCode.MissingRequiredClientCapability,
       message: 'Peer does not support sampling/createMessage',
     });
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([]);
     expect(engine.pendingRequestCount).toBe(0);
     void engine.request({ method: 'tools/list' }, Empty).catch(() => {});
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }]);
     await engine.close();
   });

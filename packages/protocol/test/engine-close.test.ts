@@ -4,7 +4,8 @@ import { ConnectionClosedError } from '../src/errors.js';
 import { Protocol } from '../src/engine/index.js';
 import type { Transport } from '../src/transport.js';
 import { InMemoryTransport } from '../src/transports/in-memory-transport.js';
-import { enginePair, engineWithRawPeer, flush } from './engine-helpers.js';
+import { enginePair, engineWithRawPeer } from './engine-helpers.js';
+import { afterMicrotasks } from '@x/test-kit';
 
 const Empty = z.object({});
 
@@ -58,7 +59,7 @@ describe('engine: close', () => {
     void server.request({ method: 'hang' }, Empty).catch(() => {});
     const pending = client.request({ method: 'never-answered' }, Empty, { timeout: 60_000 });
     server.setRequestHandler('never-answered', () => new Promise(() => {}));
-    await flush();
+    await afterMicrotasks(20);
     await server.close();
     await expect(pending).rejects.toBeInstanceOf(ConnectionClosedError);
     expect(handlerSignal?.aborted).toBe(true);
@@ -91,10 +92,10 @@ describe('engine: close', () => {
     await b.start();
     await engine.connect(a);
     await b.send({ jsonrpc: '2.0', id: 1, method: 'slow' });
-    await flush();
+    await afterMicrotasks(20);
     await engine.close();
     release();
-    await flush();
+    await afterMicrotasks(20);
     expect(sends).toEqual([]);
   });
 
@@ -104,7 +105,7 @@ describe('engine: close', () => {
       'already connected',
     );
     void engine.request({ method: 'x' }, Empty).catch(() => {});
-    await flush();
+    await afterMicrotasks(20);
     await engine.close();
     const [a, b] = InMemoryTransport.createLinkedPair();
     const received: unknown[] = [];
@@ -114,7 +115,7 @@ describe('engine: close', () => {
     await b.start();
     await engine.connect(a);
     void engine.request({ method: 'y' }, Empty).catch(() => {});
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([{ jsonrpc: '2.0', id: 1, method: 'x' }]);
     // Ids keep counting across connections, so a late answer to an old request cannot be mistaken.
     expect(received).toEqual([{ jsonrpc: '2.0', id: 2, method: 'y' }]);
@@ -173,12 +174,12 @@ describe('engine: rejectPendingRequest (for subclasses)', () => {
     const { engine, wire } = await engineWithRawPeer(new Dropping());
     const listen = engine.request({ method: 'subscriptions/listen' }, Empty).catch((e: unknown) => e);
     const other = engine.request({ method: 'other' }, Empty);
-    await flush();
+    await afterMicrotasks(20);
     const reason = new Error('server tore the subscription down');
     expect(engine.drop(1, reason)).toBe(true);
     expect(engine.drop(1, reason)).toBe(false);
     expect(await listen).toBe(reason);
-    await flush();
+    await afterMicrotasks(20);
     expect(wire.map((m) => ('method' in m ? m.method : 'response'))).toEqual([
       'subscriptions/listen',
       'other',

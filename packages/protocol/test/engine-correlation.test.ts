@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ErrorCode, McpError } from '../src/errors.js';
 import type { JSONRPCRequest } from '../src/jsonrpc.js';
-import { enginePair, engineWithRawPeer, flush } from './engine-helpers.js';
+import { enginePair, engineWithRawPeer } from './engine-helpers.js';
+import { afterMicrotasks } from '@x/test-kit';
 
 const Empty = z.object({});
 const Value = z.object({ value: z.number() });
@@ -13,7 +14,7 @@ describe('engine: id correlation', () => {
     void engine.request({ method: 'a' }, Empty).catch(() => {});
     void engine.request({ method: 'b', params: { x: 1 } }, Empty).catch(() => {});
     void engine.request({ method: 'c' }, Empty).catch(() => {});
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([
       { jsonrpc: '2.0', id: 1, method: 'a' },
       { jsonrpc: '2.0', id: 2, method: 'b', params: { x: 1 } },
@@ -27,7 +28,7 @@ describe('engine: id correlation', () => {
     const { engine, wire, inject } = await engineWithRawPeer();
     const first = engine.request({ method: 'first' }, Value);
     const second = engine.request({ method: 'second' }, Value);
-    await flush();
+    await afterMicrotasks(20);
     const [r1, r2] = wire as JSONRPCRequest[];
     await inject({ jsonrpc: '2.0', id: r2!.id, result: { value: 2 } });
     await inject({ jsonrpc: '2.0', id: r1!.id, result: { value: 1 } });
@@ -45,7 +46,7 @@ describe('engine: id correlation', () => {
       'Received a response for an unknown request id: nope',
     ]);
     const pending = engine.request({ method: 'still-alive' }, Value);
-    await flush();
+    await afterMicrotasks(20);
     await inject({ jsonrpc: '2.0', id: (wire[0] as JSONRPCRequest).id, result: { value: 7 } });
     await expect(pending).resolves.toEqual({ value: 7 });
   });

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ErrorCode, McpError } from '../src/errors.js';
 import type { JSONRPCErrorResponse } from '../src/jsonrpc.js';
 import { Protocol } from '../src/engine/index.js';
-import { enginePair, engineWithRawPeer, flush } from './engine-helpers.js';
+import { enginePair, engineWithRawPeer } from './engine-helpers.js';
+import { afterMicrotasks } from '@x/test-kit';
 
 const Greet = z.object({ name: z.string(), times: z.number().int().default(1) });
 
@@ -201,7 +202,7 @@ describe('engine: duplicate ids', () => {
       },
     ]);
     finish();
-    await flush();
+    await afterMicrotasks(20);
     expect(calls).toBe(1);
     expect(wire.slice(2)).toEqual([{ jsonrpc: '2.0', id: 5, result: { first: true } }]);
     expect(engine.activeRequestCount).toBe(0);
@@ -412,7 +413,7 @@ describe('engine: notification handlers', () => {
     const { engine, wire } = await engineWithRawPeer();
     await engine.notification({ method: 'notifications/initialized' });
     await engine.notification({ method: 'notifications/message', params: { level: 'info', data: 'x' } });
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } },
@@ -504,7 +505,7 @@ describe('engine: handlers that answer synchronously', () => {
     await inject({ jsonrpc: '2.0', id: 1, method: 'x' });
     mode = 'throw';
     transport.onmessage?.({ jsonrpc: '2.0', id: 2, method: 'x' });
-    await flush();
+    await afterMicrotasks(20);
     expect(errors.map((e) => e.message)).toEqual(['async send failure', 'sync send failure']);
   });
 });

@@ -3,6 +3,7 @@ import type { TransportSendOptions } from '../src/transport.js';
 import { Protocol } from '../src/engine/index.js';
 import type { ProtocolOptions } from '../src/engine/index.js';
 import { InMemoryTransport } from '../src/transports/in-memory-transport.js';
+import { afterMicrotasks } from '@x/test-kit';
 
 /** One `send()` call as the transport saw it. */
 export interface SentMessage {
@@ -19,11 +20,6 @@ export function recordSends(transport: InMemoryTransport): SentMessage[] {
     return send(message, options);
   };
   return sent;
-}
-
-/** Lets in-memory deliveries (microtasks) and handler continuations run; works under fake timers. */
-export async function flush(rounds = 20): Promise<void> {
-  for (let i = 0; i < rounds; i++) await Promise.resolve();
 }
 
 /**
@@ -64,7 +60,7 @@ export async function engineWithRawPeer<P extends Protocol = Protocol>(
     errors,
     async inject(message) {
       await peer.send(message);
-      await flush();
+      await afterMicrotasks(20);
     },
   };
 }

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { JSONRPCRequest } from '../src/jsonrpc.js';
 import type { ProgressUpdate, RequestContext } from '../src/engine/index.js';
-import { enginePair, engineWithRawPeer, flush } from './engine-helpers.js';
+import { enginePair, engineWithRawPeer } from './engine-helpers.js';
+import { afterMicrotasks } from '@x/test-kit';
 
 const Empty = z.object({});
 
@@ -12,7 +13,7 @@ describe('engine: progress (outgoing requests)', () => {
     const params = Object.freeze({ name: 'tool', _meta: Object.freeze({ 'x.dev/trace': 'abc' }) });
     void engine.request({ method: 'tools/call', params }, Empty, { onprogress: () => {} }).catch(() => {});
     void engine.request({ method: 'tools/list' }, Empty, { onprogress: () => {} }).catch(() => {});
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([
       {
         jsonrpc: '2.0',

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ConnectionClosedError, RequestTimeoutError } from '../src/errors.js';
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, Protocol } from '../src/engine/index.js';
-import { engineWithRawPeer, flush } from './engine-helpers.js';
+import { engineWithRawPeer } from './engine-helpers.js';
+import { afterMicrotasks, afterNextTick } from '@x/test-kit';
 
 const Empty = z.object({});
 
@@ -13,11 +14,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** Resolves after the tick queue ran (fake timers leave `process.nextTick` real). */
-function endOfTick(): Promise<void> {
-  return new Promise((resolve) => process.nextTick(resolve));
-}
 
 function progress(token: number, value: number) {
   return {
@@ -42,7 +38,7 @@ describe('engine: timeouts', () => {
       message: 'Request slow timed out after 60000 ms',
       data: { timeout: 60_000 },
     });
-    await flush();
+    await afterMicrotasks(20);
     expect(wire).toEqual([
       { jsonrpc: '2.0', id: 1, method: 'slow' },
       {
@@ -75,7 +71,7 @@ describe('engine: timeouts', () => {
     expect(timer.hasRef()).toBe(true); // a pending request keeps Node alive, as a per-request timer did
     await inject({ jsonrpc: '2.0', id: 1, result: {} });
     await expect(first).resolves.toEqual({});
-    await endOfTick();
+    await afterNextTick();
     expect(timer.hasRef()).toBe(false); // an answered request must not keep the process running
 
     const second = engine.request({ method: 'fast' }, Empty);
@@ -86,7 +82,7 @@ describe('engine: timeouts', () => {
     expect(timer.hasRef()).toBe(true); // the third request still waits
     await inject({ jsonrpc: '2.0', id: 3, result: {} });
     await Promise.all([second, third]);
-    await endOfTick();
+    await afterNextTick();
     expect(timer.hasRef()).toBe(false);
     arm.mockRestore();
   });
@@ -102,7 +98,7 @@ describe('engine: timeouts', () => {
     await first;
     // The next call of a sequential loop goes out in the same tick as the answer to the last one.
     const second = engine.request({ method: 'b' }, Empty);
-    await endOfTick();
+    await afterNextTick();
     expect(timer.hasRef()).toBe(true);
     expect(unref).not.toHaveBeenCalled();
     expect(ref).not.toHaveBeenCalled();
@@ -110,7 +106,7 @@ describe('engine: timeouts', () => {
     await inject({ jsonrpc: '2.0', id: 2, result: {} });
     await second;
     expect(timer.hasRef()).toBe(true); // still this tick
-    await endOfTick();
+    await afterNextTick();
     expect(timer.hasRef()).toBe(false);
     expect(unref).toHaveBeenCalledTimes(1);
     arm.mockRestore();
@@ -192,7 +188,7 @@ describe('engine: timeouts', () => {
       message: 'Request endless exceeded its maximum total timeout of 3000 ms',
       data: { timeout: 1_000, maxTotalTimeout: 3_000 },
     });
-    await flush();
+    await afterMicrotasks(20);
     expect(wire.at(-1)).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 1 } });
   });
 
@@ -231,7 +227,7 @@ describe('engine: timeouts', () => {
     const pending = engine.request({ method: 'initialize' }, Empty, { timeout: 10 }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(10);
     expect(await pending).toBeInstanceOf(RequestTimeoutError);
-    await flush();
+    await afterMicrotasks(20);
     expect(wire.map((m) => ('method' in m ? m.method : 'response'))).toEqual(['initialize']);
   });
 

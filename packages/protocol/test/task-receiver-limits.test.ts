@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, McpError, type TaskRequest } from '@x/protocol';
 import { TaskReceiver } from '@x/protocol/internal';
+import { afterTimeouts } from '@x/test-kit';
 
 // Spec 2025-11-25 basic/utilities/tasks, "Resource Management": receivers SHOULD enforce limits and
 // clean up promptly; "Receivers are not required to retain tasks indefinitely."
@@ -54,7 +55,7 @@ describe('TaskReceiver: how many tasks it holds', () => {
     const other = await finished(receiver, 'session-2');
     const { task: running } = await hanging(receiver, 'session-1');
     receiver.dropOwner('session-1', new McpError(ErrorCode.ConnectionClosed, 'gone'));
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await afterTimeouts();
     expect(await codeOf(receiver.get('session-1', done))).toBe(ErrorCode.InvalidParams);
     expect(await codeOf(receiver.get('session-1', running.taskId))).toBe(ErrorCode.InvalidParams);
     expect((await receiver.get('session-2', other)).status).toBe('completed');

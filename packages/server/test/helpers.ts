@@ -8,6 +8,7 @@ import {
   type TransportSendOptions,
 } from '@x/protocol';
 import type { ConnectOptions, McpServer, Server, ServerSession } from '../src/index.js';
+import { afterTimeouts } from '@x/test-kit';
 
 /** A raw engine playing the client, and every message the server put on the wire. */
 export interface Wire {
@@ -72,7 +73,7 @@ export async function initialize(
     clientInfo: LEGACY_CLIENT_INFO,
   });
   await wire.client.notification({ method: 'notifications/initialized' });
-  await tick();
+  await afterTimeouts(5);
   return result;
 }
 
@@ -87,11 +88,6 @@ export function modernMeta(
     [MetaKey.ClientInfo]: { name: 'modern-client', version: '1.0.0' },
     ...extra,
   };
-}
-
-/** Lets queued microtasks and in-memory deliveries run. */
-export async function tick(times = 5): Promise<void> {
-  for (let i = 0; i < times; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** The response the server sent for request `id`. */

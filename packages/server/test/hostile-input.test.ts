@@ -1,7 +1,8 @@
 import { ErrorCode, McpError } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { Server } from '../src/index.js';
-import { connect, initialize, modernMeta, tick } from './helpers.js';
+import { connect, initialize, modernMeta } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 async function failure(promise: Promise<unknown>): Promise<McpError> {
   const error = await promise.then(
@@ -58,7 +59,7 @@ describe('duplicate in-flight request ids (issue #24 item 10)', () => {
       });
     await send(900, modernMeta());
     await send(900, modernMeta());
-    await tick();
+    await afterTimeouts(5);
     const answers = () => wire.sent.filter((m) => 'id' in m && m.id === 900 && !('method' in m));
     expect(answers()).toEqual([
       {
@@ -71,7 +72,7 @@ describe('duplicate in-flight request ids (issue #24 item 10)', () => {
       },
     ]);
     releases.shift()?.();
-    await tick();
+    await afterTimeouts(5);
     expect(answers()).toHaveLength(2);
     expect(answers()[1]).toMatchObject({ id: 900, result: { content: [] } });
     expect(calls).toBe(1);
@@ -79,9 +80,9 @@ describe('duplicate in-flight request ids (issue #24 item 10)', () => {
     await initialize(wire);
     await send(901, undefined);
     await send(901, undefined);
-    await tick();
+    await afterTimeouts(5);
     releases.shift()?.();
-    await tick();
+    await afterTimeouts(5);
     const legacy = wire.sent.filter((m) => 'id' in m && m.id === 901 && !('method' in m));
     expect(legacy).toHaveLength(2);
     expect(legacy[0]).toMatchObject({ error: { code: ErrorCode.InvalidRequest } });

@@ -1,7 +1,8 @@
 import { InMemoryTransport, LATEST_LEGACY_PROTOCOL_VERSION, type ServerCapabilities } from '@x/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { McpServer, Server } from '../src/index.js';
-import { connect, initialize, LEGACY_CLIENT_INFO, tick } from './helpers.js';
+import { connect, initialize, LEGACY_CLIENT_INFO } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 function server(): McpServer {
   const s = new McpServer(
@@ -80,7 +81,7 @@ describe('legacy lifecycle', () => {
     await expect(wire.call('tools/list')).rejects.toMatchObject({ code: -32600, message: /initialized/ });
     await expect(wire.call('ping')).resolves.toEqual({});
     await wire.client.notification({ method: 'notifications/initialized' });
-    await tick();
+    await afterTimeouts(5);
     // Past the gate now: this server declares no tools, so the answer is -32601, not -32600.
     await expect(wire.call('tools/list')).rejects.toMatchObject({ code: -32601 });
     await expect(
@@ -156,7 +157,7 @@ describe('legacy lifecycle', () => {
     await initialize(wire, { capabilities: { roots: { listChanged: true } } });
     await expect(wire.call('x/echo', { value: 42 })).resolves.toEqual({ echo: 42 });
     await wire.client.notification({ method: 'notifications/roots/list_changed' });
-    await tick();
+    await afterTimeouts(5);
     expect(rootsChanged).toHaveBeenCalledTimes(1);
     wire.client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///a' }] }));
     const { ListRootsResultSchema, CreateMessageResultSchema } = await import('@x/protocol');

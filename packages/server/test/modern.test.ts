@@ -2,7 +2,8 @@ import { MetaKey } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer, ResourceTemplate } from '../src/index.js';
-import { connect, initialize, modernMeta, responseTo, tick } from './helpers.js';
+import { connect, initialize, modernMeta, responseTo } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 const SERVER_INFO = { name: 'modern', version: '2.0.0', description: 'd' };
 const INFO_META = { [MetaKey.ServerInfo]: SERVER_INFO };
@@ -174,7 +175,7 @@ describe('2026-07-28: discover, _meta and errors', () => {
       name: 'wait',
     });
     pending.catch(() => {});
-    await tick();
+    await afterTimeouts(5);
     expect(wire.notifications('notifications/progress')).toEqual([
       { progressToken: 'tok', progress: 1, total: 2 },
     ]);
@@ -182,7 +183,7 @@ describe('2026-07-28: discover, _meta and errors', () => {
       method: 'notifications/cancelled',
       params: { requestId: 1, reason: 'bye' },
     });
-    await tick();
+    await afterTimeouts(5);
     expect(reason).toBeInstanceOf(DOMException);
     expect(responseTo(wire, 1)).toBeUndefined();
   });

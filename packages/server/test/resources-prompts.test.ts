@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer, ResourceTemplate } from '../src/index.js';
-import { connect, initialize, tick } from './helpers.js';
+import { connect, initialize } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 function library(options: { pageSize?: number } = {}): McpServer {
   const server = new McpServer({ name: 'lib', version: '1' }, options);
@@ -90,7 +91,7 @@ describe('resources', () => {
     await initialize(b);
     await expect(a.call('resources/subscribe', { uri: 'test://readme' })).resolves.toEqual({});
     server.sendResourceUpdated('test://readme');
-    await tick();
+    await afterTimeouts(5);
     expect(a.notifications('notifications/resources/updated')).toEqual([{ uri: 'test://readme' }]);
     expect(b.notifications('notifications/resources/updated')).toEqual([]);
     // The session state shows the subscription, as a snapshot its reader cannot change.
@@ -103,7 +104,7 @@ describe('resources', () => {
     await a.call('resources/unsubscribe', { uri: 'test://readme' });
     expect(stateA.subscriptions.size).toBe(0);
     server.sendResourceUpdated('test://readme');
-    await tick();
+    await afterTimeouts(5);
     expect(a.notifications('notifications/resources/updated')).toHaveLength(1);
   });
 

@@ -1,7 +1,8 @@
 import { InMemoryTransport, Protocol } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/index.js';
-import { connect, initialize, tick } from './helpers.js';
+import { connect, initialize } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 describe('one server, many connections', () => {
   it('serves connections side by side; list_changed reaches every initialized session; closing one leaves the rest', async () => {
@@ -13,12 +14,12 @@ describe('one server, many connections', () => {
     await initialize(one);
     await initialize(two, { protocolVersion: '2024-11-05' });
     expect(server.sessions.size).toBe(3);
-    await tick();
+    await afterTimeouts(5);
     one.sent.length = 0;
     two.sent.length = 0;
 
     server.registerTool('b', {}, () => ({ content: [{ type: 'text', text: 'b' }] }));
-    await tick();
+    await afterTimeouts(5);
     expect(one.notifications('notifications/tools/list_changed')).toHaveLength(1);
     expect(two.notifications('notifications/tools/list_changed')).toHaveLength(1);
     expect(fresh.notifications()).toEqual([]);
@@ -28,14 +29,14 @@ describe('one server, many connections', () => {
     });
 
     await one.clientTransport.close();
-    await tick();
+    await afterTimeouts(5);
     expect(server.sessions.size).toBe(2);
     expect(server.sessions.has(one.session)).toBe(false);
     await expect(two.call('tools/call', { name: 'a' })).resolves.toEqual({
       content: [{ type: 'text', text: 'a' }],
     });
     server.registerTool('c', {}, () => ({ content: [] }));
-    await tick();
+    await afterTimeouts(5);
     expect(two.notifications('notifications/tools/list_changed')).toHaveLength(2);
     await server.close();
     expect(server.sessions.size).toBe(0);

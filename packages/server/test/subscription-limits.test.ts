@@ -1,7 +1,8 @@
 import { ErrorCode, McpError, ResultSchema } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_SUBSCRIPTIONS, McpServer } from '../src/index.js';
-import { connect, initialize, modernMeta, tick } from './helpers.js';
+import { connect, initialize, modernMeta } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 function build(options: { maxSubscriptions?: number } = {}): McpServer {
   const server = new McpServer({ name: 'subs', version: '1' }, { listChangedDebounceMs: 0, ...options });
@@ -56,21 +57,21 @@ describe('maxSubscriptions (issue #24 item 7)', () => {
       );
     const first = listen(['test://a', 'test://b']); // 3
     first.catch(() => {});
-    await tick();
+    await afterTimeouts(5);
     const tooMany = await failure(listen(['test://c', 'test://d', 'test://e'])); // 3 more: 6 > 5
     expect(tooMany.code).toBe(ErrorCode.InvalidRequest);
     expect(tooMany.message).toContain('exceeds maxSubscriptions (5)');
     const fits = listen(['test://c']); // 2 more: 5
     fits.catch(() => {});
-    await tick();
+    await afterTimeouts(5);
     expect(wire.session.listenStreams).toBe(2);
     await expect(failure(listen([]))).resolves.toMatchObject({ code: ErrorCode.InvalidRequest });
     // The client cancels the first: its share is free again.
     await wire.client.notification({ method: 'notifications/cancelled', params: { requestId: 1 } });
-    await tick();
+    await afterTimeouts(5);
     const again = listen(['test://x', 'test://y']);
     again.catch(() => {});
-    await tick();
+    await afterTimeouts(5);
     expect(wire.session.listenStreams).toBe(2);
     await wire.session.close();
   });

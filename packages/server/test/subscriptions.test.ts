@@ -1,7 +1,8 @@
 import { MetaKey, ResultSchema } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/index.js';
-import { connect, modernMeta, responseTo, tick } from './helpers.js';
+import { connect, modernMeta, responseTo } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 function build(): McpServer {
   const server = new McpServer({ name: 'subs', version: '1' }, { listChangedDebounceMs: 0 });
@@ -14,7 +15,7 @@ describe('2026-07-28 subscriptions/listen', () => {
   it('acknowledges first, filters, tags every message with the subscription id, serves several at once', async () => {
     const server = build();
     const wire = await connect(server);
-    await tick(); // let the registration's own list_changed pass before anyone listens
+    await afterTimeouts(5); // let the registration's own list_changed pass before anyone listens
     const listen = (notifications: Record<string, unknown>) =>
       wire.client.request(
         { method: 'subscriptions/listen', params: { _meta: modernMeta(), notifications } },
@@ -22,7 +23,7 @@ describe('2026-07-28 subscriptions/listen', () => {
       );
     const tools = listen({ toolsListChanged: true, promptsListChanged: true });
     const resources = listen({ resourceSubscriptions: ['test://watched'] });
-    await tick();
+    await afterTimeouts(5);
     expect(wire.notifications('notifications/subscriptions/acknowledged')).toEqual([
       { notifications: { toolsListChanged: true }, _meta: { [MetaKey.SubscriptionId]: 1 } },
       {
@@ -33,7 +34,7 @@ describe('2026-07-28 subscriptions/listen', () => {
     server.registerTool('t2', {}, () => ({ content: [] }));
     server.sendResourceUpdated('test://watched');
     server.sendResourceUpdated('test://other');
-    await tick();
+    await afterTimeouts(5);
     expect(wire.notifications('notifications/tools/list_changed')).toEqual([
       { _meta: { [MetaKey.SubscriptionId]: 1 } },
     ]);
@@ -50,7 +51,7 @@ describe('2026-07-28 subscriptions/listen', () => {
     // Client cancels one: no response for it, the other keeps going.
     await wire.client.notification({ method: 'notifications/cancelled', params: { requestId: 1 } });
     tools.catch(() => {});
-    await tick();
+    await afterTimeouts(5);
     expect(wire.session.listenStreams).toBe(1);
     expect(responseTo(wire, 1)).toBeUndefined();
 

@@ -1,7 +1,7 @@
 import { ElicitRequestParamsSchema, type RequestId } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
-import { tick } from './helpers.js';
 import { createTask, RELATED, send, session, statuses, taskServer } from './tasks-fixture.js';
+import { afterTimeouts } from '@x/test-kit';
 
 // Spec 2025-11-25 basic/utilities/tasks, "Input Required Status" and the "Task-Augmented Tool Call With
 // Elicitation" flow: the server's elicitation travels with the requestor's open tasks/result.
@@ -22,7 +22,7 @@ describe('elicitation inside a task', () => {
     await expect
       .poll(async () => (await wire.call('tasks/get', { taskId }))['status'])
       .toBe('input_required');
-    await tick();
+    await afterTimeouts(5);
     // Nothing is sent before the requestor opens tasks/result.
     expect(wire.sent.filter((m) => 'method' in m && m.method === 'elicitation/create')).toEqual([]);
 
@@ -47,7 +47,7 @@ describe('elicitation inside a task', () => {
     // Routed with the tasks/result request (its stream, on Streamable HTTP).
     expect(wire.sendOptions[index]).toEqual(expect.objectContaining({ relatedRequestId: resultId }));
     // "When the receiver receives all required input, the task SHOULD transition out of input_required status (typically back to working)."
-    await tick();
+    await afterTimeouts(5);
     expect(statuses(wire, taskId)).toEqual(['input_required', 'working', 'completed']);
   });
 
@@ -72,7 +72,7 @@ describe('elicitation inside a task', () => {
       .poll(async () => (await wire.call('tasks/get', { taskId }))['status'])
       .toBe('input_required');
     expect(await wire.call('tasks/cancel', { taskId })).toMatchObject({ status: 'cancelled' });
-    await tick();
+    await afterTimeouts(5);
     expect(wire.sent.filter((m) => 'method' in m && m.method === 'elicitation/create')).toEqual([]);
     expect(statuses(wire, taskId)).toEqual(['input_required', 'cancelled']);
   });

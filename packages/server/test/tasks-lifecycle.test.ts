@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connect, modernMeta, tick } from './helpers.js';
+import { connect, modernMeta } from './helpers.js';
 import {
   createTask,
   ErrorCode,
@@ -11,6 +11,7 @@ import {
   statuses,
   taskServer,
 } from './tasks-fixture.js';
+import { afterTimeouts } from '@x/test-kit';
 
 // Spec 2025-11-25 basic/utilities/tasks, server as the receiver of task-augmented tools/call.
 
@@ -154,7 +155,7 @@ describe('task lifecycle', () => {
     expect(done).toMatchObject({ taskId, status: 'completed', createdAt: task['createdAt'], ttl: 60_000 });
     // "For the tasks/get, tasks/list, and tasks/cancel operations, receivers SHOULD NOT include related-task metadata"
     expect(done).not.toHaveProperty('_meta');
-    await tick();
+    await afterTimeouts(5);
     expect(statuses(wire, taskId)).toEqual(['completed']);
     const notification = wire.notifications('notifications/tasks/status')[0]!;
     // "the notifications/tasks/status notification SHOULD NOT include the related-task metadata"
@@ -172,7 +173,7 @@ describe('task lifecycle', () => {
     void pending.result.then(() => {
       settled = true;
     });
-    await tick();
+    await afterTimeouts(5);
     // "it MUST block the response until the task reaches a terminal status"
     expect(settled).toBe(false);
     expect(responseFor(wire, pending.id())).toBeUndefined();
@@ -263,7 +264,7 @@ describe('tasks/cancel', () => {
     // The handler ignores its signal and finishes anyway:
     // "Once a task is cancelled, it MUST remain in cancelled status even if execution continues to completion"
     gate.open();
-    await tick();
+    await afterTimeouts(5);
     expect(await wire.call('tasks/get', { taskId })).toMatchObject({ status: 'cancelled' });
     expect(statuses(wire, taskId)).toEqual(['cancelled']);
     const result = await errorOf(wire.call('tasks/result', { taskId }));

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { McpError } from '@x/protocol';
 import { McpServer } from '../src/index.js';
-import { connect, initialize, tick } from './helpers.js';
+import { connect, initialize } from './helpers.js';
+import { afterTimeouts } from '@x/test-kit';
 
 const RAW_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -288,13 +289,13 @@ describe('tools', () => {
       signal: controller.signal,
       onprogress: progress,
     });
-    await tick();
+    await afterTimeouts(5);
     expect(progress).toHaveBeenCalledWith(
       expect.objectContaining({ progress: 50, total: 100, message: 'half' }),
     );
     controller.abort('stop');
     await expect(pending).rejects.toBe('stop');
-    await tick();
+    await afterTimeouts(5);
     expect(aborted).toBeInstanceOf(DOMException);
     expect(wire.sent.filter((m) => 'result' in m && m.id === 3)).toEqual([]);
   });

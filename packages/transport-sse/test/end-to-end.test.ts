@@ -3,7 +3,8 @@ import type { JSONRPCMessage, JSONRPCResponse, MessageExtraInfo } from '@x/proto
 import { describe, expect, it } from 'vitest';
 import { SseClientTransport } from '../src/index.js';
 import type { SseServerTransport } from '../src/index.js';
-import { startSseServer, useCleanup, waitFor } from './helpers.js';
+import { startSseServer, useCleanup } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 const addCleanup = useCleanup();
 
@@ -115,7 +116,7 @@ describe('SseClientTransport ↔ SseServer', () => {
         client.send({ jsonrpc: '2.0', id: i, method: 'ping', params: { i } }),
       ),
     );
-    await waitFor(() => inbox.length === 1000, 20_000);
+    await waitFor(() => inbox.length === 1000, { timeoutMs: 20_000 });
     expect(received.map((r) => (r.message as { id: number }).id)).toEqual(
       Array.from({ length: 1000 }, (_, i) => i),
     );
@@ -129,7 +130,7 @@ describe('SseClientTransport ↔ SseServer', () => {
     sends.push(client.send({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }));
     for (let i = 500; i < 1000; i++) sends.push(client.send({ jsonrpc: '2.0', id: i, method: 'ping' }));
     await Promise.all(sends);
-    await waitFor(() => inbox.length === 1000, 20_000);
+    await waitFor(() => inbox.length === 1000, { timeoutMs: 20_000 });
     expect(new Set(inbox.filter(isJSONRPCResponse).map((m) => m.id)).size).toBe(1000);
     // Nothing sent before the notification arrives after it, nothing sent after it arrives before it.
     const order = received.map((r) => (r.message as { id?: number }).id ?? 'notification');

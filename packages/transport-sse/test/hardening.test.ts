@@ -4,7 +4,8 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { createSseHandler, SseClientTransport } from '../src/index.js';
 import type { SseServerTransport } from '../src/index.js';
-import { openRawStream, rawRequest, startSseServer, useCleanup, waitFor } from './helpers.js';
+import { openRawStream, rawRequest, startSseServer, useCleanup } from './helpers.js';
+import { afterTurn, waitFor } from '@x/test-kit';
 
 // Issue #24 "Hardening", the legacy HTTP+SSE parts: sessions bound to their caller, bounded sessions,
 // buffers and nesting, the shared Origin policy, clear errors.
@@ -149,14 +150,14 @@ describe('session limits', () => {
       JSON.stringify({ jsonrpc: '2.0', id: 'slow', method: 'tools/call' }),
     );
     expect(accepted.status).toBe(202);
-    await waitFor(() => harness.sse.sessionCount === 1, 10_000);
+    await waitFor(() => harness.sse.sessionCount === 1, { timeoutMs: 10_000 });
     expect(harness.sse.getSession(busySession.sessionId)).toBe(busySession);
     // Still there well past the idle timeout, because its request is unanswered.
     const stillBusy = Date.now() + 600;
     await waitFor(() => Date.now() > stillBusy);
     expect(harness.sse.sessionCount).toBe(1);
     await busySession.send({ jsonrpc: '2.0', id: 'slow', result: { content: [] } });
-    await waitFor(() => harness.sse.sessionCount === 0, 10_000);
+    await waitFor(() => harness.sse.sessionCount === 0, { timeoutMs: 10_000 });
     expect(busy.text()).toContain('"id":"slow"');
   });
 });
@@ -209,7 +210,7 @@ describe('a client that does not read its stream', () => {
         .send({ jsonrpc: '2.0', id: i, result: { content: [{ type: 'text', text }] } })
         .catch(() => refused++);
       // Lets the socket move what the kernel takes, as it would between requests.
-      await new Promise((resolve) => setImmediate(resolve));
+      await afterTurn();
     }
     const grown = process.memoryUsage().rss - rssBefore;
     await waitFor(() => refused > 0);
@@ -255,7 +256,7 @@ describe('a client that does not read its stream', () => {
     await waitFor(() => harness.sessions.length === 1);
     const text = 'y'.repeat(3 * 1024 * 1024);
     await harness.sessions[0]!.send({ jsonrpc: '2.0', id: 1, result: { text } });
-    await waitFor(() => received.length === 1, 10_000);
+    await waitFor(() => received.length === 1, { timeoutMs: 10_000 });
     expect(JSON.stringify(received[0]).length).toBeGreaterThan(3 * 1024 * 1024);
   });
 });
@@ -277,11 +278,11 @@ describe('client event size', () => {
     await waitFor(() => harness.sessions.length === 1);
     const session = harness.sessions[0]!;
     void session.send({ jsonrpc: '2.0', id: 1, result: { text: 'z'.repeat(1024 * 1024) } });
-    await waitFor(() => received.length === 1, 10_000);
+    await waitFor(() => received.length === 1, { timeoutMs: 10_000 });
     void session
       .send({ jsonrpc: '2.0', id: 2, result: { text: 'z'.repeat(5 * 1024 * 1024) } })
       .catch(() => {});
-    await waitFor(() => closed, 10_000);
+    await waitFor(() => closed, { timeoutMs: 10_000 });
     const what = `An event on the SSE stream from ${harness.url} exceeds maxMessageBytes (4194304); the session is closed`;
     expect(errors.map((error) => error.message)).toEqual([what]);
     expect(client.closeReason?.message).toBe(what);

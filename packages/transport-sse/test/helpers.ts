@@ -1,10 +1,10 @@
-import { createServer, request as httpRequest } from 'node:http';
-import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, Server } from 'node:http';
 import { afterEach } from 'vitest';
 import { createSseHandler, type SseHandler } from '../src/index.js';
 import type { SseHandlerOptions, SseServerTransport } from '../src/index.js';
 import { toNodeHandler } from '../src/node/index.js';
+import { startHttpServer, waitFor } from '@x/test-kit';
 
 type Cleanup = () => Promise<void> | void;
 
@@ -17,42 +17,12 @@ export function useCleanup(): (cleanup: Cleanup) => void {
   return (cleanup) => void cleanups.push(cleanup);
 }
 
-/** Polls until `predicate` holds; fails after `timeoutMs` instead of sleeping a fixed time. */
-export async function waitFor(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`Condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-export interface HttpServerHandle {
+export interface SseHarness {
   server: Server;
   port: number;
+  /** `http://127.0.0.1:<port>`. */
   origin: string;
   close: () => Promise<void>;
-}
-
-/** A node:http server on 127.0.0.1 and a free port; `close` also drops open streams. */
-export async function startHttpServer(
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<HttpServerHandle> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    port,
-    origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-export interface SseHarness extends HttpServerHandle {
   sse: SseHandler;
   /** Every session transport handed to onsession, already started. */
   sessions: SseServerTransport[];
@@ -83,7 +53,15 @@ export async function startSseServer(
     await sse.close();
     await http.close();
   });
-  return { ...http, sse, sessions, url: `${http.origin}/sse` };
+  return {
+    server: http.server,
+    port: http.port,
+    origin: http.url,
+    close: http.close,
+    sse,
+    sessions,
+    url: `${http.url}/sse`,
+  };
 }
 
 export interface RawResponse {

@@ -6,7 +6,8 @@ import type { Transport as OfficialTransport } from '@modelcontextprotocol/sdk/s
 import type { Transport } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { SseClientTransport } from '../src/index.js';
-import { startHttpServer, startSseServer, useCleanup, waitFor } from './helpers.js';
+import { startSseServer, useCleanup } from './helpers.js';
+import { startHttpServer, waitFor } from '@x/test-kit';
 
 const addCleanup = useCleanup();
 
@@ -73,7 +74,7 @@ describe('interop with @modelcontextprotocol/sdk 1.32.2', () => {
     addCleanup(http.close);
     const client = new Client({ name: 'x-mcp-client', version: '1.0.0' });
     addCleanup(() => client.close());
-    await client.connect(asOfficial(new SseClientTransport(`${http.origin}/sse`)));
+    await client.connect(asOfficial(new SseClientTransport(`${http.url}/sse`)));
     await exercise(client);
     await client.close();
     await waitFor(() => transports.size === 0);

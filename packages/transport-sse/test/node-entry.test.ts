@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { createSseHandler, SseClientTransport } from '../src/index.js';
 import type { SseHandlerOptions, SseServerTransport, SseSessionContext } from '../src/index.js';
 import { toNodeHandler } from '../src/node/index.js';
-import { openRawStream, rawRequest, startHttpServer, useCleanup, waitFor } from './helpers.js';
+import { openRawStream, rawRequest, useCleanup } from './helpers.js';
+import { afterTurn, startHttpServer, waitFor } from '@x/test-kit';
 
 const addCleanup = useCleanup();
 const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
@@ -113,7 +114,7 @@ describe('SseServer under toNodeHandler (its node entry)', () => {
     const request = context.request;
     expect(request).toBeInstanceOf(Request);
     expect(request.method).toBe('GET');
-    expect(request.url).toBe(`${http.origin}/sse`);
+    expect(request.url).toBe(`${http.url}/sse`);
     expect(request.headers.get('host')).toBe(`127.0.0.1:${http.port}`);
     expect(request.signal.aborted).toBe(false);
     // Read twice, built once.
@@ -182,7 +183,7 @@ describe('SseServer under toNodeHandler (its node entry)', () => {
         settled = true;
       });
       // An unblocked send settles within the turn; one that waits for the client does not.
-      await new Promise((resolve) => setImmediate(resolve));
+      await afterTurn();
       if (!settled) blocked = sending;
     }
     expect(blocked).toBeDefined();
@@ -225,7 +226,7 @@ describe('SseClientTransport with the default (undici) requests', () => {
       setImmediate(() => res.write(frame.subarray(split)));
     });
     addCleanup(http.close);
-    const client = new SseClientTransport(`${http.origin}/sse`);
+    const client = new SseClientTransport(`${http.url}/sse`);
     addCleanup(() => client.close());
     const messages: JSONRPCMessage[] = [];
     client.onmessage = (message) => messages.push(message);
@@ -249,7 +250,7 @@ describe('SseClientTransport with the default (undici) requests', () => {
     });
     addCleanup(http.close);
     const seen: Array<{ status: number; challenge: string | null }> = [];
-    const client = new SseClientTransport(`${http.origin}/sse`, {
+    const client = new SseClientTransport(`${http.url}/sse`, {
       onUnauthorized: async (response) => {
         seen.push({ status: response.status, challenge: response.headers.get('www-authenticate') });
         return true;
@@ -267,13 +268,13 @@ describe('SseClientTransport with the default (undici) requests', () => {
     process.on('warning', onWarning);
     addCleanup(() => void process.off('warning', onWarning));
     const { http } = await serve();
-    const client = new SseClientTransport(`${http.origin}/sse`, { maxConcurrentSends: 32 });
+    const client = new SseClientTransport(`${http.url}/sse`, { maxConcurrentSends: 32 });
     addCleanup(() => client.close());
     await client.start();
     const sends = Array.from({ length: 200 }, (_, id) => client.send({ jsonrpc: '2.0', id, method: 'ping' }));
     await Promise.all(sends);
     // Warnings are emitted on the next tick.
-    await new Promise((resolve) => setImmediate(resolve));
+    await afterTurn();
     expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
 });

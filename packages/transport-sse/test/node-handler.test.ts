@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WebHandler } from '../src/index.js';
 import { toNodeHandler } from '../src/node/index.js';
-import { openRawStream, rawRequest, startHttpServer, useCleanup, waitFor } from './helpers.js';
+import { openRawStream, rawRequest, useCleanup } from './helpers.js';
+import { startHttpServer, waitFor } from '@x/test-kit';
 
 const addCleanup = useCleanup();
 

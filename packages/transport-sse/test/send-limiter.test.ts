@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SendLimiter } from '../src/client/send-limiter.js';
+import { afterTimeouts } from '@x/test-kit';
 
 /** A task that runs until the test releases it, recording when it started and ended. */
 function gate(log: string[], name: string) {
@@ -15,18 +16,16 @@ function gate(log: string[], name: string) {
   };
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 describe('SendLimiter', () => {
   it('runs up to its cap at once, the rest in order as slots free up', async () => {
     const limiter = new SendLimiter(2);
     const log: string[] = [];
     const [a, b, c] = [gate(log, 'a'), gate(log, 'b'), gate(log, 'c')];
     const runs = [limiter.run(a.task), limiter.run(b.task), limiter.run(c.task)];
-    await tick();
+    await afterTimeouts();
     expect(log).toEqual(['start a', 'start b']);
     b.release();
-    await tick();
+    await afterTimeouts();
     expect(log).toEqual(['start a', 'start b', 'end b', 'start c']);
     a.release();
     c.release();
@@ -38,16 +37,16 @@ describe('SendLimiter', () => {
     const log: string[] = [];
     const [a, b, n, c] = [gate(log, 'a'), gate(log, 'b'), gate(log, 'notification'), gate(log, 'c')];
     const runs = [limiter.run(a.task), limiter.run(b.task), limiter.run(n.task, true), limiter.run(c.task)];
-    await tick();
+    await afterTimeouts();
     expect(log).toEqual(['start a', 'start b']); // c may not overtake the notification
     a.release();
-    await tick();
+    await afterTimeouts();
     expect(log).toEqual(['start a', 'start b', 'end a']); // the barrier still waits for b
     b.release();
-    await tick();
+    await afterTimeouts();
     expect(log.slice(3)).toEqual(['end b', 'start notification']);
     n.release();
-    await tick();
+    await afterTimeouts();
     expect(log.slice(5)).toEqual(['end notification', 'start c']);
     c.release();
     await Promise.all(runs);
@@ -69,7 +68,7 @@ describe('SendLimiter', () => {
         started++;
       });
       expect(started).toBe(i + 1);
-      await tick();
+      await afterTimeouts();
     }
     const thrown = limiter.run(() => {
       throw new Error('sync boom');

@@ -2,7 +2,8 @@ import { ConnectionClosedError } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { SseClientTransport } from '../src/index.js';
 import type { FetchLike } from '@x/protocol/http';
-import { startHttpServer, startSseServer, useCleanup, waitFor } from './helpers.js';
+import { startSseServer, useCleanup } from './helpers.js';
+import { startHttpServer, waitFor } from '@x/test-kit';
 
 const addCleanup = useCleanup();
 const note = { jsonrpc: '2.0', method: 'notifications/initialized' } as const;
@@ -43,7 +44,7 @@ describe('SseClientTransport idle timeout', () => {
       res.write('event: endpoint\ndata: /messages?sessionId=1\n\n');
     });
     addCleanup(http.close);
-    const client = new SseClientTransport(`${http.origin}/sse`, { idleTimeoutMs: 100 });
+    const client = new SseClientTransport(`${http.url}/sse`, { idleTimeoutMs: 100 });
     const seen = track(client);
     const order: string[] = [];
     client.onerror = (error) => {
@@ -55,7 +56,7 @@ describe('SseClientTransport idle timeout', () => {
       order.push('close');
     };
     await client.start();
-    await waitFor(() => seen.closes === 1, 2_000);
+    await waitFor(() => seen.closes === 1, { timeoutMs: 2_000 });
     expect(order).toEqual(['error', 'close']);
     expect(seen.errors[0]).toBeInstanceOf(ConnectionClosedError);
     expect(seen.errors[0]?.message).toMatch(/for 100 ms \(idleTimeoutMs\)/);
@@ -81,13 +82,13 @@ describe('SseClientTransport idle timeout', () => {
       res.write('event: endpoint\ndata: /messages?sessionId=1\n\n');
     });
     addCleanup(http.close);
-    const disabled = new SseClientTransport(`${http.origin}/sse`, { idleTimeoutMs: 0 });
-    const watched = new SseClientTransport(`${http.origin}/sse`, { idleTimeoutMs: 50 });
+    const disabled = new SseClientTransport(`${http.url}/sse`, { idleTimeoutMs: 0 });
+    const watched = new SseClientTransport(`${http.url}/sse`, { idleTimeoutMs: 50 });
     const quiet = track(disabled);
     const timedOut = track(watched);
     await Promise.all([disabled.start(), watched.start()]);
     // The twin with a timeout marks the time: by its close, the disabled one has been idle as long.
-    await waitFor(() => timedOut.closes === 1, 2_000);
+    await waitFor(() => timedOut.closes === 1, { timeoutMs: 2_000 });
     expect(quiet.closes).toBe(0);
     expect(quiet.errors).toEqual([]);
   });

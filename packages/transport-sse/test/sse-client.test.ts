@@ -2,7 +2,8 @@ import { ConnectionClosedError } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { HttpStatusError, SseClientTransport, SseEndpointError } from '../src/index.js';
 import { type FetchLike, MAX_AUTH_RETRIES } from '@x/protocol/http';
-import { startHttpServer, startSseServer, useCleanup, waitFor } from './helpers.js';
+import { startSseServer, useCleanup } from './helpers.js';
+import { startHttpServer, waitFor } from '@x/test-kit';
 
 const addCleanup = useCleanup();
 const note = { jsonrpc: '2.0', method: 'notifications/initialized' } as const;
@@ -28,7 +29,7 @@ function track(client: SseClientTransport) {
 describe('SseClientTransport', () => {
   it('refuses an endpoint on another origin with a clear error from start()', async () => {
     const http = await fakeSseServer('event: endpoint\ndata: http://evil.example/messages?sessionId=1\n\n');
-    const client = new SseClientTransport(`${http.origin}/sse`);
+    const client = new SseClientTransport(`${http.url}/sse`);
     const seen = track(client);
     const error = await client.start().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SseEndpointError);
@@ -41,13 +42,13 @@ describe('SseClientTransport', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' }).end('event: message\ndata: {}\n\n');
     });
     addCleanup(ended.close);
-    await expect(new SseClientTransport(ended.origin).start()).rejects.toBeInstanceOf(SseEndpointError);
+    await expect(new SseClientTransport(ended.url).start()).rejects.toBeInstanceOf(SseEndpointError);
 
     const html = await startHttpServer(
       (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>'),
     );
     addCleanup(html.close);
-    await expect(new SseClientTransport(html.origin).start()).rejects.toThrow(/Expected an event stream/);
+    await expect(new SseClientTransport(html.url).start()).rejects.toThrow(/Expected an event stream/);
   });
 
   it('fails start() with the HTTP status when the GET is refused (what a fallback decides on)', async () => {

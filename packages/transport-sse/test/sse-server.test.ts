@@ -2,7 +2,8 @@ import { ErrorCode } from '@x/protocol';
 import type { MessageExtraInfo } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { SseClientTransport } from '../src/index.js';
-import { openRawStream, rawRequest, startSseServer, useCleanup, waitFor } from './helpers.js';
+import { openRawStream, rawRequest, startSseServer, useCleanup } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 const addCleanup = useCleanup();
 const ping = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/ping' });

@@ -2,7 +2,7 @@ import { SENT } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { createSseHandler } from '../src/index.js';
 import type { SseServerTransport } from '../src/index.js';
-import { waitFor } from './helpers.js';
+import { afterTurn, waitFor } from '@x/test-kit';
 
 // The Web-standard core without any socket: what Bun, Deno and Workers run.
 const base = 'http://localhost:8080';
@@ -65,7 +65,7 @@ describe('SseServer Web-standard core', () => {
     const pending = session.send(chunk).then(() => {
       resolved = true;
     });
-    await new Promise((resolve) => setImmediate(resolve));
+    await afterTurn();
     expect(resolved).toBe(false);
     await reader.read();
     await pending;

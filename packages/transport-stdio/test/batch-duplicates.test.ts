@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { ErrorCode, type JSONRPCRequest } from '@x/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioServerTransport } from '../src/index.js';
-import { cleanup, track, waitFor } from './helpers.js';
+import { cleanup, track } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 afterEach(cleanup);
 

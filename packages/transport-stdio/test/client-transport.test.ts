@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { ConnectionClosedError, ErrorCode, MessageTooLargeError, McpError } from '@x/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessSpawnError, StdioClientTransport } from '../src/index.js';
-import { cleanup, nodeFixture, RpcPeer, track, waitFor } from './helpers.js';
+import { cleanup, nodeFixture, RpcPeer, track } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 afterEach(cleanup);
 
@@ -52,7 +53,7 @@ describe('StdioClientTransport', () => {
     // Draining needs I/O, so sends past the bound cannot have resolved within a microtask.
     expect(resolved).toBeLessThan(10_000);
     await Promise.all(sends);
-    await waitFor(() => peer.received.length === 10_000, 20_000, '10,000 replies');
+    await waitFor(() => peer.received.length === 10_000, { timeoutMs: 20_000, what: '10,000 replies' });
     const order = peer.received.map((message) => ('id' in message ? message.id : undefined));
     expect(order).toEqual(Array.from({ length: 10_000 }, (_, i) => i));
   });
@@ -88,7 +89,7 @@ describe('StdioClientTransport', () => {
     const tooBig = expect(peer.request('big', { size: 256 * 1024 })).rejects.toThrow(
       "The server's response exceeds maxLineBytes (65536) and was dropped",
     );
-    await waitFor(() => peer.errors.length > 0, 5000, 'the oversize error');
+    await waitFor(() => peer.errors.length > 0, { timeoutMs: 5000, what: 'the oversize error' });
     expect(peer.errors[0]).toBeInstanceOf(MessageTooLargeError);
     expect(peer.errors[0]?.message).toMatch(/65536-byte line limit/);
     // The dropped line was a response whose id showed: its request fails now, not at its timeout.
@@ -102,7 +103,7 @@ describe('StdioClientTransport', () => {
     for (let i = 0; i < 20; i++) deep = [deep];
     const refused = peer.request('echo', { deep });
     void refused.catch(() => undefined);
-    await waitFor(() => peer.errors.length > 0, 5000, 'the nesting error');
+    await waitFor(() => peer.errors.length > 0, { timeoutMs: 5000, what: 'the nesting error' });
     expect(peer.errors[0]).toBeInstanceOf(McpError);
     expect((peer.errors[0] as McpError).code).toBe(ErrorCode.ParseError);
     expect(peer.errors[0]?.message).toMatch(/maxNestingDepth/);
@@ -144,7 +145,7 @@ describe('StdioClientTransport', () => {
     });
     await transport.start();
     // Its SIGTERM handler must be installed before we test that it ignores SIGTERM.
-    await waitFor(() => log.includes('stubborn ready'), 5000, 'the stubborn server');
+    await waitFor(() => log.includes('stubborn ready'), { timeoutMs: 5000, what: 'the stubborn server' });
     const started = Date.now();
     await transport.close();
     expect(transport.exitInfo).toEqual({ code: null, signal: 'SIGKILL' });
@@ -212,7 +213,7 @@ describe('StdioClientTransport', () => {
       log += chunk.toString();
     });
     await transport.start();
-    await waitFor(() => log.includes('echo-server ready'), 5000, 'the stderr log line');
+    await waitFor(() => log.includes('echo-server ready'), { timeoutMs: 5000, what: 'the stderr log line' });
     expect(transport.pid).toBeTypeOf('number');
   });
 });

@@ -104,15 +104,6 @@ export class RpcPeer {
   }
 }
 
-/** Polls `predicate` until it holds or `timeoutMs` passes (no fixed sleeps in tests). */
-export async function waitFor(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /**
  * Whether a process has ended. `kill(pid, 0)` also succeeds for a zombie, and an orphaned zombie stays
  * one for good where PID 1 does not reap (containers), so on Linux a `Z` state counts as gone.

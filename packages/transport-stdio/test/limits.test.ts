@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { ErrorCode, McpError, MessageTooLargeError } from '@x/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioServerTransport } from '../src/index.js';
-import { cleanup, nodeFixture, RpcPeer, track, waitFor } from './helpers.js';
+import { cleanup, nodeFixture, RpcPeer, track } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 afterEach(cleanup);
 
@@ -88,7 +89,7 @@ describe('StdioServerTransport refuses deep and long lines fast and keeps servin
     const started = performance.now();
     writeNested(input, depth);
     input.write('{"jsonrpc":"2.0","id":"after","method":"ping"}\n');
-    await waitFor(() => replies.length === 2, 20_000, 'the refusal and the next answer');
+    await waitFor(() => replies.length === 2, { timeoutMs: 20_000, what: 'the refusal and the next answer' });
     const elapsed = performance.now() - started;
     expect(replies[0]).toMatchObject({ id: null, error: { code } });
     expect(replies[0]?.error?.message).toContain(names);
@@ -128,7 +129,7 @@ describe('StdioClientTransport refuses a deep line from the server and stays usa
     await transport.start();
     const started = performance.now();
     expect(await peer.request('nested', { depth })).toEqual({ ok: true });
-    await waitFor(() => peer.errors.length > 0, 20_000, 'the refusal');
+    await waitFor(() => peer.errors.length > 0, { timeoutMs: 20_000, what: 'the refusal' });
     expect(performance.now() - started).toBeLessThan(5_000); // was 9.5 s for 8 MB
     expect(peer.errors[0]).toBeInstanceOf(error);
     expect(peer.errors[0]?.message).toContain(names);

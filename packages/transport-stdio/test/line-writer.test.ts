@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { LineWriter } from '../src/line-writer.js';
+import { afterNextTick } from '@x/test-kit';
 
 /** A stream that records how its bytes were handed over: one call per `_write`/`_writev`. */
 function recordingStream(): { stream: Writable; calls: string[][] } {
@@ -18,22 +19,20 @@ function recordingStream(): { stream: Writable; calls: string[][] } {
   return { stream, calls };
 }
 
-const tick = (): Promise<void> => new Promise((resolve) => process.nextTick(resolve));
-
 describe('LineWriter', () => {
   it('sends the first line of a turn at once and the rest of the turn as one write, in order', async () => {
     const { stream, calls } = recordingStream();
     const writer = new LineWriter(stream);
     const sent = ['a\n', 'b\n', 'c\n'].map((line) => writer.write(line));
     expect(calls).toEqual([['a\n']]); // the peer can start on the first line while this turn goes on
-    await tick();
+    await afterNextTick();
     expect(calls).toEqual([['a\n'], ['b\n', 'c\n']]);
     await Promise.all(sent);
     writer.write('d\n');
     expect(calls).toEqual([['a\n'], ['b\n', 'c\n'], ['d\n']]);
     writer.write('e\n');
     writer.write('f\n');
-    await tick();
+    await afterNextTick();
     expect(calls).toEqual([['a\n'], ['b\n', 'c\n'], ['d\n'], ['e\n', 'f\n']]);
   });
 
@@ -55,7 +54,7 @@ describe('LineWriter', () => {
     await Promise.resolve(); // the turn's microtask has run, the tick has not
     void writer.write('c\n');
     expect(calls).toEqual([['a\n']]);
-    await tick();
+    await afterNextTick();
     expect(calls).toEqual([['a\n'], ['b\n', 'c\n']]);
   });
 
@@ -82,7 +81,7 @@ describe('LineWriter', () => {
     void second.then(() => (settled = true));
     await Promise.resolve();
     expect(settled).toBe(false);
-    await tick();
+    await afterNextTick();
     await second;
     expect(settled).toBe(true);
   });

@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { ConnectionClosedError, ErrorCode, type JSONRPCMessage, type McpError } from '@x/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioServerTransport } from '../src/index.js';
-import { cleanup, collectJsonLines, exitOf, rawSpawn, track, waitFor } from './helpers.js';
+import { cleanup, collectJsonLines, exitOf, rawSpawn, track } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 afterEach(cleanup);
 
@@ -66,7 +67,7 @@ describe('StdioServerTransport', () => {
     const { transport, input, output, replies, isClosed } = await startOnPipes();
     await transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info' } });
     input.end();
-    await waitFor(isClosed, 5000, 'onclose');
+    await waitFor(isClosed, { timeoutMs: 5000, what: 'onclose' });
     await waitFor(() => output.readableEnded || replies.length === 1);
     expect(replies).toHaveLength(1);
     await expect(transport.send({ jsonrpc: '2.0', method: 'late' })).rejects.toBeInstanceOf(
@@ -131,7 +132,7 @@ describe('StdioServerTransport in a real process', () => {
       child.stdout?.once('data', () => child.kill('SIGTERM'));
       child.stdin?.write(`{"jsonrpc":"2.0","id":2,"method":"big","params":{"size":${5 * 1024 * 1024}}}\n`);
       expect(await exitOf(child)).toEqual(expected);
-      await waitFor(() => lines.length === 1, 5000, 'the big reply');
+      await waitFor(() => lines.length === 1, { timeoutMs: 5000, what: 'the big reply' });
       expect((lines[0] as { result: { data: string } }).result.data.length).toBe(5 * 1024 * 1024);
     });
   }

@@ -10,7 +10,8 @@ import { readSse } from '../src/client/sse-reader.js';
 import { Utf8Decoder } from '../src/client/utf8-decoder.js';
 import { createStreamableHttpHandler, StreamableHttpClientTransport } from '../src/index.js';
 import { toNodeHandler } from '../src/node/index.js';
-import { attachResponder, miniClient, waitFor } from './helpers.js';
+import { attachResponder, miniClient } from './helpers.js';
+import { afterTurn, waitFor } from '@x/test-kit';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -23,7 +24,7 @@ function chunkedReply(chunks: Uint8Array[]): FakeReply {
     text: () => Promise.reject(new Error('a streamed reply is not read whole')),
     stream: async (onChunk) => {
       for (const chunk of chunks) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await afterTurn();
         onChunk(chunk);
       }
     },
@@ -85,7 +86,7 @@ describe('readSse', () => {
       text: () => Promise.reject(new Error('not read whole')),
       stream: async (onChunk: (chunk: Uint8Array) => void) => {
         onChunk(encode('data: first\n\n'));
-        await new Promise((resolve) => setImmediate(resolve));
+        await afterTurn();
         throw new Error('socket hang up');
       },
     };
@@ -275,7 +276,7 @@ describe('default HTTP client (undici dispatcher)', () => {
     expect(await clientB.request('echo', { n: 2 })).toMatchObject({ result: { echoed: { n: 2 } } });
     expect(observed.connections()).toBe(afterA);
     await b.close();
-    await waitFor(() => observed.open.size === 0, 'the client to close its idle connections');
+    await waitFor(() => observed.open.size === 0, { what: 'the client to close its idle connections' });
     await new Promise((resolve) => observed.server.close(resolve));
   });
 
@@ -284,7 +285,7 @@ describe('default HTTP client (undici dispatcher)', () => {
     const { transport, client } = await initialized(observed.url);
     await client.request('echo', { n: 1 });
     await transport.close();
-    await waitFor(() => observed.open.size === 0, 'the client to close its idle connections');
+    await waitFor(() => observed.open.size === 0, { what: 'the client to close its idle connections' });
     await new Promise((resolve) => observed.server.close(resolve));
   });
 
@@ -309,7 +310,7 @@ describe('default HTTP client (undici dispatcher)', () => {
     await transport.start();
     await transport.send({ jsonrpc: '2.0', id: 1, method: 'echo' });
     await transport.send({ jsonrpc: '2.0', id: 2, method: 'echo' }, { headers: { 'x-reply': 'sse' } });
-    await waitFor(() => received.length === 2, 'both replies');
+    await waitFor(() => received.length === 2, { what: 'both replies' });
     expect(received).toEqual([
       { jsonrpc: '2.0', id: 1, result: { text: 'héllo €' } },
       { jsonrpc: '2.0', id: 2, result: { text: 'wörld 😀' } },
@@ -335,10 +336,10 @@ describe('default HTTP client (undici dispatcher)', () => {
       { jsonrpc: '2.0', id: 1, method: 'slow' },
       { requestSignal: requestSignal.signal },
     );
-    await waitFor(() => observed.connections() === 1, 'the POST');
+    await waitFor(() => observed.connections() === 1, { what: 'the POST' });
     requestSignal.abort(new Error('gave up'));
     await expect(sent).rejects.toThrow('gave up');
-    await waitFor(() => serverSawClose, 'the server to see the request end');
+    await waitFor(() => serverSawClose, { what: 'the server to see the request end' });
     await transport.close();
     observed.server.closeAllConnections();
     await new Promise((resolve) => observed.server.close(resolve));

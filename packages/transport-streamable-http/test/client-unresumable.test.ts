@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { StreamableHttpClientTransport } from '../src/index.js';
-import { closeServer, miniClient, startServer, waitFor } from './helpers.js';
+import { closeServer, miniClient, startServer } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 // A legacy POST stream that breaks before its response and cannot be resumed must fail its request at
 // once (a -32000 error response), not leave it pending until the caller's timeout.
@@ -15,7 +16,7 @@ const PROGRESS =
 async function answerWithin(call: Promise<JSONRPCMessage>, timeoutMs = 2_000): Promise<JSONRPCMessage> {
   let answer: JSONRPCMessage | undefined;
   void call.then((message) => (answer = message));
-  await waitFor(() => answer !== undefined, 'the pending request to be answered', timeoutMs);
+  await waitFor(() => answer !== undefined, { what: 'the pending request to be answered', timeoutMs });
   return answer!;
 }
 
@@ -55,7 +56,7 @@ describe('legacy POST streams that cannot be resumed', () => {
     await transport.start();
     await client.initialize();
     const call = client.request('long');
-    await waitFor(() => client.received.some((m) => 'method' in m), 'progress 1');
+    await waitFor(() => client.received.some((m) => 'method' in m), { what: 'progress 1' });
     callResponse!.socket!.destroy();
     const answer = await answerWithin(call);
     expect(answer).toMatchObject({

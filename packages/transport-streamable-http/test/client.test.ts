@@ -10,7 +10,8 @@ import {
   StreamableHttpClientTransport,
   HttpStatusError,
 } from '../src/index.js';
-import { closeServer, miniClient, startServer, waitFor } from './helpers.js';
+import { closeServer, miniClient, startServer } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 const M = '2026-07-28';
 const META = {
@@ -52,14 +53,14 @@ describe('client ↔ server, legacy era', () => {
       expect(result(await client.request('ask'))).toEqual({ answer: { roots: [{ uri: 'file:///r' }] } });
       // The GET stream opens after `notifications/initialized`; wait for it, then push an unrelated notification.
       const session = server.transports[0] as unknown as { hasOpenStream: boolean };
-      await waitFor(() => session.hasOpenStream, 'GET stream');
+      await waitFor(() => session.hasOpenStream, { what: 'GET stream' });
       await server.transports[0]!.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
       await waitFor(
         () => client.received.some((m) => 'method' in m && m.method === 'notifications/tools/list_changed'),
-        'notification',
+        { what: 'notification' },
       );
       await transport.close();
-      await waitFor(() => server.handler.sessionCount === 0, 'DELETE on close');
+      await waitFor(() => server.handler.sessionCount === 0, { what: 'DELETE on close' });
     },
   );
 
@@ -87,7 +88,7 @@ describe('client ↔ server, legacy era', () => {
     const client = miniClient(transport);
     await transport.start();
     await client.initialize();
-    await waitFor(() => server.handler.sessionCount === 0, 'session expiry');
+    await waitFor(() => server.handler.sessionCount === 0, { what: 'session expiry' });
     expect(result(await client.request('ping'))).toEqual({});
     await transport.close();
   });
@@ -121,7 +122,7 @@ describe('client ↔ server, legacy era', () => {
     const call = client.request('long');
     await waitFor(
       () => client.received.filter((m) => 'method' in m && m.method === 'notifications/progress').length >= 2,
-      'progress 2',
+      { what: 'progress 2' },
     );
     release();
     expect(result(await call)).toEqual({ finished: true });
@@ -163,10 +164,9 @@ describe('client ↔ server, legacy era', () => {
     await transport.start();
     await client.initialize();
     const call = client.request('long');
-    await waitFor(
-      () => client.received.some((m) => 'method' in m && m.method === 'notifications/progress'),
-      'progress 1',
-    );
+    await waitFor(() => client.received.some((m) => 'method' in m && m.method === 'notifications/progress'), {
+      what: 'progress 1',
+    });
     callResponse!.socket!.destroy(); // the network drops the stream; the server is not told why
     release();
     expect(result(await call)).toEqual({ survived: true });
@@ -215,7 +215,7 @@ describe('client ↔ server, legacy era', () => {
     await transport.start();
     await client.initialize();
     expect(transport.sessionId).toBeUndefined();
-    await waitFor(() => gets === 1, 'the GET attempt');
+    await waitFor(() => gets === 1, { what: 'the GET attempt' });
     expect(result(await client.request('echo', { s: 1 }))).toEqual({ echoed: { s: 1 } });
     await transport.close();
     expect(errors).toEqual([]);
@@ -328,9 +328,9 @@ describe('client ↔ server, modern era', () => {
     const client = miniClient(transport);
     await transport.start();
     void client.request('hang', { _meta: META }).catch(() => {});
-    await waitFor(() => server.transports.length === 1, 'request to arrive');
+    await waitFor(() => server.transports.length === 1, { what: 'request to arrive' });
     await client.notify('notifications/cancelled', { requestId: 1, reason: 'user' });
-    await waitFor(() => aborted, 'server-side cancellation');
+    await waitFor(() => aborted, { what: 'server-side cancellation' });
     expect(server.transports).toHaveLength(1); // no POST for the notification
     await transport.close();
   });
@@ -436,7 +436,7 @@ describe('client errors and hooks', () => {
     const client = miniClient(transport);
     await transport.start();
     await client.initialize();
-    await waitFor(() => requests.includes('GET /mcp'), 'the GET stream');
+    await waitFor(() => requests.includes('GET /mcp'), { what: 'the GET stream' });
     await transport.close();
     expect(requests).toEqual(['POST /mcp', 'POST /mcp', 'GET /mcp', 'DELETE /mcp']);
     expect(statuses).toEqual([200, 202, 200, 200]);
@@ -464,7 +464,7 @@ describe('client errors and hooks', () => {
     const client = miniClient(transport);
     await transport.start();
     await client.initialize();
-    await waitFor(() => server.transports[0] !== undefined && gets.length === 2, 'the second GET');
+    await waitFor(() => server.transports[0] !== undefined && gets.length === 2, { what: 'the second GET' });
     expect(gets).toEqual(['old', 'new']);
     await transport.close();
   });

@@ -8,7 +8,8 @@ import {
   type StreamableHttpServerTransport,
 } from '../src/index.js';
 import { toNodeHandler } from '../src/node/index.js';
-import { closeServer, waitFor } from './helpers.js';
+import { closeServer } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 /**
  * A connected legacy session: the handshake (initialize, initialized, GET stream open) is done here with
@@ -58,7 +59,7 @@ async function sessionPair(): Promise<TransportPair> {
   await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   await waitFor(
     () => (server as unknown as { hasOpenStream?: boolean } | undefined)?.hasOpenStream === true,
-    'GET stream',
+    { what: 'GET stream' },
   );
   client.onmessage = undefined;
   server!.onmessage = undefined;

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import {
   isJSONRPCRequest,
   isJSONRPCResponse,
@@ -16,6 +15,7 @@ import {
   type StreamableHttpServerTransport,
 } from '../src/index.js';
 import { toNodeHandler } from '../src/node/index.js';
+import { startHttpServer } from '@x/test-kit';
 
 /** What a responder handler may do while answering one request. */
 export interface ResponderContext {
@@ -127,18 +127,17 @@ export async function startServer(
     ...rest,
   });
   const node = toNodeHandler(handler);
-  const server = createServer((req, res) => {
+  const http = await startHttpServer((req, res) => {
     onRequest?.(req, res);
     node(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port } = http;
   const close = async (): Promise<void> => {
     await handler.close();
-    await closeServer(server);
+    await http.close();
   };
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${http.url}/mcp`,
     port,
     handler,
     transports,
@@ -238,15 +237,6 @@ export async function openSession(url: string, protocolVersion = '2025-11-25'): 
   });
   if (ack.status !== 202) throw new Error(`initialized failed: ${ack.status}`);
   return sessionId;
-}
-
-/** Polls `check` until it returns true (bounded; no fixed sleeps). */
-export async function waitFor(check: () => boolean, what = 'condition', timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 /** A minimal client-side peer over a client transport: correlates responses, answers server requests. */

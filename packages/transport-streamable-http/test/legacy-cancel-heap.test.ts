@@ -3,6 +3,7 @@ import vm from 'node:vm';
 import { isJSONRPCRequest } from '@x/protocol';
 import { expect, it } from 'vitest';
 import { createStreamableHttpHandler } from '../src/index.js';
+import { afterTurn } from '@x/test-kit';
 
 // Issue #24, item 8: every cancelled request stayed in its legacy session's per-request map, its POST
 // stream open, for the life of the session. Measured over 16k cancels on the Web-standard entry:
@@ -15,7 +16,7 @@ const HEADERS = { 'content-type': 'application/json', accept: 'application/json,
 
 async function heapAfterGc(): Promise<number> {
   for (let i = 0; i < 3; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
+    await afterTurn();
     gc();
   }
   return process.memoryUsage().heapUsed;

@@ -3,15 +3,8 @@ import type { JSONRPCMessage } from '@x/protocol';
 import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from '../src/index.js';
-import {
-  initializeRequest,
-  openSession,
-  POST_HEADERS,
-  raw,
-  sseMessages,
-  startServer,
-  waitFor,
-} from './helpers.js';
+import { initializeRequest, openSession, POST_HEADERS, raw, sseMessages, startServer } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 /** Regression tests for issue #24 "Hardening", Streamable HTTP server side. */
 
@@ -250,7 +243,7 @@ describe('the session table cannot be emptied cheaply (item 2)', () => {
     });
     expect(inflight.status).toBe(200);
     const idle = await openSession(server.url);
-    await waitFor(() => server.handler.sessionCount < 2, 'the idle session to expire');
+    await waitFor(() => server.handler.sessionCount < 2, { what: 'the idle session to expire' });
     expect(server.handler.sessionCount).toBe(1);
     const ping = await raw(server.url, {
       headers: sessionHeaders(busy),
@@ -334,7 +327,7 @@ describe('cancellation on a legacy session (item 8)', () => {
         id: 'c1',
         method: 'hang',
       });
-      await waitFor(() => seen.some((m) => 'id' in m && m.id === 'c1'), 'the request to arrive');
+      await waitFor(() => seen.some((m) => 'id' in m && m.id === 'c1'), { what: 'the request to arrive' });
       const cancel = await raw(server.url, {
         headers: sessionHeaders(sessionId),
         body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c1' } },
@@ -382,7 +375,7 @@ describe('duplicate in-flight request ids on a legacy session (item 10)', () => 
         id: 5,
         method: 'slow',
       });
-      await waitFor(() => arrived, 'the first request to arrive');
+      await waitFor(() => arrived, { what: 'the first request to arrive' });
       const duplicate = await raw(server.url, {
         headers: sessionHeaders(sessionId),
         body: { jsonrpc: '2.0', id: 5, method: 'echo', params: { second: true } },
@@ -418,7 +411,7 @@ describe('duplicate in-flight request ids on a legacy session (item 10)', () => 
     const sessionId = await openSession(server.url, '2025-03-26');
     const headers = sessionHeaders(sessionId, { 'mcp-protocol-version': '2025-03-26' });
     const inflight = openPost(server.url, headers, { jsonrpc: '2.0', id: 'x', method: 'slow' });
-    await waitFor(() => arrived, 'the slow request to arrive');
+    await waitFor(() => arrived, { what: 'the slow request to arrive' });
     const batch = await raw(server.url, {
       headers,
       body: [

@@ -7,8 +7,8 @@ import {
   raw,
   sseMessages,
   startServer,
-  waitFor,
 } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 const V = '2025-11-25';
 
@@ -123,7 +123,7 @@ describe('legacy sessions', () => {
     server.transports[0]!.onclose = () => {
       closed = true;
     };
-    await waitFor(() => server.handler.sessionCount === 0 && closed, 'the idle session to expire');
+    await waitFor(() => server.handler.sessionCount === 0 && closed, { what: 'the idle session to expire' });
     const gone = await raw(server.url, {
       headers: sessionHeaders(sessionId),
       body: { jsonrpc: '2.0', id: 3, method: 'ping' },
@@ -359,10 +359,9 @@ describe('stateless mode', () => {
     });
     expect(ping.json()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect(server.transports).toHaveLength(2);
-    await waitFor(
-      () => server.transports.every((t) => (t as unknown as { closed: boolean }).closed),
-      'per-request transports to close',
-    );
+    await waitFor(() => server.transports.every((t) => (t as unknown as { closed: boolean }).closed), {
+      what: 'per-request transports to close',
+    });
     expect((await raw(server.url, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
     expect((await raw(server.url, { method: 'DELETE' })).status).toBe(405);
   });

@@ -1,7 +1,8 @@
 import type { JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { encodeHeaderValue, paramHeadersOf } from '../src/index.js';
-import { POST_HEADERS, raw, sseMessages, startServer, waitFor } from './helpers.js';
+import { POST_HEADERS, raw, sseMessages, startServer } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 const M = '2026-07-28';
 const META = {
@@ -214,7 +215,7 @@ describe('modern era (2026-07-28)', () => {
       body: JSON.stringify(modernRequest('hang', {}, 'h1')),
       signal: controller.signal,
     }).catch(() => undefined);
-    await waitFor(() => server.transports.length === 1, 'the request to arrive');
+    await waitFor(() => server.transports.length === 1, { what: 'the request to arrive' });
     const transport = server.transports[0]!;
     const original = transport.onmessage;
     transport.onmessage = (message, extra) => {
@@ -227,7 +228,7 @@ describe('modern era (2026-07-28)', () => {
     };
     controller.abort();
     await pending;
-    await waitFor(() => aborted && closed, 'cancellation');
+    await waitFor(() => aborted && closed, { what: 'cancellation' });
     expect(seen).toEqual([
       'notifications/cancelled:{"requestId":"h1","reason":"The client closed the response stream"}',
     ]);
@@ -267,14 +268,14 @@ describe('modern era (2026-07-28)', () => {
       body: JSON.stringify(modernRequest('hang', {}, 'h2')),
       signal: controller.signal,
     }).catch(() => undefined);
-    await waitFor(() => extraOfHang !== undefined, 'the request to reach its handler');
+    await waitFor(() => extraOfHang !== undefined, { what: 'the request to reach its handler' });
     let closed = false;
     server.transports[1]!.onclose = () => {
       closed = true;
     };
     controller.abort();
     await pending;
-    await waitFor(() => closed, 'the transport to close');
+    await waitFor(() => closed, { what: 'the transport to close' });
     const signal = extraOfHang?.signal;
     expect(signal?.aborted).toBe(true);
     expect(signal?.reason).toMatchObject({ message: 'The client closed the response stream' });
@@ -331,7 +332,7 @@ describe('modern era (2026-07-28)', () => {
     });
     let failure: unknown;
     const pending = raw(server.url, { headers: modernHeaders('ask'), body: modernRequest('ask') });
-    await waitFor(() => server.transports.length === 1, 'transport');
+    await waitFor(() => server.transports.length === 1, { what: 'transport' });
     const transport = server.transports[0]!;
     await transport
       .send({ jsonrpc: '2.0', id: 'x', method: 'sampling/createMessage', params: {} })

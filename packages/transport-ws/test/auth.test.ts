@@ -6,7 +6,8 @@ import { type HttpAuthenticate, MAX_AUTH_RETRIES } from '@x/protocol/http';
 import { describe, expect, it } from 'vitest';
 import { WebSocketClientTransport, WebSocketHandshakeError } from '../src/index.js';
 import { listenWebSocket } from '../src/node.js';
-import { defer, waitFor } from './helpers.js';
+import { defer } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 const CHALLENGE = 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"';
 
@@ -194,7 +195,7 @@ describe('WebSocketClientTransport HTTP auth options', () => {
     // The first token is revoked, then the server drops the connection (1012: service restart).
     valid.delete('first');
     await server.sockets[0]?.close();
-    await waitFor(() => reconnects === 1, 5_000, 'the reconnect');
+    await waitFor(() => reconnects === 1, { timeoutMs: 5_000, what: 'the reconnect' });
     expect(unauthorized).toBe(1);
     await client.send(ping(1));
     await waitFor(() => server.extras.length === 1);

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { WebSocketClientTransport } from '../src/browser.js';
-import { defer, request, startServer, waitFor } from './helpers.js';
+import { defer, request, startServer } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 const srcDir = join(dirname(fileURLToPath(import.meta.url)), '../src');
 

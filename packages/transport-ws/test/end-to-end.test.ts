@@ -1,7 +1,8 @@
 import type { JSONRPCMessage } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { request, startClient, startServer, waitFor } from './helpers.js';
+import { request, startClient, startServer } from './helpers.js';
+import { afterTurn, waitFor } from '@x/test-kit';
 
 describe('WebSocket transports end to end', () => {
   it('exchanges requests, responses and notifications in both directions', async () => {
@@ -113,7 +114,7 @@ describe('WebSocket transports end to end', () => {
     const server = await startServer();
     const { transport: client, received } = await startClient(server.url);
     await Promise.all(Array.from({ length: 1000 }, (_, i) => client.send(request(i, { i }))));
-    await waitFor(() => received.length === 1000, 10_000, '1000 responses');
+    await waitFor(() => received.length === 1000, { timeoutMs: 10_000, what: '1000 responses' });
     const ids = new Set(received.map((message) => ('id' in message ? message.id : undefined)));
     expect(ids.size).toBe(1000);
     // One socket keeps order, so responses arrive in request order.
@@ -126,7 +127,7 @@ describe('WebSocket transports end to end', () => {
     const serverSide = await server.next();
     for (let i = 0; i < 5; i++) await client.send(request(i));
     // Give the frames a chance to reach the paused socket before it is started.
-    await new Promise((resolve) => setImmediate(resolve));
+    await afterTurn();
     await serverSide.start();
     await waitFor(() => server.received[0]?.length === 5);
     expect(server.received[0]?.map((message) => ('id' in message ? message.id : -1))).toEqual([

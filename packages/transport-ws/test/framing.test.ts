@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { WebSocketClientTransport } from '../src/index.js';
-import { defer, rawClient, startServer, waitFor } from './helpers.js';
+import { defer, rawClient, startServer } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 describe('framing rules (SEP-1288)', () => {
   it('closes with 1003 when a client sends a binary frame', async () => {

@@ -2,7 +2,8 @@ import { type AddressInfo, createServer as createNetServer, type Socket } from '
 import { describe, expect, it } from 'vitest';
 import { WebSocketClientTransport, WebSocketHandshakeError } from '../src/index.js';
 import { listenWebSocket, createWebSocketHandler } from '../src/node.js';
-import { defer, startHttpServer, startServer, upgradeStatus, waitFor } from './helpers.js';
+import { defer, plainHttpServer, startServer, upgradeStatus } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 describe('upgrade checks', () => {
   it('refuses an upgrade that does not offer the mcp subprotocol (HTTP 400)', async () => {
@@ -67,7 +68,7 @@ describe('upgrade checks', () => {
   });
 
   it('attaches to an existing HTTP server on a path, leaving other paths and plain HTTP alone', async () => {
-    const http = await startHttpServer();
+    const http = await plainHttpServer();
     const accepted: string[] = [];
     const listener = createWebSocketHandler({
       server: http,

@@ -3,15 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { CloseCode, WebSocketClientTransport, WebSocketHandshakeError } from '../src/index.js';
 import { createWebSocketHandler } from '../src/node.js';
-import {
-  defer,
-  rawClient,
-  request,
-  startHttpServer,
-  startServer,
-  upgradeStatus,
-  waitFor,
-} from './helpers.js';
+import { defer, rawClient, request, plainHttpServer, startServer, upgradeStatus } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 // Issue #24 "Hardening", the WebSocket parts: the shared Origin policy, a connection cap and rate limit,
 // nesting depth, and errors that name the peer and the close code.
@@ -46,7 +39,7 @@ function refusal(
 describe('Origin policy on a non-loopback address', () => {
   /** A listener whose connections look as if they arrived on a LAN address (the server bound 0.0.0.0). */
   async function lanListener(options: { allowedOrigins?: string[] } = {}) {
-    const http = await startHttpServer();
+    const http = await plainHttpServer();
     const listener = createWebSocketHandler({
       keepAliveMs: 0,
       ...(options.allowedOrigins === undefined

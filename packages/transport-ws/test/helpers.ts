@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { JSONRPCMessage } from '@x/protocol';
 import { afterEach } from 'vitest';
@@ -11,6 +11,7 @@ import {
   listenWebSocket,
   createWebSocketHandler,
 } from '../src/node.js';
+import { startHttpServer, waitFor } from '@x/test-kit';
 
 type Cleanup = () => unknown;
 const cleanups: Cleanup[] = [];
@@ -23,19 +24,6 @@ export function defer(cleanup: Cleanup): void {
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
-
-/** Polls until `predicate` holds; fails after `timeoutMs` instead of sleeping a fixed time. */
-export async function waitFor(
-  predicate: () => boolean,
-  timeoutMs = 5_000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 export interface ServerSide {
   listener: WebSocketHandler;
@@ -87,7 +75,7 @@ export async function startServer(
     received,
     next: async () => {
       const index = seen++;
-      await waitFor(() => transports.length > index, 5_000, `connection #${index}`);
+      await waitFor(() => transports.length > index, { timeoutMs: 5_000, what: `connection #${index}` });
       return transports[index]!;
     },
   };
@@ -161,18 +149,11 @@ export function stalledClient(url: URL): Socket {
   return socket;
 }
 
-/** A plain HTTP server on 127.0.0.1:0, closed after the test. */
-export async function startHttpServer(): Promise<Server> {
-  const server = createServer((_request, response) => response.end('plain http'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  defer(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return server;
+/** A plain HTTP server on 127.0.0.1:0 (the kit's), closed after the test; WebSocket handlers attach to it. */
+export async function plainHttpServer(): Promise<Server> {
+  const http = await startHttpServer((_request, response) => response.end('plain http'));
+  defer(http.close);
+  return http.server;
 }
 
 export function request(id: number | string, params: Record<string, unknown> = {}): JSONRPCMessage {
@@ -184,7 +165,7 @@ export function request(id: number | string, params: Record<string, unknown> = {
  * break or inspect the connection under the WebSocket.
  */
 export async function listenerWithSockets(): Promise<{ listener: WebSocketHandler; sockets: Socket[] }> {
-  const http = await startHttpServer();
+  const http = await plainHttpServer();
   const sockets: Socket[] = [];
   http.on('upgrade', (_request, socket) => sockets.push(socket as Socket));
   const listener = createWebSocketHandler({

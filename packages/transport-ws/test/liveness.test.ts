@@ -2,15 +2,8 @@ import { ConnectionClosedError } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { SendBufferFullError, WebSocketClientTransport } from '../src/index.js';
-import {
-  defer,
-  listenerWithSockets,
-  rawClient,
-  request,
-  startServer,
-  stalledClient,
-  waitFor,
-} from './helpers.js';
+import { defer, listenerWithSockets, rawClient, request, startServer, stalledClient } from './helpers.js';
+import { afterTurn, waitFor } from '@x/test-kit';
 
 const HEARTBEAT_MS = 50;
 
@@ -33,7 +26,7 @@ describe('liveness and backpressure', () => {
     }
 
     sockets[0]?.destroy();
-    await waitFor(() => closed && serverClosed, 2_000, 'both sides to see the drop');
+    await waitFor(() => closed && serverClosed, { timeoutMs: 2_000, what: 'both sides to see the drop' });
     await expect(client.send(request(1))).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
@@ -59,7 +52,7 @@ describe('liveness and backpressure', () => {
     };
     await client.start();
     const startedAt = Date.now();
-    await waitFor(() => closedAt > 0, 3_000, 'client onclose');
+    await waitFor(() => closedAt > 0, { timeoutMs: 3_000, what: 'client onclose' });
     // Dead between one and two intervals after the last sign of life (timer slack allowed).
     expect(closedAt - startedAt).toBeGreaterThanOrEqual(HEARTBEAT_MS);
     // Far below ws's own 30 s close timeout: the heartbeat did it. Loose upper bound for busy CI cores.
@@ -76,7 +69,7 @@ describe('liveness and backpressure', () => {
     serverSide.onclose = () => {
       closedAt = Date.now();
     };
-    await waitFor(() => closedAt > 0, 3_000, 'server onclose');
+    await waitFor(() => closedAt > 0, { timeoutMs: 3_000, what: 'server onclose' });
     expect(closedAt - startedAt).toBeLessThan(2_000);
     expect((await closed).code).toBe(1006);
     expect(server.listener.sessions.size).toBe(0);
@@ -102,7 +95,7 @@ describe('liveness and backpressure', () => {
       );
       pending.push(settled);
       // Let the socket flush what the kernel will take before deciding the peer is slow.
-      await new Promise((resolve) => setImmediate(resolve));
+      await afterTurn();
       const outcome = await Promise.race([settled, Promise.resolve('pending')]);
       if (outcome instanceof SendBufferFullError) refusal = outcome;
     }
@@ -110,7 +103,7 @@ describe('liveness and backpressure', () => {
     expect((refusal as SendBufferFullError).limit).toBe(256 * 1024);
 
     // The stalled peer never answers the heartbeat; what is still unsent fails with ConnectionClosedError.
-    await waitFor(() => closed, 3_000, 'heartbeat drop');
+    await waitFor(() => closed, { timeoutMs: 3_000, what: 'heartbeat drop' });
     const outcomes = await Promise.all(pending);
     const failed = outcomes.filter((outcome) => outcome instanceof ConnectionClosedError);
     expect(failed.length).toBeGreaterThan(0);

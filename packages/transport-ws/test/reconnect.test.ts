@@ -3,13 +3,14 @@ import type { JSONRPCMessage, ReconnectOptions } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocketClientTransport } from '../src/index.js';
 import { createWebSocketHandler, listenWebSocket, type WebSocketServerTransport } from '../src/node.js';
-import { defer, request, startHttpServer, waitFor } from './helpers.js';
+import { defer, request, plainHttpServer } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 const fast = { initialDelayMs: 10, maxDelayMs: 50, maxAttempts: 100 };
 
 /** A listener on an HTTP server whose upgraded sockets the test can destroy abruptly. */
 async function droppableServer(options: { echo: boolean }) {
-  const http = await startHttpServer();
+  const http = await plainHttpServer();
   const sockets: Socket[] = [];
   const transports: WebSocketServerTransport[] = [];
   const received: JSONRPCMessage[] = [];
@@ -54,7 +55,7 @@ describe('client auto-reconnect', () => {
     await waitFor(() => server.received.length === 1);
 
     server.sockets[0]?.destroy();
-    await waitFor(() => events.messages.length === 1, 2_000, 'synthesized error');
+    await waitFor(() => events.messages.length === 1, { timeoutMs: 2_000, what: 'synthesized error' });
     expect(events.messages[0]).toEqual({
       jsonrpc: '2.0',
       id: 'in-flight',
@@ -70,7 +71,7 @@ describe('client auto-reconnect', () => {
       });
     }
 
-    await waitFor(() => events.reconnects === 1, 5_000, 'onreconnect');
+    await waitFor(() => events.reconnects === 1, { timeoutMs: 5_000, what: 'onreconnect' });
     expect(events.closes).toBe(0);
     expect(client.connected).toBe(true);
     await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -103,7 +104,7 @@ describe('client auto-reconnect', () => {
       },
     });
     defer(() => restarted.close());
-    await waitFor(() => events.reconnects === 1, 5_000, 'onreconnect');
+    await waitFor(() => events.reconnects === 1, { timeoutMs: 5_000, what: 'onreconnect' });
     await client.send(request(2));
     await waitFor(() => events.messages.length === 1);
     expect(events.messages[0]).toEqual({ jsonrpc: '2.0', id: 2, result: { again: true } });
@@ -125,7 +126,7 @@ describe('client auto-reconnect', () => {
     await client.start();
     // The listener owns its HTTP server: after close() nothing listens on the port.
     await listener.close();
-    await waitFor(() => events.closes === 1, 5_000, 'onclose after giving up');
+    await waitFor(() => events.closes === 1, { timeoutMs: 5_000, what: 'onclose after giving up' });
     expect(events.reconnects).toBe(0);
     expect(events.errors.at(-1)).toMatchObject({ name: 'ConnectionClosedError' });
     expect(client.connected).toBe(false);
@@ -158,7 +159,7 @@ describe('client auto-reconnect', () => {
     refuse = true;
     await waitFor(() => listener.sessions.size === 1);
     for (const transport of listener.sessions) await transport.closeWith(1001, 'restart');
-    await waitFor(() => closes === 1, 5_000, 'onclose');
+    await waitFor(() => closes === 1, { timeoutMs: 5_000, what: 'onclose' });
     expect((errors.at(-1) as Error & { cause?: unknown }).cause).toMatchObject({ status: 403 });
   });
 

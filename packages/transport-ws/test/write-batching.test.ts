@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { listenerWithSockets, rawClient, waitFor } from './helpers.js';
+import { listenerWithSockets, rawClient } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 type Writes = { calls: number; chunks: number };
 
