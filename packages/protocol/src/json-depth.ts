@@ -36,8 +36,10 @@ const CLOSE_BRACE = 0x7d;
  */
 export function exceedsNestingDepth(text: string, maxDepth: number): boolean {
   const length = text.length;
-  // A depth over maxDepth needs at least maxDepth + 1 opening characters: shorter text cannot have it.
-  if (length <= maxDepth) return false;
+  // A depth over maxDepth needs at least maxDepth + 1 opening characters: shorter text, or text with
+  // fewer `[` and `{` anywhere (string contents included), cannot have it. Counting them is a few native
+  // `indexOf` jumps for an everyday message; only text with many openers gets the exact scan.
+  if (length <= maxDepth || openersAtMost(text, maxDepth)) return false;
   let depth = 0;
   for (let index = 0; index < length; index++) {
     const code = text.charCodeAt(index);
@@ -50,6 +52,18 @@ export function exceedsNestingDepth(text: string, maxDepth: number): boolean {
     }
   }
   return false;
+}
+
+/** Whether `text` holds at most `limit` `[` and `{` characters in all. */
+function openersAtMost(text: string, limit: number): boolean {
+  let count = 0;
+  for (let at = text.indexOf('{'); at !== -1; at = text.indexOf('{', at + 1)) {
+    if (++count > limit) return false;
+  }
+  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1)) {
+    if (++count > limit) return false;
+  }
+  return true;
 }
 
 /** Index of the quote that closes the string whose contents start at `from` (or the text's end). */
