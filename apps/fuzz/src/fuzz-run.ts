@@ -55,7 +55,7 @@ export async function fuzzTransport(
   target: FuzzTarget,
   config: FuzzConfig,
   generators: readonly GeneratorName[] = GENERATORS,
-  label = 'all but pending',
+  label = 'all generators',
 ): Promise<FuzzSummary> {
   const usable = generators.filter((name) => !target.skip?.includes(name));
   const arbitrary = fc.array(probeArbitrary({ large: config.large, generators: usable }), {
