@@ -121,3 +121,35 @@ const clip = (text: string): string =>
 async function measure(session: FuzzSession): Promise<number> {
   return session.serverMemory === undefined ? settledHeap() : session.serverMemory();
 }
+
+/**
+ * The legacy handshake on a fresh session (`initialize`, then `notifications/initialized`), through the
+ * same ledger as the fuzz inputs; throws when the server does not answer it.
+ */
+export async function legacyHandshake(session: FuzzSession, protocolVersion: string): Promise<void> {
+  const init = {
+    jsonrpc: '2.0',
+    id: session.ids.fresh(),
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+  };
+  const problems = await session.run([
+    {
+      generator: 'valid-call',
+      texts: [JSON.stringify(init)],
+      answers: [init.id],
+      refused: false,
+      method: 'initialize',
+      toolName: undefined,
+    },
+    {
+      generator: 'noise',
+      texts: ['{"jsonrpc":"2.0","method":"notifications/initialized"}'],
+      answers: [],
+      refused: false,
+      method: undefined,
+      toolName: undefined,
+    },
+  ]);
+  if (problems.length > 0) throw new Error(`initialize failed: ${problems.join('; ')}`);
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFuzzConfig } from '../src/fuzz-config.js';
 import { createFuzzServer } from '../src/fuzz-server.js';
-import { type FuzzSession, type FuzzTarget, fuzzTransport } from '../src/fuzz-run.js';
+import { type FuzzSession, type FuzzTarget, fuzzTransport, legacyHandshake } from '../src/fuzz-run.js';
 import { createIdSource } from '../src/hostile-input.js';
 import { type Host, hostSse } from '../src/hosts.js';
 import { post } from '../src/http-post.js';
@@ -85,31 +85,7 @@ async function openSse(): Promise<FuzzSession> {
     }
   })();
   await endpointReady;
-  const init = {
-    jsonrpc: '2.0',
-    id: ids.fresh(),
-    method: 'initialize',
-    params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
-  };
-  const problems = await session.run([
-    {
-      generator: 'valid-call',
-      texts: [JSON.stringify(init)],
-      answers: [init.id],
-      refused: false,
-      method: 'initialize',
-      toolName: undefined,
-    },
-    {
-      generator: 'noise',
-      texts: ['{"jsonrpc":"2.0","method":"notifications/initialized"}'],
-      answers: [],
-      refused: false,
-      method: undefined,
-      toolName: undefined,
-    },
-  ]);
-  if (problems.length > 0) throw new Error(`initialize failed: ${problems.join('; ')}`);
+  await legacyHandshake(session, '2024-11-05');
   return session;
 }
 

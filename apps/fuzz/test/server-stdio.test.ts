@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFuzzConfig } from '../src/fuzz-config.js';
-import { type FuzzSession, type FuzzTarget, fuzzTransport } from '../src/fuzz-run.js';
+import { type FuzzSession, type FuzzTarget, fuzzTransport, legacyHandshake } from '../src/fuzz-run.js';
 import { createIdSource } from '../src/hostile-input.js';
 import { StreamSession } from '../src/stream-session.js';
 import { watchUnhandled } from './watch-unhandled.js';
@@ -70,31 +70,7 @@ async function openStdio(): Promise<FuzzSession> {
     });
   });
   await ready;
-  const init = {
-    jsonrpc: '2.0',
-    id: ids.fresh(),
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
-  };
-  const problems = await session.run([
-    {
-      generator: 'valid-call',
-      texts: [JSON.stringify(init)],
-      answers: [init.id],
-      refused: false,
-      method: 'initialize',
-      toolName: undefined,
-    },
-    {
-      generator: 'noise',
-      texts: ['{"jsonrpc":"2.0","method":"notifications/initialized"}'],
-      answers: [],
-      refused: false,
-      method: undefined,
-      toolName: undefined,
-    },
-  ]);
-  if (problems.length > 0) throw new Error(`initialize failed: ${problems.join('; ')}`);
+  await legacyHandshake(session, '2025-11-25');
   return session;
 }
 

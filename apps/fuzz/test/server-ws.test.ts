@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readFuzzConfig } from '../src/fuzz-config.js';
 import { createFuzzServer } from '../src/fuzz-server.js';
-import { type FuzzSession, type FuzzTarget, fuzzTransport } from '../src/fuzz-run.js';
+import { type FuzzSession, type FuzzTarget, fuzzTransport, legacyHandshake } from '../src/fuzz-run.js';
 import { createIdSource } from '../src/hostile-input.js';
 import { type Host, hostWebSocket } from '../src/hosts.js';
 import { StreamSession } from '../src/stream-session.js';
@@ -58,31 +58,7 @@ async function openWs(): Promise<FuzzSession> {
     socket.once('open', resolve);
     socket.once('error', reject);
   });
-  const init = {
-    jsonrpc: '2.0',
-    id: ids.fresh(),
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
-  };
-  const problems = await session.run([
-    {
-      generator: 'valid-call',
-      texts: [JSON.stringify(init)],
-      answers: [init.id],
-      refused: false,
-      method: 'initialize',
-      toolName: undefined,
-    },
-    {
-      generator: 'noise',
-      texts: ['{"jsonrpc":"2.0","method":"notifications/initialized"}'],
-      answers: [],
-      refused: false,
-      method: undefined,
-      toolName: undefined,
-    },
-  ]);
-  if (problems.length > 0) throw new Error(`initialize failed: ${problems.join('; ')}`);
+  await legacyHandshake(session, '2025-11-25');
   return session;
 }
 
