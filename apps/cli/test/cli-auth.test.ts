@@ -8,7 +8,7 @@ import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { consentOverHttp } from './fixtures/consent.js';
+import { consentOverHttp } from '@x/test-kit';
 import { startAuthorizationServer, type TestAuthorizationServer } from './fixtures/oidc.js';
 import { assertBuilt, killAll, runCli, serve, startCli } from './helpers/cli-process.js';
 import { HAS_SCRIPT, runInTerminal } from './helpers/in-terminal.js';

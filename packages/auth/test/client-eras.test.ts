@@ -15,7 +15,7 @@ import {
   protectedResourceMetadataHandler,
   resourceMetadataUrl,
 } from '../src/index.js';
-import { consentOverHttp, newBrowser } from './fixtures/consent.js';
+import { consentOverHttp, newBrowser } from '@x/test-kit';
 import { startProtectedMcpServer } from './fixtures/mcp-server.js';
 import { startAuthorizationServer } from './fixtures/oidc.js';
 

@@ -18,7 +18,7 @@ import {
   protectedResourceMetadataHandler,
   resourceMetadataUrl,
 } from '../src/index.js';
-import { consentOverHttp } from './fixtures/consent.js';
+import { consentOverHttp } from '@x/test-kit';
 import { startProtectedMcpServer } from './fixtures/mcp-server.js';
 import { startAuthorizationServer } from './fixtures/oidc.js';
 

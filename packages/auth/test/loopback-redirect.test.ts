@@ -8,7 +8,7 @@ import {
   resourceMetadataUrl,
 } from '../src/index.js';
 import { startLoopbackRedirect } from '../src/node/index.js';
-import { consentOverHttp } from './fixtures/consent.js';
+import { consentOverHttp } from '@x/test-kit';
 import { startProtectedMcpServer } from './fixtures/mcp-server.js';
 import { startAuthorizationServer } from './fixtures/oidc.js';
 

@@ -17,7 +17,7 @@ import {
   protectedResourceMetadataHandler,
   resourceMetadataUrl,
 } from '../src/index.js';
-import { consentOverHttp, newBrowser } from './fixtures/consent.js';
+import { consentOverHttp, newBrowser } from '@x/test-kit';
 import { startAuthorizationServer } from './fixtures/oidc.js';
 
 const REDIRECT = 'http://127.0.0.1/callback';
