@@ -8,9 +8,23 @@ export interface DefaultRequester {
 
 let undiciModule: Promise<typeof import('./undici-requester.js')> | undefined;
 
-function isNode(): boolean {
-  const process = (globalThis as { process?: { versions?: { node?: string } } }).process;
-  return typeof process?.versions?.node === 'string' && !('Deno' in globalThis) && !('Bun' in globalThis);
+/**
+ * Whether the runtime is Node itself. Bun and Deno also set `process.versions.node`, and so does
+ * workerd (Cloudflare Workers, even without `nodejs_compat`: `process.versions.node` is "22.x"): each
+ * has its own `fetch` and none gets undici (a Workers bundle maps undici to nothing, `browser` field).
+ * Exported for tests only.
+ */
+export function isNodeRuntime(global: object = globalThis): boolean {
+  const { process, navigator } = global as {
+    process?: { versions?: { node?: string } };
+    navigator?: { userAgent?: string };
+  };
+  return (
+    typeof process?.versions?.node === 'string' &&
+    !('Deno' in global) &&
+    !('Bun' in global) &&
+    navigator?.userAgent !== 'Cloudflare-Workers'
+  );
 }
 
 /**
@@ -18,7 +32,7 @@ function isNode(): boolean {
  * contain undici or `node:` modules); every other runtime gets its global `fetch`.
  */
 export async function defaultRequester(): Promise<DefaultRequester> {
-  if (isNode()) {
+  if (isNodeRuntime()) {
     // Imported once per process: a dynamic import costs a module-graph walk even when cached.
     undiciModule ??= import('./undici-requester.js');
     const { createUndiciRequester } = await undiciModule;
