@@ -74,10 +74,13 @@ export class WebStreamSink implements SseSink {
     }
   }
 
-  abort(reason: Error): void {
+  abort(_reason: Error): void {
     try {
-      // Nobody will read what is queued: erroring the stream drops it at once.
-      this.#controller?.error(reason);
+      // Closed, not errored: a runtime that learnt of the disconnect from `request.signal` rather than by
+      // cancelling the body (@hono/node-server) still reads it, and logs an errored body with a stack
+      // trace on every client that leaves. What is queued is at most `maxBufferedBytes`; it goes with
+      // the stream.
+      this.#controller?.close();
     } catch {
       // Already closed or cancelled by the runtime.
     }
