@@ -23,9 +23,9 @@ beforeAll(async () => {
 afterAll(() => scratch.dispose());
 
 describe.concurrent('Bun', () => {
-  it('serves both eras from Bun.serve with the Web-standard handler; the Node client calls a tool', async () => {
+  it('serves both eras (and legacy SSE) from Bun.serve with the Web-standard handlers; the Node client calls a tool', async () => {
     await using server = await startServer('bun (serve)', bun, [bundle, 'serve']);
-    await expectServedInBothEras(`http://127.0.0.1:${server.port}/mcp`, 'bun');
+    await expectServedInBothEras(`http://127.0.0.1:${server.port}`, 'bun');
     expectNoErrorsLogged(server.stderr());
   });
 

@@ -26,9 +26,9 @@ beforeAll(async () => {
 afterAll(() => scratch.dispose());
 
 describe.concurrent('Deno', () => {
-  it('serves both eras from Deno.serve with the Web-standard handler; the Node client calls a tool', async () => {
+  it('serves both eras (and legacy SSE) from Deno.serve with the Web-standard handlers; the Node client calls a tool', async () => {
     await using server = await startServer('deno (serve)', deno, ['run', ...PERMISSIONS, bundle, 'serve']);
-    await expectServedInBothEras(`http://127.0.0.1:${server.port}/mcp`, 'deno');
+    await expectServedInBothEras(`http://127.0.0.1:${server.port}`, 'deno');
     expectNoErrorsLogged(server.stderr());
   });
 
