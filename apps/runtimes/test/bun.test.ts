@@ -5,6 +5,7 @@ import { startServer, runToEnd } from './fixtures/runtime-process.js';
 import {
   bothErasReports,
   expectServedInBothEras,
+  expectCancellation,
   expectNoErrorsLogged,
   lastJsonLine,
   startNodeMcpServer,
@@ -26,6 +27,7 @@ describe.concurrent('Bun', () => {
   it('serves both eras (and legacy SSE) from Bun.serve with the Web-standard handlers; the Node client calls a tool', async () => {
     await using server = await startServer('bun (serve)', bun, [bundle, 'serve']);
     await expectServedInBothEras(`http://127.0.0.1:${server.port}`, 'bun');
+    await expectCancellation(`http://127.0.0.1:${server.port}`);
     expectNoErrorsLogged(server.stderr());
   });
 

@@ -5,6 +5,7 @@ import { startServer, runToEnd } from './fixtures/runtime-process.js';
 import {
   bothErasReports,
   expectServedInBothEras,
+  expectCancellation,
   expectNoErrorsLogged,
   lastJsonLine,
   startNodeMcpServer,
@@ -29,6 +30,7 @@ describe.concurrent('Deno', () => {
   it('serves both eras (and legacy SSE) from Deno.serve with the Web-standard handlers; the Node client calls a tool', async () => {
     await using server = await startServer('deno (serve)', deno, ['run', ...PERMISSIONS, bundle, 'serve']);
     await expectServedInBothEras(`http://127.0.0.1:${server.port}`, 'deno');
+    await expectCancellation(`http://127.0.0.1:${server.port}`);
     expectNoErrorsLogged(server.stderr());
   });
 

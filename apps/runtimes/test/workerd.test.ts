@@ -6,6 +6,7 @@ import { bundleFor, scratchDir } from './fixtures/bundle.js';
 import { startServer } from './fixtures/runtime-process.js';
 import {
   bothErasReports,
+  expectCancellation,
   expectNoErrorsLogged,
   expectServedInBothEras,
   startNodeMcpServer,
@@ -66,6 +67,7 @@ afterAll(async () => {
 describe.concurrent('workerd', () => {
   it('serves both eras (and legacy SSE) from a module worker with the Web-standard handlers; the Node client calls a tool', async () => {
     await expectServedInBothEras(base, 'workerd');
+    await expectCancellation(base);
     expectNoErrorsLogged(workerd?.stderr() ?? '');
   });
 
