@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,9 +24,7 @@ import { type Hosted, hostHttp } from './fixtures/e2e-http.js';
 // real one. What a server must configure for a browser page on another origin:
 // - Streamable HTTP: `cors: { origin: [pageOrigin] }` and, unless the page is on a loopback origin,
 //   `dnsRebindingProtection: { allowedOrigins: [pageOrigin] }` (spec: servers MUST validate Origin);
-// - legacy SSE: the same `allowedOrigins`, and CORS from the framework in front (the SSE handler has no
-//   `cors` option): allow the origin on every response, answer `OPTIONS` preflights for POST with
-//   `Content-Type` (reflecting `Access-Control-Request-Headers`), as `corsForSse` below does;
+// - legacy SSE: the same two options (`cors`, `allowedOrigins`);
 // - WebSocket: `allowedOrigins` only (WebSockets have no CORS; the server checks `Origin`).
 // One browser is launched for the whole file; every page session is closed after its test.
 
@@ -150,22 +148,6 @@ async function hostStreamableHttp(server: McpServer): Promise<Hosted> {
   );
 }
 
-/** CORS in front of the legacy SSE handler, the way a framework's CORS middleware adds it. */
-function corsForSse(request: IncomingMessage, response: ServerResponse): boolean {
-  if (request.headers.origin !== pageOrigin) return false;
-  response.setHeader('access-control-allow-origin', pageOrigin);
-  response.setHeader('vary', 'Origin');
-  if (request.method !== 'OPTIONS') return false;
-  response
-    .writeHead(204, {
-      'access-control-allow-methods': 'GET, POST',
-      'access-control-allow-headers': request.headers['access-control-request-headers'] ?? 'content-type',
-      'access-control-max-age': '600',
-    })
-    .end();
-  return true;
-}
-
 describe('the x-mcp client in headless Chromium, against x-mcp servers on another origin', () => {
   it('Streamable HTTP, 2026-07-28 (auto): CORS preflights, list, call, progress, elicitation (input_required) answered in the page', async () => {
     const hosted = await hostStreamableHttp(createE2eServer());
@@ -232,6 +214,7 @@ describe('the x-mcp client in headless Chromium, against x-mcp servers on anothe
     const server = createE2eServer();
     const sse = createSseHandler({
       onsession: (transport) => server.connect(transport),
+      cors: { origin: [pageOrigin] },
       dnsRebindingProtection: { allowedOrigins: [pageOrigin] },
     });
     const handle = toNodeSseHandler(sse);
@@ -240,7 +223,7 @@ describe('the x-mcp client in headless Chromium, against x-mcp servers on anothe
     const http: Server = createServer((request, response) => {
       methods.push(request.method ?? '');
       if (request.method === 'GET') streams.push(request.socket);
-      if (!corsForSse(request, response)) void handle(request, response);
+      void handle(request, response);
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     resources.track({
