@@ -230,7 +230,7 @@ function generate(version, previous) {
         (removed.length ? `; removed: ${removed.join(', ')}` : '') +
         ').'
       : `// ${version} is the base revision: every definition is spelled out here.`,
-    "import { z } from 'zod';",
+    "import * as z from 'zod';",
   ];
   if (previous) header.push(`import { build${ident(previous).slice(3)} } from './${previous}.js';`);
   const body = [

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +52,11 @@ async function bundle(name: string, source: string, conditions: string[]) {
     nodePaths: [join(here, '..', 'node_modules')],
   }).catch((failure: { errors?: Message[] }) => ({ errors: failure.errors ?? [], metafile: undefined }));
   const inputs = Object.keys(result.metafile?.inputs ?? {});
-  return { errors: result.errors.map((error) => error.text), inputs };
+  // Whatever the bundle still imports at run time (esbuild leaves unresolvable externals in place).
+  const externals = Object.values(result.metafile?.outputs ?? {}).flatMap((output) =>
+    output.imports.filter((i) => i.external).map((i) => i.path),
+  );
+  return { errors: result.errors.map((error) => error.text), inputs, externals };
 }
 
 describe('browser bundles of the client transports', () => {
@@ -63,13 +68,27 @@ describe('browser bundles of the client transports', () => {
     it.each(builds)(
       `@x/client + the ${name} client bundle for the browser with no node: import (%s)`,
       async (_kind, conditions) => {
-        const { errors, inputs } = await bundle(name, source, [...conditions]);
+        const { errors, inputs, externals } = await bundle(name, source, [...conditions]);
         expect(errors).toEqual([]);
+        expect(externals).toEqual([]);
         // `(disabled):` marks a module the package's `browser` field maps to nothing (undici on Node only).
         const shipped = inputs.filter((input) => !input.startsWith('(disabled):'));
         expect(
           shipped.filter((input) => input.startsWith('node:') || /[/\\]undici[/\\]/.test(input)),
         ).toEqual([]);
+        // No Node built-in under its bare name either (`events`, `buffer`, …), nor a polyfill package.
+        const builtins = new Set(builtinModules);
+        expect(
+          shipped.filter((input) => {
+            const pkg = /node_modules[/\\](?:\.pnpm[/\\][^/\\]+[/\\]node_modules[/\\])?([^/\\]+)/.exec(
+              input,
+            )?.[1];
+            return builtins.has(input) || (pkg !== undefined && builtins.has(pkg));
+          }),
+        ).toEqual([]);
+        // Only what the `browser` fields map to nothing: undici and `node:events` (Node-only paths).
+        const disabled = inputs.filter((input) => input.startsWith('(disabled):'));
+        expect(disabled.every((input) => /undici|node:events/.test(input))).toBe(true);
       },
       60_000,
     );

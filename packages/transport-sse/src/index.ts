@@ -7,7 +7,7 @@ export {
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
 } from './server/sse-server.js';
 export type { SseHandlerOptions, SseSessionContext } from './server/sse-server.js';
-export type { ConnectionInfo, HttpAuthenticate, WebHandler } from '@x/protocol/http';
+export type { ConnectionInfo, CorsOptions, HttpAuthenticate, WebHandler } from '@x/protocol/http';
 export { SseServerTransport } from './server/sse-server-transport.js';
 export { DEFAULT_MAX_MESSAGE_BYTES, SseClientTransport } from './client/sse-client-transport.js';
 export { SseEndpointError } from './client/sse-endpoint-error.js';

@@ -32,4 +32,5 @@ export type { ConnectionInfo, HeaderReader, HttpIncoming, WebHandler } from './h
 export { encodeSseComment, encodeSseEvent } from './sse-encoding.js';
 export type { SseEvent } from './sse-encoding.js';
 export { assertWebRequest } from './assert-web-request.js';
+export type { CorsOptions } from './cors-options.js';
 export { quotedString } from './quoted-string.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import { CACHE_SCOPES, LOGGING_LEVELS, MetaKey } from './meta-keys.js';
 import type { Extended, LooseObject } from './schema-types.js';

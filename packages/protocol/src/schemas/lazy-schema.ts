@@ -76,6 +76,7 @@ const slots = new WeakMap<object, Slot>();
  * Echo.parse({ text: 'hi' }); // builds it now
  * ```
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function lazySchema<T extends object>(build: () => T, check?: FastCheck): T {
   const slot: Slot = { build, value: undefined, check };
   const facade = new Proxy(slot, handler);

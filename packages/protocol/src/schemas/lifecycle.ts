@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from './capabilities.js';
 import { CacheScopeSchema, ImplementationSchema, NotificationParamsSchema, ResultSchema } from './common.js';

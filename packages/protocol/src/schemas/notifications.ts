@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import { NotificationMetaObjectSchema, ProgressTokenSchema, RequestIdSchema } from './common.js';
 import type { LooseObject } from './schema-types.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import {
   CacheableResultSchema,

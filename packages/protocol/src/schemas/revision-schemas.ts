@@ -35,12 +35,14 @@ const builders: { readonly [V in ProtocolVersion]: () => RevisionSchemas[V] } = 
  * revisionSchemas['2025-06-18'].CallToolResult.parse(result);
  * ```
  */
-export const revisionSchemas: RevisionSchemas = Object.defineProperties(
-  {},
-  Object.fromEntries(
-    Object.entries(builders).map(([version, build]) => [version, { get: build, enumerable: true }]),
-  ),
-) as RevisionSchemas;
+export const revisionSchemas: RevisionSchemas = /* @__PURE__ */ (() =>
+  // A pure IIFE (a getter per revision, nothing built): a bundle that never reads it drops the builders.
+  Object.defineProperties(
+    {},
+    Object.fromEntries(
+      Object.entries(builders).map(([version, build]) => [version, { get: build, enumerable: true }]),
+    ),
+  ) as RevisionSchemas)();
 
 /** Definition names of one revision's `schema.json`. */
 export type RevisionDefinitionName<V extends ProtocolVersion> = keyof RevisionSchemas[V] & string;

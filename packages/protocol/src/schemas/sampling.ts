@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import { JSONObjectSchema, MetaObjectSchema, ResultSchema, RoleSchema } from './common.js';
 import { SamplingMessageContentBlockSchema } from './content.js';

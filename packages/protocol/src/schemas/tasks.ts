@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import { NotificationMetaObjectSchema, PaginatedResultSchema, ResultSchema } from './common.js';
 import { TASK_STATUSES } from './meta-keys.js';

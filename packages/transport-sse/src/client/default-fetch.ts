@@ -125,14 +125,21 @@ export function fetchersOf(fetch: FetchLike): Fetchers {
   return { stream, post };
 }
 
+function isNode(): boolean {
+  const process = (globalThis as { process?: { versions?: { node?: string } } }).process;
+  return typeof process?.versions?.node === 'string' && !('Deno' in globalThis) && !('Bun' in globalThis);
+}
+
 /**
- * undici, loaded on first use (dynamically, so browser and Workers bundles that inject their own
- * `fetch` never pull it in). Both the stream and the POSTs use `undici.request`: about twice as fast per
+ * Node: undici, loaded on first use (dynamically, so browser and Workers bundles never pull it in;
+ * there the package's `browser` field maps it to an empty module). Every other runtime (browsers,
+ * Workers, Deno, Bun) gets its global `fetch`. Both the stream and the POSTs use `undici.request`: about twice as fast per
  * call as its `fetch`, which matters because every message is a round trip of its own, and the stream's
  * body arrives as node `data` events with no Web stream to pass through. `undici.request` drops its
  * abort listener when the answer has been read.
  */
 export function loadDefaultFetchers(): Promise<Fetchers> {
+  if (!isNode()) return Promise.resolve(fetchersOf((url, init) => fetch(url, init)));
   loaded ??= Promise.all([import('undici'), import('node:events')]).then(([undici, events]) => {
     const post: PostFn = async (url, init) => {
       const { statusCode, statusText, headers, body } = await undici.request(url, {

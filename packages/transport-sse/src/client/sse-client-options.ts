@@ -15,7 +15,10 @@ import type { FetchLike, HttpClientAuthOptions } from '@x/protocol/http';
  * ```
  */
 export interface SseClientTransportOptions extends HttpClientAuthOptions {
-  /** Used for every request. Default: undici (`request` for the stream and the POSTs). */
+  /**
+   * Used for every request. Default: on Node undici (`request` for the stream and the POSTs); in
+   * browsers, Workers, Deno and Bun the global `fetch`.
+   */
   fetch?: FetchLike | undefined;
   /** How long `start()` waits for the `endpoint` event. Default 30 s. */
   endpointTimeoutMs?: number | undefined;

@@ -44,8 +44,12 @@ export function toNodeHandler(handler: WebHandler): NodeHandler {
       else if (reply.kind === 'text') {
         const headers = { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) };
         res.writeHead(reply.status, headers).end(reply.body);
-      } else if (reply.kind === 'stream') reply.sink.open();
-      else await writeWebResponse(reply.response, res);
+      } else if (reply.kind === 'stream') {
+        // CORS (when configured): `writeHead` in `open()` merges headers set here.
+        if (reply.headers !== undefined)
+          for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
+        reply.sink.open();
+      } else await writeWebResponse(reply.response, res);
     } catch (error) {
       failNodeRequest(error, res, next);
     }

@@ -11,8 +11,8 @@ export type SseReply<S extends SseSink> =
   | TextReply
   /** The `authenticate` hook's own answer (e.g. 401 with `WWW-Authenticate`). */
   | { readonly kind: 'response'; readonly response: Response }
-  /** A session's event stream, 200 with {@link SSE_HEADERS}. */
-  | { readonly kind: 'stream'; readonly sink: S };
+  /** A session's event stream, 200 with {@link SSE_HEADERS} (and `headers`: CORS, when configured). */
+  | { readonly kind: 'stream'; readonly sink: S; readonly headers?: Readonly<Record<string, string>> };
 
 /** A finite answer: the 202 of an accepted POST, or an error. */
 export interface TextReply {
@@ -72,4 +72,23 @@ export function invalidMessageReply(error: McpError): TextReply {
     headers: JSON_HEADERS,
     body: jsonRpcErrorText(error.code, error.message, init),
   };
+}
+
+/** The same reply with `extra` headers (CORS) on top of its own. */
+export function withHeaders<S extends SseSink>(
+  reply: SseReply<S>,
+  extra: Readonly<Record<string, string>>,
+): SseReply<S> {
+  switch (reply.kind) {
+    case 'text':
+      return { ...reply, headers: { ...reply.headers, ...extra } };
+    case 'stream':
+      return { kind: 'stream', sink: reply.sink, headers: extra };
+    default: {
+      // The `authenticate` hook's own Response (e.g. a 401): its headers may be immutable, copy it.
+      const response = new Response(reply.response.body, reply.response);
+      for (const name of Object.keys(extra)) response.headers.set(name, extra[name]!);
+      return { kind: 'response', response };
+    }
+  }
 }

@@ -3,6 +3,7 @@ import { randomUuid } from '@x/protocol/internal';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
 import {
   type ConnectionInfo,
+  type CorsOptions,
   createDnsRebindingGuard,
   DEFAULT_MAX_BODY_BYTES,
   type DnsRebindingGuard,
@@ -16,6 +17,7 @@ import {
   webIncoming,
 } from '@x/protocol/http';
 import { NODE_DISPATCH } from './node-dispatch.js';
+import { SseCors } from './sse-cors.js';
 import {
   ACCEPTED,
   errorReply,
@@ -23,6 +25,7 @@ import {
   SSE_HEADERS,
   type SseReply,
   type TextReply,
+  withHeaders,
 } from './sse-reply.js';
 import { type SseSink, WebStreamSink } from './sse-sink.js';
 import { SseServerTransport } from './sse-server-transport.js';
@@ -130,6 +133,12 @@ export interface SseHandlerOptions {
    * turns it off (a proxy in front checks).
    */
   dnsRebindingProtection?: DnsRebindingOptions | boolean | undefined;
+  /**
+   * CORS for browser pages on other origins (`true`: any origin): answers `OPTIONS` preflights and adds
+   * `Access-Control-Allow-Origin` to every response for an allowed origin. Off by default. Browsers
+   * also need their origin in `dnsRebindingProtection.allowedOrigins` unless it is a loopback one.
+   */
+  cors?: CorsOptions | boolean | undefined;
   /** Largest POST body, in bytes (413 above it). Default 4 MiB. */
   maxBodyBytes?: number | undefined;
   /** JSON nested deeper than this in a POST body is refused with -32700 before parsing. Default 128. */
@@ -185,6 +194,7 @@ interface Session extends SseSessionHandle {
 export class SseServer {
   #options: SseHandlerOptions;
   #guard: DnsRebindingGuard | undefined;
+  readonly #cors: SseCors | undefined;
   #maxBodyBytes: number;
   #keepAliveMs: number;
   readonly #maxSessions: number;
@@ -213,6 +223,8 @@ export class SseServer {
       path === undefined
         ? undefined
         : [path, new URL(options.endpoint ?? path, `http://localhost${path}`).pathname];
+    const cors = options.cors;
+    this.#cors = cors === undefined || cors === false ? undefined : new SseCors(cors === true ? {} : cors);
     const protection = options.dnsRebindingProtection;
     this.#guard =
       protection === false
@@ -253,9 +265,16 @@ export class SseServer {
       case 'response':
         return reply.response;
       case 'stream':
-        return new Response(reply.sink.stream, { status: 200, headers: SSE_HEADERS });
+        return new Response(reply.sink.stream, {
+          status: 200,
+          headers: reply.headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...reply.headers },
+        });
       default:
-        return new Response(reply.body, { status: reply.status, headers: reply.headers });
+        // A preflight's 204 has no body (`new Response('', { status: 204 })` throws).
+        return new Response(reply.status === 204 ? null : reply.body, {
+          status: reply.status,
+          headers: reply.headers,
+        });
     }
   };
 
@@ -270,6 +289,21 @@ export class SseServer {
 
   /** The whole exchange, shared by `handle` and the `node:http` adapter's own entry. */
   async #serve<S extends SseSink>(incoming: HttpIncoming, openSink: () => S): Promise<SseReply<S>> {
+    const cors = this.#cors;
+    if (cors === undefined) return this.#route(incoming, openSink);
+    // Built per request only when `cors` is set: a server without it pays nothing.
+    const headers = cors.headersFor(incoming.headers);
+    const paths = this.#paths;
+    if (incoming.method === 'OPTIONS' && (paths === undefined || paths.includes(incoming.url.pathname))) {
+      // Preflights carry no credentials and no body: answered before the Origin guard, like Streamable HTTP.
+      const preflight = { ...headers, ...cors.preflightHeaders(incoming.headers) };
+      return { kind: 'text', status: 204, headers: preflight, body: '' };
+    }
+    const reply = await this.#route(incoming, openSink);
+    return headers === undefined ? reply : withHeaders(reply, headers);
+  }
+
+  async #route<S extends SseSink>(incoming: HttpIncoming, openSink: () => S): Promise<SseReply<S>> {
     const paths = this.#paths;
     if (paths !== undefined && !paths.includes(incoming.url.pathname)) {
       return errorReply(404, ErrorCode.InvalidRequest, `Not Found: the SSE endpoint is ${paths[0]}`);

@@ -1,25 +1,8 @@
-/**
- * Cross-origin access for browser clients (Fetch standard, "CORS protocol").
- *
- * @example
- * ```ts
- * const handler = createStreamableHttpHandler({
- *   onsession: (transport) => mcpServer.connect(transport),
- *   cors: { origin: ['https://app.example.com'], credentials: true, maxAge: 3600 },
- * });
- * ```
- */
-export interface CorsOptions {
-  /** Origins allowed to read responses: `'*'`, one origin, or a list. Default `'*'`. */
-  origin?: '*' | string | readonly string[] | undefined;
-  /** Send `Access-Control-Allow-Credentials: true` (not allowed together with `origin: '*'`). */
-  credentials?: boolean | undefined;
-  /** Preflight cache lifetime in seconds. Default 600. */
-  maxAge?: number | undefined;
-}
-
+import type { CorsOptions, HeaderReader } from '@x/protocol/http';
 import { deferredResponse, replyOf } from './deferred-body.js';
-import type { HeaderReader } from '@x/protocol/http';
+
+// One shape for every HTTP handler's `cors` option (legacy SSE has it too).
+export type { CorsOptions };
 
 /** What CORS reads of a request. */
 interface CorsRequest {
