@@ -34,3 +34,4 @@ export type { SseEvent } from './sse-encoding.js';
 export { assertWebRequest } from './assert-web-request.js';
 export type { CorsOptions } from './cors-options.js';
 export { quotedString } from './quoted-string.js';
+export { isNodeRuntime } from './is-node-runtime.js';

@@ -1,4 +1,4 @@
-import type { FetchLike } from '@x/protocol/http';
+import { type FetchLike, isNodeRuntime } from '@x/protocol/http';
 
 /** One POST of a message. */
 export interface PostInit {
@@ -125,11 +125,6 @@ export function fetchersOf(fetch: FetchLike): Fetchers {
   return { stream, post };
 }
 
-function isNode(): boolean {
-  const process = (globalThis as { process?: { versions?: { node?: string } } }).process;
-  return typeof process?.versions?.node === 'string' && !('Deno' in globalThis) && !('Bun' in globalThis);
-}
-
 /**
  * Node: undici, loaded on first use (dynamically, so browser and Workers bundles never pull it in;
  * there the package's `browser` field maps it to an empty module). Every other runtime (browsers,
@@ -139,7 +134,7 @@ function isNode(): boolean {
  * abort listener when the answer has been read.
  */
 export function loadDefaultFetchers(): Promise<Fetchers> {
-  if (!isNode()) return Promise.resolve(fetchersOf((url, init) => fetch(url, init)));
+  if (!isNodeRuntime()) return Promise.resolve(fetchersOf((url, init) => fetch(url, init)));
   loaded ??= Promise.all([import('undici'), import('node:events')]).then(([undici, events]) => {
     const post: PostFn = async (url, init) => {
       const { statusCode, statusText, headers, body } = await undici.request(url, {

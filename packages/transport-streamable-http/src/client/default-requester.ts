@@ -1,3 +1,4 @@
+import { isNodeRuntime } from '@x/protocol/http';
 import { fetchRequester, type HttpRequester } from './requester.js';
 
 /** The requester used when no `fetch` is given, with a way to release its connections. */
@@ -7,25 +8,6 @@ export interface DefaultRequester {
 }
 
 let undiciModule: Promise<typeof import('./undici-requester.js')> | undefined;
-
-/**
- * Whether the runtime is Node itself. Bun and Deno also set `process.versions.node`, and so does
- * workerd (Cloudflare Workers, even without `nodejs_compat`: `process.versions.node` is "22.x"): each
- * has its own `fetch` and none gets undici (a Workers bundle maps undici to nothing, `browser` field).
- * Exported for tests only.
- */
-export function isNodeRuntime(global: object = globalThis): boolean {
-  const { process, navigator } = global as {
-    process?: { versions?: { node?: string } };
-    navigator?: { userAgent?: string };
-  };
-  return (
-    typeof process?.versions?.node === 'string' &&
-    !('Deno' in global) &&
-    !('Bun' in global) &&
-    navigator?.userAgent !== 'Cloudflare-Workers'
-  );
-}
 
 /**
  * Node gets undici's dispatcher (loaded by dynamic import, so bundles for browsers and Workers never

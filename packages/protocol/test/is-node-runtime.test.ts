@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isNodeRuntime } from '../src/client/default-requester.js';
+import { isNodeRuntime } from '../src/http/is-node-runtime.js';
 
-// Issue 30, item 2: only Node itself gets undici's dispatcher; every other runtime uses its own global
+// Issue 30, item 2: only Node itself gets undici (both HTTP client transports ask isNodeRuntime); every other runtime uses its own global
 // `fetch`. Bun, Deno and workerd each set `process.versions.node` too (workerd even without
 // `nodejs_compat`), and a Workers bundle maps undici to nothing, so taking workerd for Node made every
 // request fail with "(void 0) is not a constructor" (apps/runtimes/test/workerd.test.ts runs the client
