@@ -180,7 +180,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'timeout',
     value: '<ms>',
-    description: 'request timeout in milliseconds (default 60000)',
+    description:
+      'request timeout in milliseconds (default 60000; each progress notification restarts it); also bounds connecting (default 30000)',
     commands: CLIENT_COMMANDS,
   },
   {
@@ -197,8 +198,9 @@ export const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'transport',
     value: '<name>',
-    description:
-      'client: http (Streamable HTTP only) or sse (legacy HTTP+SSE only) for http URLs; serve: stdio|http|sse|ws',
+    description: 'for http(s) URLs: http (Streamable HTTP only) or sse (legacy HTTP+SSE only); default: both',
+    descriptions: { serve: 'what to serve over: http (default), sse, ws or stdio' },
+    commands: [...CLIENT_COMMANDS, 'serve'],
   },
   {
     name: 'log-level',
