@@ -4,7 +4,16 @@
 // dist/ folders copied, nothing rebuilt) with `pnpm publish -r --dry-run`: it changes nothing in the
 // repository and publishes nothing. Prints the versions it would publish. `--keep` keeps the copy.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,10 +43,12 @@ function copyOfWorkingTree() {
     cpSync(join(ROOT, file), join(copy, file));
   }
   for (const folder of ['packages', 'tooling']) {
-    for (const name of execFileSync('ls', [join(ROOT, folder)]).toString().split('\n').filter(Boolean)) {
+    for (const name of readdirSync(join(ROOT, folder))) {
       const source = join(ROOT, folder, name);
-      if (existsSync(join(source, 'dist'))) cpSync(join(source, 'dist'), join(copy, folder, name, 'dist'), { recursive: true });
-      if (existsSync(join(source, 'node_modules'))) symlinkSync(join(source, 'node_modules'), join(copy, folder, name, 'node_modules'));
+      if (existsSync(join(source, 'dist')))
+        cpSync(join(source, 'dist'), join(copy, folder, name, 'dist'), { recursive: true });
+      if (existsSync(join(source, 'node_modules')))
+        symlinkSync(join(source, 'node_modules'), join(copy, folder, name, 'node_modules'));
     }
   }
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
@@ -46,7 +57,7 @@ function copyOfWorkingTree() {
 
 function publishedVersions(root) {
   const out = [];
-  for (const name of execFileSync('ls', [join(root, 'packages')]).toString().split('\n').filter(Boolean)) {
+  for (const name of readdirSync(join(root, 'packages'))) {
     const file = join(root, 'packages', name, 'package.json');
     if (!existsSync(file)) continue;
     const manifest = JSON.parse(readFileSync(file, 'utf8'));
@@ -68,7 +79,10 @@ try {
     step(cwd, 'git', ['commit', '-am', `release: ${publishedVersions(cwd).join(', ')}`]);
     step(cwd, 'pnpm', ['turbo', 'run', 'build', '--filter=./packages/*', '--force']);
   }
-  step(cwd, process.execPath, [join(cwd, 'tooling/pack-check/pack-check.mjs'), ...(quick ? ['--static'] : [])]);
+  step(cwd, process.execPath, [
+    join(cwd, 'tooling/pack-check/pack-check.mjs'),
+    ...(quick ? ['--static'] : []),
+  ]);
   if (dryRun) {
     step(cwd, 'pnpm', ['publish', '-r', '--dry-run', '--no-git-checks', '--config.ignore-scripts=true']);
   } else {
