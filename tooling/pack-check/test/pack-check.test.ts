@@ -71,7 +71,7 @@ describe('every published package', () => {
     expect(problems.flat()).toEqual([]);
   }, 120_000);
 
-  it('passes @arethetypeswrong/cli with the esm-only profile', async () => {
+  it('passes @arethetypeswrong with the esm-only profile of its CLI', async () => {
     const problems = await check.inBatches(results, 2, async (r: Packed) =>
       (await check.attwProblems(r.tarball)).map((p: string) => `${r.pkg.name}:\n${p}`),
     );
