@@ -76,7 +76,9 @@ try {
   step(cwd, changeset, ['version']);
   if (!dryRun) {
     step(cwd, 'pnpm', ['install', '--lockfile-only']);
-    step(cwd, 'git', ['commit', '-am', `release: ${publishedVersions(cwd).join(', ')}`]);
+    // `add -A`: the new CHANGELOG.md files and the consumed changesets are part of the release commit.
+    step(cwd, 'git', ['add', '-A']);
+    step(cwd, 'git', ['commit', '-m', `release: ${publishedVersions(cwd).join(', ')}`]);
     step(cwd, 'pnpm', ['turbo', 'run', 'build', '--filter=./packages/*', '--force']);
   }
   step(cwd, process.execPath, [
