@@ -31,7 +31,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'call',
     usage: `call <tool> [key=value | key:=json | '{…}']… [options] ${TARGET}`,
-    summary: "Call a tool; key=value arguments are typed from the tool's input schema",
+    summary:
+      "Call a tool; key=value arguments are typed from the tool's input schema, and required and enum arguments are checked before sending",
     examples: [
       'x-mcp call echo message=hi -- node server.js',
       `x-mcp call add a=1 b=2 http://127.0.0.1:3000/mcp`,
@@ -79,7 +80,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'complete',
-    usage: `complete prompt:<name> | resource:<uri-template> <argument> [<partial>] [name=value…] [options] ${TARGET}`,
+    usage: `complete (prompt:<name> | resource:<uri-template>) <argument> [<partial>] [name=value…] [options] ${TARGET}`,
     summary: 'Ask for completions of a prompt argument or a template variable (name=value: context)',
     examples: [
       'x-mcp complete prompt:greet name Ad http://127.0.0.1:3000/mcp',
@@ -210,7 +211,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   },
   {
     name: 'json',
-    description: 'print JSON for scripts (listen: one object per line)',
+    description: 'print JSON on stdout for scripts (a failure too: {"error": {…}})',
+    descriptions: { listen: 'print one JSON object per notification and line, for scripts' },
     commands: CLIENT_COMMANDS,
   },
   {

@@ -229,6 +229,11 @@ describe('help texts', () => {
     expect(serveHelp.stdout).toMatch(
       /--transport <name> +what to serve over: http \(default\), sse, ws or stdio/,
     );
+    const call = await runCli(['help', 'call']);
+    expect(call.stdout).not.toMatch(/listen: one object per line/);
+    expect(call.stdout).toMatch(/required and enum arguments are checked before sending/);
+    const listen = await runCli(['help', 'listen']);
+    expect(listen.stdout).toMatch(/--json +print one JSON object per notification and line/);
     const tools = await runCli(['help', 'tools']);
     expect(tools.stdout).toMatch(/--transport <name> +for http\(s\) URLs: http \(Streamable HTTP only\)/);
   });
