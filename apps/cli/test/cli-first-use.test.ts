@@ -119,6 +119,28 @@ describe('tool arguments are checked before the call is sent (exit 2)', () => {
   });
 });
 
+describe('prompt arguments are checked before the prompt is asked for (exit 2)', () => {
+  const EVERYTHING = [
+    '--',
+    process.execPath,
+    fileURLToPath(new URL('../dist/bin.js', import.meta.url)),
+    'serve',
+    '--transport',
+    'stdio',
+  ];
+
+  it('a missing required argument', async () => {
+    const result = await runCli(['prompt', 'test_prompt_with_arguments', 'arg1=a', ...EVERYTHING]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/missing required argument arg2 of prompt test_prompt_with_arguments/);
+  });
+
+  it('all given: the prompt', async () => {
+    const result = await runCli(['prompt', 'test_prompt_with_arguments', 'arg1=a', 'arg2=b', ...EVERYTHING]);
+    expect(result.code).toBe(0);
+  });
+});
+
 describe('TLS failures are explained (exit 3)', () => {
   let dir = '';
   let https: HttpsServer | undefined;
