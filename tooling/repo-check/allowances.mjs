@@ -19,7 +19,8 @@ export const ALLOWANCES = {
     nodeDirs: ['node'],
   },
   '@x/auth': { deps: ['@x/protocol', 'oauth4webapi', 'jose'], node: false, nodeDirs: ['node'] },
-  '@x/transport-ws': { deps: ['@x/protocol', 'ws'], node: true },
+  // `@types/ws`: the public declarations import `ws` types, so a consumer's strict tsc needs them.
+  '@x/transport-ws': { deps: ['@x/protocol', 'ws', '@types/ws'], node: true },
 };
 
 /**

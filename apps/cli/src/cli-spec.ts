@@ -31,7 +31,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'call',
     usage: `call <tool> [key=value | key:=json | '{…}']… [options] ${TARGET}`,
-    summary: "Call a tool; key=value arguments are typed from the tool's input schema",
+    summary:
+      "Call a tool; key=value arguments are typed from the tool's input schema, and required and enum arguments are checked before sending",
     examples: [
       'x-mcp call echo message=hi -- node server.js',
       `x-mcp call add a=1 b=2 http://127.0.0.1:3000/mcp`,
@@ -79,7 +80,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'complete',
-    usage: `complete prompt:<name> | resource:<uri-template> <argument> [<partial>] [name=value…] [options] ${TARGET}`,
+    usage: `complete (prompt:<name> | resource:<uri-template>) <argument> [<partial>] [name=value…] [options] ${TARGET}`,
     summary: 'Ask for completions of a prompt argument or a template variable (name=value: context)',
     examples: [
       'x-mcp complete prompt:greet name Ad http://127.0.0.1:3000/mcp',
@@ -180,7 +181,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'timeout',
     value: '<ms>',
-    description: 'request timeout in milliseconds (default 60000)',
+    description:
+      'request timeout in milliseconds (default 60000; each progress notification restarts it); also bounds connecting (default 30000)',
     commands: CLIENT_COMMANDS,
   },
   {
@@ -197,8 +199,9 @@ export const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'transport',
     value: '<name>',
-    description:
-      'client: http (Streamable HTTP only) or sse (legacy HTTP+SSE only) for http URLs; serve: stdio|http|sse|ws',
+    description: 'for http(s) URLs: http (Streamable HTTP only) or sse (legacy HTTP+SSE only); default: both',
+    descriptions: { serve: 'what to serve over: http (default), sse, ws or stdio' },
+    commands: [...CLIENT_COMMANDS, 'serve'],
   },
   {
     name: 'log-level',
@@ -208,7 +211,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   },
   {
     name: 'json',
-    description: 'print JSON for scripts (listen: one object per line)',
+    description: 'print JSON on stdout for scripts (a failure too: {"error": {…}})',
+    descriptions: { listen: 'print one JSON object per notification and line, for scripts' },
     commands: CLIENT_COMMANDS,
   },
   {

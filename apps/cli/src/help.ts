@@ -4,23 +4,27 @@ import type { Style } from './output/style.js';
 const optionLabel = (o: (typeof OPTIONS)[number]): string =>
   `${o.short === undefined ? '    ' : `-${o.short}, `}--${o.name}${o.value === undefined ? '' : ` ${o.value}`}`;
 
+/** Without a command: the options every client command takes (those of `serve` etc. are in their help). */
 function optionLines(command: string | undefined): string[] {
   const options = OPTIONS.filter((o) =>
     command === undefined
-      ? o.commands === undefined || o.commands === CLIENT_COMMANDS
+      ? o.commands === undefined || CLIENT_COMMANDS.every((c) => o.commands?.includes(c))
       : o.commands === undefined || o.commands.includes(command),
   );
   const width = Math.max(...options.map((o) => optionLabel(o).length));
-  return options.map((o) => `  ${optionLabel(o).padEnd(width)}  ${o.description}`);
+  const describe = (o: (typeof OPTIONS)[number]): string =>
+    (command === undefined ? undefined : o.descriptions?.[command]) ?? o.description;
+  return options.map((o) => `  ${optionLabel(o).padEnd(width)}  ${describe(o)}`);
 }
 
 const EXIT_CODES = [
   'Exit codes:',
-  '  0  success',
-  '  1  the server answered with an error (JSON-RPC error, tool isError, timeout)',
-  '  2  usage error',
-  '  3  connection failure (refused, unreachable, authorization failed, server did not start, connection lost)',
-  '  130  interrupted (Ctrl-C), except for listen',
+  '  0    success',
+  '  1    the server answered with an error (JSON-RPC error, tool isError, timeout)',
+  '  2    usage error (also: a tool argument that is missing or not one of its choices)',
+  '  3    connection failure (refused, unreachable, TLS, authorization failed, server process did not',
+  '       start or exited, connection lost; serve: cannot listen, e.g. the port is in use)',
+  '  130  interrupted (Ctrl-C), except for listen and serve, which exit 0',
 ];
 
 /** `x-mcp --help`: every command, the target forms, the common options, the exit codes. */
@@ -32,7 +36,7 @@ export function renderHelp(style: Style): string {
     `${style.bold('Usage:')} x-mcp <command> [options] <target>`,
     '',
     style.bold('Targets:'),
-    '  http://… https://…   Streamable HTTP, falling back to legacy HTTP+SSE',
+    '  http://… https://…   Streamable HTTP, falling back to legacy HTTP+SSE on 400/404/405',
     '  ws://… wss://…       WebSocket',
     '  -- <command> [args…] a stdio server this process starts (must come last)',
     '',

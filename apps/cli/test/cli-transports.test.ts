@@ -55,7 +55,8 @@ describe('targets', () => {
     const { url } = await serve('sse');
     const run = await runCli(['info', '--transport', 'http', url]);
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/x-mcp: error: cannot connect to .*\/sse: HTTP 4\d\d: -32600/);
+    // (cli-first-use.test.ts: the message names the legacy HTTP+SSE endpoint and what to use instead.)
+    expect(run.stderr).toMatch(/x-mcp: error: .*\/sse is a legacy HTTP\+SSE endpoint/);
   });
 
   for (const transport of ['http', 'ws'] as const) {

@@ -68,3 +68,44 @@ describe('describeFailure', () => {
     expect(describeFailure(new Error('odd'), { connecting: false }).exitCode).toBe(1);
   });
 });
+
+describe('describeFailure: first-use explanations (issue 30, item 6)', () => {
+  const tls = (code: string) =>
+    Object.assign(new Error('fetch failed'), { cause: Object.assign(new Error(`tls: ${code}`), { code }) });
+
+  it('TLS certificate problems say what is wrong and how to trust a private CA', () => {
+    expect(describeFailure(tls('UNABLE_TO_VERIFY_LEAF_SIGNATURE'), { connecting: true }).message).toBe(
+      "TLS: the server's certificate is signed by an unknown authority; to trust it, set NODE_EXTRA_CA_CERTS to its CA certificate's PEM file (UNABLE_TO_VERIFY_LEAF_SIGNATURE)",
+    );
+    expect(describeFailure(tls('CERT_HAS_EXPIRED'), { connecting: true })).toMatchObject({
+      exitCode: 3,
+      message: "TLS: the server's certificate has expired (CERT_HAS_EXPIRED)",
+    });
+    expect(describeFailure(tls('ERR_TLS_CERT_ALTNAME_INVALID'), { connecting: true }).message).toMatch(
+      /not issued for this host name/,
+    );
+  });
+
+  it('a stdio server that exited: its exit code or signal and last stderr lines (ServerExitError by shape)', () => {
+    const exited = Object.assign(new ConnectionClosedError('MCP server "srv" exited with code 2'), {
+      command: 'srv',
+      exitCode: 2,
+      signal: null,
+      stderrTail: ['Error: EACCES', '  at open'],
+    });
+    expect(describeFailure(exited, { connecting: false })).toEqual({
+      exitCode: 3,
+      message: 'the server process exited with code 2; its last stderr lines:',
+      details: ['Error: EACCES', '  at open'],
+    });
+    const killed = Object.assign(new ConnectionClosedError('killed'), {
+      command: 'srv',
+      exitCode: null,
+      signal: 'SIGTERM',
+      stderrTail: [],
+    });
+    expect(describeFailure(killed, { connecting: true, target: 'srv' }).message).toBe(
+      'cannot connect to srv: the server process was killed by SIGTERM (it wrote nothing to stderr)',
+    );
+  });
+});

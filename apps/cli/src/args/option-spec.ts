@@ -9,6 +9,8 @@ export interface OptionSpec {
   /** May be given more than once; every value is kept in order. */
   readonly repeatable?: boolean | undefined;
   readonly description: string;
+  /** A command's own wording of the description (`serve --transport` picks the server's transport). */
+  readonly descriptions?: Readonly<Record<string, string>> | undefined;
   /** The commands it applies to; undefined means every command. */
   readonly commands?: readonly string[] | undefined;
 }

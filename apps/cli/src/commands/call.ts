@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@x/protocol';
+import { checkArguments } from '../args/check-arguments.js';
 import { parseArguments } from '../args/tool-arguments.js';
 import { ExitCode } from '../exit-codes.js';
 import { ContentRenderer } from '../output/content-renderer.js';
@@ -60,6 +61,8 @@ export const call: ClientCommand = (input) => {
     const { client } = session;
     const tool = await findTool(client.iterateTools({ signal }), name).catch(() => undefined);
     const args = parseArguments({ tokens, json, schema: tool?.inputSchema });
+    // Required and enum arguments are checked here, before the call is sent (exit 2 on a mistake).
+    if (tool !== undefined) checkArguments(args, tool.inputSchema, name);
     const bar =
       terminal.stderrIsTty && !options.json
         ? new ProgressBar({ stream: terminal.io.stderr, style: terminal.errStyle })
@@ -67,9 +70,11 @@ export const call: ClientCommand = (input) => {
     terminal.transient = bar;
     let result: CallToolResult;
     try {
+      // Always ask for progress, bar or not: each notification restarts the --timeout clock (the
+      // engine's resetTimeoutOnProgress), so a long call that reports progress is not cut off in a script.
       result = await client.callTool(
         { name, arguments: args },
-        { signal, ...(bar === undefined ? {} : { onprogress: (progress) => bar.update(progress) }) },
+        { signal, onprogress: (progress) => bar?.update(progress) },
       );
     } finally {
       bar?.clear();

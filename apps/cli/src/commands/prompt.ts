@@ -1,4 +1,6 @@
+import type { Prompt } from '@x/protocol';
 import { parseArguments } from '../args/tool-arguments.js';
+import { UsageError } from '../args/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
 import { ContentRenderer } from '../output/content-renderer.js';
 import { type ClientCommand, expectPositionals } from './client-command.js';
@@ -13,6 +15,17 @@ export const prompt: ClientCommand = (input) => {
     Object.entries(raw).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
   );
   return async ({ session, terminal, options, signal }) => {
+    // Required arguments are checked before the prompt is asked for (exit 2), as `call` does for tools.
+    const declared = await findPrompt(session.client.iteratePrompts({ signal }), name).catch(() => undefined);
+    const missing = (declared?.arguments ?? [])
+      .filter((argument) => argument.required === true && !Object.hasOwn(args, argument.name))
+      .map((argument) => argument.name);
+    if (missing.length > 0) {
+      throw new UsageError(
+        `missing required argument${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of prompt ${name} (x-mcp prompts lists them; * = required)`,
+        { command: 'prompt' },
+      );
+    }
     const result = await session.client.getPrompt(
       Object.keys(args).length === 0 ? { name } : { name, arguments: args },
       { signal },
@@ -39,3 +52,8 @@ export const prompt: ClientCommand = (input) => {
     return ExitCode.Ok;
   };
 };
+
+async function findPrompt(iterate: AsyncIterable<Prompt>, name: string): Promise<Prompt | undefined> {
+  for await (const prompt of iterate) if (prompt.name === name) return prompt;
+  return undefined;
+}

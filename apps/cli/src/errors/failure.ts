@@ -11,6 +11,8 @@ export interface Failure {
   /** JSON-RPC code, when the failure has one (printed so scripts and people can look it up). */
   readonly code?: number | undefined;
   readonly data?: unknown;
+  /** Lines shown under the message (a dead stdio server's last stderr lines), and in `--json`. */
+  readonly details?: readonly string[] | undefined;
 }
 
 const SYSTEM_CODES: Readonly<Record<string, string>> = {
@@ -23,8 +25,26 @@ const SYSTEM_CODES: Readonly<Record<string, string>> = {
   ETIMEDOUT: 'connection timed out',
   UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
   UND_ERR_SOCKET: 'connection lost',
-  CERT_HAS_EXPIRED: 'TLS certificate has expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
+};
+
+/** How to trust a certificate Node does not know (Node reads extra CAs from this variable at start). */
+const TRUST_HINT = "to trust it, set NODE_EXTRA_CA_CERTS to its CA certificate's PEM file";
+
+/**
+ * TLS failures, explained: what is wrong with the server's certificate and what to do about it.
+ * Codes from OpenSSL's X509 verification, as Node reports them.
+ */
+const TLS_CODES: Readonly<Record<string, string>> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: `TLS: the server's certificate is self-signed; ${TRUST_HINT}`,
+  SELF_SIGNED_CERT_IN_CHAIN: `TLS: the server's certificate chain ends in a self-signed certificate; ${TRUST_HINT}`,
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: `TLS: the server's certificate is signed by an unknown authority; ${TRUST_HINT}`,
+  UNABLE_TO_GET_ISSUER_CERT: `TLS: the server's certificate is signed by an unknown authority; ${TRUST_HINT}`,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: `TLS: the server's certificate is signed by an unknown authority; ${TRUST_HINT}`,
+  CERT_HAS_EXPIRED: "TLS: the server's certificate has expired",
+  CERT_NOT_YET_VALID: "TLS: the server's certificate is not valid yet (check this machine's clock)",
+  ERR_TLS_CERT_ALTNAME_INVALID: "TLS: the server's certificate is not issued for this host name",
+  ERR_SSL_WRONG_VERSION_NUMBER:
+    'TLS handshake failed: the server does not speak TLS on this port (try http://)',
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -47,6 +67,11 @@ function* chain(error: unknown): Generator<Record<string, unknown>> {
 export function networkReason(error: unknown): string | undefined {
   for (const link of chain(error)) {
     const code = link['code'];
+    if (typeof code === 'string' && TLS_CODES[code] !== undefined) return `${TLS_CODES[code]} (${code})`;
+    // OpenSSL 1.1 reported a plain-HTTP answer to a TLS hello as EPROTO "wrong version number".
+    if (code === 'EPROTO' && String(link['message']).includes('wrong version number')) {
+      return `${TLS_CODES['ERR_SSL_WRONG_VERSION_NUMBER']} (EPROTO)`;
+    }
     if (typeof code === 'string' && SYSTEM_CODES[code] !== undefined)
       return `${SYSTEM_CODES[code]} (${code})`;
   }
@@ -86,6 +111,23 @@ function authError(error: unknown): { code: string; message: string } | undefine
   return undefined;
 }
 
+/**
+ * How a stdio server process ended (`ServerExitError` of @x/transport-stdio, found by shape so that
+ * package need not be loaded): its exit code or signal and its last stderr lines.
+ */
+function serverExit(
+  error: unknown,
+): { exitCode: number | null; signal: string | null; stderrTail: readonly string[] } | undefined {
+  for (const link of chain(error)) {
+    const tail = link['stderrTail'];
+    if (!Array.isArray(tail) || typeof link['command'] !== 'string' || !('exitCode' in link)) continue;
+    const exitCode = typeof link['exitCode'] === 'number' ? link['exitCode'] : null;
+    const signal = typeof link['signal'] === 'string' ? link['signal'] : null;
+    return { exitCode, signal, stderrTail: tail.filter((line): line is string => typeof line === 'string') };
+  }
+  return undefined;
+}
+
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -116,6 +158,15 @@ export function describeFailure(
 
 function classify(error: unknown, connecting: boolean): Failure {
   if (error instanceof UsageError) return { exitCode: ExitCode.Usage, message: error.message };
+  const exit = serverExit(error);
+  if (exit !== undefined) {
+    const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+    return {
+      exitCode: ExitCode.ConnectionFailure,
+      message: `the server process ${how}${exit.stderrTail.length === 0 ? ' (it wrote nothing to stderr)' : '; its last stderr lines:'}`,
+      ...(exit.stderrTail.length === 0 ? {} : { details: exit.stderrTail }),
+    };
+  }
   if (error instanceof ConnectError) return { exitCode: ExitCode.ConnectionFailure, message: error.message };
   if (error instanceof NegotiationError) {
     return {

@@ -16,6 +16,7 @@ export function reportFailure(
   const code = failure.code === undefined ? '' : ` ${failure.code}`;
   terminal.err(`${errStyle.red(`x-mcp: error${code}:`)} ${sanitize(failure.message)}`);
   if (failure.data !== undefined) terminal.err(errStyle.dim(`  data: ${JSON.stringify(failure.data)}`));
+  for (const line of failure.details ?? []) terminal.err(`  ${sanitize(line)}`);
   if (failure.exitCode === ExitCode.Usage) {
     terminal.err(`Run 'x-mcp help${context.command === undefined ? '' : ` ${context.command}`}' for usage.`);
   }
@@ -25,6 +26,7 @@ export function reportFailure(
         ...(failure.code === undefined ? {} : { code: failure.code }),
         message: failure.message,
         ...(failure.data === undefined ? {} : { data: failure.data }),
+        ...(failure.details === undefined ? {} : { details: failure.details }),
         exitCode: failure.exitCode,
       },
     });

@@ -1,6 +1,7 @@
 import type { ParsedArgs } from '../args/parsed-args.js';
 import { UsageError } from '../args/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
+import { ConnectError } from '../session/connect-error.js';
 import type { Terminal } from '../output/terminal.js';
 import { loadEverythingServer } from './load-everything-server.js';
 import { readServeAuth } from './serve-auth.js';
@@ -48,21 +49,23 @@ export function prepareServe(
   return async ({ terminal, signal }) => {
     const server = await loadEverythingServer();
     let protection: string | undefined;
-    const running = await transport.start({
-      server,
-      host,
-      port,
-      onerror: (error) => terminal.err(terminal.errStyle.dim(`server: ${error.message}`)),
-      protect:
-        authSpec === undefined
-          ? undefined
-          : async (url) => {
-              const { createServeAuth } = await import('./serve-auth.js');
-              const auth = await createServeAuth(authSpec, url);
-              protection = auth.description;
-              return auth;
-            },
-    });
+    const running = await listening(host, port, () =>
+      transport.start({
+        server,
+        host,
+        port,
+        onerror: (error) => terminal.err(terminal.errStyle.dim(`server: ${error.message}`)),
+        protect:
+          authSpec === undefined
+            ? undefined
+            : async (url) => {
+                const { createServeAuth } = await import('./serve-auth.js');
+                const auth = await createServeAuth(authSpec, url);
+                protection = auth.description;
+                return auth;
+              },
+      }),
+    );
     // stdout's first line is the URL, for scripts and tests. On stdio, stdout is the protocol itself and
     // stderr lands in the client's logs, so nothing is announced there.
     if (running.url !== undefined) {
@@ -82,4 +85,31 @@ export function prepareServe(
     await server.close();
     return ExitCode.Ok;
   };
+}
+
+/** Why a listen failed, by system error code, with what to do about it. */
+const LISTEN_CODES: Readonly<Record<string, (where: string) => string>> = {
+  EADDRINUSE: (where) =>
+    `cannot listen on ${where}: the port is in use (EADDRINUSE); pick another with --port, or --port 0 for any free one`,
+  EACCES: (where) =>
+    `cannot listen on ${where}: permission denied (EACCES); ports below 1024 need privileges, use --port 1024 or above`,
+  EADDRNOTAVAIL: (where) =>
+    `cannot listen on ${where}: --host is not an address of this machine (EADDRNOTAVAIL)`,
+};
+
+/**
+ * Starts listening, turning the system errors a user can fix (port in use, privileged port, foreign
+ * address) into a `ConnectError` that says what to do: exit 3, like every "nothing could be reached".
+ */
+async function listening<T>(host: string, port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const explain = typeof code === 'string' ? LISTEN_CODES[code] : undefined;
+    if (explain === undefined) throw error;
+    throw new ConnectError(explain(host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`), {
+      cause: error,
+    });
+  }
 }

@@ -74,12 +74,13 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
   // Each transport package is loaded only when the target needs it: startup stays quick.
   let transport: TransportName;
   let connecting: Promise<void>;
+  /** The stdio transport, whose `closeReason` says how the server process ended. */
+  let stdio: Transport | undefined;
   if (target.kind === 'stdio') {
     transport = 'stdio';
     const { StdioClientTransport } = await import('@x/transport-stdio');
-    connecting = client.connect(
-      new StdioClientTransport({ command: target.command, args: target.args, env: options.env }),
-    );
+    stdio = new StdioClientTransport({ command: target.command, args: target.args, env: options.env });
+    connecting = client.connect(stdio);
   } else if (target.kind === 'ws') {
     transport = 'websocket';
     const { WebSocketClientTransport } = await import('@x/transport-ws');
@@ -123,7 +124,22 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
     // The request timed out while the user was still at the authorization server: say so, not
     // "no answer to the handshake".
     const signingIn = auth?.interacting() === true && !signal.aborted;
+    // The server process died while we were connecting: what the handshake met ("Not connected") says
+    // less than how it ended (exit code or signal, its last stderr lines: ServerExitError).
+    const exit = stdio?.closeReason;
     await close();
+    if (exit !== undefined && !signal.aborted) throw exit;
+    // `--transport http` turned the SSE fallback off; if the URL is a legacy HTTP+SSE endpoint, say so
+    // instead of leaving the user with the 4xx its POST handler answered.
+    if (options.transport === 'http' && target.kind === 'http' && !signal.aborted && isHttpRefusal(error)) {
+      const { isSseEndpoint } = await import('./sse-endpoint-probe.js');
+      if (await isSseEndpoint(target.url, options.headers)) {
+        throw new ConnectError(
+          `${target.url.href} is a legacy HTTP+SSE endpoint (protocol 2024-11-05), not Streamable HTTP: use --transport sse, or leave --transport out to fall back automatically`,
+          { cause: error },
+        );
+      }
+    }
     if (signingIn) {
       const where = describeTarget(target);
       throw new ConnectError(
@@ -220,4 +236,14 @@ async function withTimeout(
     clearTimeout(timer);
     if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** An HTTP 4xx the transport attached to the error (a refused POST), directly or as a cause. */
+function isHttpRefusal(error: unknown): boolean {
+  for (let link = error, depth = 0; typeof link === 'object' && link !== null && depth < 8; depth++) {
+    const status = (link as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return true;
+    link = (link as { cause?: unknown }).cause;
+  }
+  return false;
 }

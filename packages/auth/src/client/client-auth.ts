@@ -1,8 +1,12 @@
+import type { CryptoKey } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { AuthError } from '../auth-error.js';
 import type { StoredClient } from './token-store.js';
 
-/** A private key for `private_key_jwt` (RFC 7523 client assertions). */
+/**
+ * A private key for `private_key_jwt` (RFC 7523 client assertions). `CryptoKey` is jose's alias of the
+ * runtime's Web Crypto key type, so the declaration needs no DOM library in a Node project.
+ */
 export interface ClientPrivateKey {
   key: CryptoKey;
   kid?: string | undefined;

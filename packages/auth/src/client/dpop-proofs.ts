@@ -1,4 +1,4 @@
-import { base64url, exportJWK, type JWK, SignJWT } from 'jose';
+import { base64url, type CryptoKey, exportJWK, type JWK, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 
 /**
@@ -6,13 +6,16 @@ import * as oauth from 'oauth4webapi';
  * the proofs for resource requests (§4.2, §7.1: `htm`, `htu` without query or fragment, `ath`), with
  * the server nonces each origin sent last (§8, §9).
  */
+/** An ES256 key pair (Web Crypto), typed without the DOM library. */
+type KeyPair = { privateKey: CryptoKey; publicKey: CryptoKey };
+
 export class DpopProofs {
-  readonly #keys: CryptoKeyPair;
+  readonly #keys: KeyPair;
   readonly #handle: oauth.DPoPHandle;
   #jwk: Promise<JWK> | undefined;
   #nonces = new Map<string, string>();
 
-  constructor(keys: CryptoKeyPair, clientId: string) {
+  constructor(keys: KeyPair, clientId: string) {
     this.#keys = keys;
     this.#handle = oauth.DPoP({ client_id: clientId } as oauth.Client, keys);
   }
