@@ -225,7 +225,9 @@ describe('login, tools from the cached token, refresh, logout (oidc-provider in-
   );
 
   it('a command that stops waiting while the user is signing in says so (exit 3) and suggests login', async () => {
-    const cli = startCli(['ping', '--timeout', '300', '--no-browser', url], { env });
+    // Long enough for discovery and registration to reach the consent URL on a loaded machine (300 ms
+    // ran out before it at load average 37); the command then times out while the user 'reads' it.
+    const cli = startCli(['ping', '--timeout', '5000', '--no-browser', url], { env });
     const stderr = await cli.waitFor('stderr', /open this URL in a browser:\n\s+(\S+)\n/);
     expect(stderr).toContain(`${as.issuer}/auth?`);
     expect(await cli.exited()).toBe(3);
