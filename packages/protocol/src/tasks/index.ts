@@ -8,3 +8,5 @@ export { TaskRun } from './task-run.js';
 export type { TaskDelivery } from './task-run.js';
 export { isTerminalTaskStatus } from './task-status.js';
 export type { StoredTask, TaskOutcome, TaskPage, TaskStore } from './task-store.js';
+export { DetailedTaskSchema, fromDetailedTask, TASKS_EXTENSION, toDetailedTask } from './extension-task.js';
+export type { DetailedTask } from './extension-task.js';

@@ -1,4 +1,5 @@
 import {
+  type ClientCapabilities,
   ErrorCode,
   type JSONRPCRequest,
   McpError,
@@ -10,11 +11,15 @@ import {
 } from '@x/protocol';
 import { formatIssues } from '@x/protocol/internal';
 import type { ChangeEvent, ServerCore } from '../server-core.js';
+import { declaresTasks, missingTasksExtension, ownerOf } from '../tasks/extension-tasks.js';
 
 interface Listener {
   readonly ctx: RequestContext;
   readonly filter: SubscriptionFilter;
   readonly uris: ReadonlySet<string>;
+  /** Tasks whose `notifications/tasks` this stream gets (SEP-2663), and whose they must be. */
+  readonly taskIds: ReadonlySet<string> | undefined;
+  readonly owner: string | undefined;
   readonly meta: Record<string, unknown>;
   readonly end: (result: object) => void;
 }
@@ -50,7 +55,11 @@ export class SubscriptionHub {
     return this.#listeners.size;
   }
 
-  async listen(request: JSONRPCRequest, ctx: RequestContext): Promise<object> {
+  async listen(
+    request: JSONRPCRequest,
+    ctx: RequestContext,
+    capabilities: ClientCapabilities = {},
+  ): Promise<object> {
     const parsed = SubscriptionsListenRequestParamsSchema.safeParse(request.params ?? {});
     if (!parsed.success) {
       throw new McpError(
@@ -60,6 +69,16 @@ export class SubscriptionHub {
     }
     const filter = this.#accept(parsed.data.notifications);
     const uris = new Set(filter.resourceSubscriptions ?? []);
+    const wantedTasks = (parsed.data.notifications as { taskIds?: unknown }).taskIds;
+    let taskIds: Set<string> | undefined;
+    let owner: string | undefined;
+    if (Array.isArray(wantedTasks) && this.#core.tasks !== undefined) {
+      // SEP-2663 "Task Status Notifications": -32021 for a client without the extension.
+      if (!declaresTasks(capabilities)) throw missingTasksExtension('subscriptions/listen for taskIds');
+      taskIds = new Set(wantedTasks.filter((id): id is string => typeof id === 'string'));
+      owner = await ownerOf(ctx.authInfo);
+      (filter as { taskIds?: string[] }).taskIds = [...taskIds];
+    }
     // Each open stream counts one, plus one per URI it watches: both are state this connection holds.
     const cost = 1 + uris.size;
     if (this.#held + cost > this.#core.maxSubscriptions) {
@@ -75,6 +94,8 @@ export class SubscriptionHub {
         ctx,
         filter,
         uris,
+        taskIds,
+        owner,
         meta,
         end: resolve,
       };
@@ -97,7 +118,11 @@ export class SubscriptionHub {
 
   deliver(event: ChangeEvent): void {
     for (const listener of this.#listeners.values()) {
-      if (event.kind === 'resource') {
+      if (event.kind === 'task') {
+        if (listener.taskIds?.has(event.task.taskId) === true && listener.owner === event.owner) {
+          this.#send(listener, 'notifications/tasks', { ...event.task, _meta: listener.meta });
+        }
+      } else if (event.kind === 'resource') {
         if (listener.uris.has(event.uri)) {
           this.#send(listener, 'notifications/resources/updated', { uri: event.uri, _meta: listener.meta });
         }
