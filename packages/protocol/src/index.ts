@@ -467,5 +467,11 @@ export type { StandardSchemaV1 } from './validation/standard-schema.js';
 export { InMemoryTaskStore, isTerminalTaskStatus } from './tasks/index.js';
 export type { StoredTask, TaskRequest, TaskStore } from './tasks/index.js';
 // Tasks on 2026-07-28: the `io.modelcontextprotocol/tasks` extension (SEP-2663)
-export { DetailedTaskSchema, fromDetailedTask, TASKS_EXTENSION, toDetailedTask } from './tasks/index.js';
-export type { DetailedTask } from './tasks/index.js';
+export {
+  CreateTaskHandleSchema,
+  DetailedTaskSchema,
+  fromDetailedTask,
+  TASKS_EXTENSION,
+  toDetailedTask,
+} from './tasks/index.js';
+export type { CreateTaskHandle, DetailedTask } from './tasks/index.js';

@@ -36,6 +36,21 @@ export const DetailedTaskSchema = lazySchema(() =>
 export type DetailedTask = z.infer<typeof DetailedTaskSchema>;
 
 /**
+ * `CreateTaskResult` of the extension (SEP-2663 "Task Creation"): a flat `Result & Task` with
+ * `resultType: "task"`, answered instead of the request's own result.
+ *
+ * @example
+ * ```ts
+ * const handle = CreateTaskHandleSchema.safeParse(result);
+ * if (handle.success) console.log('poll', handle.data.taskId, 'every', handle.data.pollIntervalMs, 'ms');
+ * ```
+ */
+export const CreateTaskHandleSchema = lazySchema(() =>
+  realSchema(DetailedTaskSchema).extend({ resultType: z.literal('task') }),
+);
+export type CreateTaskHandle = z.infer<typeof CreateTaskHandleSchema>;
+
+/**
  * The 2026-07-28 wire form of a stored task (SEP-2663 "Tasks"): `ttl` → `ttlMs` (null for unlimited),
  * `pollInterval` → `pollIntervalMs`; other fields as they are.
  *
