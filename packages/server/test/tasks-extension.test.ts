@@ -283,6 +283,45 @@ describe('tasks extension (SEP-2663) on 2026-07-28', () => {
     await listening;
   });
 
+  it('counts task ids against maxSubscriptions and sends a task only to its owner', async () => {
+    const fixture = taskServer({}, { maxSubscriptions: 3 });
+    const wire = await connect(fixture.server);
+    const tooMany = await errorOf(
+      wire.client.request(
+        {
+          method: 'subscriptions/listen',
+          params: { _meta: meta(), notifications: { taskIds: ['a', 'b', 'c'] } },
+        },
+        ResultSchema,
+      ),
+    );
+    expect(tooMany.code).not.toBe(0);
+    expect(String((tooMany as { message?: string }).message)).toContain('maxSubscriptions');
+    const bob = await connect(fixture.server, {
+      extra: { authInfo: { token: 't', clientId: 'bob', scopes: [], extra: { sub: 'bob' } } },
+    });
+    const { taskId } = (await wire.call('tools/call', { name: 'broken', _meta: meta() })) as {
+      taskId: string;
+    };
+    const controller = new AbortController();
+    const listening = bob.client
+      .request(
+        { method: 'subscriptions/listen', params: { _meta: meta(), notifications: { taskIds: [taskId] } } },
+        ResultSchema,
+        { signal: controller.signal },
+      )
+      .catch(() => undefined);
+    await waitFor(() => bob.notifications('notifications/subscriptions/acknowledged').length === 1);
+    // Someone else's task: tasks/get says not found, and no notification reaches the other principal.
+    expect((await errorOf(bob.call('tasks/get', { taskId, _meta: meta() }))).code).toBe(
+      ErrorCode.InvalidParams,
+    );
+    await waitFor(async () => (await get(wire, taskId))['status'] === 'completed');
+    expect(bob.notifications('notifications/tasks')).toEqual([]);
+    controller.abort();
+    await listening;
+  });
+
   it('accepts zod-typed task tools whose handler returns a task handle', () => {
     const fixture = taskServer();
     fixture.server.registerTool(

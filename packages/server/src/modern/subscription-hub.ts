@@ -80,10 +80,11 @@ export class SubscriptionHub {
       (filter as { taskIds?: string[] }).taskIds = [...taskIds];
     }
     // Each open stream counts one, plus one per URI it watches: both are state this connection holds.
-    const cost = 1 + uris.size;
+    // Task ids are watched state too: each counts like a resource URI.
+    const cost = 1 + uris.size + (taskIds?.size ?? 0);
     if (this.#held + cost > this.#core.maxSubscriptions) {
       throw this.#core.tooManySubscriptions(
-        `subscriptions/listen with ${uris.size} resource URIs (${this.#held} held by this connection's open streams)`,
+        `subscriptions/listen with ${uris.size} resource URIs and ${taskIds?.size ?? 0} task ids (${this.#held} held by this connection's open streams)`,
       );
     }
     this.#held += cost;
@@ -161,7 +162,7 @@ export class SubscriptionHub {
     const listener = this.#listeners.get(id);
     if (listener === undefined) return;
     this.#listeners.delete(id);
-    this.#held -= 1 + listener.uris.size;
+    this.#held -= 1 + listener.uris.size + (listener.taskIds?.size ?? 0);
     listener.end(result);
   }
 
