@@ -96,6 +96,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     client: true,
   },
   {
+    name: 'tasks',
+    usage: `tasks get|cancel|result <task-id> | tasks list [options] ${TARGET}`,
+    summary:
+      'Show or cancel a task (both eras); list tasks or fetch a result (2025-11-25 servers; result waits)',
+    examples: [
+      'x-mcp tasks get 786512e2-9e0d-44bd-8f29-789f320fe840 http://127.0.0.1:3000/mcp',
+      'x-mcp tasks cancel 786512e2-9e0d-44bd-8f29-789f320fe840 -- node server.js',
+      'x-mcp tasks list --legacy -- node server.js',
+    ],
+    client: true,
+  },
+  {
     name: 'ping',
     usage: `ping [options] ${TARGET}`,
     summary: 'Check the server answers (ping; server/discover on 2026-07-28) and show the round trip',

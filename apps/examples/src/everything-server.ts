@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from '@x/protocol';
 import { McpServer, ResourceTemplate, type ServerContext } from '@x/server';
 import { z } from 'zod';
+import { registerTaskTools } from './everything-tasks.js';
 
 /**
  * The fixture server the MCP conformance suite drives (CONFORMANCE.md §3): every tool, resource and
@@ -59,12 +60,18 @@ const nameSchema = (property: string) => ({
 export function createEverythingServer(): McpServer {
   const server = new McpServer(
     { name: 'x-mcp-everything-server', version: '1.0.0', title: 'x-mcp everything server' },
-    { instructions: 'Conformance fixture server for x-mcp.', listChangedDebounceMs: 0 },
+    {
+      instructions: 'Conformance fixture server for x-mcp.',
+      listChangedDebounceMs: 0,
+      // Tasks in both eras: 2025-11-25 experimental tasks and the 2026-07-28 extension (SEP-2663).
+      tasks: { pollIntervalMs: 500 },
+    },
   );
   registerContentTools(server);
   registerInteractiveTools(server);
   registerModernTools(server);
   registerInputRequiredTools(server);
+  registerTaskTools(server);
   registerResources(server);
   registerPrompts(server);
   return server;

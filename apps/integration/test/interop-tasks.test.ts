@@ -5,6 +5,7 @@ import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/
 import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolResultSchema,
+  CreateTaskResultSchema,
   ElicitRequestSchema,
   McpError as V1McpError,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -99,6 +100,38 @@ describe('official v1 client → x-mcp server (tasks)', () => {
     const refused = await client.experimental.tasks.cancelTask(taskId).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(V1McpError);
     expect((refused as V1McpError).code).toBe(-32602);
+  });
+
+  it("ctx.reportTaskStatus shows as the task's statusMessage to the official client; its tasks/cancel stops the handler", async () => {
+    const server = new McpServer(
+      { name: 'x-mcp-status', version: '1.0.0' },
+      { tasks: { pollIntervalMs: 10 } },
+    );
+    let stopped: unknown;
+    server.registerTool('index', { execution: { taskSupport: 'required' } }, async (_args, ctx) => {
+      await ctx.reportTaskStatus('indexing 1/3');
+      await new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener('abort', () => {
+          stopped = ctx.signal.reason;
+          reject(ctx.signal.reason);
+        }),
+      );
+      return { content: [] };
+    });
+    const host = resources.track(await hostOurStreamableHttp(server));
+    const client = new V1Client({ name: 'v1-client', version: '1.0.0' });
+    await client.connect(new V1StreamableHTTPClientTransport(host.url));
+    resources.track(client);
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'index', arguments: {}, task: { ttl: 30_000 } } },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    await expect
+      .poll(async () => (await client.experimental.tasks.getTask(taskId)).statusMessage)
+      .toBe('indexing 1/3');
+    expect(await client.experimental.tasks.cancelTask(taskId)).toMatchObject({ taskId, status: 'cancelled' });
+    await expect.poll(() => stopped).toBeDefined();
   });
 
   it('a plain tools/call of a required task tool is -32601 for the official client too', async () => {

@@ -9,6 +9,7 @@ import {
   type ListRootsRequestParams,
   type ListRootsResult,
   McpError,
+  TASKS_EXTENSION,
 } from '@x/protocol';
 import { fillElicitationDefaults } from './elicitation-defaults.js';
 import type { InputContext } from './input-context.js';
@@ -123,6 +124,9 @@ export class ClientHandlers {
       caps.elicitation = elicitation;
     }
     if (this.roots !== undefined) caps.roots ??= era === 'legacy' ? { listChanged: true } : {};
+    // SEP-2663: this client follows task handles (callTool drives them to the result), so every
+    // 2026-07-28 request declares the tasks extension in its per-request capabilities.
+    if (era === 'modern') caps.extensions = { ...caps.extensions, [TASKS_EXTENSION]: {} };
     // Experimental tasks exist in 2025-11-25 only (an extension from 2026-07-28 on).
     if (this.#tasks !== undefined && era === 'legacy') {
       caps.tasks ??= this.#tasks.capability({

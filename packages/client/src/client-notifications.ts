@@ -1,5 +1,7 @@
 import {
   CancelledNotificationParamsSchema,
+  DetailedTaskSchema,
+  fromDetailedTask,
   ElicitationCompleteNotificationParamsSchema,
   LoggingMessageNotificationParamsSchema,
   NotificationParamsSchema,
@@ -83,6 +85,13 @@ export function wireNotifications(engine: ClientEngine, targets: NotificationTar
       events.emit('taskStatus', params);
     },
   );
+  // SEP-2663: the tasks extension's status notification, a full DetailedTask, on a listen stream.
+  engine.setNotificationHandler('notifications/tasks', DetailedTaskSchema, (params) => {
+    subscriptions.route('notifications/tasks', params);
+    const status = { ...params, ...fromDetailedTask(params) } as TaskStatusNotificationParams;
+    tasks.status(status);
+    events.emit('taskStatus', status);
+  });
   // A server may end a listen stream by cancelling it (basic/patterns/cancellation).
   engine.setNotificationHandler('notifications/cancelled', CancelledNotificationParamsSchema, (params) => {
     if (params.requestId !== undefined) subscriptions.cancelledByServer(engine, params.requestId);

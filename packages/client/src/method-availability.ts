@@ -3,6 +3,7 @@ import {
   clientRequestSchemas,
   ErrorCode,
   McpError,
+  eraOf,
   type ProtocolVersion,
 } from '@x/protocol';
 import { methodsOf } from '@x/protocol/internal';
@@ -51,6 +52,8 @@ export class MethodNotSupportedError extends McpError {
  */
 export function assertRequestAvailable(version: ProtocolVersion | undefined, method: string): void {
   if (version === undefined || !Object.hasOwn(clientRequestSchemas, method)) return;
+  // tasks/get and tasks/cancel come back on 2026-07-28 with the tasks extension (SEP-2663).
+  if ((method === 'tasks/get' || method === 'tasks/cancel') && eraOf(version) === 'modern') return;
   if (!methodsOf(version).clientRequests.has(method)) throw new MethodNotSupportedError(method, version);
 }
 

@@ -12,7 +12,7 @@ import {
 
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
   'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
 };
 

@@ -46,7 +46,9 @@ async function listening(ending: Ending) {
 }
 
 const tagOf = (n: ListenNotification): RequestId | undefined =>
-  n.params._meta?.['io.modelcontextprotocol/subscriptionId'] as RequestId | undefined;
+  (n.params._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/subscriptionId'] as
+    | RequestId
+    | undefined;
 
 describe('subscriptions/listen', () => {
   it('yields the tagged notifications and ends when the server answers the request', async () => {

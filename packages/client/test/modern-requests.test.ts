@@ -47,7 +47,11 @@ describe('modern era requests', () => {
     const [list, get] = [requests('tools/list')[0], requests('prompts/get')[0]];
     expect(meta(list)).toEqual({
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+      // The client follows task handles, so it declares the tasks extension (SEP-2663).
+      'io.modelcontextprotocol/clientCapabilities': {
+        sampling: {},
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
       'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
     });
     expect(meta(get)).toEqual({
@@ -130,6 +134,7 @@ describe('modern era requests', () => {
     expect(meta(calls[0])?.['io.modelcontextprotocol/clientCapabilities']).toEqual({
       elicitation: { form: {} },
       roots: {},
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
     });
   });
 
@@ -157,7 +162,8 @@ describe('modern era requests', () => {
       }));
     });
     await connect();
-    await expect(client.callTool({ name: 'x' })).rejects.toThrow(/Invalid resultType "task"/);
+    // A task handle is valid for tools/call (SEP-2663), but this one is not a task.
+    await expect(client.callTool({ name: 'x' })).rejects.toThrow(/Invalid task in the tools\/call result/);
     await expect(
       client.complete({ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } }),
     ).rejects.toThrow(/Invalid resultType "input_required"/);

@@ -466,3 +466,12 @@ export type { StandardSchemaV1 } from './validation/standard-schema.js';
 // Experimental tasks of 2025-11-25: the receiver machinery both sides share, and the requestor's poller
 export { InMemoryTaskStore, isTerminalTaskStatus } from './tasks/index.js';
 export type { StoredTask, TaskRequest, TaskStore } from './tasks/index.js';
+// Tasks on 2026-07-28: the `io.modelcontextprotocol/tasks` extension (SEP-2663)
+export {
+  CreateTaskHandleSchema,
+  DetailedTaskSchema,
+  fromDetailedTask,
+  TASKS_EXTENSION,
+  toDetailedTask,
+} from './tasks/index.js';
+export type { CreateTaskHandle, DetailedTask } from './tasks/index.js';

@@ -34,7 +34,7 @@ export type {
   RevisionMethodSets,
   RevisionSchemas,
 } from './schemas/index.js';
-export { pollTask, relatedTaskOf, TaskReceiver, TaskRun, withRelatedTask } from './tasks/index.js';
+export { delay, pollTask, relatedTaskOf, TaskReceiver, TaskRun, withRelatedTask } from './tasks/index.js';
 export type {
   PollTaskOptions,
   StartTaskOptions,

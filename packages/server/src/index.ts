@@ -3,7 +3,7 @@ export type { ParamsSchema, ServerNotificationHandler, ServerRequestHandler } fr
 export { DEFAULT_MAX_SUBSCRIPTIONS } from './server-options.js';
 export type { CacheHint, ConnectOptions, ServedEras, ServerInfo, ServerOptions } from './server-options.js';
 export { ServerContext } from './server-context.js';
-export type { LogEntry, RunAsTaskOptions } from './server-context.js';
+export type { LogEntry, RunAsTaskOptions, TaskHandle } from './server-context.js';
 export type { ServerTaskOptions } from './tasks/server-tasks.js';
 export type { InputOptions } from './input-requests.js';
 export { ServerSession } from './session/server-session.js';

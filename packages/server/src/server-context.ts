@@ -3,7 +3,6 @@ import {
   type ClientCapabilities,
   type CreateMessageRequestParams,
   type CreateMessageResult,
-  type CreateTaskResult,
   type ElicitRequestParams,
   type ElicitResult,
   type Era,
@@ -22,13 +21,14 @@ import {
 } from '@x/protocol';
 import {
   elicitationSpec,
+  hasCapabilities,
   type InputOptions,
   type InputRequestSpec,
   rootsSpec,
   samplingSpec,
 } from './input-requests.js';
 import type { ServerSession } from './session/server-session.js';
-import type { TaskScope } from './tasks/server-tasks.js';
+import type { TaskChild, TaskScope } from './tasks/task-scope.js';
 
 /**
  * Options of `ctx.runAsTask()`.
@@ -118,14 +118,26 @@ export class ServerContext {
   }
 
   /**
-   * Whether this request may run as a task: the server enabled `tasks` and the session negotiated
-   * 2025-11-25 (the only revision with experimental tasks). False inside a task.
+   * Whether this request may run as a task: the server enabled `tasks` and the request is of a
+   * 2025-11-25 session (experimental tasks) or of 2026-07-28 (the `io.modelcontextprotocol/tasks`
+   * extension). False inside a task.
    */
   get tasksEnabled(): boolean {
     return this.#tasks !== undefined && this.#tasks.taskId === undefined;
   }
 
-  /** The request's `params.task` (its requested `ttl`), when tasks are enabled and the client sent one. */
+  /**
+   * Which tasks this request has: `legacy` (2025-11-25, the client asks per request with `params.task`),
+   * `extension` (2026-07-28, the client declares the extension and the server decides), or undefined.
+   */
+  get taskKind(): 'legacy' | 'extension' | undefined {
+    return this.#tasks?.kind;
+  }
+
+  /**
+   * Whether the client accepts a task handle for this request: the 2025-11-25 `params.task` (its
+   * requested `ttl`), or `{}` when a 2026-07-28 request declared the tasks extension.
+   */
   get taskRequested(): { ttl?: number | undefined } | undefined {
     return this.tasksEnabled ? this.#tasks?.requested : undefined;
   }
@@ -136,42 +148,65 @@ export class ServerContext {
   }
 
   /**
-   * Accepts this request as a task (spec 2025-11-25 basic/utilities/tasks, "Creating Tasks"): resolves
-   * at once with the `CreateTaskResult` to answer with, while `work` runs in the background with a
-   * context of its own (its `signal` follows `tasks/cancel` and the task's `ttl`; `elicit`/`sample`
-   * go out through `tasks/result`). What `work` returns or throws is what `tasks/result` answers.
-   * Rejects with -32600 when tasks are not enabled for this request.
+   * Accepts this request as a task: resolves at once with the task handle to answer with, while `work`
+   * runs in the background with a context of its own (its `signal` follows `tasks/cancel` and the
+   * task's ttl). What `work` returns or throws becomes the task's result or error.
+   * - 2025-11-25 (spec basic/utilities/tasks, "Creating Tasks"): `{ task }`; `elicit`/`sample` go out
+   *   through `tasks/result`.
+   * - 2026-07-28 (SEP-2663): the flat `CreateTaskResult` (`resultType: "task"`); `elicit`/`sample`
+   *   become the task's `inputRequests`, answered with `tasks/update`; progress becomes `statusMessage`.
+   * Rejects with -32600 when tasks are not enabled for this request, -32021 on 2026-07-28 when the
+   * request did not declare the extension.
    *
    * @example
    * ```ts
-   * server.server.setRequestHandler('tools/call', (params, ctx) =>
-   *   ctx.taskRequested === undefined
-   *     ? runTool(params, ctx)
-   *     : ctx.runAsTask((taskCtx) => runTool(params, taskCtx)),
-   * );
+   * // Ask synchronously first (an input_required round on 2026-07-28), then continue as a task.
+   * server.registerTool('deploy', { execution: { taskSupport: 'optional' }, startsTask: 'handler' }, async (_args, ctx) => {
+   *   const ok = await ctx.elicit({ mode: 'form', message: 'Deploy?', requestedSchema: Confirm });
+   *   if (ok.action !== 'accept') return { content: [{ type: 'text', text: 'Cancelled' }] };
+   *   return ctx.runAsTask(async (taskCtx) => {
+   *     await taskCtx.reportTaskStatus('building');
+   *     return { content: [{ type: 'text', text: 'Deployed' }] };
+   *   });
+   * });
    * ```
    */
   runAsTask(
     work: (ctx: ServerContext) => object | Promise<object>,
     options: RunAsTaskOptions = {},
-  ): Promise<CreateTaskResult> {
+  ): Promise<TaskHandle> {
     const scope = this.#tasks;
     if (scope === undefined || scope.taskId !== undefined) {
       return Promise.reject(
         new McpError(ErrorCode.InvalidRequest, 'Tasks are not available for this request'),
       );
     }
-    const { service } = scope;
-    return service.start(
-      this.session,
-      this.request,
-      scope.requested?.ttl,
-      (request, taskId) =>
-        work(
-          new ServerContext(this.session, request, this.#binding, { service, requested: undefined, taskId }),
-        ),
-      options.failure,
-    );
+    const binding = this.#binding;
+    return scope
+      .start(this.request, (child: TaskChild) => work(this.#child(child, binding)), options.failure)
+      .then(markTaskHandle);
+  }
+
+  /**
+   * Reports how a running task is doing: sets its `statusMessage` (what `tasks/get` and status
+   * notifications show, in both eras). A no-op outside a task.
+   *
+   * @example
+   * ```ts
+   * for (const [i, file] of files.entries()) {
+   *   await ctx.reportTaskStatus(`indexing ${i + 1}/${files.length}: ${file}`);
+   *   await index(file);
+   * }
+   * ```
+   */
+  reportTaskStatus(message: string): Promise<void> {
+    return this.#tasks?.reportStatus(message) ?? Promise.resolve();
+  }
+
+  #child(child: TaskChild, binding: EraBinding): ServerContext {
+    const input = child.input;
+    const taskBinding = input === undefined ? binding : new TaskInputBinding(binding, input);
+    return new ServerContext(this.session, child.request, taskBinding, child.scope);
   }
 
   get era(): Era {
@@ -260,5 +295,75 @@ export class ServerContext {
   /** Asks the client for its roots (`roots/list`). */
   listRoots(options?: InputOptions): Promise<ListRootsResult> {
     return this.#binding.input(this, rootsSpec(), options) as Promise<ListRootsResult>;
+  }
+}
+
+/**
+ * What `ctx.runAsTask()` answers with: `{ task }` (2025-11-25) or the flat `CreateTaskResult` with
+ * `resultType: "task"` (2026-07-28). Return it from the handler as it is.
+ *
+ * @example
+ * ```ts
+ * const handle: TaskHandle = await ctx.runAsTask(work);
+ * return handle;
+ * ```
+ */
+export type TaskHandle = Record<string, unknown>;
+
+const TASK_HANDLES = new WeakSet<object>();
+
+function markTaskHandle(handle: object): TaskHandle {
+  TASK_HANDLES.add(handle);
+  return handle as TaskHandle;
+}
+
+/** Whether a handler's return value is the handle `ctx.runAsTask()` made (no output schema applies). */
+export function isTaskHandle(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && TASK_HANDLES.has(value);
+}
+
+/** The binding inside a 2026-07-28 task: input goes to the task's `inputRequests`; no log stream. */
+class TaskInputBinding implements EraBinding {
+  readonly #outer: EraBinding;
+  readonly #input: NonNullable<TaskChild['input']>;
+
+  constructor(outer: EraBinding, input: NonNullable<TaskChild['input']>) {
+    this.#outer = outer;
+    this.#input = input;
+  }
+
+  get era(): Era {
+    return this.#outer.era;
+  }
+
+  get protocolVersion(): string {
+    return this.#outer.protocolVersion;
+  }
+
+  get clientCapabilities(): ClientCapabilities {
+    return this.#outer.clientCapabilities;
+  }
+
+  get clientInfo(): Implementation | undefined {
+    return this.#outer.clientInfo;
+  }
+
+  input(_ctx: ServerContext, spec: InputRequestSpec, options: InputOptions | undefined): Promise<unknown> {
+    // Same rule as the request itself: nothing the client did not declare (basic/patterns/mrtr).
+    if (!hasCapabilities(this.#outer.clientCapabilities, spec.required)) {
+      return Promise.reject(
+        new McpError(
+          ErrorCode.MissingRequiredClientCapability,
+          `${spec.method} needs a client capability this request did not declare`,
+          { requiredCapabilities: spec.required },
+        ),
+      );
+    }
+    return this.#input(spec, options);
+  }
+
+  /** SEP-2663: notifications/message is not supported on tasks. */
+  log(): Promise<void> {
+    return Promise.resolve();
   }
 }

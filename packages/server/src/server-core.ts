@@ -5,6 +5,7 @@ import {
   McpError,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
+  type DetailedTask,
   type ServerCapabilities,
 } from '@x/protocol';
 import { type ParamsParser, realSchema } from '@x/protocol/internal';
@@ -71,7 +72,11 @@ interface HandlerEntry extends Route {
 }
 
 /** A change that subscribed sessions hear about. */
-export type ChangeEvent = { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string };
+export type ChangeEvent =
+  | { kind: 'tools' | 'prompts' | 'resources' }
+  | { kind: 'resource'; uri: string }
+  /** A task's new state, for `notifications/tasks` (SEP-2663); `owner` is whose task it is. */
+  | { kind: 'task'; task: DetailedTask; owner: string };
 
 /** One connection as the server keeps it (its session engine): what broadcasts and `close()` need. */
 export interface CoreSession {
@@ -137,7 +142,13 @@ export class ServerCore {
       options.serverInfoInResults === false ? undefined : { [MetaKey.ServerInfo]: infoOnly(info) };
     this.#capabilities = { ...options.capabilities };
     this.tasks =
-      options.tasks === undefined ? undefined : new ServerTasks(options.tasks, (error) => this.report(error));
+      options.tasks === undefined
+        ? undefined
+        : new ServerTasks(
+            options.tasks,
+            (error) => this.report(error),
+            (task, owner) => this.broadcast({ kind: 'task', task, owner }),
+          );
   }
 
   get capabilities(): ServerCapabilities {

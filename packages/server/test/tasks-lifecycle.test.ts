@@ -65,16 +65,21 @@ describe('tasks capability', () => {
     expect((await errorOf(wire.call('tasks/list'))).code).toBe(ErrorCode.MethodNotFound);
   });
 
-  it('2026-07-28 requests ignore the task field (tasks are an extension there) and have no tasks/* methods', async () => {
+  it('2026-07-28 requests ignore the task field (tasks are an extension there) and have no tasks/list', async () => {
     const wire = await connect(taskServer().server);
+    // "The task parameter on CallToolRequest is removed; servers MUST ignore it" (SEP-2663).
     const result = await wire.call('tools/call', {
-      name: 'must',
+      name: 'broken',
       arguments: {},
       task: {},
       _meta: modernMeta(),
     });
-    expect(result).toMatchObject({ content: [{ type: 'text', text: 'required ran' }] });
+    expect(result).toMatchObject({ resultType: 'complete', isError: true });
     expect(result).not.toHaveProperty('task');
+    expect(result).not.toHaveProperty('taskId');
+    // A required-task tool without the extension: -32021 naming it (SEP-2663 "Capability Negotiation").
+    const required = await errorOf(wire.call('tools/call', { name: 'must', task: {}, _meta: modernMeta() }));
+    expect(required.code).toBe(ErrorCode.MissingRequiredClientCapability);
     const error = await errorOf(wire.call('tasks/list', { _meta: modernMeta() }));
     expect(error.code).toBe(ErrorCode.MethodNotFound);
   });

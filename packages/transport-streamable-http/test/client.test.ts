@@ -10,7 +10,7 @@ import {
   StreamableHttpClientTransport,
   HttpStatusError,
 } from '../src/index.js';
-import { closeServer, miniClient, startServer } from './helpers.js';
+import { closeServer, miniClient, type ResponderContext, startServer } from './helpers.js';
 import { waitFor } from '@x/test-kit';
 
 const M = '2026-07-28';
@@ -286,6 +286,29 @@ describe('client ↔ server, modern era', () => {
     });
     expect(seen[0]).not.toHaveProperty('mcp-session-id');
     expect(transport.sessionId).toBeUndefined();
+    await transport.close();
+  });
+
+  it('sets Mcp-Name to params.taskId on tasks/get, tasks/update and tasks/cancel (SEP-2663)', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const record = (_p: unknown, ctx: ResponderContext) => {
+      seen.push(ctx.extra?.requestInfo?.headers ?? {});
+      return {};
+    };
+    await using server = await startServer({
+      handlers: { 'tasks/get': record, 'tasks/update': record, 'tasks/cancel': record },
+    });
+    const transport = new StreamableHttpClientTransport(server.url);
+    const client = miniClient(transport);
+    await transport.start();
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      await client.request(method, { taskId: 'task-7', inputResponses: {}, _meta: META });
+    }
+    expect(seen.map((h) => [h['mcp-method'], h['mcp-name']])).toEqual([
+      ['tasks/get', 'task-7'],
+      ['tasks/update', 'task-7'],
+      ['tasks/cancel', 'task-7'],
+    ]);
     await transport.close();
   });
 

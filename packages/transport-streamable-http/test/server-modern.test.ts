@@ -109,6 +109,17 @@ describe('modern era (2026-07-28)', () => {
       modernRequest('resources/read', { uri: 'file:///a' }),
     ],
     [
+      // SEP-2663 "Streamable HTTP: Routing Headers": Mcp-Name mirrors params.taskId on task methods.
+      'Mcp-Name ≠ taskId (tasks/get)',
+      modernHeaders('tasks/get', { 'mcp-name': 'task-b' }),
+      modernRequest('tasks/get', { taskId: 'task-a' }),
+    ],
+    [
+      'missing Mcp-Name (tasks/cancel)',
+      modernHeaders('tasks/cancel'),
+      modernRequest('tasks/cancel', { taskId: 'a' }),
+    ],
+    [
       'broken base64',
       modernHeaders('prompts/get', { 'mcp-name': '=?base64?@@@?=' }),
       modernRequest('prompts/get', { name: 'a' }),

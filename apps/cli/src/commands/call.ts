@@ -3,9 +3,10 @@ import { checkArguments } from '../args/check-arguments.js';
 import { parseArguments } from '../args/tool-arguments.js';
 import { ExitCode } from '../exit-codes.js';
 import { ContentRenderer } from '../output/content-renderer.js';
-import { ProgressBar } from '../output/progress-bar.js';
+import { ProgressBar, type ProgressUpdate } from '../output/progress-bar.js';
 import type { Terminal } from '../output/terminal.js';
 import { type ClientCommand, expectPositionals } from './client-command.js';
+import { callTask, runsAsTask } from './task-call.js';
 
 /** Whether some text block already shows `structured` (spec: tools SHOULD also return it as text). */
 function shownAsText(result: CallToolResult): boolean {
@@ -49,7 +50,9 @@ async function renderResult(
 /**
  * `x-mcp call <tool> [key=value…]`: looks the tool up first (its input schema types the `key=value`
  * arguments, and the client checks `structuredContent` against its output schema), then calls it with
- * a progress bar on a terminal. A result with `isError` exits 1, its content on stderr.
+ * a progress bar on a terminal. A task-capable tool runs as a task to completion (2025-11-25 tasks, or
+ * the 2026-07-28 extension when the server creates one), with a status line; Ctrl-C cancels the task.
+ * A result with `isError` exits 1, its content on stderr.
  */
 export const call: ClientCommand = (input) => {
   expectPositionals(input, { names: ['<tool>: the name of the tool to call (see x-mcp tools)'] });
@@ -68,14 +71,32 @@ export const call: ClientCommand = (input) => {
         ? new ProgressBar({ stream: terminal.io.stderr, style: terminal.errStyle })
         : undefined;
     terminal.transient = bar;
+    // Always ask for progress, bar or not: each notification restarts the --timeout clock (the
+    // engine's resetTimeoutOnProgress), so a long call that reports progress is not cut off in a script.
+    const onprogress = (progress: ProgressUpdate): void => bar?.update(progress);
     let result: CallToolResult;
+    let lastStatus: string | undefined;
     try {
-      // Always ask for progress, bar or not: each notification restarts the --timeout clock (the
-      // engine's resetTimeoutOnProgress), so a long call that reports progress is not cut off in a script.
-      result = await client.callTool(
-        { name, arguments: args },
-        { signal, onprogress: (progress) => bar?.update(progress) },
-      );
+      result = runsAsTask(client, tool)
+        ? await callTask({
+            client,
+            name,
+            args,
+            signal,
+            terminal,
+            onprogress,
+            // A live status line on a terminal; one line per status otherwise (not with --json).
+            status: (line) => {
+              if (line === lastStatus) return;
+              lastStatus = line;
+              if (bar !== undefined) bar.status(line);
+              else if (!options.json) terminal.err(line);
+            },
+          })
+        : await client.callTool(
+            { name, arguments: args },
+            { signal, onprogress },
+          );
     } finally {
       bar?.clear();
       terminal.transient = undefined;

@@ -8,6 +8,7 @@ import { prompt } from './prompt.js';
 import { prompts } from './prompts.js';
 import { read } from './read.js';
 import { resources } from './resources.js';
+import { tasks } from './tasks.js';
 import { templates } from './templates.js';
 import { tools } from './tools.js';
 
@@ -24,4 +25,5 @@ export const CLIENT_COMMAND_IMPLEMENTATIONS: Readonly<Record<string, ClientComma
   complete,
   listen,
   ping,
+  tasks,
 };

@@ -34,6 +34,12 @@ export class ProgressBar {
     this.#drawn = true;
   }
 
+  /** Shows a status line (e.g. a task's state) in the bar's place. */
+  status(line: string): void {
+    this.#stream.write(`\r\u001b[2K${this.#style.cyan('…')} ${line}`);
+    this.#drawn = true;
+  }
+
   clear(): void {
     if (!this.#drawn) return;
     this.#stream.write('\r\u001b[2K');

@@ -6,6 +6,7 @@ import {
   type CreateTaskResult,
   CreateTaskResultSchema,
   ErrorCode,
+  fromDetailedTask,
   type GetTaskResult,
   type ListTasksResult,
   McpError,
@@ -20,6 +21,14 @@ import {
 import { formatIssues, pollTask } from '@x/protocol/internal';
 import type { ClientRequestOptions } from '../client-options.js';
 import type { EraSession } from '../era-session.js';
+import {
+  followTask,
+  getDetailedTask,
+  parseTask,
+  type TaskAwareOptions,
+  taskRequest,
+} from '../modern/extension-task-driver.js';
+import { ModernSession } from '../modern/modern-session.js';
 import { paginate } from '../paginate.js';
 import { LegacySession } from './legacy-session.js';
 import type { ToolRegistry } from '../tool-registry.js';
@@ -98,6 +107,7 @@ export class TaskRequestor {
     options: TaskCallOptions = {},
   ): Promise<CreateTaskResult> {
     const session = this.#session();
+    if (session instanceof ModernSession) return this.#createModern(session, params, options);
     // "If a server's capabilities do not include tasks.requests.tools.call, then clients MUST NOT
     // attempt to use task augmentation on that server's tools"
     if (
@@ -175,18 +185,30 @@ export class TaskRequestor {
   }
 
   async getTask(taskId: string, options?: ClientRequestOptions): Promise<GetTaskResult> {
-    const task = await this.#session().request('tasks/get', { taskId }, options);
+    const session = this.#session();
+    if (session instanceof ModernSession) {
+      const wire = await getDetailedTask(session.roundTrips, taskId, options);
+      // Both shapes at once: the 2025-11-25 names (ttl, pollInterval) and the 2026 payload fields.
+      return { ...wire, ...fromDetailedTask(wire) } as GetTaskResult;
+    }
+    const task = await session.request('tasks/get', { taskId }, options);
     if (isTerminalTaskStatus(task.status)) this.#ended(taskId);
     return task;
   }
 
   async getTaskResult(taskId: string, options?: ClientRequestOptions): Promise<CallToolResult> {
+    const session = this.#session();
+    // 2026-07-28 has no tasks/result: the result is inlined in tasks/get once the task is terminal.
+    const pending =
+      session instanceof ModernSession
+        ? getDetailedTask(session.roundTrips, taskId, options).then((task) =>
+            followTask(session.roundTrips, task, options),
+          )
+        : session.request('tasks/result', { taskId }, options);
     // tasks/result answers (result or error) only once the task is terminal.
-    const raw = await this.#session()
-      .request('tasks/result', { taskId }, options)
-      .finally(() => {
-        if (options?.signal?.aborted !== true) this.#ended(taskId);
-      });
+    const raw = await pending.finally(() => {
+      if (options?.signal?.aborted !== true) this.#ended(taskId);
+    });
     const parsed = CallToolResultSchema.safeParse(raw);
     if (!parsed.success) {
       throw new McpError(
@@ -214,7 +236,14 @@ export class TaskRequestor {
   }
 
   async cancelTask(taskId: string, options?: ClientRequestOptions): Promise<CancelTaskResult> {
-    const task = await this.#session().request('tasks/cancel', { taskId }, options);
+    const session = this.#session();
+    if (session instanceof ModernSession) {
+      // SEP-2663: an ack only; the state after it comes from tasks/get (one API for both eras).
+      await taskRequest(session.roundTrips, 'tasks/cancel', { taskId }, options);
+      this.#ended(taskId);
+      return this.getTask(taskId, options);
+    }
+    const task = await session.request('tasks/cancel', { taskId }, options);
     this.#ended(taskId);
     return task;
   }
@@ -225,6 +254,18 @@ export class TaskRequestor {
    * `signal` stops waiting and cancels the task (best effort).
    */
   async callToolInTask(params: CallToolRequestParams, options: TaskRunOptions = {}): Promise<CallToolResult> {
+    const session = this.#session();
+    if (session instanceof ModernSession) {
+      // The server decides (SEP-2663): a plain result comes back as it is, a task handle is followed.
+      const { ttl: _ttl, fresh: _fresh, ...rest } = options;
+      const result = (await session.request(
+        'tools/call',
+        params,
+        rest as TaskAwareOptions,
+      )) as CallToolResult;
+      this.#tools.check(params.name, result);
+      return result;
+    }
     const { onstatus, defaultPollIntervalMs, ...callOptions } = options;
     const { task } = await this.callToolAsTask(params, callOptions);
     const signal = options.signal;
@@ -245,6 +286,28 @@ export class TaskRequestor {
       if (signal?.aborted === true) void this.cancelTask(task.taskId).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** 2026-07-28: the server decides; a plain answer here means it did not create a task. */
+  async #createModern(
+    session: ModernSession,
+    params: CallToolRequestParams,
+    options: TaskCallOptions,
+  ): Promise<CreateTaskResult> {
+    const { ttl: _ttl, fresh: _fresh, ...rest } = options;
+    const answer = (await session.request('tools/call', params, {
+      ...rest,
+      keepTaskHandle: true,
+    } as TaskAwareOptions)) as Record<string, unknown>;
+    if (answer['resultType'] !== 'task') {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `The server answered ${params.name} without creating a task (on 2026-07-28 the server decides; use callToolInTask to take either)`,
+        { result: answer },
+      );
+    }
+    this.#remember(this.#origins, parseTask(answer, 'tools/call').taskId, params.name);
+    return { task: fromDetailedTask(parseTask(answer, 'tools/call')) };
   }
 
   #ended(taskId: string): void {

@@ -1,10 +1,10 @@
 import {
   CallToolResultSchema,
+  CreateTaskHandleSchema,
   type ClientRequestMethod,
   clientRequestSchemas,
   ErrorCode,
   GetPromptResultSchema,
-  type InputRequests,
   type InputRequiredResult,
   type InputResponses,
   McpError,
@@ -16,9 +16,10 @@ import {
   type ZodSchema,
 } from '@x/protocol';
 import { isPlainCallToolResult, lazySchema } from '@x/protocol/internal';
-import type { ClientEngine } from '../client-engine.js';
-import type { ClientHandlers, InputMethod } from '../client-handlers.js';
-import type { RequestEnvelope } from './request-envelope.js';
+import { followTask, parseTask, type TaskAwareOptions } from './extension-task-driver.js';
+import { fulfil, type RoundTripContext } from './round-trip-context.js';
+
+export type { RoundTripContext } from './round-trip-context.js';
 
 /**
  * Multi round-trip requests (2026-07-28 basic/patterns/mrtr). Only these methods may answer
@@ -27,7 +28,11 @@ import type { RequestEnvelope } from './request-envelope.js';
 const INPUT_CAPABLE: ReadonlyMap<string, ZodSchema> = new Map<string, ZodSchema>([
   // A plain result passes the union's first member, so the same fast check holds for the union (and
   // while every result passes it, neither the union nor CallToolResultSchema is built).
-  ['tools/call', lazySchema(() => orInputRequired(CallToolResultSchema), isPlainCallToolResult)],
+  // A task handle (SEP-2663, resultType "task") is checked by `followTask`.
+  [
+    'tools/call',
+    lazySchema(() => orInputRequired(CallToolResultSchema).or(CreateTaskHandleSchema), isPlainCallToolResult),
+  ],
   ['prompts/get', lazySchema(() => orInputRequired(GetPromptResultSchema))],
   ['resources/read', lazySchema(() => orInputRequired(ReadResourceResultSchema))],
 ]);
@@ -64,13 +69,6 @@ export class InputRoundsExceededError extends McpError {
   }
 }
 
-export interface RoundTripContext {
-  engine: ClientEngine;
-  envelope: RequestEnvelope;
-  handlers: ClientHandlers;
-  maxInputRounds: number;
-}
-
 /**
  * Sends `method` and, while the server answers `input_required`, fulfils its input requests through the
  * registered handlers and retries with a fresh JSON-RPC id (the engine issues one per request), the
@@ -90,15 +88,33 @@ export function requestWithInput(
   const first = ctx.engine.request({ method, params: ctx.envelope.apply(params) }, schema, options);
   return first.then((result) =>
     isComplete(result as Result, method, inputSchema)
-      ? (result as Result)
+      ? finish(ctx, method, result as Result, options)
       : inputRounds(ctx, method, params, options, schema, result as Result),
   );
+}
+
+/**
+ * A final answer; a task handle (SEP-2663: the client "MUST be prepared to handle either") is followed
+ * to the task's result, unless the caller wants the handle itself.
+ */
+function finish(
+  ctx: RoundTripContext,
+  method: string,
+  result: Result,
+  options: TaskAwareOptions | undefined,
+): Result | Promise<Result> {
+  if (result.resultType !== ResultType.Task) return result;
+  const task = parseTask(result, method);
+  if (options?.keepTaskHandle === true) return result;
+  return followTask(ctx, task, options) as Promise<Result>;
 }
 
 /** True for a final result; throws for a result type this client cannot act on. */
 function isComplete(result: Result, method: string, inputSchema: object | undefined): boolean {
   const type = result.resultType;
   if (type === undefined || type === ResultType.Complete) return true;
+  // A task handle: only tools/call may answer one ("Supported Methods"); it is a final answer.
+  if (type === ResultType.Task && method === 'tools/call') return true;
   // Unknown result types MUST be treated as invalid (basic/index, "ResultType").
   if (type !== ResultType.InputRequired || inputSchema === undefined) {
     throw new McpError(ErrorCode.InternalError, `Invalid resultType "${type}" in the ${method} result`);
@@ -129,30 +145,9 @@ async function inputRounds(
     )) as Result;
     if (isComplete(result, method, schema)) {
       retried.add(result);
-      return result;
+      return finish(ctx, method, result, options);
     }
   }
-}
-
-async function fulfil(
-  handlers: ClientHandlers,
-  requests: InputRequests | undefined,
-  signal: AbortSignal | undefined,
-): Promise<InputResponses | undefined> {
-  if (requests === undefined) return undefined;
-  const keys = Object.keys(requests);
-  if (keys.length === 0) return undefined;
-  const inputCtx = { signal: signal ?? new AbortController().signal };
-  const answers = await Promise.all(
-    keys.map((key) => {
-      const request = requests[key]!;
-      return handlers.answer(request.method as InputMethod, request.params ?? {}, inputCtx);
-    }),
-  );
-  // Null prototype: the keys are the server's, and `__proto__` must stay an ordinary key.
-  const responses: Record<string, object> = Object.create(null);
-  for (let i = 0; i < keys.length; i++) responses[keys[i]!] = answers[i]!;
-  return responses as InputResponses;
 }
 
 function retryParams(

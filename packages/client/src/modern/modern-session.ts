@@ -50,6 +50,11 @@ export class ModernSession implements EraSession {
     return this.#version;
   }
 
+  /** What task requests of the extension (SEP-2663) go through: the engine, envelope and handlers. */
+  get roundTrips(): RoundTripContext {
+    return this.#ctx;
+  }
+
   request<M extends ClientRequestMethod>(
     method: M,
     params: Record<string, unknown> | undefined,

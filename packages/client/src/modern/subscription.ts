@@ -1,4 +1,5 @@
 import type {
+  DetailedTask,
   NotificationParams,
   RequestId,
   ResourceUpdatedNotificationParams,
@@ -29,7 +30,9 @@ export type ListenNotification =
         | 'notifications/resources/list_changed';
       params: NotificationParams;
     }
-  | { method: 'notifications/resources/updated'; params: ResourceUpdatedNotificationParams };
+  | { method: 'notifications/resources/updated'; params: ResourceUpdatedNotificationParams }
+  /** A task's new state (SEP-2663), when the filter asked for its id in `taskIds`. */
+  | { method: 'notifications/tasks'; params: DetailedTask };
 
 type Waiter = {
   resolve: (result: IteratorResult<ListenNotification, undefined>) => void;

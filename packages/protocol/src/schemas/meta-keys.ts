@@ -44,6 +44,8 @@ export type MetaKey = (typeof MetaKey)[keyof typeof MetaKey];
 export const ResultType = {
   Complete: 'complete',
   InputRequired: 'input_required',
+  /** A task handle instead of the result (the `io.modelcontextprotocol/tasks` extension, SEP-2663). */
+  Task: 'task',
 } as const;
 
 export type ResultTypeValue = (typeof ResultType)[keyof typeof ResultType];

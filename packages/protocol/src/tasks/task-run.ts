@@ -153,6 +153,27 @@ export class TaskRun {
     return this.#writes;
   }
 
+  /**
+   * Changes the task's `statusMessage` without changing its status (progress a handler reports, shown by
+   * `tasks/get` and status notifications); ignored once the task is terminal.
+   */
+  setStatusMessage(statusMessage: string): Promise<void> {
+    if (this.terminal || this.#task.statusMessage === statusMessage) return this.#writes;
+    const task: Task = {
+      ...this.#task,
+      statusMessage,
+      lastUpdatedAt: new Date(this.#hooks.now()).toISOString(),
+    };
+    this.#task = task;
+    const hooks = this.#hooks;
+    const write = this.#writes.then(() => hooks.persist(task, undefined));
+    this.#writes = write.then(
+      () => hooks.notify(task),
+      (error: unknown) => hooks.report(error),
+    );
+    return this.#writes;
+  }
+
   /** Cancels: stops the work (best effort) and moves to `cancelled` at once. */
   cancel(statusMessage: string, outcome: TaskOutcome): Promise<void> {
     const done = this.transition('cancelled', statusMessage, outcome);

@@ -14,7 +14,8 @@ export function deliverLegacy(
   state: LegacySessionState,
   event: ChangeEvent,
 ): void {
-  if (!state.initialized) return;
+  // Task status reaches 2026-07-28 `subscriptions/listen` streams only (SEP-2663).
+  if (!state.initialized || event.kind === 'task') return;
   if (event.kind === 'resource') {
     if (!state.isSubscribed(event.uri)) return;
     send(core, session, 'notifications/resources/updated', { uri: event.uri });

@@ -88,7 +88,9 @@ export function serveLegacy(
   }
   const route = core.route(method);
   const scope =
-    tasks !== undefined && state.protocolVersion === TASKS_REVISION ? tasks.scope(params) : undefined;
+    tasks !== undefined && state.protocolVersion === TASKS_REVISION
+      ? tasks.scope(params, session.session)
+      : undefined;
   return route.handler(
     parseParams(route.schema, params, method),
     new ServerContext(session.session, engineCtx, state, scope),

@@ -1,5 +1,5 @@
 import type { CallToolResult, Icon, ToolAnnotations, ToolExecution } from '@x/protocol';
-import type { ServerContext } from '../server-context.js';
+import type { ServerContext, TaskHandle } from '../server-context.js';
 import type { InferSchema, JsonSchemaObject, SchemaInput } from './schema-adapter.js';
 
 /**
@@ -29,7 +29,20 @@ export interface ToolConfig<
   outputJsonSchema?: JsonSchemaObject | undefined;
   annotations?: ToolAnnotations | undefined;
   icons?: Icon[] | undefined;
+  /**
+   * Task support, published in `tools/list` (`taskSupport`: `forbidden` (default), `optional`,
+   * `required`). With tasks enabled on the server, a call the client lets run as a task (2025-11-25
+   * `params.task`; 2026-07-28 the `io.modelcontextprotocol/tasks` extension) gets a task handle at once
+   * and the handler runs in the background; `required` without that is -32601 (2025-11-25) or -32021
+   * (2026-07-28).
+   */
   execution?: ToolExecution | undefined;
+  /**
+   * Who starts the task of a task-capable call: `auto` (default) starts it before the handler runs;
+   * `handler` runs the handler on the request and lets it call `ctx.runAsTask()` itself, e.g. after
+   * gathering input synchronously (SEP-2663 "Composition with Multi Round-Trip Requests").
+   */
+  startsTask?: 'auto' | 'handler' | undefined;
   _meta?: Record<string, unknown> | undefined;
   /**
    * OAuth scopes a caller's token must carry to call the tool: otherwise the call fails before the
@@ -70,7 +83,8 @@ export type ToolHandler<I extends SchemaInput | undefined, O extends SchemaInput
   ctx: ServerContext,
 ) =>
   | ToolResult<O extends SchemaInput ? InferSchema<O> : unknown>
-  | Promise<ToolResult<O extends SchemaInput ? InferSchema<O> : unknown>>;
+  | TaskHandle
+  | Promise<ToolResult<O extends SchemaInput ? InferSchema<O> : unknown> | TaskHandle>;
 
 /**
  * The handle `registerTool` returns.

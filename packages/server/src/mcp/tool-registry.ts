@@ -1,7 +1,8 @@
 import { type CallToolResult, ErrorCode, McpError, type Tool, xMcpHeaderProblem } from '@x/protocol';
 import { isThenable } from '@x/protocol/internal';
 import { InputRequiredSignal } from '../modern/input-round.js';
-import type { ServerContext } from '../server-context.js';
+import { isTaskHandle, type ServerContext, type TaskHandle } from '../server-context.js';
+import { missingTasksExtension } from '../tasks/extension-tasks.js';
 import type { RegisteredTool, ToolConfig, ToolResult, ToolUpdate } from './tool-config.js';
 import type { CacheHint } from '../server-options.js';
 import { ListPages } from './list-pages.js';
@@ -16,7 +17,10 @@ import {
 import { describeValue, kindOf } from '../describe-value.js';
 import { checkScopes, requiredScopesOf } from './required-scopes.js';
 
-type AnyHandler = (args: unknown, ctx: ServerContext) => ToolResult<unknown> | Promise<ToolResult<unknown>>;
+type AnyHandler = (
+  args: unknown,
+  ctx: ServerContext,
+) => ToolResult<unknown> | TaskHandle | Promise<ToolResult<unknown> | TaskHandle>;
 
 interface ToolEntry {
   config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>;
@@ -112,14 +116,19 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
   }
 
   /**
-   * `tools/call`, the routing table's handler. First the tool-level task rules (spec 2025-11-25
-   * basic/utilities/tasks, "Tool-Level Negotiation"), which apply only where the session has the
-   * `tasks` capability; elsewhere the `task` field is ignored and the tool runs normally ("Receivers
-   * that do not declare the task capability for a request type MUST process requests of that type
-   * normally"):
+   * `tools/call`, the routing table's handler. First the tool-level task rules, which apply only where
+   * the request has tasks (`ctx.tasksEnabled`); elsewhere the tool runs normally.
+   *
+   * 2025-11-25 (basic/utilities/tasks, "Tool-Level Negotiation"; receivers without the capability
+   * "MUST process requests of that type normally"):
    * - `taskSupport` absent or `forbidden` + a task: -32601 (the spec's SHOULD);
    * - `required` without a task: -32601 ("Servers MUST return a -32601 (Method not found) error");
    * - otherwise a task is accepted, and a result with `isError: true` makes it `failed`.
+   *
+   * 2026-07-28 (SEP-2663, the server decides; a legacy `task` param is ignored):
+   * - `optional`/`required` and the request declared the extension: a task (`isError` stays `completed`);
+   * - `required` without the extension: -32021 naming it;
+   * - otherwise the tool runs now.
    */
   call(params: Record<string, unknown>, ctx: ServerContext): object | Promise<object> {
     if (!ctx.tasksEnabled) return this.#callNow(params, ctx);
@@ -131,7 +140,9 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
     checkScopes(tool.scopes, ctx);
     const support = tool.definition.execution?.taskSupport ?? 'forbidden';
     const requested = ctx.taskRequested !== undefined;
+    const extension = ctx.taskKind === 'extension';
     if (requested && support === 'forbidden') {
+      if (extension) return this.#callNow(params, ctx);
       return Promise.reject(
         new McpError(
           ErrorCode.MethodNotFound,
@@ -141,14 +152,18 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
     }
     if (!requested && support === 'required') {
       return Promise.reject(
-        new McpError(
-          ErrorCode.MethodNotFound,
-          `Tool ${String(name)} must be called as a task (execution.taskSupport is "required")`,
-        ),
+        extension
+          ? missingTasksExtension(`Tool ${String(name)} (execution.taskSupport "required")`)
+          : new McpError(
+              ErrorCode.MethodNotFound,
+              `Tool ${String(name)} must be called as a task (execution.taskSupport is "required")`,
+            ),
       );
     }
-    if (!requested) return this.#callNow(params, ctx);
-    return ctx.runAsTask((taskCtx) => this.#callNow(params, taskCtx), { failure: toolFailure });
+    if (!requested || tool.config.startsTask === 'handler') return this.#callNow(params, ctx);
+    return ctx.runAsTask((taskCtx) => this.#callNow(params, taskCtx), {
+      failure: extension ? undefined : toolFailure,
+    });
   }
 
   /**
@@ -198,7 +213,7 @@ function runChecked(tool: ToolEntry, checked: Validation, ctx: ServerContext): o
 
 /** Runs the handler; awaits only what it returns as a promise. */
 function run(tool: ToolEntry, args: unknown, ctx: ServerContext): object | Promise<object> {
-  let result: ToolResult<unknown> | PromiseLike<ToolResult<unknown>>;
+  let result: ToolResult<unknown> | TaskHandle | PromiseLike<ToolResult<unknown> | TaskHandle>;
   try {
     result = tool.handler(args, ctx);
   } catch (error) {
@@ -216,9 +231,9 @@ function handlerFailure(error: unknown): CallToolResult {
   return toolError(error instanceof Error ? error.message : String(error));
 }
 
-function finish(tool: ToolEntry, result: ToolResult<unknown>): object | Promise<object> {
-  if (tool.output === undefined || result.isError === true) return result;
-  return checkOutput(tool, result);
+function finish(tool: ToolEntry, result: ToolResult<unknown> | TaskHandle): object | Promise<object> {
+  if (tool.output === undefined || result['isError'] === true || isTaskHandle(result)) return result;
+  return checkOutput(tool, result as ToolResult<unknown>);
 }
 
 function checkOutput(tool: ToolEntry, result: ToolResult<unknown>): object | Promise<object> {

@@ -1,4 +1,4 @@
-import type { DiscoverResult, ServerCapabilities } from '@x/protocol';
+import { type DiscoverResult, type ServerCapabilities, TASKS_EXTENSION } from '@x/protocol';
 import type { ServerCore } from '../server-core.js';
 
 const cache = new WeakMap<ServerCapabilities, DiscoverResult>();
@@ -15,7 +15,8 @@ export function discover(core: ServerCore): DiscoverResult {
     result = {
       resultType: 'complete',
       supportedVersions: [...core.supportedVersions],
-      capabilities,
+      // SEP-2663: a server with tasks advertises the extension (never a 2025-11-25 `tasks` slot).
+      capabilities: core.tasks === undefined ? capabilities : withTasksExtension(capabilities),
       ttlMs: core.discoverCache.ttlMs,
       cacheScope: core.discoverCache.cacheScope,
     };
@@ -24,4 +25,9 @@ export function discover(core: ServerCore): DiscoverResult {
     cache.set(capabilities, result);
   }
   return result;
+}
+
+function withTasksExtension(capabilities: ServerCapabilities): ServerCapabilities {
+  const { tasks: _legacy, ...rest } = capabilities;
+  return { ...rest, extensions: { ...rest.extensions, [TASKS_EXTENSION]: {} } };
 }

@@ -48,24 +48,33 @@ export function serveModern(
   engineCtx: RequestContext,
 ): object | Promise<object> {
   const method = request.method;
-  if (STANDARD_CLIENT_METHODS.has(method) && !methodsOf(MODERN_REVISION).clientRequests.has(method)) {
-    // spec basic/versioning: an error to `initialize` SHOULD name the versions the server supports.
-    const data = method === 'initialize' ? { supported: core.supportedVersions } : undefined;
-    throw new McpError(
-      ErrorCode.MethodNotFound,
-      `Method not found: ${method} (removed in ${MODERN_REVISION})`,
-      data,
-    );
-  }
   const params = request.params ?? EMPTY;
+  const tasks = core.tasks?.extension;
+  if (STANDARD_CLIENT_METHODS.has(method) && !methodsOf(MODERN_REVISION).clientRequests.has(method)) {
+    // `tasks/get|update|cancel` come back with the tasks extension (SEP-2663); `tasks/result` and
+    // `tasks/list` stay removed ("clients calling it MUST receive -32601").
+    if (tasks === undefined || !tasks.serves(method)) throw removed(core, method);
+  }
   const meta = params['_meta'];
   const binding = new ModernBinding(
     core,
     typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : EMPTY,
   );
   if (method === 'server/discover') return discover(core);
-  if (method === 'subscriptions/listen') return session.subscriptions.listen(request, engineCtx);
-  const ctx = new ServerContext(session.session, engineCtx, binding);
+  if (method === 'subscriptions/listen') {
+    return session.subscriptions.listen(request, engineCtx, binding.clientCapabilities);
+  }
+  if (tasks?.serves(method) === true) {
+    return tasks
+      .handle(method, params, binding.clientCapabilities, engineCtx.authInfo)
+      .then((value) => complete(core, method, value));
+  }
+  const ctx = new ServerContext(
+    session.session,
+    engineCtx,
+    binding,
+    tasks?.scope(binding.clientCapabilities),
+  );
   if (!INPUT_METHODS.has(method)) {
     const route = core.route(method);
     const result = route.handler(parseParams(route.schema, params, method), ctx);
@@ -74,6 +83,17 @@ export function serveModern(
       : complete(core, method, result);
   }
   return runRound(core, { method, params, ctx, binding });
+}
+
+/** -32601 for a method 2026-07-28 removed. */
+function removed(core: ServerCore, method: string): McpError {
+  // spec basic/versioning: an error to `initialize` SHOULD name the versions the server supports.
+  const data = method === 'initialize' ? { supported: core.supportedVersions } : undefined;
+  return new McpError(
+    ErrorCode.MethodNotFound,
+    `Method not found: ${method} (removed in ${MODERN_REVISION})`,
+    data,
+  );
 }
 
 interface Round {

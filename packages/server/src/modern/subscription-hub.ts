@@ -1,4 +1,5 @@
 import {
+  type ClientCapabilities,
   ErrorCode,
   type JSONRPCRequest,
   McpError,
@@ -10,11 +11,15 @@ import {
 } from '@x/protocol';
 import { formatIssues } from '@x/protocol/internal';
 import type { ChangeEvent, ServerCore } from '../server-core.js';
+import { declaresTasks, missingTasksExtension, ownerOf } from '../tasks/extension-tasks.js';
 
 interface Listener {
   readonly ctx: RequestContext;
   readonly filter: SubscriptionFilter;
   readonly uris: ReadonlySet<string>;
+  /** Tasks whose `notifications/tasks` this stream gets (SEP-2663), and whose they must be. */
+  readonly taskIds: ReadonlySet<string> | undefined;
+  readonly owner: string | undefined;
   readonly meta: Record<string, unknown>;
   readonly end: (result: object) => void;
 }
@@ -50,7 +55,11 @@ export class SubscriptionHub {
     return this.#listeners.size;
   }
 
-  async listen(request: JSONRPCRequest, ctx: RequestContext): Promise<object> {
+  async listen(
+    request: JSONRPCRequest,
+    ctx: RequestContext,
+    capabilities: ClientCapabilities = {},
+  ): Promise<object> {
     const parsed = SubscriptionsListenRequestParamsSchema.safeParse(request.params ?? {});
     if (!parsed.success) {
       throw new McpError(
@@ -60,11 +69,22 @@ export class SubscriptionHub {
     }
     const filter = this.#accept(parsed.data.notifications);
     const uris = new Set(filter.resourceSubscriptions ?? []);
+    const wantedTasks = (parsed.data.notifications as { taskIds?: unknown }).taskIds;
+    let taskIds: Set<string> | undefined;
+    let owner: string | undefined;
+    if (Array.isArray(wantedTasks) && this.#core.tasks !== undefined) {
+      // SEP-2663 "Task Status Notifications": -32021 for a client without the extension.
+      if (!declaresTasks(capabilities)) throw missingTasksExtension('subscriptions/listen for taskIds');
+      taskIds = new Set(wantedTasks.filter((id): id is string => typeof id === 'string'));
+      owner = await ownerOf(ctx.authInfo);
+      (filter as { taskIds?: string[] }).taskIds = [...taskIds];
+    }
     // Each open stream counts one, plus one per URI it watches: both are state this connection holds.
-    const cost = 1 + uris.size;
+    // Task ids are watched state too: each counts like a resource URI.
+    const cost = 1 + uris.size + (taskIds?.size ?? 0);
     if (this.#held + cost > this.#core.maxSubscriptions) {
       throw this.#core.tooManySubscriptions(
-        `subscriptions/listen with ${uris.size} resource URIs (${this.#held} held by this connection's open streams)`,
+        `subscriptions/listen with ${uris.size} resource URIs and ${taskIds?.size ?? 0} task ids (${this.#held} held by this connection's open streams)`,
       );
     }
     this.#held += cost;
@@ -75,6 +95,8 @@ export class SubscriptionHub {
         ctx,
         filter,
         uris,
+        taskIds,
+        owner,
         meta,
         end: resolve,
       };
@@ -97,7 +119,11 @@ export class SubscriptionHub {
 
   deliver(event: ChangeEvent): void {
     for (const listener of this.#listeners.values()) {
-      if (event.kind === 'resource') {
+      if (event.kind === 'task') {
+        if (listener.taskIds?.has(event.task.taskId) === true && listener.owner === event.owner) {
+          this.#send(listener, 'notifications/tasks', { ...event.task, _meta: listener.meta });
+        }
+      } else if (event.kind === 'resource') {
         if (listener.uris.has(event.uri)) {
           this.#send(listener, 'notifications/resources/updated', { uri: event.uri, _meta: listener.meta });
         }
@@ -136,7 +162,7 @@ export class SubscriptionHub {
     const listener = this.#listeners.get(id);
     if (listener === undefined) return;
     this.#listeners.delete(id);
-    this.#held -= 1 + listener.uris.size;
+    this.#held -= 1 + listener.uris.size + (listener.taskIds?.size ?? 0);
     listener.end(result);
   }
 

@@ -11,16 +11,22 @@ import {
   type StartTaskOptions,
   TaskReceiver,
   type TaskReceiverOptions,
+  type TaskRun,
 } from '@x/protocol/internal';
 import type { ServerSession } from '../session/server-session.js';
+import { ExtensionTasks, type TaskPublisher } from './extension-tasks.js';
+import { principalKey } from './task-owner.js';
 import { TaskRequestContext } from './task-request-context.js';
+import { runningScope, type TaskScope } from './task-scope.js';
 
 /** The only revision with (experimental) tasks; 2026-07-28 moved them into an extension. */
 export const TASKS_REVISION = '2025-11-25';
 
 /**
- * `tasks` option of a server: experimental task-augmented `tools/call` (spec 2025-11-25
- * basic/utilities/tasks), declared to 2025-11-25 sessions only. Tasks belong to their requestor: to
+ * `tasks` option of a server: task-augmented `tools/call` in both eras — experimental tasks (spec
+ * 2025-11-25 basic/utilities/tasks), declared to 2025-11-25 sessions, and the
+ * `io.modelcontextprotocol/tasks` extension (SEP-2663), advertised in `server/discover`. One store and
+ * one set of limits serve both. Tasks belong to their requestor: to
  * the authenticated principal when the transport provides `authInfo` (its `extra.sub` when present,
  * else the client id and token), else to the session that created them, whose end stops them.
  *
@@ -40,15 +46,6 @@ export interface ServerTaskOptions extends TaskReceiverOptions {
   list?: boolean | undefined;
 }
 
-/** What a request may do with tasks: set on requests of a 2025-11-25 session when tasks are enabled. */
-export interface TaskScope {
-  readonly service: ServerTasks;
-  /** The request's `params.task`, when it asked to run as a task. */
-  readonly requested: { ttl?: number | undefined } | undefined;
-  /** Set on the context a task's work runs with. */
-  readonly taskId: string | undefined;
-}
-
 const TASK_METHODS: ReadonlySet<string> = new Set([
   'tasks/get',
   'tasks/result',
@@ -63,13 +60,16 @@ const TASK_METHODS: ReadonlySet<string> = new Set([
 export class ServerTasks {
   readonly receiver: TaskReceiver;
   readonly list: boolean;
+  /** The 2026-07-28 extension, sharing the receiver (store, limits) with 2025-11-25 tasks. */
+  readonly extension: ExtensionTasks;
   readonly #sessionKeys = new WeakMap<ServerSession, string>();
   readonly #report: (error: unknown) => void;
 
-  constructor(options: ServerTaskOptions, report: (error: unknown) => void) {
+  constructor(options: ServerTaskOptions, report: (error: unknown) => void, publish: TaskPublisher) {
     this.receiver = new TaskReceiver({ ...options, onerror: options.onerror ?? report });
     this.list = options.list ?? true;
     this.#report = report;
+    this.extension = new ExtensionTasks(this.receiver, publish, report);
   }
 
   /** The `tasks` capability for a server with these capabilities (spec "Server Capabilities"). */
@@ -86,7 +86,8 @@ export class ServerTasks {
     return TASK_METHODS.has(method) && (method !== 'tasks/list' || this.list);
   }
 
-  scope(params: Record<string, unknown>): TaskScope {
+  /** The task scope of one request of a 2025-11-25 session. */
+  scope(params: Record<string, unknown>, session: ServerSession): TaskScope {
     const task = params['task'];
     const requested =
       typeof task === 'object' && task !== null && !Array.isArray(task)
@@ -95,7 +96,20 @@ export class ServerTasks {
               typeof (task as { ttl?: unknown }).ttl === 'number' ? (task as { ttl: number }).ttl : undefined,
           }
         : undefined;
-    return { service: this, requested, taskId: undefined };
+    return {
+      kind: 'legacy',
+      requested,
+      taskId: undefined,
+      start: (request, work, failure) =>
+        this.start(
+          session,
+          request,
+          requested?.ttl,
+          (taskRequest, run) => work({ request: taskRequest, scope: runningScope(run) }),
+          failure,
+        ),
+      reportStatus: () => Promise.resolve(),
+    };
   }
 
   async handle(
@@ -116,7 +130,7 @@ export class ServerTasks {
     session: ServerSession,
     request: RequestContext,
     ttl: number | undefined,
-    work: (request: RequestContext, taskId: string) => Promise<object> | object,
+    work: (request: RequestContext, run: TaskRun) => Promise<object> | object,
     failure: StartTaskOptions['failure'],
   ): Promise<CreateTaskResult> {
     const owner = await this.ownerOf(session, request.authInfo);
@@ -134,7 +148,7 @@ export class ServerTasks {
         },
       },
       async (run) =>
-        (await work(new TaskRequestContext(request, session, run), run.taskId)) as Record<string, unknown>,
+        (await work(new TaskRequestContext(request, session, run), run)) as Record<string, unknown>,
     );
   }
 
@@ -150,12 +164,7 @@ export class ServerTasks {
    * receivers MUST bind tasks to said context"): the authenticated principal, else the session.
    */
   async ownerOf(session: ServerSession, authInfo: AuthInfo | undefined): Promise<string> {
-    if (authInfo !== undefined) {
-      const subject = authInfo.extra?.['sub'];
-      if (typeof subject === 'string') return `auth:${authInfo.clientId}:sub:${subject}`;
-      // Tokens never reach the store in the clear: a durable store would otherwise hold credentials.
-      return `auth:${authInfo.clientId}:token:${await sha256(authInfo.token)}`;
-    }
+    if (authInfo !== undefined) return principalKey(authInfo);
     let key = this.#sessionKeys.get(session);
     if (key === undefined) {
       key = `session:${randomUuid()}`;
@@ -163,11 +172,4 @@ export class ServerTasks {
     }
     return key;
   }
-}
-
-async function sha256(text: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  let hex = '';
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
-  return hex;
 }

@@ -47,10 +47,22 @@ export class ToolParamHeaders {
   }
 }
 
+/** The body field `Mcp-Name` mirrors, per method (a `Map`: the method may come from user code). */
+const NAME_SOURCE: ReadonlyMap<string, string> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+  // SEP-2663 "Streamable HTTP: Routing Headers": Mcp-Name is params.taskId for the task methods.
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
+]);
+
 /**
  * Adds the request metadata headers of 2026-07-28 streamable-http ("Standard Request Headers", "Custom
  * Headers from Tool Parameters"): `MCP-Protocol-Version` equal to the `_meta` version, `Mcp-Method`,
- * `Mcp-Name` for `tools/call`/`prompts/get` (name) and `resources/read` (uri), and `Mcp-Param-*`, each
+ * `Mcp-Name` for `tools/call`/`prompts/get` (name), `resources/read` (uri) and `tasks/get|update|cancel`
+ * (taskId, SEP-2663), and `Mcp-Param-*`, each
  * encoded with the Base64 sentinel where the value is not header-safe.
  */
 export function addModernHeaders(
@@ -62,12 +74,7 @@ export function addModernHeaders(
   headers[HEADER.protocolVersion] = version;
   headers[HEADER.method] = message.method;
   const params = paramsOf(message);
-  const source =
-    message.method === 'resources/read'
-      ? 'uri'
-      : message.method === 'tools/call' || message.method === 'prompts/get'
-        ? 'name'
-        : undefined;
+  const source = NAME_SOURCE.get(message.method);
   const name = source === undefined ? undefined : params?.[source];
   if (typeof name === 'string') headers[HEADER.name] = encodeHeaderValue(name);
   if (message.method !== 'tools/call' || typeof name !== 'string') return;

@@ -9,10 +9,14 @@ import type { HeaderReader } from '@x/protocol/http';
  * A `Map`: the method comes from the wire, and a plain object would answer `toString` or `constructor`
  * from its prototype (issue #24, item 12).
  */
-const NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri'> = new Map([
+const NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri' | 'taskId'> = new Map([
   ['tools/call', 'name'],
   ['prompts/get', 'name'],
   ['resources/read', 'uri'],
+  // SEP-2663 "Streamable HTTP: Routing Headers": the client MUST set Mcp-Name to params.taskId.
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
 ]);
 
 function mismatch(message: string): McpError {

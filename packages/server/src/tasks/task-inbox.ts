@@ -1,0 +1,95 @@
+import { ErrorCode, type InputRequests, McpError } from '@x/protocol';
+import { formatIssues, type TaskRun } from '@x/protocol/internal';
+import type { InputRequestSpec } from '../input-requests.js';
+
+interface Waiting {
+  readonly spec: InputRequestSpec;
+  resolve(value: unknown): void;
+  reject(reason: unknown): void;
+}
+
+const SHORT_NAMES: Record<string, string> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/**
+ * The input requests of one running 2026-07-28 task (SEP-2663 "Task Update Requests"): `ctx.elicit`
+ * and friends park here under a key unique over the task's lifetime; the task shows `input_required`
+ * with them as `inputRequests` while any waits; `tasks/update` answers them, any subset at a time.
+ */
+export class TaskInbox {
+  readonly #run: TaskRun;
+  readonly #waiting = new Map<string, Waiting>();
+  readonly #used = new Set<string>();
+  #counter = 0;
+
+  constructor(run: TaskRun) {
+    this.#run = run;
+    run.signal.addEventListener('abort', () => this.close(run.signal.reason), { once: true });
+  }
+
+  /** The outstanding requests, as `tasks/get` shows them. */
+  get pending(): InputRequests {
+    const out: InputRequests = {};
+    for (const [key, { spec }] of this.#waiting) {
+      out[key] = { method: spec.method, params: spec.params } as InputRequests[string];
+    }
+    return out;
+  }
+
+  ask(spec: InputRequestSpec, key: string | undefined): Promise<unknown> {
+    if (this.#run.signal.aborted) return Promise.reject(this.#run.signal.reason);
+    let id = key;
+    if (id === undefined) {
+      do id = `${SHORT_NAMES[spec.method] ?? 'input'}_${this.#counter++}`;
+      while (this.#used.has(id));
+    } else if (this.#used.has(id)) {
+      // "Each request key in inputRequests MUST be unique over the lifetime of a single task."
+      return Promise.reject(
+        new McpError(ErrorCode.InternalError, `Input request key "${id}" was already used by this task`),
+      );
+    }
+    this.#used.add(id);
+    const waiting = this.#waiting;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { spec, resolve, reject });
+      if (waiting.size === 1) void this.#run.transition('input_required');
+    });
+  }
+
+  /**
+   * `tasks/update`: answers the outstanding keys among `responses` ("Servers SHOULD ignore any
+   * inputResponses mapped to a key that is not currently outstanding"); -32602 when an answer to an
+   * outstanding key does not parse (nothing is answered then).
+   */
+  answer(responses: Record<string, unknown>): void {
+    const parsed: [Waiting, unknown, string][] = [];
+    for (const key of Object.keys(responses)) {
+      const waiting = this.#waiting.get(key);
+      if (waiting === undefined) continue;
+      const result = waiting.spec.resultSchema.safeParse(responses[key]);
+      if (!result.success) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid inputResponses["${key}"] for ${waiting.spec.method}: ${formatIssues(result.error)}`,
+        );
+      }
+      parsed.push([waiting, result.data, key]);
+    }
+    for (const [waiting, value, key] of parsed) {
+      this.#waiting.delete(key);
+      waiting.resolve(value);
+    }
+    if (parsed.length > 0 && this.#waiting.size === 0 && this.#run.status === 'input_required') {
+      void this.#run.transition('working');
+    }
+  }
+
+  /** The task ended: whatever still waits fails. */
+  close(reason: unknown): void {
+    for (const waiting of this.#waiting.values()) waiting.reject(reason);
+    this.#waiting.clear();
+  }
+}
