@@ -265,7 +265,9 @@ describe('Retry-After', () => {
     expect(parseRetryAfter(null)).toBeUndefined();
     const refused = new Response('busy', { status: 503, headers: { 'retry-after': '2' } });
     expect((await HttpStatusError.from(refused, 'POST')).retryAfterMs).toBe(2000);
-    expect((await HttpStatusError.from(new Response('x', { status: 503 }), 'POST')).retryAfterMs).toBeUndefined();
+    expect(
+      (await HttpStatusError.from(new Response('x', { status: 503 }), 'POST')).retryAfterMs,
+    ).toBeUndefined();
   });
 });
 
