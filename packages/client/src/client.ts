@@ -58,6 +58,7 @@ import { RequestEnvelope } from './modern/request-envelope.js';
 import type { Subscription } from './modern/subscription.js';
 import { SubscriptionRegistry } from './modern/subscription-registry.js';
 import { ResultCache } from './result-cache.js';
+import { resolveRetry } from './retry/retry-options.js';
 import { ToolRegistry } from './tool-registry.js';
 
 /**
@@ -151,6 +152,8 @@ export class Client {
       listTools: () => this.#lists.all('tools/list'),
       maxPages: options.maxPages ?? 100,
     });
+    this.#engine.retry = resolveRetry(options.retry);
+    this.#engine.toolIsRepeatable = (name) => this.#tools.isRepeatable(name);
     // Progress of a task-augmented call outlives its tools/call: not an unknown token to the engine.
     this.#engine.expectsProgressToken = (token) => this.#tasks.ownsProgressToken(token);
     this.#engine.onerror = this.#report;

@@ -69,6 +69,6 @@ export class LegacySession implements EraSession {
     if (handshake !== undefined)
       return handshake.then(() => this.requestAs<T>(method, params, schema, options));
     const request = params === undefined ? { method } : { method, params };
-    return this.#engine.request(request, schema, options) as Promise<T>;
+    return this.#engine.send(request, schema, options) as Promise<T>;
   }
 }
