@@ -10,10 +10,9 @@ import {
   type ZodSchema,
 } from '@x/protocol';
 import { methodsOf } from '@x/protocol/internal';
-import type { ClientRequestOptions } from './client-options.js';
 import { assertNotificationAvailable, assertRequestAvailable } from './method-availability.js';
 import { requestWithRetry } from './retry/request-with-retry.js';
-import { type ResolvedRetryOptions, resolveRetry } from './retry/retry-options.js';
+import { type ResolvedRetryOptions, type RetryOptions, resolveRetry } from './retry/retry-options.js';
 
 /**
  * The client's JSON-RPC engine: the shared `Protocol` plus the one client rule that depends on the
@@ -28,6 +27,8 @@ export class ClientEngine extends Protocol {
   expectsProgressToken: ((token: ProgressToken) => boolean) | undefined;
   /** The client's retry policy (`ClientOptions.retry`); undefined: only requests that ask are retried. */
   retry: ResolvedRetryOptions | undefined;
+  /** Set while a legacy session re-runs its handshake after a reconnect: retries wait for it. */
+  handshake: Promise<void> | undefined;
   /** Whether the last `tools/list` annotated a tool `readOnlyHint` or `idempotentHint`. */
   toolIsRepeatable: ((name: string) => boolean) | undefined;
 
@@ -51,7 +52,8 @@ export class ClientEngine extends Protocol {
    * is `request()` itself (no extra promise).
    */
   send(request: OutgoingRequest, schema: ZodSchema, options: RequestOptions | undefined): Promise<unknown> {
-    const own = (options as ClientRequestOptions | undefined)?.retry;
+    // `ClientRequestOptions.retry`, read here without importing the client's option types (no cycle).
+    const own = (options as { retry?: boolean | RetryOptions } | undefined)?.retry;
     const base = this.retry;
     if (own === undefined && base === undefined) return this.request(request, schema, options);
     let policy: ResolvedRetryOptions | undefined;

@@ -26,3 +26,6 @@ export { isTransientError } from './retry/transient-error.js';
 export { RETRY_DEFAULTS } from './retry/retry-options.js';
 export type { RetryEvent, RetryOptions } from './retry/retry-options.js';
 export { TransportLostError } from './transport-lost-error.js';
+export { FailoverTransport } from './failover/failover-transport.js';
+export { FAILOVER_PROBE_DEFAULTS } from './failover/failover-options.js';
+export type { FailoverEvent, FailoverTarget, FailoverTransportOptions } from './failover/failover-options.js';

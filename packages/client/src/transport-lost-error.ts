@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from '@x/protocol';
+import { ConnectionClosedError, ErrorCode, McpError } from '@x/protocol';
 
 /**
  * A request was in flight on a transport that failed (a failover switch, a reconnect): its answer can
@@ -23,4 +23,18 @@ export class TransportLostError extends ConnectionClosedError {
     super(message, { cause: options.cause });
     this.transport = options.transport;
   }
+}
+
+/**
+ * True for a request lost with a transport that is being re-established: a `TransportLostError`, or the
+ * -32000 answer a reconnecting transport synthesizes for it (`data.reconnecting: true`, as the WebSocket
+ * client with `reconnect` and the stdio client with `restart` send).
+ */
+export function isTransportLoss(error: unknown): boolean {
+  if (error instanceof TransportLostError) return true;
+  if (!(error instanceof McpError) || error.code !== ErrorCode.ConnectionClosed) return false;
+  const data = error.data;
+  return (
+    typeof data === 'object' && data !== null && (data as { reconnecting?: unknown }).reconnecting === true
+  );
 }

@@ -38,8 +38,11 @@ export class LegacySession implements EraSession {
   holdUntil(handshake: Promise<void>): void {
     const gate = handshake.then(() => {
       if (this.#handshake === gate) this.#handshake = undefined;
+      if (this.#engine.handshake === gate) this.#engine.handshake = undefined;
     });
     this.#handshake = gate;
+    // Retries of requests already past this gate wait for it too.
+    this.#engine.handshake = gate;
   }
 
   request<M extends ClientRequestMethod>(

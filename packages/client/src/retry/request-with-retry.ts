@@ -7,6 +7,8 @@ export interface RetryTarget {
   request(request: OutgoingRequest, schema: ZodSchema, options?: RequestOptions): Promise<unknown>;
   /** Undefined once the connection is closed for good: nothing left to retry on. */
   readonly transport: unknown;
+  /** A session handshake in progress after a reconnect: a retry waits for it (legacy servers refuse anything else first). */
+  readonly handshake?: Promise<void> | undefined;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function requestWithRetry(
         // A listener's fault must not change the request's outcome.
       }
       await sleep(delayMs, signal);
+      await target.handshake;
     }
   }
 }
