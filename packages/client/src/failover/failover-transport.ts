@@ -208,7 +208,12 @@ export class FailoverTransport implements Transport {
     // Nothing from a transport that is not (yet) the active one reaches the engine.
     transport.onmessage = undefined;
     transport.onclose = undefined;
-    await transport.start();
+    try {
+      await transport.start();
+    } catch (error) {
+      await transport.close().catch(() => {});
+      throw error;
+    }
     if (this.#isClosed) {
       await transport.close().catch(() => {});
       throw new ConnectionClosedError('FailoverTransport closed');
