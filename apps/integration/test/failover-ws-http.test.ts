@@ -225,3 +225,34 @@ describe('FailoverTransport over a real WebSocket server that dies and comes bac
     await expect(client.ping()).rejects.toThrow();
   });
 });
+
+describe('a WebSocket client with reconnect (no failover) under the same restart', () => {
+  it('re-initializes, re-subscribes and repeats the read-only call lost with the connection', async () => {
+    const ledger = new Ledger();
+    const server = createServer(ledger);
+    const ws = await hostWs(server);
+    const port = Number(ws.listener.url!.port);
+    const transport = new WebSocketClientTransport(`ws://127.0.0.1:${port}/mcp`, {
+      reconnect: { initialDelayMs: 20, maxDelayMs: 200, maxAttempts: 50 },
+    });
+    const client: Client = resources.track(
+      e2eClient({
+        protocolVersion: 'legacy',
+        retry: { initialDelayMs: 50, maxDelayMs: 400, maxAttempts: 10 },
+      }),
+    );
+    await client.connect(transport);
+    await client.listTools();
+    await client.subscribeResource({ uri: 'doc://a' });
+    const slow = client.callTool({ name: 'slow', arguments: { n: 1 } });
+    await waitFor(() => ledger.runs.length === 1, { what: 'the call running' });
+    await ws.listener.close();
+    const restarted = await hostWs(server, port);
+    await waitFor(() => ledger.count('slow:1') === 2, { what: 'the call re-sent after the reconnect' });
+    ledger.release();
+    expect(textOf(await slow)).toBe('slow:1');
+    const methods = methodsOf(restarted.received);
+    expect(methods.slice(0, 2)).toEqual(['initialize', 'notifications/initialized']);
+    expect(methods).toContain('resources/subscribe');
+  });
+});
