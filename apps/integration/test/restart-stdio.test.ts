@@ -76,7 +76,12 @@ describe('a crashed stdio server under a running client', () => {
     const failure = (await client.callTool({ name: 'crash' }).catch((error: unknown) => error)) as McpError;
     expect(failure.code).toBe(ErrorCode.ConnectionClosed);
     expect(failure.data).toMatchObject({ reconnecting: true, exitCode: 3 });
-    expect(methodsOf(sent).filter((m) => m === 'tools/call')).toHaveLength(5);
+    // Sent once. (A retry of `flaky` that fired while the server was still restarting was refused by
+    // send() and retried again: the wire log may hold it, no server ever saw it.)
+    const toolNames = sent.flatMap((m) =>
+      'method' in m && m.method === 'tools/call' ? [String(m.params?.['name'])] : [],
+    );
+    expect(toolNames.filter((name) => name === 'crash')).toHaveLength(1);
     await waitFor(() => transport.restarts === 2, { what: 'the second restart' });
     expect(textOf(await client.callTool({ name: 'pid' }))).not.toBe(pid);
   });

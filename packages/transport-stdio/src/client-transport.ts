@@ -106,8 +106,9 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
    * the server ending the session). `true`: `STDIO_RESTART_DEFAULTS` (5 restarts a minute, 100 ms
    * doubling to 5 s, jitter 0.5); an object overrides fields. Each crash goes to `onerror` as a
    * `ServerExitError` (exit code or signal, last stderr lines); requests in flight are answered with a
-   * -32000 error (`data.reconnecting: true`) that a client retry policy may repeat; once the new process
-   * runs `onreconnect` fires (the `Client` re-initializes, re-subscribes and re-sends
+   * -32000 error (`data.reconnecting: true`) that a client retry policy may repeat; messages sent
+   * meanwhile wait for the new process and its `onreconnect` (fired once it runs; a promise it returns,
+   * the client's new handshake, is awaited before they go out) (the `Client` re-initializes, re-subscribes and re-sends
    * `subscriptions/listen`). One crash past `maxAttempts` within `windowMs` closes the transport with it.
    * Default: off.
    */
@@ -157,6 +158,11 @@ export class StdioClientTransport implements Transport {
   readonly #restart: RestartPolicy | undefined;
   #restartTimer: ReturnType<typeof setTimeout> | undefined;
   #restarts = 0;
+  /**
+   * Messages sent between a crash and the end of the new process's `onreconnect` (the client's new
+   * handshake): sent then, in order. Bounded by the callers awaiting them.
+   */
+  #held: Array<{ message: JSONRPCMessage; resolve: (sent: Promise<void>) => void }> | undefined;
 
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
@@ -266,6 +272,10 @@ export class StdioClientTransport implements Transport {
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     const held = this.#batches.take(message);
     if (held !== undefined) return held;
+    if (this.#held !== undefined && this.#state !== 'open') {
+      const queue = this.#held;
+      return new Promise((resolve) => queue.push({ message, resolve }));
+    }
     if (this.#restart !== undefined && isJSONRPCRequest(message) && this.#state === 'open') {
       this.#restart.sent(message.id);
     }
@@ -314,6 +324,7 @@ export class StdioClientTransport implements Transport {
   async #close(): Promise<void> {
     this.#batches.clear();
     this.#restart?.clear();
+    this.#releaseHeld(new ConnectionClosedError('StdioClientTransport closed while restarting the server'));
     if (this.#state === 'restarting' && this.#restartTimer !== undefined) {
       // Between a crash and its restart: no process to shut down.
       clearTimeout(this.#restartTimer);
@@ -436,15 +447,19 @@ export class StdioClientTransport implements Transport {
     const delay = policy.nextDelay(Date.now());
     if (delay === undefined) return false;
     this.#state = 'restarting';
+    this.#held ??= [];
     for (const answer of policy.lostAnswers(exit)) this.#deliver(answer);
     this.#restartTimer = setTimeout(() => {
       this.#restartTimer = undefined;
-      this.#starting = this.#respawn();
+      const spawning = this.#respawn();
+      this.#starting = spawning.then(() => undefined);
+      void spawning.then((ok) => (ok ? this.#resync() : undefined));
     }, delay);
     return true;
   }
 
-  async #respawn(): Promise<void> {
+  /** Spawns the server again; false (the transport closed with the crash) when that fails. */
+  async #respawn(): Promise<boolean> {
     this.#state = 'starting';
     this.#exitInfo = undefined;
     const crash = this.#closeReason;
@@ -454,17 +469,34 @@ export class StdioClientTransport implements Transport {
     } catch (error) {
       // Cannot start it again: the transport ends with the crash, the spawn failure reported.
       this.#closeReason = crash;
+      this.#releaseHeld(crash ?? new ConnectionClosedError('The MCP server could not be restarted'));
       this.#report(error);
       this.#stderr?.end();
       this.onclose?.();
-      return;
+      return false;
     }
     this.#restarts++;
+    return true;
+  }
+
+  /** The new process runs: the client re-establishes its session, then the held messages go out. */
+  async #resync(): Promise<void> {
     try {
       await this.onreconnect?.();
     } catch (error) {
       this.#report(error);
     }
+    const held = this.#held;
+    this.#held = undefined;
+    if (held === undefined) return;
+    for (const { message, resolve } of held) resolve(this.send(message));
+  }
+
+  #releaseHeld(error: Error): void {
+    const held = this.#held;
+    this.#held = undefined;
+    if (held === undefined) return;
+    for (const { resolve } of held) resolve(Promise.reject(error));
   }
 
   #deliver(message: JSONRPCMessage): void {

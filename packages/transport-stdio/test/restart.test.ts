@@ -71,6 +71,35 @@ describe('StdioClientTransport restart', () => {
     expect(off.restarts).toBe(0);
   });
 
+  it('holds what is sent during the restart until the new process ran onreconnect, then sends it in order', async () => {
+    const transport = nodeFixture('echo-server.mjs', [], { restart: { initialDelayMs: 30, jitter: 0 } });
+    const peer = new RpcPeer(transport);
+    const order: string[] = [];
+    let reconnected: () => void = () => {};
+    const handshake = new Promise<void>((resolve) => {
+      reconnected = resolve;
+    });
+    transport.onreconnect = async () => {
+      order.push('onreconnect');
+      // What the client sends here (its new handshake) goes straight out; held messages wait for it.
+      order.push(`handshake pid ${((await peer.request('pid')) as { pid: number }).pid}`);
+      await handshake;
+    };
+    await transport.start();
+    const first = transport.pid;
+    await peer.request('crash').catch(() => {});
+    const held = peer.request<{ pid: number }>('pid').then((answer) => {
+      order.push('held answered');
+      return answer.pid;
+    });
+    await waitFor(() => order.length === 2, { what: 'the new process and its onreconnect' });
+    expect(order).toEqual(['onreconnect', `handshake pid ${transport.pid}`]);
+    reconnected();
+    expect(await held).toBe(transport.pid);
+    expect(transport.pid).not.toBe(first);
+    expect(order.at(-1)).toBe('held answered');
+  });
+
   it('close() between a crash and its restart closes at once and spawns nothing more', async () => {
     const transport = nodeFixture('dying.mjs', ['--code', '3'], {
       restart: { initialDelayMs: 60_000, maxDelayMs: 60_000, jitter: 0 },
