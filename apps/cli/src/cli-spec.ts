@@ -11,7 +11,7 @@ export interface CommandSpec {
   readonly client: boolean;
 }
 
-const TARGET = '<url> | -- <command> [args…]';
+const TARGET = '<url> | <ws-url> <http-url> | -- <command> [args…]';
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
@@ -37,6 +37,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'x-mcp call echo message=hi -- node server.js',
       `x-mcp call add a=1 b=2 http://127.0.0.1:3000/mcp`,
       `x-mcp call search --args '{"query":"mcp","limit":5}' ws://127.0.0.1:3000/mcp`,
+      'x-mcp call get_weather city=Oslo --retry 3 ws://127.0.0.1:3000/mcp http://127.0.0.1:3001/mcp',
     ],
     client: true,
   },
@@ -195,6 +196,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     value: '<ms>',
     description:
       'request timeout in milliseconds (default 60000; each progress notification restarts it); also bounds connecting (default 30000)',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'retry',
+    value: '<n>',
+    description:
+      'repeat a request safe to repeat (lists, reads, read-only tools) up to n times on a transient failure (timeout, lost connection, HTTP 429/502/503/504); with -- <command>, also restart a crashed server up to n times a minute',
     commands: CLIENT_COMMANDS,
   },
   {

@@ -61,6 +61,23 @@ describe('resolveTarget', () => {
     expect(ws.target.kind).toBe('ws');
   });
 
+  it('takes a ws(s) and an http(s) URL last as one failover target, WebSocket first', () => {
+    const { target, rest } = resolveTarget({
+      positionals: ['echo', 'http://h/mcp', 'ws://h/ws'],
+      serverCommand: undefined,
+    });
+    expect(target).toMatchObject({ kind: 'failover' });
+    expect(target.kind === 'failover' && [target.url.href, target.http.href]).toEqual([
+      'ws://h/ws',
+      'http://h/mcp',
+    ]);
+    expect(rest).toEqual(['echo']);
+    // Two http(s) URLs are a resource URI and the target, as before.
+    expect(
+      resolveTarget({ positionals: ['https://a/doc', 'http://h/mcp'], serverCommand: undefined }).target.kind,
+    ).toBe('http');
+  });
+
   it('keeps a URL-looking resource URI as the command argument when the target comes last', () => {
     const { target, rest } = resolveTarget({
       positionals: ['https://example.com/doc', 'http://127.0.0.1:3000/mcp'],

@@ -33,7 +33,7 @@ describe('pnpm examples (built runner)', () => {
   it('exits 0 with every example passing', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).not.toContain('FAIL');
-    expect(result.stdout).toContain('all 7 examples passed');
+    expect(result.stdout).toContain('all 8 examples passed');
     expect(result.code).toBe(0);
   });
 
@@ -79,6 +79,17 @@ describe('pnpm examples (built runner)', () => {
         'no token: 401, resource metadata at /.well-known/oauth-protected-resource/mcp names https://auth.example.com',
         'token for another audience: 401 invalid_token; token without mcp:tools: 403 insufficient_scope',
         'with a valid token: whoami = example-client with scopes mcp:tools',
+      ],
+    ],
+    [
+      'resilience',
+      [
+        'switched: websocket → streamable-http',
+        'forecast re-sent over streamable-http after the WebSocket died: sunny',
+        'restored: streamable-http → websocket',
+        'WebSocket is back: switched back between requests',
+        'stdio server crashed (exit code 3, its last stderr line reported) and was restarted once',
+        'the call was repeated on the new process: report from process N',
       ],
     ],
   ])('%s passes and prints its checks', (name, lines) => {

@@ -1,13 +1,18 @@
 import {
   eraOf,
+  type OutgoingRequest,
   type ProgressToken,
   Protocol,
   type ProtocolOptions,
   type ProtocolVersion,
   type RequestId,
+  type RequestOptions,
+  type ZodSchema,
 } from '@x/protocol';
 import { methodsOf } from '@x/protocol/internal';
 import { assertNotificationAvailable, assertRequestAvailable } from './method-availability.js';
+import { requestWithRetry } from './retry/request-with-retry.js';
+import { type ResolvedRetryOptions, type RetryOptions, resolveRetry } from './retry/retry-options.js';
 
 /**
  * The client's JSON-RPC engine: the shared `Protocol` plus the one client rule that depends on the
@@ -20,6 +25,12 @@ export class ClientEngine extends Protocol {
   #requests: ReadonlySet<string> | undefined;
   /** Progress tokens the client routes itself (task-augmented calls); see `isExpectedProgressToken`. */
   expectsProgressToken: ((token: ProgressToken) => boolean) | undefined;
+  /** The client's retry policy (`ClientOptions.retry`); undefined: only requests that ask are retried. */
+  retry: ResolvedRetryOptions | undefined;
+  /** Set while a legacy session re-runs its handshake after a reconnect: retries wait for it. */
+  handshake: Promise<void> | undefined;
+  /** Whether the last `tools/list` annotated a tool `readOnlyHint` or `idempotentHint`. */
+  toolIsRepeatable: ((name: string) => boolean) | undefined;
 
   constructor(options: ProtocolOptions) {
     super(options);
@@ -33,6 +44,35 @@ export class ClientEngine extends Protocol {
   set version(version: ProtocolVersion | undefined) {
     this.#version = version;
     this.#requests = version === undefined ? undefined : methodsOf(version).clientRequests;
+  }
+
+  /**
+   * A request of the negotiated session, under the retry policy: the client's (`ClientOptions.retry`)
+   * for requests safe to repeat, or the request's own (`ClientRequestOptions.retry`). Without either it
+   * is `request()` itself (no extra promise).
+   */
+  send(request: OutgoingRequest, schema: ZodSchema, options: RequestOptions | undefined): Promise<unknown> {
+    // `ClientRequestOptions.retry`, read here without importing the client's option types (no cycle).
+    const own = (options as { retry?: boolean | RetryOptions } | undefined)?.retry;
+    const base = this.retry;
+    if (own === undefined && base === undefined) return this.request(request, schema, options);
+    let policy: ResolvedRetryOptions | undefined;
+    try {
+      policy = own === undefined ? base : resolveRetry(own, base);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (policy === undefined) return this.request(request, schema, options);
+    if (own === undefined && !policy.isRepeatable(request, this.#toolHint(request))) {
+      return this.request(request, schema, options);
+    }
+    return requestWithRetry(this, policy, request, schema, options);
+  }
+
+  #toolHint(request: OutgoingRequest): boolean {
+    if (request.method !== 'tools/call') return false;
+    const name = request.params?.['name'];
+    return typeof name === 'string' && this.toolIsRepeatable?.(name) === true;
   }
 
   /** Rejects an outgoing request the server ended on its own (e.g. a cancelled `subscriptions/listen`). */

@@ -2,6 +2,7 @@ import type { ClientCapabilities, LoggingLevel, RequestOptions, Transport } from
 import type { EraCache } from './connect/era-cache.js';
 import type { VersionSelection } from './connect/negotiate.js';
 import type { ClientTaskOptions } from './legacy/client-tasks.js';
+import type { RetryOptions } from './retry/retry-options.js';
 import type { JsonSchemaCompiler } from './tool-registry.js';
 
 /**
@@ -53,6 +54,13 @@ export interface ClientOptions {
    * requests from the server and answer `tasks/*` about them. Default: off.
    */
   tasks?: ClientTaskOptions | undefined;
+  /**
+   * Retry requests that failed for a transient reason (see `RetryOptions`), but only those safe to
+   * repeat: reads, lists, `ping`, completions, and `tools/call` of tools listed with `readOnlyHint` or
+   * `idempotentHint`. `true`: `RETRY_DEFAULTS` (3 retries, 200 ms doubling to 10 s, full jitter).
+   * Default: off (a request's own `retry` still applies).
+   */
+  retry?: boolean | RetryOptions | undefined;
   /** Non-fatal oddities (e.g. a tool dropped for an invalid `x-mcp-header`). Default: `console.warn`. */
   onwarning?: ((message: string) => void) | undefined;
 }
@@ -98,4 +106,10 @@ export interface ConnectOptions {
 export interface ClientRequestOptions extends RequestOptions {
   /** Skip a cached result and fetch anew (the answer is cached again). */
   fresh?: boolean | undefined;
+  /**
+   * This request's retry policy: `false` never repeats it; `true` or an object repeats it on transient
+   * failures whatever its method (the caller vouches it is safe), with the client's policy (or
+   * `RETRY_DEFAULTS`) overridden by the object's fields. Default: the client's `retry`.
+   */
+  retry?: boolean | RetryOptions | undefined;
 }

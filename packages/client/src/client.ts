@@ -58,6 +58,7 @@ import { RequestEnvelope } from './modern/request-envelope.js';
 import type { Subscription } from './modern/subscription.js';
 import { SubscriptionRegistry } from './modern/subscription-registry.js';
 import { ResultCache } from './result-cache.js';
+import { resolveRetry } from './retry/retry-options.js';
 import { ToolRegistry } from './tool-registry.js';
 
 /**
@@ -93,6 +94,8 @@ export class Client {
   readonly #tasks: TaskRequestor;
   readonly #receiver: ClientTasks | undefined;
   #session: EraSession | undefined;
+  /** Legacy `resources/subscribe` URIs, re-sent after the transport re-established the connection. */
+  readonly #subscribed = new Set<string>();
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     this.#engine = new ClientEngine({
@@ -151,6 +154,8 @@ export class Client {
       listTools: () => this.#lists.all('tools/list'),
       maxPages: options.maxPages ?? 100,
     });
+    this.#engine.retry = resolveRetry(options.retry);
+    this.#engine.toolIsRepeatable = (name) => this.#tools.isRepeatable(name);
     // Progress of a task-augmented call outlives its tools/call: not an unknown token to the engine.
     this.#engine.expectsProgressToken = (token) => this.#tasks.ownsProgressToken(token);
     this.#engine.onerror = this.#report;
@@ -222,7 +227,19 @@ export class Client {
    * when the server speaks no version this client supports (`NegotiationError`) or the handshake fails.
    */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<void> {
+    this.#subscribed.clear();
     this.#session = await this.#connector.connect(transport, options);
+    // After the era session's own hook (a legacy session re-runs `initialize` and holds requests until
+    // it is done), so what is re-sent here reaches a server that knows the session again.
+    const active = this.#engine.transport;
+    if (active !== undefined) {
+      const previous = active.onreconnect;
+      active.onreconnect = (() => {
+        const handshake: unknown = previous?.();
+        this.#resync();
+        return handshake;
+      }) as () => void;
+    }
   }
 
   /** Closes the transport; pending requests reject with `ConnectionClosedError`. */
@@ -344,10 +361,14 @@ export class Client {
 
   /** `resources/subscribe` (legacy only; on 2026-07-28 use `listen({ resourceSubscriptions })`). */
   subscribeResource(params: { uri: string }, options?: ClientRequestOptions): Promise<EmptyResult> {
-    return this.#send('resources/subscribe', params, options);
+    return this.#send('resources/subscribe', params, options).then((result) => {
+      this.#subscribed.add(params.uri);
+      return result;
+    });
   }
 
   unsubscribeResource(params: { uri: string }, options?: ClientRequestOptions): Promise<EmptyResult> {
+    this.#subscribed.delete(params.uri);
     return this.#send('resources/unsubscribe', params, options);
   }
 
@@ -531,9 +552,24 @@ export class Client {
     return session;
   }
 
+  /**
+   * The transport re-established a lost connection (a reconnect, a failover switch, a restarted stdio
+   * server): the server side starts from nothing, so re-send what this session had set up: legacy
+   * `resources/subscribe` (after the re-run `initialize`), 2026-07-28 `subscriptions/listen` streams.
+   */
+  #resync(): void {
+    for (const uri of this.#subscribed) {
+      this.#send('resources/subscribe', { uri }, undefined).catch(this.#report);
+    }
+    this.#subscriptions.reopen();
+  }
+
   readonly #onEngineClose = (): void => {
     const wasConnected = this.#session !== undefined;
     this.#session = undefined;
+    this.#subscriptions.failParked(
+      new ConnectionClosedError('Connection closed while the subscription waited for its transport'),
+    );
     this.#receiver?.reset();
     this.#engine.version = undefined;
     if (!wasConnected) return;

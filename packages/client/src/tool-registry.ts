@@ -35,6 +35,8 @@ interface ToolEntry {
   readonly outputSchema: Record<string, unknown> | undefined;
   /** `execution.taskSupport`; absent means `forbidden` (2025-11-25 basic/utilities/tasks). */
   readonly taskSupport: 'forbidden' | 'optional' | 'required';
+  /** Annotated `readOnlyHint` or `idempotentHint`: a retry policy may repeat a call. */
+  readonly repeatable: boolean;
   validate: ((value: unknown) => JsonSchemaCheck) | undefined;
 }
 
@@ -70,6 +72,7 @@ export class ToolRegistry {
       this.#entries.set(tool.name, {
         outputSchema: tool.outputSchema,
         taskSupport: tool.execution?.taskSupport ?? 'forbidden',
+        repeatable: tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true,
         validate: undefined,
       });
     }
@@ -83,6 +86,11 @@ export class ToolRegistry {
   /** The tool's `execution.taskSupport` from the last listing; undefined for a tool not listed. */
   taskSupport(name: string): ToolEntry['taskSupport'] | undefined {
     return this.#entries.get(name)?.taskSupport;
+  }
+
+  /** Whether the last listing annotated `name` `readOnlyHint` or `idempotentHint`. */
+  isRepeatable(name: string): boolean {
+    return this.#entries.get(name)?.repeatable === true;
   }
 
   /** Whether a `check` of `name`'s results could fail (its listing gave an output schema). */

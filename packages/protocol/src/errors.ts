@@ -76,7 +76,7 @@ export class McpError extends Error {
  * ```
  */
 export class ConnectionClosedError extends McpError {
-  override readonly name = 'ConnectionClosedError';
+  override readonly name: string = 'ConnectionClosedError';
   constructor(message = 'Connection closed', options?: { cause?: unknown }) {
     super(ErrorCode.ConnectionClosed, message, undefined, options);
   }

@@ -4,6 +4,7 @@ import {
   createDnsRebindingGuard,
   quotedString,
   HttpStatusError,
+  parseRetryAfter,
   isJsonContentType,
   PayloadTooLargeError,
   parseMediaType,
@@ -250,6 +251,23 @@ describe('HttpStatusError.from', () => {
     expect(error.message).toBe(`POST to /mcp failed with HTTP 500: ${'e'.repeat(1024)}`);
     expect(cancelled).toBe(true);
     expect(pulled).toBeLessThanOrEqual(4 * chunk.byteLength);
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads delay-seconds and HTTP-dates (RFC 9110 §10.2.3) into HttpStatusError.retryAfterMs', async () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(' 0 ')).toBe(0);
+    const now = Date.UTC(2026, 10, 27, 6, 0, 0);
+    expect(parseRetryAfter(new Date(now + 5_000).toUTCString(), now)).toBe(5000);
+    expect(parseRetryAfter(new Date(now - 5_000).toUTCString(), now)).toBe(0);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(null)).toBeUndefined();
+    const refused = new Response('busy', { status: 503, headers: { 'retry-after': '2' } });
+    expect((await HttpStatusError.from(refused, 'POST')).retryAfterMs).toBe(2000);
+    expect(
+      (await HttpStatusError.from(new Response('x', { status: 503 }), 'POST')).retryAfterMs,
+    ).toBeUndefined();
   });
 });
 

@@ -6,6 +6,8 @@ import {
   ConnectionClosedError,
   encodeJsonLine,
   ErrorCode,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
   type JSONRPCMessage,
   JsonLineDecoder,
   McpError,
@@ -19,6 +21,7 @@ import { type ShutdownTimeouts, shutDownChild } from './child-shutdown.js';
 import { buildEnvironment } from './default-environment.js';
 import { ProcessSpawnError, ServerExitError } from './errors.js';
 import { LineWriter } from './line-writer.js';
+import { type RestartOptions, RestartPolicy } from './restart-policy.js';
 import { guardChild, releaseChild } from './orphan-guard.js';
 import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from './stderr-tail.js';
 
@@ -98,9 +101,21 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
   parentExitSignal?: NodeJS.Signals | false | undefined;
   /** Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000. */
   maxBatchSize?: number | undefined;
+  /**
+   * Restart the server when it crashes (exits with a non-zero code or is killed; an exit with code 0 is
+   * the server ending the session). `true`: `STDIO_RESTART_DEFAULTS` (5 restarts a minute, 100 ms
+   * doubling to 5 s, jitter 0.5); an object overrides fields. Each crash goes to `onerror` as a
+   * `ServerExitError` (exit code or signal, last stderr lines); requests in flight are answered with a
+   * -32000 error (`data.reconnecting: true`) that a client retry policy may repeat; messages sent
+   * meanwhile wait for the new process and its `onreconnect` (fired once it runs; a promise it returns,
+   * the client's new handshake, is awaited before they go out) (the `Client` re-initializes, re-subscribes and re-sends
+   * `subscriptions/listen`). One crash past `maxAttempts` within `windowMs` closes the transport with it.
+   * Default: off.
+   */
+  restart?: boolean | RestartOptions | undefined;
 }
 
-type State = 'new' | 'starting' | 'open' | 'closed';
+type State = 'new' | 'starting' | 'open' | 'restarting' | 'closed';
 
 /**
  * The client side of stdio: spawns the server and speaks newline-delimited JSON-RPC over its stdin and
@@ -140,13 +155,25 @@ export class StdioClientTransport implements Transport {
   #resolveClosed: (() => void) | undefined;
   #protocolVersion: string | undefined;
   readonly #batches = new BatchResponses({ write: (responses) => this.#writeLine(responses) });
+  readonly #restart: RestartPolicy | undefined;
+  #restartTimer: ReturnType<typeof setTimeout> | undefined;
+  #restarts = 0;
+  /**
+   * Messages sent between a crash and the end of the new process's `onreconnect` (the client's new
+   * handshake): sent then, in order. Bounded by the callers awaiting them.
+   */
+  #held: Array<{ message: JSONRPCMessage; resolve: (sent: Promise<void>) => void }> | undefined;
 
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onclose?: (() => void) | undefined;
+  /** Fires (with `restart`) once a crashed server runs again; a promise it returns is awaited. */
+  onreconnect?: (() => void | Promise<void>) | undefined;
 
   constructor(options: StdioClientTransportOptions) {
     this.#options = options;
+    const restart = options.restart;
+    this.#restart = restart === undefined || restart === false ? undefined : new RestartPolicy(restart);
     this.#decoder = new JsonLineDecoder(
       {
         onmessage: (message) => this.#deliverLine(message),
@@ -174,6 +201,11 @@ export class StdioClientTransport implements Transport {
   /** The server's stderr when `stderr: 'pipe'` was asked for, else `null`. */
   get stderr(): Readable | null {
     return this.#stderr ?? null;
+  }
+
+  /** How many times the server was restarted after a crash (see `restart`). */
+  get restarts(): number {
+    return this.#restarts;
   }
 
   /** The server's process id once started. */
@@ -240,6 +272,13 @@ export class StdioClientTransport implements Transport {
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     const held = this.#batches.take(message);
     if (held !== undefined) return held;
+    if (this.#held !== undefined && this.#state !== 'open') {
+      const queue = this.#held;
+      return new Promise((resolve) => queue.push({ message, resolve }));
+    }
+    if (this.#restart !== undefined && isJSONRPCRequest(message) && this.#state === 'open') {
+      this.#restart.sent(message.id);
+    }
     return this.#writeLine(message);
   }
 
@@ -250,6 +289,14 @@ export class StdioClientTransport implements Transport {
 
   #writeLine(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
     if (this.#state !== 'open' || this.#writer === undefined) {
+      if (this.#state === 'restarting') {
+        // Transient by nature: a retry policy waits and sends it to the new process.
+        return Promise.reject(
+          new McpError(ErrorCode.ConnectionClosed, 'The MCP server crashed and is being restarted', {
+            reconnecting: true,
+          }),
+        );
+      }
       return Promise.reject(
         this.#closeReason ?? new ConnectionClosedError('StdioClientTransport is not open'),
       );
@@ -276,6 +323,17 @@ export class StdioClientTransport implements Transport {
 
   async #close(): Promise<void> {
     this.#batches.clear();
+    this.#restart?.clear();
+    this.#releaseHeld(new ConnectionClosedError('StdioClientTransport closed while restarting the server'));
+    if (this.#state === 'restarting' && this.#restartTimer !== undefined) {
+      // Between a crash and its restart: no process to shut down.
+      clearTimeout(this.#restartTimer);
+      this.#restartTimer = undefined;
+      this.#state = 'closed';
+      this.#stderr?.end();
+      this.onclose?.();
+      return;
+    }
     // A close racing `start()` shuts down whatever the start produced.
     await this.#starting?.catch(() => undefined);
     const child = this.#child;
@@ -322,7 +380,8 @@ export class StdioClientTransport implements Transport {
     const stderr = child.stderr;
     if (stderr !== null) {
       if (this.#stderrTail !== undefined) stderr.on('data', this.#stderrTail.push);
-      if (this.#stderr !== undefined) stderr.pipe(this.#stderr);
+      // A restarting transport keeps its stderr stream across processes.
+      if (this.#stderr !== undefined) stderr.pipe(this.#stderr, { end: this.#restart === undefined });
       else if (this.#stderrTail !== undefined) relayToStderr(stderr);
     }
     const signal = this.#options.parentExitSignal ?? 'SIGTERM';
@@ -351,18 +410,101 @@ export class StdioClientTransport implements Transport {
       // A clean exit (code 0) is how a server may end the session (close from the server side): that is
       // no fault, but its pending requests still learn how it ended through closeReason.
       if (exit.code !== 0) this.#report(this.#closeReason);
+      if (exit.code !== 0 && this.#restart !== undefined && this.#scheduleRestart(this.#closeReason)) {
+        this.#resolveClosed?.();
+        return;
+      }
+      if (this.#restart !== undefined && exit.code !== 0) {
+        this.#closeReason = new ServerExitError({
+          command: this.#options.command,
+          args: this.#options.args ?? [],
+          exitCode: exit.code,
+          signal: exit.signal,
+          stderrTail: this.#closeReason.stderrTail,
+          gaveUp: {
+            restarts: this.#restarts,
+            maxAttempts: this.#restart.maxAttempts,
+            windowMs: this.#restart.windowMs,
+          },
+        });
+      }
     } else {
       const reason = exit === undefined ? 'closed' : describeExit(exit);
       this.#writer?.fail(new ConnectionClosedError(`Server process ${reason}`));
     }
     this.#state = 'closed';
     this.#resolveClosed?.();
+    if (this.#restart !== undefined) this.#stderr?.end();
     this.onclose?.();
+  }
+
+  /**
+   * A crash with restarts left: the requests the dead server never answered get a -32000 answer now,
+   * and a new process is spawned after the backoff delay. False when the window's budget is spent.
+   */
+  #scheduleRestart(exit: ServerExitError): boolean {
+    const policy = this.#restart!;
+    const delay = policy.nextDelay(Date.now());
+    if (delay === undefined) return false;
+    this.#state = 'restarting';
+    this.#held ??= [];
+    for (const answer of policy.lostAnswers(exit)) this.#deliver(answer);
+    this.#restartTimer = setTimeout(() => {
+      this.#restartTimer = undefined;
+      const spawning = this.#respawn();
+      this.#starting = spawning.then(() => undefined);
+      void spawning.then((ok) => (ok ? this.#resync() : undefined));
+    }, delay);
+    return true;
+  }
+
+  /** Spawns the server again; false (the transport closed with the crash) when that fails. */
+  async #respawn(): Promise<boolean> {
+    this.#state = 'starting';
+    this.#exitInfo = undefined;
+    const crash = this.#closeReason;
+    this.#closeReason = undefined;
+    try {
+      await this.#spawn();
+    } catch (error) {
+      // Cannot start it again: the transport ends with the crash, the spawn failure reported.
+      this.#closeReason = crash;
+      this.#releaseHeld(crash ?? new ConnectionClosedError('The MCP server could not be restarted'));
+      this.#report(error);
+      this.#stderr?.end();
+      this.onclose?.();
+      return false;
+    }
+    this.#restarts++;
+    return true;
+  }
+
+  /** The new process runs: the client re-establishes its session, then the held messages go out. */
+  async #resync(): Promise<void> {
+    try {
+      await this.onreconnect?.();
+    } catch (error) {
+      this.#report(error);
+    }
+    const held = this.#held;
+    this.#held = undefined;
+    if (held === undefined) return;
+    for (const { message, resolve } of held) resolve(this.send(message));
+  }
+
+  #releaseHeld(error: Error): void {
+    const held = this.#held;
+    this.#held = undefined;
+    if (held === undefined) return;
+    for (const { resolve } of held) resolve(Promise.reject(error));
   }
 
   #deliver(message: JSONRPCMessage): void {
     // Once close() was called nothing more is delivered, even from the chunk being decoded.
     if (this.#closing !== undefined) return;
+    if (this.#restart !== undefined && isJSONRPCResponse(message) && message.id != null) {
+      this.#restart.answered(message.id);
+    }
     // A throwing handler must not cut off the rest of the chunk being decoded.
     deliverMessage(this, message, undefined, this.#report);
   }

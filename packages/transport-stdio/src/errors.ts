@@ -73,14 +73,21 @@ export class ServerExitError extends ConnectionClosedError {
     exitCode: number | null;
     signal: NodeJS.Signals | null;
     stderrTail: readonly string[];
+    /** Set when this crash was one past the `restart` budget. */
+    gaveUp?: { restarts: number; maxAttempts: number; windowMs: number } | undefined;
   }) {
+    const gaveUp = options.gaveUp;
     const how =
       options.signal !== null ? `was killed by ${options.signal}` : `exited with code ${options.exitCode}`;
     const tail =
       options.stderrTail.length === 0
         ? ''
         : `; last stderr lines:\n${options.stderrTail.map((line) => `  ${line}`).join('\n')}`;
-    super(`MCP server "${commandLine(options.command, options.args)}" ${how}${tail}`);
+    const limit =
+      gaveUp === undefined
+        ? ''
+        : ` after ${gaveUp.restarts} restart(s); not restarted again: restart.maxAttempts (${gaveUp.maxAttempts}) crashes within restart.windowMs (${gaveUp.windowMs} ms)`;
+    super(`MCP server "${commandLine(options.command, options.args)}" ${how}${limit}${tail}`);
     this.command = options.command;
     this.exitCode = options.exitCode;
     this.signal = options.signal;

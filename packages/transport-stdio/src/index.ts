@@ -12,3 +12,5 @@ export type { ShutdownTimeouts } from './child-shutdown.js';
 export { ProcessSpawnError, ServerExitError } from './errors.js';
 export { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES } from './stderr-tail.js';
 export { DEFAULT_MAX_BUFFERED_BYTES } from './line-writer.js';
+export { STDIO_RESTART_DEFAULTS } from './restart-policy.js';
+export type { RestartOptions } from './restart-policy.js';

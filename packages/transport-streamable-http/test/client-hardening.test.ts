@@ -83,6 +83,25 @@ describe('client reply limits (item 6)', () => {
     { requester: 'undici dispatcher (Node default)', options: {} },
     { requester: 'fetch', options: { fetch: (url: string | URL, init: RequestInit) => fetch(url, init) } },
   ])(
+    'surfaces a 503 with its Retry-After as HttpStatusError.retryAfterMs ($requester)',
+    async ({ options }) => {
+      await using server = await hostile((_req, res) => {
+        res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '7' });
+        res.end('overloaded');
+      });
+      const { transport } = await started(server.url, options);
+      const error = (await transport.send(legacyRequest()).catch((e: unknown) => e)) as HttpStatusError;
+      expect(error).toBeInstanceOf(HttpStatusError);
+      expect(error.status).toBe(503);
+      expect(error.retryAfterMs).toBe(7000);
+      await transport.close();
+    },
+  );
+
+  it.each([
+    { requester: 'undici dispatcher (Node default)', options: {} },
+    { requester: 'fetch', options: { fetch: (url: string | URL, init: RequestInit) => fetch(url, init) } },
+  ])(
     'refuses a JSON reply over maxMessageBytes without reading it all, naming the limit ($requester)',
     async ({ options }) => {
       await using server = await hostile((_req, res, state) => {

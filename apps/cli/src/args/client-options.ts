@@ -20,6 +20,8 @@ export interface ClientOptions {
   /** `--root` directories as absolute `file://` URIs, answered to `roots/list`. */
   readonly roots: readonly { uri: string; name: string }[];
   readonly timeout: number | undefined;
+  /** `--retry <n>`: retries of a request safe to repeat (and restarts of a crashed stdio server). */
+  readonly retry: number | undefined;
   readonly protocolVersion: VersionSelection;
   /** `http` / `sse`: force one of the two HTTP transports instead of Streamable HTTP with SSE fallback. */
   readonly transport: 'http' | 'sse' | 'ws' | 'stdio' | undefined;
@@ -76,6 +78,7 @@ export function readClientOptions(args: ParsedArgs): ClientOptions {
       name: basename(resolve(dir)),
     })),
     timeout: parseTimeout(one('timeout'), command),
+    retry: parseRetry(one('retry'), command),
     protocolVersion: legacy ? 'legacy' : (pinned ?? 'auto'),
     transport: transport as ClientOptions['transport'],
     logLevel: logLevel as LoggingLevel | undefined,
@@ -115,4 +118,13 @@ function parseTimeout(raw: string | undefined, command: string | undefined): num
     throw new UsageError(`--timeout expects a positive number of milliseconds, got '${raw}'`, { command });
   }
   return ms;
+}
+
+function parseRetry(raw: string | undefined, command: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const count = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(count) || count > 100) {
+    throw new UsageError(`--retry expects a number of retries from 0 to 100, got '${raw}'`, { command });
+  }
+  return count;
 }

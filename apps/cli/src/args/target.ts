@@ -4,6 +4,8 @@ import { UsageError } from './usage-error.js';
 export type Target =
   | { readonly kind: 'http'; readonly url: URL }
   | { readonly kind: 'ws'; readonly url: URL }
+  /** A ws(s) and an http(s) URL of one server: WebSocket first, Streamable HTTP when it fails. */
+  | { readonly kind: 'failover'; readonly url: URL; readonly http: URL }
   | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] };
 
 const SCHEMES: Readonly<Record<string, 'http' | 'ws'>> = {
@@ -17,7 +19,8 @@ const SCHEMES: Readonly<Record<string, 'http' | 'ws'>> = {
  * Separates the target from a command's own positionals. With `--`, what follows is the stdio server
  * and every positional belongs to the command. Otherwise the target is the **last** positional and must
  * be an http(s) or ws(s) URL: taking the last one keeps `x-mcp read https://site/doc http://host/mcp`
- * unambiguous.
+ * unambiguous. When the last two are a ws(s) and an http(s) URL (in either order), they are one server
+ * reached two ways: WebSocket first, failing over to Streamable HTTP (and back once WebSocket returns).
  *
  * @example
  * ```ts
@@ -45,13 +48,23 @@ export function resolveTarget(input: {
   if (kind === undefined) {
     throw new UsageError(`missing target: '${last}' is not a server URL; ${hint}`, { command });
   }
-  let url: URL;
-  try {
-    url = new URL(last);
-  } catch {
-    throw new UsageError(`invalid target URL '${last}'`, { command });
+  const url = parseUrl(last, command);
+  const before = positionals.at(-2);
+  const otherKind = before === undefined ? undefined : SCHEMES[schemeOf(before)];
+  if (otherKind !== undefined && otherKind !== kind) {
+    const other = parseUrl(before!, command);
+    const [ws, http] = kind === 'ws' ? [url, other] : [other, url];
+    return { target: { kind: 'failover', url: ws, http }, rest: positionals.slice(0, -2) };
   }
   return { target: { kind, url }, rest: positionals.slice(0, -1) };
+}
+
+function parseUrl(text: string, command: string | undefined): URL {
+  try {
+    return new URL(text);
+  } catch {
+    throw new UsageError(`invalid target URL '${text}'`, { command });
+  }
 }
 
 function schemeOf(value: string): string {
@@ -61,5 +74,6 @@ function schemeOf(value: string): string {
 
 /** The target as a person wrote it: the URL, or the server command line. */
 export function describeTarget(target: Target): string {
-  return target.kind === 'stdio' ? [target.command, ...target.args].join(' ') : target.url.href;
+  if (target.kind === 'stdio') return [target.command, ...target.args].join(' ');
+  return target.kind === 'failover' ? `${target.url.href} (then ${target.http.href})` : target.url.href;
 }

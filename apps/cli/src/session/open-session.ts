@@ -1,4 +1,4 @@
-import { Client } from '@x/client';
+import { Client, FailoverTransport } from '@x/client';
 import type { Transport } from '@x/protocol';
 import type { ClientOptions } from '../args/client-options.js';
 import { describeTarget, type Target } from '../args/target.js';
@@ -34,7 +34,9 @@ const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
  * Connects a `Client` to the target: http(s) → Streamable HTTP with fallback to legacy HTTP+SSE (the
- * client's `fallback`, used on a 400/404/405 answer), ws(s) → WebSocket, `-- cmd` → stdio. The era is
+ * client's `fallback`, used on a 400/404/405 answer), ws(s) → WebSocket, a ws(s) and an http(s) URL →
+ * a `FailoverTransport` (WebSocket, then Streamable HTTP; switches are noted on stderr; requests safe to
+ * repeat are retried unless `--retry 0`), `-- cmd` → stdio (`--retry n` restarts a crashed server). The era is
  * negotiated by the client (`--legacy` / `--protocol-version` narrow it). Elicitations are answered at
  * the terminal, or declined when there is nobody to answer.
  *
@@ -52,6 +54,7 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
     {
       protocolVersion: options.protocolVersion,
       timeout: options.timeout,
+      retry: retryOf(target, options),
       onwarning: (message) => terminal.warn(message),
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
     },
@@ -79,8 +82,45 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
   if (target.kind === 'stdio') {
     transport = 'stdio';
     const { StdioClientTransport } = await import('@x/transport-stdio');
-    stdio = new StdioClientTransport({ command: target.command, args: target.args, env: options.env });
-    connecting = client.connect(stdio);
+    const retries = options.retry ?? 0;
+    const child = new StdioClientTransport({
+      command: target.command,
+      args: target.args,
+      env: options.env,
+      ...(retries > 0 ? { restart: { maxAttempts: retries } } : {}),
+    });
+    if (retries > 0) {
+      // Kept by the client, which chains its own re-initialization after it.
+      child.onreconnect = () =>
+        terminal.warn(`the server crashed and was restarted (${child.restarts}/${retries})`);
+    }
+    stdio = child;
+    connecting = client.connect(child);
+  } else if (target.kind === 'failover') {
+    transport = 'websocket';
+    const [{ WebSocketClientTransport }, { StreamableHttpClientTransport }] = await Promise.all([
+      import('@x/transport-ws'),
+      import('@x/transport-streamable-http'),
+    ]);
+    const { url, http } = target;
+    const failover = new FailoverTransport({
+      transports: [
+        {
+          name: 'websocket',
+          create: () => new WebSocketClientTransport(url, { headers: { ...options.headers } }),
+        },
+        { name: 'streamable-http', create: () => new StreamableHttpClientTransport(http, httpOptions()) },
+      ],
+      onevent: (event) => {
+        if (event.type === 'probing') return;
+        const why = event.reason === undefined ? '' : `: ${event.reason.message}`;
+        const verb = event.type === 'switched' ? 'switched' : 'back';
+        terminal.warn(`${verb} from ${event.from} to ${event.to}${why}`);
+      },
+    });
+    connecting = client.connect(failover).then(() => {
+      transport = failover.activeName as TransportName;
+    });
   } else if (target.kind === 'ws') {
     transport = 'websocket';
     const { WebSocketClientTransport } = await import('@x/transport-ws');
@@ -161,6 +201,16 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
   return { client, transport, close };
 }
 
+/**
+ * `--retry n` as the client's policy; with a failover target the defaults unless `--retry 0`, since
+ * requests in flight at a switch are otherwise lost.
+ */
+function retryOf(target: Target, options: ClientOptions): boolean | { maxAttempts: number } {
+  const retries = options.retry;
+  if (retries === undefined) return target.kind === 'failover';
+  return retries === 0 ? false : { maxAttempts: retries };
+}
+
 async function sse(
   url: URL,
   options: { headers: Record<string, string>; fetch?: CliFetch },
@@ -175,10 +225,11 @@ async function startAuth({
   options,
   terminal,
 }: OpenSessionOptions): Promise<LazyCliAuth | undefined> {
-  if (target.kind !== 'http') return undefined;
+  if (target.kind !== 'http' && target.kind !== 'failover') return undefined;
   if (Object.keys(options.headers).some((name) => name.toLowerCase() === 'authorization')) return undefined;
   const { lazyCliAuth } = await import('./lazy-auth.js');
-  return lazyCliAuth({ serverUrl: target.url, terminal, noBrowser: options.noBrowser });
+  const serverUrl = target.kind === 'failover' ? target.http : target.url;
+  return lazyCliAuth({ serverUrl, terminal, noBrowser: options.noBrowser });
 }
 
 /** Headers travel only over HTTP and WebSocket; environment variables only reach a spawned server. */
@@ -200,7 +251,7 @@ function checkOptionsFitTarget({ target, options, command }: OpenSessionOptions)
   const fits =
     wanted === undefined ||
     (wanted === 'stdio' && target.kind === 'stdio') ||
-    (wanted === 'ws' && target.kind === 'ws') ||
+    (wanted === 'ws' && (target.kind === 'ws' || target.kind === 'failover')) ||
     ((wanted === 'http' || wanted === 'sse') && target.kind === 'http');
   if (!fits) {
     throw new UsageError(`--transport ${wanted} does not fit the target ${describeTarget(target)}`, {

@@ -173,21 +173,22 @@ async function legacy(
 function rehandshakeOnReconnect(ctx: NegotiateContext, transport: Transport, session: LegacySession): void {
   const previous = transport.onreconnect;
   const version = session.protocolVersion;
-  transport.onreconnect = () => {
+  transport.onreconnect = (() => {
     previous?.();
-    const handshake = initialize(ctx.engine, transport, {
+    const attempt: Promise<void> = initialize(ctx.engine, transport, {
       clientInfo: ctx.clientInfo,
       capabilities: ctx.handlers.capabilities('legacy'),
       requested: version,
       accepted: [version],
-    }).then(
-      () => undefined,
-      (error: unknown) => {
-        transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
+    }).then(() => undefined);
+    const handshake = attempt.catch((error: unknown) => {
+      transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    });
     session.holdUntil(handshake);
-  };
+    // A transport that waits for it (FailoverTransport) holds what it queued until the session is back,
+    // and takes a failed handshake for a failed transport; one that does not wait leaves it handled.
+    return attempt;
+  }) as () => void;
 }
 
 function modern(

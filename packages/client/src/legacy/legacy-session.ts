@@ -38,8 +38,11 @@ export class LegacySession implements EraSession {
   holdUntil(handshake: Promise<void>): void {
     const gate = handshake.then(() => {
       if (this.#handshake === gate) this.#handshake = undefined;
+      if (this.#engine.handshake === gate) this.#engine.handshake = undefined;
     });
     this.#handshake = gate;
+    // Retries of requests already past this gate wait for it too.
+    this.#engine.handshake = gate;
   }
 
   request<M extends ClientRequestMethod>(
@@ -69,6 +72,6 @@ export class LegacySession implements EraSession {
     if (handshake !== undefined)
       return handshake.then(() => this.requestAs<T>(method, params, schema, options));
     const request = params === undefined ? { method } : { method, params };
-    return this.#engine.request(request, schema, options) as Promise<T>;
+    return this.#engine.send(request, schema, options) as Promise<T>;
   }
 }

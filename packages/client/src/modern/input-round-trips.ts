@@ -85,7 +85,7 @@ export function requestWithInput(
 ): Promise<Result> {
   const inputSchema = inputCapableSchema(method);
   const schema = inputSchema ?? clientRequestSchemas[method].result;
-  const first = ctx.engine.request({ method, params: ctx.envelope.apply(params) }, schema, options);
+  const first = ctx.engine.send({ method, params: ctx.envelope.apply(params) }, schema, options);
   return first.then((result) =>
     isComplete(result as Result, method, inputSchema)
       ? finish(ctx, method, result as Result, options)
@@ -138,7 +138,7 @@ async function inputRounds(
     const required = result as InputRequiredResult;
     const responses = await fulfil(ctx.handlers, required.inputRequests, options?.signal);
     const current = retryParams(params, responses, required);
-    result = (await ctx.engine.request(
+    result = (await ctx.engine.send(
       { method, params: ctx.envelope.apply(current) },
       schema,
       options,

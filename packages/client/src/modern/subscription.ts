@@ -55,8 +55,7 @@ type Waiter = {
 export class Subscription implements AsyncIterableIterator<ListenNotification, undefined> {
   /** The server's acknowledged filter: what it agreed to send (may be less than requested). */
   readonly acknowledged: Promise<SubscriptionFilter>;
-  /** The JSON-RPC id of the listen request, which notifications carry as their subscription id. */
-  readonly id: RequestId | undefined;
+  #id: RequestId | undefined;
   readonly #controller: AbortController;
   readonly #queue: ListenNotification[] = [];
   #waiter: Waiter | undefined;
@@ -67,12 +66,25 @@ export class Subscription implements AsyncIterableIterator<ListenNotification, u
   /** `controller` cancels the listen request when aborted; `id` is that request's JSON-RPC id. */
   constructor(controller: AbortController, id: RequestId | undefined) {
     this.#controller = controller;
-    this.id = id;
+    this.#id = id;
     this.acknowledged = new Promise((resolve, reject) => {
       this.#ack = { resolve, reject };
     });
     // Nobody has to await the acknowledgement; its failure also surfaces through iteration.
     this.acknowledged.catch(() => {});
+  }
+
+  /**
+   * The JSON-RPC id of the listen request, which notifications carry as their subscription id. A stream
+   * re-opened after its transport was lost and re-established gets the new request's id.
+   */
+  get id(): RequestId | undefined {
+    return this.#id;
+  }
+
+  /** The stream was re-opened as request `id` (the client re-sent `subscriptions/listen`). */
+  rebind(id: RequestId | undefined): void {
+    this.#id = id;
   }
 
   [Symbol.asyncIterator](): this {

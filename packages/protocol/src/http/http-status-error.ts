@@ -15,7 +15,30 @@ export interface HttpStatusErrorInit {
   statusText?: string | undefined;
   /** The start of the response body, for diagnostics. */
   body?: string | undefined;
+  /** The reply's `Retry-After`, as milliseconds from now (see {@link parseRetryAfter}). */
+  retryAfterMs?: number | undefined;
   message: string;
+}
+
+/**
+ * A `Retry-After` header value (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) as milliseconds from
+ * `now`; `undefined` when absent or unreadable, 0 for a date in the past.
+ *
+ * @example
+ * ```ts
+ * parseRetryAfter('3'); // 3000
+ * parseRetryAfter(new Date(Date.now() + 5_000).toUTCString()); // ≈ 5000 (second precision)
+ * ```
+ */
+export function parseRetryAfter(
+  value: string | null | undefined,
+  now: number = Date.now(),
+): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /**
@@ -38,10 +61,16 @@ export class HttpStatusError extends Error {
   readonly body: string;
   /** The JSON-RPC error in the body, when there was one. */
   readonly rpcError: { code: number; message: string; data?: unknown } | undefined;
+  /**
+   * How long the server asked us to wait before trying again (`Retry-After` on a 429 or 503), in ms;
+   * `undefined` when it did not say. A client retry policy waits at least this long.
+   */
+  readonly retryAfterMs: number | undefined;
 
   constructor(init: HttpStatusErrorInit) {
     super(init.message);
     this.status = init.status;
+    this.retryAfterMs = init.retryAfterMs;
     this.statusText = init.statusText ?? '';
     this.body = init.body ?? '';
     this.rpcError = parseRpcError(this.body);
@@ -67,7 +96,8 @@ export class HttpStatusError extends Error {
     const statusText = response.statusText;
     const suffix = body === '' ? '' : `: ${body}`;
     const message = `${context} failed with HTTP ${response.status}${statusText ? ` ${statusText}` : ''}${suffix}`;
-    return new HttpStatusError({ status: response.status, statusText, body, message });
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    return new HttpStatusError({ status: response.status, statusText, body, message, retryAfterMs });
   }
 }
 

@@ -25,7 +25,7 @@ export type { RateLimiterOptions } from './rate-limiter.js';
 export { MAX_AUTH_RETRIES } from './auth-options.js';
 export type { HttpAuthenticate, HttpClientAuthOptions, HttpRequestInfo } from './auth-options.js';
 export type { FetchLike } from './fetch-like.js';
-export { HttpStatusError } from './http-status-error.js';
+export { HttpStatusError, parseRetryAfter } from './http-status-error.js';
 export type { HttpStatusErrorInit } from './http-status-error.js';
 export { webIncoming } from './http-incoming.js';
 export type { ConnectionInfo, HeaderReader, HttpIncoming, WebHandler } from './http-incoming.js';

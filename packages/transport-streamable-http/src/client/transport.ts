@@ -24,7 +24,7 @@ import {
 } from '@x/protocol/http';
 import { type DefaultRequester, defaultRequester } from './default-requester.js';
 import { Exchanges } from './exchanges.js';
-import { HttpStatusError } from '@x/protocol/http';
+import { HttpStatusError, parseRetryAfter } from '@x/protocol/http';
 import { STREAMABLE_HTTP_RECONNECT_DEFAULTS, type StreamableHttpClientTransportOptions } from './options.js';
 import { ModernRequests } from './modern-requests.js';
 import { modernVersionOf } from './request-headers.js';
@@ -417,7 +417,8 @@ export class StreamableHttpClientTransport implements Transport {
       if (requestId !== undefined) this.#modern.settle(requestId);
       const body = excerpt ?? (await readPrefix(reply, ERROR_EXCERPT_BYTES));
       const text = `POST ${this.#url} failed with HTTP ${reply.status}${body === '' ? '' : `: ${body}`}`;
-      throw new HttpStatusError({ status: reply.status, body, message: text });
+      const retryAfterMs = parseRetryAfter(reply.header('retry-after'));
+      throw new HttpStatusError({ status: reply.status, body, message: text, retryAfterMs });
     }
     if (requestId === undefined) {
       await reply.discard();

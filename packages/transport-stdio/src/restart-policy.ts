@@ -1,0 +1,111 @@
+import {
+  ErrorCode,
+  type JSONRPCMessage,
+  type ReconnectOptions,
+  type RequestId,
+  type ResolvedReconnectOptions,
+  reconnectDelay,
+  resolveReconnect,
+} from '@x/protocol';
+import { InFlightSet } from '@x/protocol/internal';
+import type { ServerExitError } from './errors.js';
+
+/**
+ * `StdioClientTransportOptions.restart`: the `ReconnectOptions` backoff between restarts, where
+ * `maxAttempts` counts the restarts allowed within `windowMs`; one crash more closes the transport.
+ *
+ * @example
+ * ```ts
+ * new StdioClientTransport({ command: 'node', args: ['server.js'], restart: { maxAttempts: 3, windowMs: 30_000 } });
+ * ```
+ */
+export interface RestartOptions extends ReconnectOptions {
+  /** The window `maxAttempts` counts restarts in, in ms. Default 60 000. */
+  windowMs?: number | undefined;
+}
+
+/**
+ * Restart defaults: 5 restarts a minute at most, 100 ms doubling up to 5 s, jitter 0.5.
+ *
+ * @example
+ * ```ts
+ * new StdioClientTransport({ command, restart: { ...STDIO_RESTART_DEFAULTS, maxAttempts: 10 } });
+ * ```
+ */
+export const STDIO_RESTART_DEFAULTS: Readonly<ResolvedReconnectOptions & { windowMs: number }> =
+  Object.freeze({
+    initialDelayMs: 100,
+    maxDelayMs: 5_000,
+    factor: 2,
+    maxAttempts: 5,
+    jitter: 0.5,
+    windowMs: 60_000,
+  });
+
+/**
+ * The bookkeeping of a restarting stdio client: the requests in flight (answered with a synthesized
+ * -32000 when their server dies: "any in-flight requests are simply lost and the client can retry them
+ * against the fresh process", 2026-07-28 basic/transports/stdio, "Unexpected Termination") and the
+ * restarts within the window.
+ */
+export class RestartPolicy {
+  readonly #backoff: ResolvedReconnectOptions;
+  readonly #windowMs: number;
+  readonly #inFlight = new InFlightSet<RequestId>();
+  #restarts: number[] = [];
+
+  constructor(option: true | RestartOptions) {
+    this.#backoff = resolveReconnect(option, STDIO_RESTART_DEFAULTS, true)!;
+    const windowMs = option === true ? undefined : option.windowMs;
+    if (windowMs !== undefined && !(windowMs >= 0)) {
+      throw new RangeError(`restart.windowMs must be a number ≥ 0, got ${String(windowMs)}`);
+    }
+    this.#windowMs = windowMs ?? STDIO_RESTART_DEFAULTS.windowMs;
+  }
+
+  get maxAttempts(): number {
+    return this.#backoff.maxAttempts;
+  }
+
+  get windowMs(): number {
+    return this.#windowMs;
+  }
+
+  sent(id: RequestId): void {
+    this.#inFlight.add(id);
+  }
+
+  answered(id: RequestId): void {
+    this.#inFlight.delete(id);
+  }
+
+  /** The delay before the next restart, or undefined when the window's budget is spent. */
+  nextDelay(now: number): number | undefined {
+    this.#restarts = this.#restarts.filter((at) => now - at < this.#windowMs);
+    if (this.#restarts.length >= this.#backoff.maxAttempts) return undefined;
+    this.#restarts.push(now);
+    return reconnectDelay(this.#backoff, this.#restarts.length - 1);
+  }
+
+  /** Error answers for every request the dead server never answered, marked as a reconnecting loss. */
+  lostAnswers(exit: ServerExitError): JSONRPCMessage[] {
+    const ids = [...this.#inFlight];
+    this.#inFlight.clear();
+    const message = `${exit.message}\n(restarting it; the response never arrived, the request may have run)`;
+    const data = {
+      reconnecting: true,
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      stderrTail: exit.stderrTail,
+    };
+    return ids.map((id) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: ErrorCode.ConnectionClosed, message, data },
+    }));
+  }
+
+  clear(): void {
+    this.#inFlight.clear();
+  }
+}
