@@ -52,9 +52,10 @@ beforeAll(async () => {
   writeFileSync(configFile, config(bundle, binary.compatibilityDate));
   workerd = await startServer('workerd', binary.path, ['serve', configFile, '--control-fd=3'], {
     controlFd: 3,
-    // On SIGTERM workerd drains open connections, and this process's legacy SSE client (undici 7.30's
-    // global agent) opens one more connection, which carries no request, after its GET stream is
-    // aborted: the drain would last until our 5 s SIGKILL. Nothing here tests a graceful shutdown.
+    // On SIGTERM workerd drains: it waits for the requests it is still serving, the legacy SSE GET
+    // among them, whose client is gone (it closed every socket) but which workerd only notices at the
+    // stream's next write, a keep-alive comment 15 s later: the drain would last until our 5 s SIGKILL.
+    // Nothing here tests a graceful shutdown.
     stopSignal: 'SIGKILL',
   });
   base = `http://127.0.0.1:${workerd.port}`;

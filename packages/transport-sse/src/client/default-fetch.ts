@@ -51,12 +51,19 @@ export interface Fetchers {
    * garbage-collected (undici's does): for those each POST gets a short-lived signal of its own.
    */
   shareSignal?: ((signal: AbortSignal, holders: number) => void) | undefined;
+  /**
+   * Present when the fetchers own their connections (undici on Node): closes every socket they opened,
+   * idle or not, and refuses further requests. Called by the transport's `close()`; idempotent.
+   */
+  close?: (() => Promise<void>) | undefined;
 }
 
 // Statuses whose response may not carry a body; `new Response(body, …)` throws for them.
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
-let loaded: Promise<Fetchers> | undefined;
+/** undici and node:events, imported once per process. */
+const importNodeModules = () => Promise.all([import('undici'), import('node:events')]);
+let loaded: ReturnType<typeof importNodeModules> | undefined;
 
 /** The `OpenedStream` of a `fetch` answer. */
 function openedResponse(response: Response): OpenedStream {
@@ -128,63 +135,75 @@ export function fetchersOf(fetch: FetchLike): Fetchers {
 /**
  * Node: undici, loaded on first use (dynamically, so browser and Workers bundles never pull it in;
  * there the package's `browser` field maps it to an empty module). Every other runtime (browsers,
- * Workers, Deno, Bun) gets its global `fetch`. Both the stream and the POSTs use `undici.request`: about twice as fast per
- * call as its `fetch`, which matters because every message is a round trip of its own, and the stream's
- * body arrives as node `data` events with no Web stream to pass through. `undici.request` drops its
- * abort listener when the answer has been read.
+ * Workers, Deno, Bun) gets its global `fetch`. Both the stream and the POSTs use `undici.request`: about
+ * twice as fast per call as its `fetch`, which matters because every message is a round trip of its
+ * own, and the stream's body arrives as node `data` events with no Web stream to pass through.
+ * `undici.request` drops its abort listener when the answer has been read.
+ *
+ * Each call (each transport) gets an undici `Agent` of its own, destroyed by `close()`: on the global
+ * dispatcher a closed client left sockets behind, idle keep-alive ones and (undici 7.30) one it opens
+ * after the aborted GET and never sends a request on. Node never counts such a connection idle, so a
+ * server's graceful `close()` waited for it (Fastify: its 60 s headers timeout). An `Agent` costs
+ * ~2 µs to create; what a session gives up is a keep-alive connection left by the one before it, and
+ * it opens a connection for its long-lived GET in any case.
  */
-export function loadDefaultFetchers(): Promise<Fetchers> {
-  if (!isNodeRuntime()) return Promise.resolve(fetchersOf((url, init) => fetch(url, init)));
-  loaded ??= Promise.all([import('undici'), import('node:events')]).then(([undici, events]) => {
-    const post: PostFn = async (url, init) => {
-      const { statusCode, statusText, headers, body } = await undici.request(url, {
-        method: 'POST',
-        headers: init.headers,
-        body: init.body,
-        signal: init.signal,
-      });
-      init.onHead?.(webResponse(statusCode, statusText, headers, null));
-      if (statusCode >= 200 && statusCode < 300) {
-        await body.dump();
-        return undefined;
-      }
-      return webResponse(statusCode, statusText, headers, await body.text());
+export async function loadDefaultFetchers(): Promise<Fetchers> {
+  if (!isNodeRuntime()) return fetchersOf((url, init) => fetch(url, init));
+  const [undici, events] = await (loaded ??= importNodeModules());
+  // undici's own defaults otherwise (as on its global dispatcher, which this client used before).
+  const dispatcher = new undici.Agent();
+  const post: PostFn = async (url, init) => {
+    const { statusCode, statusText, headers, body } = await undici.request(url, {
+      dispatcher,
+      method: 'POST',
+      headers: init.headers,
+      body: init.body,
+      signal: init.signal,
+    });
+    init.onHead?.(webResponse(statusCode, statusText, headers, null));
+    if (statusCode >= 200 && statusCode < 300) {
+      await body.dump();
+      return undefined;
+    }
+    return webResponse(statusCode, statusText, headers, await body.text());
+  };
+  const stream: StreamFn = async (url, init) => {
+    const { statusCode, statusText, headers, body } = await undici.request(url, {
+      dispatcher,
+      method: 'GET',
+      headers: init.headers,
+      signal: init.signal,
+    });
+    const contentType = headers['content-type'];
+    return {
+      status: statusCode,
+      contentType: typeof contentType === 'string' ? contentType : null,
+      hasBody: !NULL_BODY_STATUSES.has(statusCode),
+      headers: () => webHeaders(headers),
+      read: (onText) =>
+        new Promise<void>((resolve, reject) => {
+          const decoder = new TextDecoder();
+          // `stream: true` keeps a multi-byte character split across chunks intact.
+          body.on('data', (chunk: Uint8Array) => onText(decoder.decode(chunk, { stream: true })));
+          body.once('end', resolve);
+          body.once('error', reject);
+          // A body destroyed without `end` or an error (undici reports those as errors) still ends.
+          body.once('close', () => reject(new Error('The event stream closed before its end')));
+        }),
+      cancel: async () => {
+        body.destroy();
+      },
+      toResponse: async () => webResponse(statusCode, statusText, headers, await body.text()),
     };
-    const stream: StreamFn = async (url, init) => {
-      const { statusCode, statusText, headers, body } = await undici.request(url, {
-        method: 'GET',
-        headers: init.headers,
-        signal: init.signal,
-      });
-      const contentType = headers['content-type'];
-      return {
-        status: statusCode,
-        contentType: typeof contentType === 'string' ? contentType : null,
-        hasBody: !NULL_BODY_STATUSES.has(statusCode),
-        headers: () => webHeaders(headers),
-        read: (onText) =>
-          new Promise<void>((resolve, reject) => {
-            const decoder = new TextDecoder();
-            // `stream: true` keeps a multi-byte character split across chunks intact.
-            body.on('data', (chunk: Uint8Array) => onText(decoder.decode(chunk, { stream: true })));
-            body.once('end', resolve);
-            body.once('error', reject);
-            // A body destroyed without `end` or an error (undici reports those as errors) still ends.
-            body.once('close', () => reject(new Error('The event stream closed before its end')));
-          }),
-        cancel: async () => {
-          body.destroy();
-        },
-        toResponse: async () => webResponse(statusCode, statusText, headers, await body.text()),
-      };
-    };
-    // Each request in flight holds one abort listener; Node warns of a leak past 10 by default.
-    const shareSignal = (signal: AbortSignal, holders: number): void =>
-      events.EventEmitter.setMaxListeners(
-        Math.max(events.EventEmitter.getMaxListeners(signal), holders),
-        signal,
-      );
-    return { stream, post, shareSignal };
-  });
-  return loaded;
+  };
+  // Each request in flight holds one abort listener; Node warns of a leak past 10 by default.
+  const shareSignal = (signal: AbortSignal, holders: number): void =>
+    events.EventEmitter.setMaxListeners(
+      Math.max(events.EventEmitter.getMaxListeners(signal), holders),
+      signal,
+    );
+  let closed: Promise<void> | undefined;
+  // destroy, not close: the transport aborted its requests, and its GET would never end by itself.
+  const close = (): Promise<void> => (closed ??= dispatcher.destroy().catch(() => {}));
+  return { stream, post, shareSignal, close };
 }

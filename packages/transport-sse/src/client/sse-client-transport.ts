@@ -182,9 +182,13 @@ export class SseClientTransport implements Transport {
     }
   }
 
-  /** Ends the stream and aborts POSTs in flight. Idempotent; `onclose` fires once. */
+  /**
+   * Ends the stream and aborts POSTs in flight. Idempotent; `onclose` fires once. Resolves when every
+   * socket the transport opened is closed (on Node, without a `fetch` of your own), so a server's
+   * graceful shutdown has nothing of ours to wait for.
+   */
   async close(): Promise<void> {
-    if (this.#state === 'closed') return;
+    if (this.#state === 'closed') return this.#fetchers?.close?.();
     this.#state = 'closed';
     this.#batches.clear();
     this.#endpointWaiter?.reject(new ConnectionClosedError('Transport closed before the endpoint arrived'));
@@ -192,6 +196,7 @@ export class SseClientTransport implements Transport {
     this.#idle.stop();
     this.#abort.abort();
     this.onclose?.();
+    await this.#fetchers?.close?.();
   }
 
   /** The headers of a request: the option's, then `getHeaders(request)`'s, then `extra`'s, then `last`. */
