@@ -146,6 +146,8 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
       maxSessions: options.maxSessions ?? 10_000,
     }),
+    sharedSessions: options.sessionStore,
+    adopting: new Map(),
     live: new InFlightSet(),
     supported: options.supportedProtocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS,
     parse: { maxNestingDepth: options.maxNestingDepth },

@@ -19,7 +19,7 @@ import type { StreamableHttpServerTransport } from '../options.js';
 import { ResponseChannel } from '../response-channel.js';
 import { ServerTransportBase } from '../server-transport-base.js';
 import { SseWriter } from '../sse-writer.js';
-import type { EventStore } from '../event-store.js';
+import type { EventStore } from '@x/protocol';
 
 /** Settings a session shares with its handler. */
 export interface SessionSettings {
@@ -76,6 +76,8 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   protocolVersion: string | undefined;
   /** Last time the client used the session (ms since epoch); the session store expires on it. */
   lastActivity = Date.now();
+  /** Last time this process refreshed the session in a shared `sessionStore` (ms since epoch). */
+  sharedTouchedAt = Date.now();
   #settings: SessionSettings;
   #tag: string;
   #nextStream = 0;
