@@ -75,7 +75,9 @@ export function serveLegacy(
     if (method === 'ping' && core.servesLegacy) return {};
     throw notInitialized(core, method);
   }
-  if (!state.initialized && method !== 'ping') {
+  // With a shared sessionStore, notifications/initialized may have reached another process: the
+  // handshake's answer was stored, which is as far as this process can tell.
+  if (!state.initialized && method !== 'ping' && core.options.sessionStore === undefined) {
     throw new McpError(ErrorCode.InvalidRequest, `Received ${method} before notifications/initialized`);
   }
   if (STANDARD_CLIENT_METHODS.has(method)) {
