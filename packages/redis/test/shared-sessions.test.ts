@@ -1,6 +1,7 @@
 import { Client } from '@x/client';
 import {
   InMemoryEventStore,
+  InMemoryMessageBus,
   InMemorySessionStore,
   InMemorySubscriptionFanOut,
   type LoggingMessageNotificationParams,
@@ -12,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type RedisClient,
   RedisEventStore,
+  RedisMessageBus,
   RedisSessionStore,
   RedisSubscriptionFanOut,
 } from '../src/index.js';
@@ -45,12 +47,18 @@ const shared: Record<string, () => SharedState> = {
     sessionStore: new InMemorySessionStore(),
     eventStore: new InMemoryEventStore(),
     fanOut: new InMemorySubscriptionFanOut(),
+    messageBus: new InMemoryMessageBus(),
   }),
   redis: () => {
     const prefix = `c${prefixes++}:`;
     const fanOut = new RedisSubscriptionFanOut({ client, prefix });
-    cleanup.push(() => fanOut.close());
+    const messageBus = new RedisMessageBus({ client, prefix });
+    cleanup.push(
+      () => fanOut.close(),
+      () => messageBus.close(),
+    );
     return {
+      messageBus,
       sessionStore: new RedisSessionStore({ client, prefix }),
       eventStore: new RedisEventStore({ client, prefix }),
       fanOut,
@@ -71,10 +79,10 @@ async function cluster(kind: string, json: boolean): Promise<{ nodes: ClusterNod
   return { nodes, balancer };
 }
 
-async function connect(url: string): Promise<Client> {
+async function connect(url: string, standaloneStream = false): Promise<Client> {
   const mcp = new Client({ name: 'through-the-balancer', version: '1.0.0' }, { protocolVersion: 'legacy' });
-  // No GET stream: these tests are about POSTs; cluster.test.ts covers the stream.
-  await mcp.connect(new StreamableHttpClientTransport(new URL(url), { standaloneStream: false }));
+  mcp.setElicitationHandler(() => ({ action: 'accept', content: { ok: true } }));
+  await mcp.connect(new StreamableHttpClientTransport(new URL(url), { standaloneStream }));
   cleanup.push(() => mcp.close());
   return mcp;
 }
@@ -110,6 +118,25 @@ describe.each(Object.keys(shared))('%s stores', (kind) => {
       }
       await waitFor(() => logs.length === 3, { what: 'three error logs' });
       expect(logs.map((entry) => entry.level)).toEqual(['error', 'error', 'error']);
+    });
+
+    it('a tool on one node elicits through the client, whose answer, POSTed to another node, reaches it', async () => {
+      const { balancer } = await cluster(kind, json);
+      const mcp = await connect(balancer.url, true);
+      // The GET stream is open somewhere: with JSON replies the elicitation rides it.
+      await waitFor(() => balancer.served.some((entry) => entry.method === 'GET'), {
+        what: 'the GET stream',
+      });
+      const answers = new Set<string>();
+      for (let i = 0; i < 4; i++) {
+        const result = await mcp.callTool({ name: 'ask', arguments: {} });
+        answers.add((result.content[0] as { text: string }).text);
+      }
+      expect([...answers].every((text) => text.endsWith(':accept:{"ok":true}'))).toBe(true);
+      expect(new Set([...answers].map((text) => text.split(':')[0])).size).toBeGreaterThan(1);
+      // Each answer is one POST; with round robin most went to a node other than the one that asked.
+      const answerPosts = balancer.served.filter((entry) => entry.method === 'POST').length;
+      expect(answerPosts).toBeGreaterThanOrEqual(2 + 8);
     });
 
     it('an unknown session is 404 on every node; after DELETE a node that never held the session answers 404', async () => {

@@ -21,6 +21,8 @@ export interface EndpointState {
   sessions: SessionStore;
   /** `sessionStore`: sessions shared with other processes; undefined for one process. */
   sharedSessions: SharedSessionStore | undefined;
+  /** The `replies:<instanceId>` subscription (shared mode), awaited before a shared session is served. */
+  sharedReady: Promise<unknown> | undefined;
   /** Adoptions of shared sessions under way, so concurrent requests of one session adopt it once. */
   adopting: Map<string, Promise<unknown>>;
   /** Per-request transports still answering (closed on shutdown). */

@@ -1,7 +1,7 @@
 import type { AuthInfo, Era, Transport } from '@x/protocol';
 import type { CorsOptions } from './cors.js';
 import type { DnsRebindingOptions, HttpAuthenticate, RateLimiterOptions } from '@x/protocol/http';
-import type { EventStore, SessionStore } from '@x/protocol';
+import type { EventStore, MessageBus, SessionStore } from '@x/protocol';
 import type { ParamHeader } from '../shared/param-headers.js';
 
 /**
@@ -151,6 +151,19 @@ export interface StreamableHttpHandlerOptions {
    * Default: none (sessions live in this process only).
    */
   sessionStore?: SessionStore | undefined;
+  /**
+   * Routes a shared session's messages between processes (DESIGN §9; use with `sessionStore` and a shared
+   * `eventStore`): a message for the GET stream raised on a process that does not hold it is stored and
+   * published to the holder (change notifications excepted: the holder raises its own), and a client's
+   * answer to a server→client request reaches the process that asked, wherever it was POSTed.
+   * Server→client request ids then carry this process's `instanceId`. Default: none.
+   */
+  messageBus?: MessageBus | undefined;
+  /**
+   * This process's name on the `messageBus`, unique among the endpoint's processes (visible ASCII, no
+   * `~`). Default: 64 random bits, hex.
+   */
+  instanceId?: string | undefined;
   /** Server-initiated messages held per session while no GET stream is open. Default 1 000. */
   maxQueuedMessages?: number | undefined;
   /** Faults that have no HTTP response to go to (a failed event-store write, a throwing `onsession`). */

@@ -105,6 +105,7 @@ async function adopt(
   caller: Caller,
 ): Promise<LegacySessionTransport | Response> {
   const store = state.sharedSessions as SharedSessionStore;
+  if (state.sharedReady !== undefined) await state.sharedReady;
   let record: SessionRecord | undefined;
   try {
     record = await store.get(id);
@@ -214,6 +215,7 @@ export async function handleLegacyPost(
     }
     const refused = refuseNewSession(state, caller);
     if (refused !== undefined) return refused;
+    if (state.sharedReady !== undefined) await state.sharedReady;
     const sessionId = state.newSessionId();
     const tag = randomTag();
     if (state.sharedSessions !== undefined) {
