@@ -98,6 +98,8 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   /** The GET stream's channel; made by the first GET or the first message it must carry or hold. */
   #standaloneChannel: ResponseChannel | undefined;
   #initializeId: RequestId | undefined;
+  /** Event ids the last resume of the GET stream replayed (shared mode: late live copies are dropped). */
+  #replayed: ReadonlySet<string> | undefined;
   /** The `stream:<id>` subscription of the GET stream, while this process holds it (shared mode). */
   #listening: Promise<Unsubscribe | undefined> | undefined;
 
@@ -270,17 +272,21 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   }
 
   #toStandalone(message: JSONRPCMessage): Promise<void> {
-    if (this.#settings.shared !== undefined && !this.#standalone.connected) return this.#forward(message);
+    if (this.#settings.shared !== undefined) {
+      // Change notifications: every process raises its own, only the stream's holder sends them.
+      if (!this.#standalone.connected && isBroadcast(message)) return SENT;
+      // Always through the bus, even when the stream is held here: one path, so the stream carries
+      // messages in the order they were stored, whichever process raised them.
+      return this.#forward(message);
+    }
     return this.#emit(this.#standalone, message, undefined);
   }
 
   /**
-   * Shared mode, GET stream held elsewhere (or nowhere): the message is stored, then published for the
-   * process holding the stream; a client that resumes anywhere gets it from the store. Change
-   * notifications are left to the holder, which raises its own (`fanOut` reaches every process).
+   * Shared mode: the message is stored, then published for the process holding the GET stream (this
+   * one or another); a client that resumes anywhere gets it from the store.
    */
   #forward(message: JSONRPCMessage): Promise<void> {
-    if (isBroadcast(message)) return SENT;
     const shared = this.#settings.shared as SessionBus;
     const channel = this.#standalone;
     const store = this.#settings.eventStore;
@@ -300,6 +306,8 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     this.#listening ??= shared.bus
       .subscribe(streamTopic(this.#standalone.streamId), (payload) => {
         if (!isStreamPayload(payload)) return;
+        // Stored before the last replay read the store, published after it ended: already sent.
+        if (payload.e !== undefined && this.#replayed?.has(payload.e) === true) return;
         const unencodable = this.#standalone.write(payload.m, payload.e);
         if (unencodable !== undefined) this.reportError(unencodable);
       })
@@ -492,6 +500,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
       return sseResponse(writer, headers);
     }
     target.endReplay(writer, replayed);
+    if (this.#settings.shared !== undefined && target === this.#standaloneChannel) this.#replayed = replayed;
     return sseResponse(writer, headers);
   }
 
