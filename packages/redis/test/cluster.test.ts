@@ -233,3 +233,48 @@ describe.each([false, true])('three processes on Redis, JSON replies: %s', (json
     expect(ranOn.size).toBe(2);
   }, 60_000);
 });
+
+describe('three processes on Redis, 2026-07-28', () => {
+  it('requestState sealed on one process is opened on another; subscriptions/listen hears changes raised on any process', async () => {
+    const { balancer } = await startCluster(false);
+    const mcp = new Client({ name: 'x-mcp-modern', version: '1.0.0' }, { protocolVersion: 'modern' });
+    mcp.setElicitationHandler(() => ({ action: 'accept', content: { ok: true } }));
+    cleanup.push(() => mcp.close());
+    await mcp.connect(new StreamableHttpClientTransport(new URL(balancer.url)));
+    expect(mcp.protocolVersion).toBe('2026-07-28');
+
+    // Each ask is two POSTs (input_required, then the retry carrying requestState): round robin sends
+    // the retry to another process than the one that sealed the state.
+    const before = balancer.served.length;
+    for (let i = 0; i < 3; i++) {
+      expect(text(await mcp.callTool({ name: 'ask', arguments: {} }))).toMatch(
+        /^[abc]:accept:\{"ok":true\}$/,
+      );
+    }
+    const posts = balancer.served.slice(before);
+    expect(posts.length).toBe(6);
+    for (let i = 0; i < 6; i += 2) expect(posts[i]?.port).not.toBe(posts[i + 1]?.port);
+
+    const heard: string[] = [];
+    const subscription = mcp.listen({ resourceSubscriptions: ['note://a'] });
+    const reading = (async () => {
+      for await (const notification of subscription) heard.push(notification.method);
+    })().catch(() => undefined);
+    // The listen stream is open once a change raised by a tool reaches it.
+    await waitFor(
+      async () => {
+        await mcp.callTool({ name: 'touch', arguments: {} });
+        return heard.length > 0;
+      },
+      { timeoutMs: 20_000, intervalMs: 50, what: 'the listen stream to hear a change' },
+    );
+    const ranOn = new Set<string>();
+    const start = heard.length;
+    for (let i = 0; i < 3; i++) ranOn.add(text(await mcp.callTool({ name: 'touch', arguments: {} })));
+    await waitFor(() => heard.length >= start + 3, { what: 'three more changes' });
+    expect(ranOn.size).toBe(3);
+    expect(heard.every((method) => method === 'notifications/resources/updated')).toBe(true);
+    await subscription.return?.();
+    await reading;
+  }, 60_000);
+});
