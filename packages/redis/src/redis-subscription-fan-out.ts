@@ -1,6 +1,5 @@
 import type { ChangeNotice, SubscriptionFanOut, Unsubscribe } from '@x/protocol';
-import { RedisMessageBus } from './redis-message-bus.js';
-import type { RedisStoreOptions } from './redis-client.js';
+import { RedisMessageBus, type RedisMessageBusOptions } from './redis-message-bus.js';
 
 const TOPIC = 'changes';
 
@@ -20,7 +19,7 @@ const TOPIC = 'changes';
 export class RedisSubscriptionFanOut implements SubscriptionFanOut {
   readonly #bus: RedisMessageBus;
 
-  constructor(options: RedisStoreOptions) {
+  constructor(options: RedisMessageBusOptions) {
     this.#bus = new RedisMessageBus(options);
   }
 
