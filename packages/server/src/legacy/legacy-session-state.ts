@@ -100,7 +100,7 @@ export class LegacySessionState implements EraBinding {
   log(ctx: ServerContext, entry: LogEntry): Promise<void> {
     if (this.#core.capabilities.logging === undefined) return Promise.resolve();
     const store = this.#core.options.sessionStore;
-    const sessionId = ctx.sessionId;
+    const sessionId = store === undefined ? undefined : ctx.sessionId;
     if (store !== undefined && sessionId !== undefined) {
       // `logging/setLevel` may have reached another process: the shared store holds the level.
       return store.get(sessionId).then((record) => {
