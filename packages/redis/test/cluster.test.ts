@@ -89,8 +89,17 @@ describe.each([false, true])('three processes on Redis, JSON replies: %s', (json
     const mcp = xmcpClient();
     const updates: string[] = [];
     mcp.on('resourceUpdated', ({ uri }) => updates.push(uri));
+    let warm = 0;
+    mcp.on('log', () => warm++);
     await mcp.connect(new StreamableHttpClientTransport(new URL(balancer.url)));
-    await waitFor(() => balancer.served.some((entry) => entry.method === 'GET'), { what: 'the GET stream' });
+    // The GET stream is live once it carries an event another process raised.
+    await waitFor(
+      async () => {
+        await mcp.callTool({ name: 'emit', arguments: { count: 1, tag: 'warm-up', everyMs: 0 } });
+        return warm > 0;
+      },
+      { timeoutMs: 20_000, intervalMs: 50, what: 'the GET stream to carry an event' },
+    );
 
     const ranOn = new Set<string>();
     for (let i = 0; i < 6; i++) ranOn.add(text(await mcp.callTool({ name: 'whoami', arguments: {} })));
@@ -231,6 +240,38 @@ describe.each([false, true])('three processes on Redis, JSON replies: %s', (json
     for (let i = 0; i < 4; i++) ranOn.add(text(await mcp.callTool({ name: 'whoami', arguments: {} })));
     expect(ranOn.has(runner.name)).toBe(false);
     expect(ranOn.size).toBe(2);
+  }, 60_000);
+});
+
+describe('three processes on Redis, 2025-11-25 tasks', () => {
+  it('a task started on one process is read, awaited and cancelled through the others', async () => {
+    const { balancer } = await startCluster(false);
+    const mcp = xmcpClient();
+    await mcp.connect(new StreamableHttpClientTransport(new URL(balancer.url), { standaloneStream: false }));
+    const { task } = await mcp.callToolAsTask({ name: 'slow', arguments: { ms: 1_500 } }, { ttl: 60_000 });
+    const readOn = new Set<number>();
+    for (let i = 0; i < 3; i++) {
+      const state = await mcp.getTask(task.taskId);
+      expect(state.taskId).toBe(task.taskId);
+      readOn.add(balancer.served.at(-1)?.port as number);
+    }
+    expect(readOn.size).toBe(3);
+    const done = await waitFor(
+      async () => {
+        const state = await mcp.getTask(task.taskId);
+        return state.status === 'completed' ? state : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 100, what: 'the task to complete' },
+    );
+    expect(done.status).toBe('completed');
+    expect(text(await mcp.getTaskResult(task.taskId))).toMatch(/^slow on [abc]$/);
+
+    const second = await mcp.callToolAsTask({ name: 'slow', arguments: { ms: 20_000 } }, { ttl: 60_000 });
+    const startedOn = balancer.served.at(-1)?.port;
+    const cancelled = await mcp.cancelTask(second.task.taskId);
+    expect(cancelled.status).toBe('cancelled');
+    expect(balancer.served.at(-1)?.port).not.toBe(startedOn);
+    for (let i = 0; i < 3; i++) expect((await mcp.getTask(second.task.taskId)).status).toBe('cancelled');
   }, 60_000);
 });
 

@@ -123,10 +123,17 @@ describe.each(Object.keys(shared))('%s stores', (kind) => {
     it('a tool on one node elicits through the client, whose answer, POSTed to another node, reaches it', async () => {
       const { balancer } = await cluster(kind, json);
       const mcp = await connect(balancer.url, true);
-      // The GET stream is open somewhere: with JSON replies the elicitation rides it.
-      await waitFor(() => balancer.served.some((entry) => entry.method === 'GET'), {
-        what: 'the GET stream',
-      });
+      // With JSON replies the elicitation rides the GET stream: wait until it carries what another node
+      // raises (a message raised before any GET stream listens is kept only for a resumption).
+      let warm = 0;
+      mcp.on('log', () => warm++);
+      await waitFor(
+        async () => {
+          await mcp.callTool({ name: 'emit', arguments: { count: 1, tag: 'warm-up' } });
+          return warm > 0;
+        },
+        { timeoutMs: 20_000, intervalMs: 50, what: 'the GET stream to carry an event' },
+      );
       const answers = new Set<string>();
       for (let i = 0; i < 4; i++) {
         const result = await mcp.callTool({ name: 'ask', arguments: {} });
