@@ -21,6 +21,8 @@ export const ALLOWANCES = {
   '@x/auth': { deps: ['@x/protocol', 'oauth4webapi', 'jose'], node: false, nodeDirs: ['node'] },
   // `@types/ws`: the public declarations import `ws` types, so a consumer's strict tsc needs them.
   '@x/transport-ws': { deps: ['@x/protocol', 'ws', '@types/ws'], node: true },
+  // Scale-out stores (DESIGN §9, §10): implements the interfaces of @x/protocol; imports no transport.
+  '@x/redis': { deps: ['@x/protocol', 'redis'], node: false },
 };
 
 /**

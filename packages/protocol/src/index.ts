@@ -465,7 +465,7 @@ export type { StandardSchemaV1 } from './validation/standard-schema.js';
 
 // Experimental tasks of 2025-11-25: the receiver machinery both sides share, and the requestor's poller
 export { InMemoryTaskStore, isTerminalTaskStatus } from './tasks/index.js';
-export type { StoredTask, TaskRequest, TaskStore } from './tasks/index.js';
+export type { StoredTask, TaskOutcome, TaskPage, TaskRequest, TaskStore } from './tasks/index.js';
 // Tasks on 2026-07-28: the `io.modelcontextprotocol/tasks` extension (SEP-2663)
 export {
   CreateTaskHandleSchema,
@@ -475,3 +475,22 @@ export {
   toDetailedTask,
 } from './tasks/index.js';
 export type { CreateTaskHandle, DetailedTask } from './tasks/index.js';
+
+// Scale-out (DESIGN §9): the state several server processes share, with one-process defaults
+export {
+  InMemoryEventStore,
+  InMemoryMessageBus,
+  InMemorySessionStore,
+  InMemorySubscriptionFanOut,
+} from './scale-out/index.js';
+export type {
+  ChangeNotice,
+  EventStore,
+  InMemoryEventStoreOptions,
+  InMemorySessionStoreOptions,
+  MessageBus,
+  SessionRecord,
+  SessionStore,
+  SubscriptionFanOut,
+  Unsubscribe,
+} from './scale-out/index.js';

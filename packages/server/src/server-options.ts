@@ -4,6 +4,8 @@ import type {
   Implementation,
   ProtocolOptions,
   ServerCapabilities,
+  SessionStore,
+  SubscriptionFanOut,
 } from '@x/protocol';
 import type { RequestStateOptions } from './modern/request-state.js';
 import type { ServerTaskOptions } from './tasks/server-tasks.js';
@@ -112,6 +114,19 @@ export interface ServerOptions {
   maxSubscriptions?: number | undefined;
   /** Engine options of every session (timeouts of server→client requests). */
   protocol?: Omit<ProtocolOptions, 'ping'> | undefined;
+  /**
+   * Shared legacy session state, for several processes behind one endpoint (DESIGN §9): the handshake
+   * outcome, log level and resource subscriptions are written here before the request that set them
+   * is answered, and a connection whose transport names a session this process has never seen is
+   * served from it. Give the Streamable HTTP handler the same store. Default: none (one process).
+   */
+  sessionStore?: SessionStore | undefined;
+  /**
+   * Carries list changes and resource updates to every process (DESIGN §9): `sendToolListChanged()`
+   * and friends publish here, and every notice heard here reaches this server's sessions and
+   * `subscriptions/listen` streams. Default: none (changes reach this process's sessions directly).
+   */
+  fanOut?: SubscriptionFanOut | undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ServerCapabilities, Transport } from '@x/protocol';
+import type { ChangeNotice, ServerCapabilities, Transport, Unsubscribe } from '@x/protocol';
 import {
   type ParamsSchema,
   ServerCore,
@@ -27,9 +27,21 @@ import { SessionEngine } from './session/session-engine.js';
  */
 export class Server {
   readonly #core: ServerCore;
+  /** The `fanOut` subscription, once made; changes are published after it so this process hears its own. */
+  readonly #fanOut: Promise<Unsubscribe | undefined> | undefined;
 
   constructor(info: ServerInfo, options: ServerOptions = {}) {
-    this.#core = new ServerCore(info, options);
+    const core = new ServerCore(info, options);
+    this.#core = core;
+    const fanOut = options.fanOut;
+    if (fanOut !== undefined) {
+      this.#fanOut = fanOut
+        .subscribe((notice) => core.broadcast(notice))
+        .catch((error: unknown) => {
+          core.report(error);
+          return undefined;
+        });
+    }
   }
 
   get info(): ServerInfo {
@@ -100,25 +112,38 @@ export class Server {
 
   /** `notifications/tools/list_changed` to every session that wants it. */
   sendToolListChanged(): void {
-    this.#core.broadcast({ kind: 'tools' });
+    this.#announce({ kind: 'tools' });
   }
 
   sendPromptListChanged(): void {
-    this.#core.broadcast({ kind: 'prompts' });
+    this.#announce({ kind: 'prompts' });
   }
 
   sendResourceListChanged(): void {
-    this.#core.broadcast({ kind: 'resources' });
+    this.#announce({ kind: 'resources' });
   }
 
   /** `notifications/resources/updated` to the sessions subscribed to `uri` (either era). */
   sendResourceUpdated(uri: string): void {
-    this.#core.broadcast({ kind: 'resource', uri });
+    this.#announce({ kind: 'resource', uri });
+  }
+
+  /** To this process's sessions, or through `fanOut` to every process's (this one's included). */
+  #announce(event: ChangeNotice): void {
+    const subscribed = this.#fanOut;
+    if (subscribed === undefined) {
+      this.#core.broadcast(event);
+      return;
+    }
+    const fanOut = this.#core.options.fanOut;
+    subscribed.then(() => fanOut?.publish(event)).catch((error: unknown) => this.#core.report(error));
   }
 
   /** Closes every connection (open subscriptions end gracefully first) and stops running tasks. */
   async close(): Promise<void> {
     await Promise.all([...this.#core.sessions].map((engine) => engine.close()));
     this.#core.tasks?.receiver.close();
+    const unsubscribe = await this.#fanOut;
+    await unsubscribe?.().catch((error: unknown) => this.#core.report(error));
   }
 }

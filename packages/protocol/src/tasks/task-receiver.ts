@@ -247,8 +247,18 @@ export class TaskReceiver {
   /** `tasks/get`: the task's state (-32602 when unknown, expired or someone else's). */
   async get(owner: string, taskId: string): Promise<Task> {
     const run = this.#runs.get(taskId);
-    if (run !== undefined && run.owner === owner) return run.task;
-    return (await this.#find(owner, taskId)).task;
+    if (run === undefined || run.owner !== owner) return (await this.#find(owner, taskId)).task;
+    if (!run.terminal) {
+      // Another process sharing the store may have cancelled it (see `cancel`): stop the work here too.
+      const stored = await this.store.get(taskId);
+      if (stored?.task.status === 'cancelled') {
+        const outcome = (await this.store.getOutcome(taskId)) ?? {
+          error: { code: ErrorCode.InvalidRequest, message: `Task ${taskId} was cancelled` },
+        };
+        await run.cancel(stored.task.statusMessage ?? 'The task was cancelled by request.', outcome);
+      }
+    }
+    return run.task;
   }
 
   /**

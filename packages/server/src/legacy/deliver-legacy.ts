@@ -15,8 +15,23 @@ export function deliverLegacy(
   event: ChangeEvent,
 ): void {
   // Task status reaches 2026-07-28 `subscriptions/listen` streams only (SEP-2663).
-  if (!state.initialized || event.kind === 'task') return;
+  if (event.kind === 'task') return;
+  const store = core.options.sessionStore;
+  // With a shared store, `notifications/initialized` may have gone to another process (see serveLegacy).
+  if (!state.initialized && store === undefined) return;
   if (event.kind === 'resource') {
+    const sessionId = session.sessionId;
+    if (store !== undefined && sessionId !== undefined) {
+      // The subscription may have been made on another process: the store is the one truth.
+      const uri = event.uri;
+      store.subscriptions(sessionId).then(
+        (uris) => {
+          if (uris.includes(uri)) send(core, session, 'notifications/resources/updated', { uri });
+        },
+        (error: unknown) => core.report(error),
+      );
+      return;
+    }
     if (!state.isSubscribed(event.uri)) return;
     send(core, session, 'notifications/resources/updated', { uri: event.uri });
     return;

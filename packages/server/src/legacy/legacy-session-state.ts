@@ -98,9 +98,21 @@ export class LegacySessionState implements EraBinding {
   }
 
   log(ctx: ServerContext, entry: LogEntry): Promise<void> {
-    if (this.#core.capabilities.logging === undefined || !this.wantsLevel(entry.level)) {
-      return Promise.resolve();
+    if (this.#core.capabilities.logging === undefined) return Promise.resolve();
+    const store = this.#core.options.sessionStore;
+    const sessionId = store === undefined ? undefined : ctx.sessionId;
+    if (store !== undefined && sessionId !== undefined) {
+      // `logging/setLevel` may have reached another process: the shared store holds the level.
+      return store.get(sessionId).then((record) => {
+        if (record?.logLevel !== undefined) this.setLevel(record.logLevel);
+        return this.wantsLevel(entry.level) ? this.#sendLog(ctx, entry) : undefined;
+      });
     }
+    if (!this.wantsLevel(entry.level)) return Promise.resolve();
+    return this.#sendLog(ctx, entry);
+  }
+
+  #sendLog(ctx: ServerContext, entry: LogEntry): Promise<void> {
     const params: Record<string, unknown> = { level: entry.level, data: entry.data };
     if (entry.logger !== undefined) params['logger'] = entry.logger;
     return ctx.request.sendNotification({ method: 'notifications/message', params });

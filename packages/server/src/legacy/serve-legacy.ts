@@ -18,6 +18,7 @@ import { STANDARD_CLIENT_METHODS } from '../standard-methods.js';
 import { TASKS_REVISION } from '../tasks/server-tasks.js';
 import { describeValue } from '../describe-value.js';
 import { LegacySessionState } from './legacy-session-state.js';
+import { persisted } from './shared-session.js';
 
 /**
  * The `initialize` handshake (spec ≤ 2025-11-25: basic/lifecycle). The server answers with the
@@ -28,7 +29,7 @@ export function initializeLegacy(
   core: ServerCore,
   session: SessionState,
   request: JSONRPCRequest,
-): InitializeResult {
+): InitializeResult | Promise<InitializeResult> {
   if (session.legacy !== undefined && !session.legacyAssumed) {
     throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized');
   }
@@ -47,7 +48,13 @@ export function initializeLegacy(
     serverInfo: core.info,
   };
   if (core.instructions !== undefined) result.instructions = core.instructions;
-  return result;
+  return persisted(core, session, result, (store, sessionId) =>
+    store.update(sessionId, {
+      protocolVersion: version,
+      clientInfo: params.clientInfo,
+      clientCapabilities: params.capabilities,
+    }),
+  );
 }
 
 /**
@@ -68,7 +75,9 @@ export function serveLegacy(
     if (method === 'ping' && core.servesLegacy) return {};
     throw notInitialized(core, method);
   }
-  if (!state.initialized && method !== 'ping') {
+  // With a shared sessionStore, notifications/initialized may have reached another process: the
+  // handshake's answer was stored, which is as far as this process can tell.
+  if (!state.initialized && method !== 'ping' && core.options.sessionStore === undefined) {
     throw new McpError(ErrorCode.InvalidRequest, `Received ${method} before notifications/initialized`);
   }
   if (STANDARD_CLIENT_METHODS.has(method)) {
@@ -78,9 +87,9 @@ export function serveLegacy(
     if (method === 'ping') return {};
   }
   const params = request.params ?? {};
-  if (method === 'logging/setLevel') return setLevel(core, state, params);
+  if (method === 'logging/setLevel') return setLevel(core, session, state, params);
   if (method === 'resources/subscribe' || method === 'resources/unsubscribe') {
-    return subscribe(core, state, method, params);
+    return subscribe(core, session, state, method, params);
   }
   const tasks = core.tasks;
   if (tasks !== undefined && state.protocolVersion === TASKS_REVISION && tasks.serves(method)) {
@@ -109,7 +118,12 @@ function notInitialized(core: ServerCore, method: string): McpError {
   );
 }
 
-function setLevel(core: ServerCore, state: LegacySessionState, params: Record<string, unknown>): object {
+function setLevel(
+  core: ServerCore,
+  session: SessionState,
+  state: LegacySessionState,
+  params: Record<string, unknown>,
+): object | Promise<object> {
   if (core.capabilities.logging === undefined) {
     throw new McpError(ErrorCode.MethodNotFound, 'Method not found: logging/setLevel');
   }
@@ -121,26 +135,30 @@ function setLevel(core: ServerCore, state: LegacySessionState, params: Record<st
     );
   }
   state.setLevel(level as LoggingLevel);
-  return {};
+  return persisted(core, session, {}, (store, id) => store.update(id, { logLevel: level as LoggingLevel }));
 }
 
 function subscribe(
   core: ServerCore,
+  session: SessionState,
   state: LegacySessionState,
   method: string,
   params: Record<string, unknown>,
-): object {
+): object | Promise<object> {
   if (core.capabilities.resources?.subscribe !== true) {
     throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
   const uri = params['uri'];
   if (typeof uri !== 'string') throw new McpError(ErrorCode.InvalidParams, `${method} needs a string uri`);
-  if (method === 'resources/unsubscribe') state.unsubscribe(uri);
-  else if (!state.isSubscribed(uri)) {
+  if (method === 'resources/unsubscribe') {
+    state.unsubscribe(uri);
+    return persisted(core, session, {}, (store, id) => store.removeSubscription(id, uri));
+  }
+  if (!state.isSubscribed(uri)) {
     if (state.subscriptionCount >= core.maxSubscriptions) {
       throw core.tooManySubscriptions(`Subscribing to ${uri.length > 200 ? `${uri.slice(0, 200)}…` : uri}`);
     }
     state.subscribe(uri);
   }
-  return {};
+  return persisted(core, session, {}, (store, id) => store.addSubscription(id, uri));
 }

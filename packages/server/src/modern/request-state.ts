@@ -17,6 +17,12 @@ export interface RequestStateOptions {
    * the same clients behind a load balancer.
    */
   key?: string | Uint8Array | undefined;
+  /**
+   * Keys still accepted when opening a state, never used to seal one: rotate `key` without downtime.
+   * Roll out the new key here first, then make it `key` with the old one here, and drop the old one once
+   * `ttlMs` has passed (every state it sealed has expired by then). Default none.
+   */
+  previousKeys?: ReadonlyArray<string | Uint8Array> | undefined;
   /** How long a state stays valid, in ms. Default 10 minutes. */
   ttlMs?: number | undefined;
   /** Largest encoded state accepted or produced, in bytes. Default 64 KiB. */
@@ -88,21 +94,15 @@ function invalidState(reason: string): McpError {
  */
 export class RequestStateCodec {
   readonly #key: Promise<CryptoKey>;
+  /** `previousKeys`, imported; tried after `#key` when a state does not verify. */
+  readonly #previous: ReadonlyArray<Promise<CryptoKey>>;
   readonly #ttlMs: number;
   readonly #maxBytes: number;
   readonly #now: () => number;
 
   constructor(options: RequestStateOptions = {}) {
-    const raw = options.key ?? defaultKey();
-    const bytes = typeof raw === 'string' ? encoder.encode(raw) : raw;
-    if (bytes.length === 0) throw new Error('requestState key must not be empty');
-    this.#key = globalThis.crypto.subtle.importKey(
-      'raw',
-      bytes as Uint8Array<ArrayBuffer>,
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign', 'verify'],
-    );
+    this.#key = importKey(options.key ?? defaultKey());
+    this.#previous = (options.previousKeys ?? []).map(importKey);
     this.#ttlMs = options.ttlMs ?? 600_000;
     this.#maxBytes = options.maxBytes ?? 65_536;
     this.#now = options.now ?? Date.now;
@@ -136,12 +136,10 @@ export class RequestStateCodec {
     const mac = decodeBase64Url(parts[2]!);
     if (payloadBytes === undefined || mac === undefined) throw invalidState('malformed');
     const body = encoder.encode(`${parts[0]}.${parts[1]}`);
-    const valid = await globalThis.crypto.subtle.verify(
-      'HMAC',
-      await this.#key,
-      mac as Uint8Array<ArrayBuffer>,
-      body,
-    );
+    let valid = await verify(await this.#key, mac, body);
+    for (let i = 0; !valid && i < this.#previous.length; i++) {
+      valid = await verify(await (this.#previous[i] as Promise<CryptoKey>), mac, body);
+    }
     if (!valid) throw invalidState('integrity check failed');
     const payload = JSON.parse(decoder.decode(payloadBytes)) as Payload;
     if (payload.x < this.#now()) throw invalidState('expired');
@@ -152,6 +150,27 @@ export class RequestStateCodec {
     if (payload.a !== (await digest(binding.arguments))) throw invalidState('issued for other arguments');
     return payload.r;
   }
+}
+
+function importKey(raw: string | Uint8Array): Promise<CryptoKey> {
+  const bytes = typeof raw === 'string' ? encoder.encode(raw) : raw;
+  if (bytes.length === 0) throw new Error('requestState key must not be empty');
+  return globalThis.crypto.subtle.importKey(
+    'raw',
+    bytes as Uint8Array<ArrayBuffer>,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+}
+
+function verify(key: CryptoKey, mac: Uint8Array, body: Uint8Array): Promise<boolean> {
+  return globalThis.crypto.subtle.verify(
+    'HMAC',
+    key,
+    mac as Uint8Array<ArrayBuffer>,
+    body as Uint8Array<ArrayBuffer>,
+  );
 }
 
 async function digest(value: unknown): Promise<string> {

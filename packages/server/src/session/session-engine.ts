@@ -15,6 +15,7 @@ import {
 import { copyWith } from '@x/protocol/internal';
 import { hasCapabilities } from '../input-requests.js';
 import { deliverLegacy } from '../legacy/deliver-legacy.js';
+import { adoptLegacySession } from '../legacy/shared-session.js';
 import { LegacySessionState } from '../legacy/legacy-session-state.js';
 import { initializeLegacy, serveLegacy } from '../legacy/serve-legacy.js';
 import { serveModern } from '../modern/serve-modern.js';
@@ -81,6 +82,10 @@ export class SessionEngine extends Protocol implements SessionState, SessionEngi
       );
       state.initialized = true;
       engine.beginLegacy(state, { assumed: true });
+    } else if (core.options.sessionStore !== undefined && transport.sessionId !== undefined) {
+      // A session another process opened: serve it from the shared store (DESIGN §9, no stickiness).
+      const adopted = await adoptLegacySession(core, core.options.sessionStore, transport.sessionId);
+      if (adopted !== undefined) engine.beginLegacy(adopted);
     }
     const previous = transport.onclose;
     transport.onclose = () => {

@@ -167,7 +167,10 @@ export class ServerTasks {
     if (authInfo !== undefined) return principalKey(authInfo);
     let key = this.#sessionKeys.get(session);
     if (key === undefined) {
-      key = `session:${randomUuid()}`;
+      // A legacy session id names one session on every process that serves it (shared sessions, DESIGN
+      // §9), so its tasks are reachable from each of them through a shared TaskStore.
+      const sessionId = session.sessionId;
+      key = sessionId === undefined ? `session:${randomUuid()}` : `session:${sessionId}`;
       this.#sessionKeys.set(session, key);
     }
     return key;

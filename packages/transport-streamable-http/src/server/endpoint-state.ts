@@ -1,4 +1,10 @@
-import type { AuthInfo, Era, MessageExtraInfo, ParseOptions } from '@x/protocol';
+import type {
+  AuthInfo,
+  Era,
+  MessageExtraInfo,
+  ParseOptions,
+  SessionStore as SharedSessionStore,
+} from '@x/protocol';
 import type { InFlightSet } from '@x/protocol/internal';
 import type { RateLimiter } from '@x/protocol/http';
 import { type RequestExchange, RequestTransport } from './request-transport.js';
@@ -13,6 +19,12 @@ export interface EndpointState {
   settings: SessionSettings;
   sessionsEnabled: boolean;
   sessions: SessionStore;
+  /** `sessionStore`: sessions shared with other processes; undefined for one process. */
+  sharedSessions: SharedSessionStore | undefined;
+  /** The `replies:<instanceId>` subscription (shared mode), awaited before a shared session is served. */
+  sharedReady: Promise<unknown> | undefined;
+  /** Adoptions of shared sessions under way, so concurrent requests of one session adopt it once. */
+  adopting: Map<string, Promise<unknown>>;
   /** Per-request transports still answering (closed on shutdown). */
   live: InFlightSet<{ close(): Promise<void> }>;
   supported: readonly string[];

@@ -18,6 +18,7 @@ import type { Caller, EndpointState } from './endpoint-state.js';
 import { errorResponse, methodNotAllowed } from './http-responses.js';
 import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy/legacy-handler.js';
 import { SessionStore } from './legacy/session-store.js';
+import { isReplyPayload, repliesTopic } from './legacy/session-bus.js';
 import { handleModernPost } from './modern/modern-handler.js';
 import type { StreamableHttpHandlerOptions, StreamableHttpServerTransport } from './options.js';
 import {
@@ -94,6 +95,12 @@ function defaultPrincipal(auth: AuthInfo): string {
   return JSON.stringify([auth.clientId]);
 }
 
+function randomInstanceId(): string {
+  let out = '';
+  for (const byte of crypto.getRandomValues(new Uint8Array(8))) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
 function defaultSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   let binary = '';
@@ -140,12 +147,19 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       keepAliveMs: options.keepAliveMs ?? 15_000,
       maxQueued: options.maxQueuedMessages ?? 1_000,
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+      shared:
+        options.messageBus === undefined
+          ? undefined
+          : { bus: options.messageBus, instanceId: options.instanceId ?? randomInstanceId() },
     },
     sessionsEnabled: options.sessions !== false,
     sessions: new SessionStore({
       idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
       maxSessions: options.maxSessions ?? 10_000,
     }),
+    sharedSessions: options.sessionStore,
+    sharedReady: undefined,
+    adopting: new Map(),
     live: new InFlightSet(),
     supported: options.supportedProtocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS,
     parse: { maxNestingDepth: options.maxNestingDepth },
@@ -169,6 +183,18 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     },
     onerror: (error: unknown) => options.onerror?.(error instanceof Error ? error : new Error(String(error))),
   };
+  const shared = state.settings.shared;
+  if (shared !== undefined) {
+    // Answers to server→client requests this process sent, POSTed to another process (session-bus.ts).
+    state.sharedReady = shared.bus
+      .subscribe(repliesTopic(shared.instanceId), (payload) => {
+        if (isReplyPayload(payload)) state.sessions.find(payload.s)?.deliverReply(payload.m);
+      })
+      .catch((error: unknown) => {
+        state.onerror(error);
+        return undefined;
+      });
+  }
 
   /** One checked message, or a batch whose elements `readBatch` checks once the session's version is known. */
   async function readMessages(request: HttpIncoming): Promise<JSONRPCMessage | unknown[] | Response> {
@@ -300,6 +326,8 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
         const live = [...state.live];
         state.live.clear();
         await Promise.all([state.sessions.closeAll(), ...live.map((t) => t.close())]);
+        const unsubscribe = (await state.sharedReady) as (() => Promise<void>) | undefined;
+        await unsubscribe?.().catch(state.onerror);
       },
     },
     sessionCount: { get: () => state.sessions.size },

@@ -1,7 +1,7 @@
 import type { AuthInfo, Era, Transport } from '@x/protocol';
 import type { CorsOptions } from './cors.js';
 import type { DnsRebindingOptions, HttpAuthenticate, RateLimiterOptions } from '@x/protocol/http';
-import type { EventStore } from './event-store.js';
+import type { EventStore, MessageBus, SessionStore } from '@x/protocol';
 import type { ParamHeader } from '../shared/param-headers.js';
 
 /**
@@ -142,6 +142,28 @@ export interface StreamableHttpHandlerOptions {
   paramHeaders?: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined;
   /** Protocol versions accepted in `MCP-Protocol-Version`. Default: every version `@x/protocol` speaks. */
   supportedProtocolVersions?: readonly string[] | undefined;
+  /**
+   * Shared legacy sessions, for several processes behind one endpoint with no sticky sessions (DESIGN
+   * §9): a new session is recorded here (its principal and stream tag) before `initialize` is answered,
+   * and a request naming a session this process does not hold is served after reading it from here
+   * (404 when the store does not know it either, 503 when the store fails). Give the server
+   * (`McpServer`'s `sessionStore` option) the same store and every process the same `eventStore`.
+   * Default: none (sessions live in this process only).
+   */
+  sessionStore?: SessionStore | undefined;
+  /**
+   * Routes a shared session's messages between processes (DESIGN §9; use with `sessionStore` and a shared
+   * `eventStore`): a message for the GET stream raised on a process that does not hold it is stored and
+   * published to the holder (change notifications excepted: the holder raises its own), and a client's
+   * answer to a server→client request reaches the process that asked, wherever it was POSTed.
+   * Server→client request ids then carry this process's `instanceId`. Default: none.
+   */
+  messageBus?: MessageBus | undefined;
+  /**
+   * This process's name on the `messageBus`, unique among the endpoint's processes (visible ASCII, no
+   * `~`). Default: 64 random bits, hex.
+   */
+  instanceId?: string | undefined;
   /** Server-initiated messages held per session while no GET stream is open. Default 1 000. */
   maxQueuedMessages?: number | undefined;
   /** Faults that have no HTTP response to go to (a failed event-store write, a throwing `onsession`). */

@@ -9,6 +9,8 @@ import {
   type JSONRPCMessage,
   type MessageExtraInfo,
   readBatch,
+  type SessionRecord,
+  type SessionStore as SharedSessionStore,
 } from '@x/protocol';
 import { HEADER, SSE_MEDIA_TYPE } from '../../shared/headers.js';
 import { acceptsAll } from '@x/protocol/http';
@@ -42,22 +44,102 @@ function checkVersion(state: EndpointState, version: string | null): Response | 
 /**
  * The session a request names, if it is the caller's. A session serves only the principal that opened
  * it: a valid credential of one's own plus someone else's session id must not reach that session's
- * streams (issue #24, item 1; legacy HTTP+SSE answers the same).
+ * streams (issue #24, item 1; legacy HTTP+SSE answers the same). Undefined when this process does not
+ * hold the session but `sessionStore` may (see `adoptSession`).
  */
 function lookupSession(
   state: EndpointState,
   request: HttpIncoming,
   caller: Caller,
-): LegacySessionTransport | Response {
+): LegacySessionTransport | Response | undefined {
   const id = request.headers.get(HEADER.sessionId);
   // "Servers that require a session ID SHOULD respond to requests without an MCP-Session-Id header
   // (other than initialization) with HTTP 400 Bad Request".
   if (id === null) return badRequest('Mcp-Session-Id header is required');
   const session = state.sessions.find(id);
-  if (session === undefined) return sessionNotFound();
+  if (session === undefined) return state.sharedSessions === undefined ? sessionNotFound() : undefined;
   if (session.principal !== caller.principal) return forbiddenSession();
   state.sessions.markUsed(session);
+  if (state.sharedSessions !== undefined) touchShared(state, state.sharedSessions, session);
   return session;
+}
+
+/** Keeps a busy session alive in `sessionStore` (its idle clock) while this process serves it. */
+function touchShared(state: EndpointState, store: SharedSessionStore, session: LegacySessionTransport): void {
+  const now = Date.now();
+  if (now - session.sharedTouchedAt < SHARED_TOUCH_MS) return;
+  session.sharedTouchedAt = now;
+  store.update(session.sessionId, {}).catch(state.onerror);
+}
+
+const SHARED_TOUCH_MS = 10_000;
+
+/**
+ * A session another process opened (DESIGN §9: any process serves any request, no sticky sessions):
+ * read from `sessionStore`, checked against the caller's principal, then held here like one of ours;
+ * the server reads the handshake state from the same store when the transport connects. 404 when the
+ * store does not know the session, 503 when the store fails.
+ */
+async function adoptSession(
+  state: EndpointState,
+  request: HttpIncoming,
+  caller: Caller,
+): Promise<LegacySessionTransport | Response> {
+  const id = request.headers.get(HEADER.sessionId) as string;
+  const pending = state.adopting.get(id);
+  if (pending !== undefined) await pending.catch(() => undefined);
+  const held = state.sessions.find(id);
+  if (held !== undefined) return lookupSession(state, request, caller) as LegacySessionTransport | Response;
+  const adoption = adopt(state, id, caller);
+  state.adopting.set(id, adoption);
+  try {
+    return await adoption;
+  } finally {
+    state.adopting.delete(id);
+  }
+}
+
+async function adopt(
+  state: EndpointState,
+  id: string,
+  caller: Caller,
+): Promise<LegacySessionTransport | Response> {
+  const store = state.sharedSessions as SharedSessionStore;
+  if (state.sharedReady !== undefined) await state.sharedReady;
+  let record: SessionRecord | undefined;
+  try {
+    record = await store.get(id);
+  } catch (error) {
+    return storeFailed(state, error);
+  }
+  if (record === undefined) return sessionNotFound();
+  if (record.principal !== caller.principal) return forbiddenSession();
+  if (!state.sessions.makeRoom()) return sessionsFull(state);
+  const session: LegacySessionTransport = new LegacySessionTransport({
+    sessionId: id,
+    tag: record.streamTag ?? randomTag(),
+    settings: state.settings,
+    principal: record.principal,
+    onFinished: state.sessions.forget,
+  });
+  session.protocolVersion = record.protocolVersion;
+  state.sessions.add(session);
+  const failed = await state.connect(session);
+  return failed ?? session;
+}
+
+/** 503 when `sessionStore` fails (e.g. Redis is down): a clear error, never a hang. */
+function storeFailed(state: EndpointState, error: unknown): Response {
+  state.onerror(error);
+  const reason = error instanceof Error ? error.message : String(error);
+  return errorResponse(
+    503,
+    ErrorCode.InternalError,
+    `Service Unavailable: the session store failed (${reason})`,
+    {
+      headers: { 'retry-after': '1' },
+    },
+  );
 }
 
 function forbiddenSession(): Response {
@@ -85,6 +167,10 @@ function refuseNewSession(state: EndpointState, caller: Caller): Response | unde
     }
   }
   if (state.sessions.makeRoom()) return undefined;
+  return sessionsFull(state);
+}
+
+function sessionsFull(state: EndpointState): Response {
   const max = state.sessions.maxSessions;
   const message = `Service Unavailable: all maxSessions (${max}) sessions are busy (a stream open or a request in flight)`;
   return errorResponse(503, ErrorCode.InternalError, message, {
@@ -124,15 +210,24 @@ export async function handleLegacyPost(
   if (initialize) {
     const existing = request.headers.get(HEADER.sessionId);
     if (existing !== null) {
-      const known = lookupSession(state, request, caller);
+      const known = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
       return isReply(known) ? known : badRequest('session already initialized');
     }
     const refused = refuseNewSession(state, caller);
     if (refused !== undefined) return refused;
+    if (state.sharedReady !== undefined) await state.sharedReady;
     const sessionId = state.newSessionId();
+    const tag = randomTag();
+    if (state.sharedSessions !== undefined) {
+      try {
+        await state.sharedSessions.create(sessionId, { principal: caller.principal, streamTag: tag });
+      } catch (error) {
+        return storeFailed(state, error);
+      }
+    }
     const session: LegacySessionTransport = new LegacySessionTransport({
       sessionId,
-      tag: randomTag(),
+      tag,
       settings: state.settings,
       principal: caller.principal,
       onFinished: state.sessions.forget,
@@ -143,7 +238,7 @@ export async function handleLegacyPost(
     return session.handlePost([message], { extra, batch: false, errors: [] });
   }
 
-  const session = lookupSession(state, request, caller);
+  const session = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
   if (isReply(session)) return session;
   return session.handlePost([message], { extra, batch: false, errors: [] });
 }
@@ -169,7 +264,7 @@ async function handleBatch(
     const version = header ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
     return handleStateless(state, request, version, reading, true, extra);
   }
-  const session = lookupSession(state, request, caller);
+  const session = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
   if (isReply(session)) return session;
   const version = header ?? session.protocolVersion ?? BATCH_PROTOCOL_VERSION;
   const reading = readBatch(values, { protocolVersion: version });
@@ -221,7 +316,7 @@ export async function handleLegacyGet(
   if (!acceptsAll(request.headers.get(HEADER.accept), [SSE_MEDIA_TYPE])) {
     return errorResponse(406, -32600, 'Not Acceptable: the client must accept text/event-stream');
   }
-  const session = lookupSession(state, request, caller);
+  const session = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
   if (isReply(session)) return session;
   const versionError = checkVersion(state, request.headers.get(HEADER.protocolVersion));
   if (versionError !== undefined) return versionError;
@@ -235,10 +330,17 @@ export async function handleLegacyDelete(
   caller: Caller,
 ): Promise<Response> {
   if (!state.sessionsEnabled) return methodNotAllowed('POST');
-  const session = lookupSession(state, request, caller);
+  const session = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
   if (isReply(session)) return session;
   const versionError = checkVersion(state, request.headers.get(HEADER.protocolVersion));
   if (versionError !== undefined) return versionError;
   await session.close();
+  if (state.sharedSessions !== undefined) {
+    try {
+      await state.sharedSessions.delete(session.sessionId);
+    } catch (error) {
+      return storeFailed(state, error);
+    }
+  }
   return emptyResponse(200);
 }

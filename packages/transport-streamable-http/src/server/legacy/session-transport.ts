@@ -19,7 +19,16 @@ import type { StreamableHttpServerTransport } from '../options.js';
 import { ResponseChannel } from '../response-channel.js';
 import { ServerTransportBase } from '../server-transport-base.js';
 import { SseWriter } from '../sse-writer.js';
-import type { EventStore } from '../event-store.js';
+import type { EventStore, Unsubscribe } from '@x/protocol';
+import {
+  globalRequestId,
+  isBroadcast,
+  isStreamPayload,
+  localRequestId,
+  repliesTopic,
+  type SessionBus,
+  streamTopic,
+} from './session-bus.js';
 
 /** Settings a session shares with its handler. */
 export interface SessionSettings {
@@ -30,6 +39,8 @@ export interface SessionSettings {
   maxQueued: number;
   /** Bytes an SSE reader may fall behind before its stream is dropped (`maxBufferedBytes`). */
   maxBufferedBytes: number;
+  /** `messageBus` and this process's `instanceId`: sessions shared between processes (DESIGN §9). */
+  shared?: SessionBus | undefined;
 }
 
 /** The per-POST context the handler passes in. */
@@ -76,6 +87,8 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   protocolVersion: string | undefined;
   /** Last time the client used the session (ms since epoch); the session store expires on it. */
   lastActivity = Date.now();
+  /** Last time this process refreshed the session in a shared `sessionStore` (ms since epoch). */
+  sharedTouchedAt = Date.now();
   #settings: SessionSettings;
   #tag: string;
   #nextStream = 0;
@@ -85,6 +98,10 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   /** The GET stream's channel; made by the first GET or the first message it must carry or hold. */
   #standaloneChannel: ResponseChannel | undefined;
   #initializeId: RequestId | undefined;
+  /** Event ids the last resume of the GET stream replayed (shared mode: late live copies are dropped). */
+  #replayed: ReadonlySet<string> | undefined;
+  /** The `stream:<id>` subscription of the GET stream, while this process holds it (shared mode). */
+  #listening: Promise<Unsubscribe | undefined> | undefined;
 
   /** Shared by the sessions of one handler (no closure per session). */
   readonly #onFinished: (session: LegacySessionTransport) => void;
@@ -143,7 +160,9 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
       const duplicate = (posted[0] as { id: RequestId }).id;
       return jsonResponse(200, JSON.stringify(duplicateIdError(duplicate)), headers);
     }
-    const { messages, errors, requestIds } = screened;
+    const { errors, requestIds } = screened;
+    const messages =
+      this.#settings.shared === undefined ? screened.messages : this.#routeReplies(screened.messages);
     const extra = this.#extraFor(context.extra, undefined);
     if (requestIds.length === 0) {
       for (const message of messages) this.deliver(message, extra);
@@ -195,6 +214,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
       return errorResponse(409, ErrorCode.InvalidRequest, message, { headers });
     }
     const writer = this.#writerFor(this.#standalone, this.#settings.keepAliveMs);
+    if (this.#settings.shared !== undefined) await this.#listen();
     if (store !== undefined && this.#primes(extra)) {
       try {
         writer.prime(await store.storeEvent(this.#standalone.streamId, undefined), this.#settings.retryMs);
@@ -213,6 +233,11 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
    */
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     try {
+      const shared = this.#settings.shared;
+      if (shared !== undefined && isJSONRPCRequest(message)) {
+        // Unique across processes, so the client's answer finds its way back here (see session-bus).
+        message = { ...message, id: globalRequestId(shared.instanceId, message.id) };
+      }
       return this.#send(message, options) ?? SENT;
     } catch (error) {
       return Promise.reject(error);
@@ -241,9 +266,97 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
       // reach the client, so it takes the GET stream; a related notification (progress, log) would
       // arrive there after the response it belongs to, so it is dropped, as the official SDK does.
       if (!isJSONRPCRequest(message)) return;
-      return this.#emit(this.#standalone, message, undefined);
+      return this.#toStandalone(message);
     }
-    return this.#emit(channel ?? this.#standalone, message, undefined);
+    return channel === undefined ? this.#toStandalone(message) : this.#emit(channel, message, undefined);
+  }
+
+  #toStandalone(message: JSONRPCMessage): Promise<void> {
+    if (this.#settings.shared !== undefined) {
+      // Change notifications: every process raises its own, only the stream's holder sends them.
+      if (!this.#standalone.connected && isBroadcast(message)) return SENT;
+      // Always through the bus, even when the stream is held here: one path, so the stream carries
+      // messages in the order they were stored, whichever process raised them.
+      return this.#forward(message);
+    }
+    return this.#emit(this.#standalone, message, undefined);
+  }
+
+  /**
+   * Shared mode: the message is stored, then published for the process holding the GET stream (this
+   * one or another); a client that resumes anywhere gets it from the store.
+   */
+  #forward(message: JSONRPCMessage): Promise<void> {
+    const shared = this.#settings.shared as SessionBus;
+    const channel = this.#standalone;
+    const store = this.#settings.eventStore;
+    const next = channel.tail.then(async () => {
+      let eventId: string | undefined;
+      if (store !== undefined) eventId = await store.storeEvent(channel.streamId, message);
+      await shared.bus.publish(streamTopic(channel.streamId), { e: eventId, m: message });
+    });
+    channel.tail = next.catch((error: unknown) => this.reportError(error));
+    return next;
+  }
+
+  /** Subscribes the GET stream to messages other processes raise for it (shared mode). */
+  #listen(): Promise<unknown> {
+    const shared = this.#settings.shared;
+    if (shared === undefined) return SENT;
+    this.#listening ??= shared.bus
+      .subscribe(streamTopic(this.#standalone.streamId), (payload) => {
+        if (!isStreamPayload(payload)) return;
+        // Stored before the last replay read the store, published after it ended: already sent.
+        if (payload.e !== undefined && this.#replayed?.has(payload.e) === true) return;
+        const unencodable = this.#standalone.write(payload.m, payload.e);
+        if (unencodable !== undefined) this.reportError(unencodable);
+      })
+      .catch((error: unknown) => {
+        this.reportError(error);
+        this.#listening = undefined;
+        return undefined;
+      });
+    return this.#listening;
+  }
+
+  /** Ends the subscription once no GET stream of this session is attached here any more. */
+  #unlisten(): void {
+    const listening = this.#listening;
+    if (listening === undefined || this.#standaloneChannel?.connected === true) return;
+    this.#listening = undefined;
+    void listening.then((unsubscribe) => unsubscribe?.()).catch((error: unknown) => this.reportError(error));
+  }
+
+  /**
+   * Shared mode: answers to server→client requests carry the asking process's id (see session-bus).
+   * Ours are restored to the id our engine knows; another process's go to it over the bus.
+   */
+  #routeReplies(messages: readonly JSONRPCMessage[]): readonly JSONRPCMessage[] {
+    let routed: JSONRPCMessage[] | undefined;
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i] as JSONRPCMessage;
+      if (!isJSONRPCResponse(message)) continue;
+      const origin = localRequestId(message.id);
+      if (origin === undefined) continue;
+      routed ??= [...messages];
+      const shared = this.#settings.shared as SessionBus;
+      if (origin.instanceId === shared.instanceId) {
+        routed[i] = { ...message, id: origin.id } as JSONRPCMessage;
+      } else {
+        routed[i] = undefined as unknown as JSONRPCMessage;
+        shared.bus
+          .publish(repliesTopic(origin.instanceId), { s: this.sessionId, m: message })
+          .catch((error: unknown) => this.reportError(error));
+      }
+    }
+    return routed === undefined ? messages : routed.filter((message) => message !== undefined);
+  }
+
+  /** A client's answer another process received for a request this process sent (shared mode). */
+  deliverReply(message: JSONRPCMessage): void {
+    const origin = localRequestId((message as { id?: unknown }).id);
+    if (origin === undefined || this.closed) return;
+    this.deliver({ ...message, id: origin.id } as JSONRPCMessage);
   }
 
   /**
@@ -307,6 +420,11 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     this.#standaloneChannel?.writer?.close();
     this.#byRequest.clear();
     this.#resumable = undefined;
+    if (this.#listening !== undefined) {
+      const listening = this.#listening;
+      this.#listening = undefined;
+      void listening.then((unsubscribe) => unsubscribe?.()).catch(() => undefined);
+    }
     this.#onFinished(this);
   }
 
@@ -340,7 +458,10 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     const writer: SseWriter = new SseWriter({
       keepAliveMs: this.#settings.keepAliveMs,
       maxBufferedBytes: this.#settings.maxBufferedBytes,
-      onDisconnect: () => target?.detach(writer),
+      onDisconnect: () => {
+        target?.detach(writer);
+        if (target === this.#standaloneChannel) this.#unlisten();
+      },
     });
     const replayed = new Set<string>();
     // Live frames of the resumed stream are held back during the replay (see ResponseChannel); when the
@@ -350,6 +471,8 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     const candidates =
       known === undefined ? [this.#standalone, ...(this.#resumable?.values() ?? [])] : [this.#channel(known)];
     for (const channel of candidates) channel?.beginReplay();
+    // Shared mode: live messages from other processes are held with the rest during the replay.
+    if (this.#settings.shared !== undefined && candidates.includes(this.#standalone)) await this.#listen();
     let streamId: string | undefined;
     try {
       streamId = await store.replayEventsAfter(lastEventId, {
@@ -377,6 +500,7 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
       return sseResponse(writer, headers);
     }
     target.endReplay(writer, replayed);
+    if (this.#settings.shared !== undefined && target === this.#standaloneChannel) this.#replayed = replayed;
     return sseResponse(writer, headers);
   }
 
@@ -388,7 +512,10 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     const writer: SseWriter = new SseWriter({
       keepAliveMs,
       maxBufferedBytes: this.#settings.maxBufferedBytes,
-      onDisconnect: () => channel.detach(writer),
+      onDisconnect: () => {
+        channel.detach(writer);
+        if (channel === this.#standaloneChannel) this.#unlisten();
+      },
     });
     return writer;
   }

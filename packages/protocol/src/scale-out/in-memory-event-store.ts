@@ -1,32 +1,5 @@
-import type { JSONRPCMessage } from '@x/protocol';
-
-/**
- * Storage for resumable SSE streams (2025-11-25 transports, "Resumability and Redelivery"). The server
- * stores every message it sends on a stream of a legacy session and, when a client reconnects with
- * `Last-Event-ID`, replays what followed that event on the same stream only.
- *
- * The shape follows the official SDK's `EventStore`, so a store written for it ports with one change:
- * the priming event (an id with no message) is stored as `message: undefined` and never replayed.
- *
- * @example
- * ```ts
- * const handler = createStreamableHttpHandler({ onsession, eventStore: new InMemoryEventStore() });
- * ```
- */
-export interface EventStore {
-  /** Stores one event of `streamId`; resolves with its id, unique across every stream of the store. */
-  storeEvent(streamId: string, message: JSONRPCMessage | undefined): Promise<string>;
-  /** The stream an event id belongs to, when the store can tell without replaying (optional). */
-  getStreamIdForEventId?(eventId: string): Promise<string | undefined>;
-  /**
-   * Sends, in order, every stored message of the stream that `lastEventId` belongs to that came after
-   * it. Resolves with that stream's id, or undefined when the event id is unknown (or was evicted).
-   */
-  replayEventsAfter(
-    lastEventId: string,
-    sink: { send(eventId: string, message: JSONRPCMessage): Promise<void> | void },
-  ): Promise<string | undefined>;
-}
+import type { JSONRPCMessage } from '../jsonrpc.js';
+import type { EventStore } from './event-store.js';
 
 /**
  * Options for {@link InMemoryEventStore}.

@@ -1,0 +1,10 @@
+export type { EventStore } from './event-store.js';
+export { InMemoryEventStore } from './in-memory-event-store.js';
+export type { InMemoryEventStoreOptions } from './in-memory-event-store.js';
+export { InMemoryMessageBus } from './in-memory-message-bus.js';
+export { InMemorySessionStore } from './in-memory-session-store.js';
+export type { InMemorySessionStoreOptions } from './in-memory-session-store.js';
+export { InMemorySubscriptionFanOut } from './in-memory-subscription-fan-out.js';
+export type { MessageBus, Unsubscribe } from './message-bus.js';
+export type { SessionRecord, SessionStore } from './session-store.js';
+export type { ChangeNotice, SubscriptionFanOut } from './subscription-fan-out.js';

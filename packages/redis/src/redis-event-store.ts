@@ -1,0 +1,102 @@
+import type { EventStore, JSONRPCMessage } from '@x/protocol';
+import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
+
+/**
+ * Options for {@link RedisEventStore}.
+ *
+ * @example
+ * ```ts
+ * new RedisEventStore({ client, maxEventsPerStream: 500, streamTtlMs: 10 * 60_000 });
+ * ```
+ */
+export interface RedisEventStoreOptions extends RedisStoreOptions {
+  /** Events kept per stream (`XADD … MAXLEN =`); older ones are trimmed. Default 1 000. */
+  maxEventsPerStream?: number | undefined;
+  /** A stream nobody wrote to for this long is deleted (its key's TTL, renewed per event). Default 1 h. */
+  streamTtlMs?: number | undefined;
+}
+
+/** Separates the stream id from the Redis entry id in an event id (`<streamId>#<ms>-<seq>`). */
+const SEPARATOR = '#';
+const REPLAY_PAGE = 500;
+
+/**
+ * An {@link EventStore} on Redis Streams: one stream per SSE stream (`<prefix>events:<streamId>`),
+ * bounded by `MAXLEN` and expiring when unused, so every process of a cluster can resume any stream
+ * with `Last-Event-ID` (2025-11-25 transports, "Resumability and Redelivery"). Event ids are the stream
+ * id plus the Redis entry id, so ids grow in send order and a replay is one `XRANGE`.
+ *
+ * @example
+ * ```ts
+ * const client = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const handler = createStreamableHttpHandler({ onsession, eventStore: new RedisEventStore({ client }) });
+ * ```
+ */
+export class RedisEventStore implements EventStore {
+  readonly #client: RedisClient;
+  readonly #prefix: string;
+  readonly #max: number;
+  readonly #ttlMs: number;
+
+  constructor(options: RedisEventStoreOptions) {
+    this.#client = options.client;
+    this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}events:`;
+    this.#max = options.maxEventsPerStream ?? 1_000;
+    this.#ttlMs = options.streamTtlMs ?? 60 * 60_000;
+  }
+
+  async storeEvent(streamId: string, message: JSONRPCMessage | undefined): Promise<string> {
+    const key = this.#prefix + streamId;
+    // The priming event (no message) is an empty `m`: it takes an id, and is never replayed.
+    const replies = await this.#client
+      .multi()
+      .xAdd(
+        key,
+        '*',
+        { m: message === undefined ? '' : JSON.stringify(message) },
+        {
+          TRIM: { strategy: 'MAXLEN', strategyModifier: '=', threshold: this.#max },
+        },
+      )
+      .pExpire(key, this.#ttlMs)
+      .exec();
+    return `${streamId}${SEPARATOR}${String(replies[0])}`;
+  }
+
+  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
+    return split(eventId)?.streamId;
+  }
+
+  async replayEventsAfter(
+    lastEventId: string,
+    sink: { send(eventId: string, message: JSONRPCMessage): Promise<void> | void },
+  ): Promise<string | undefined> {
+    const parts = split(lastEventId);
+    if (parts === undefined) return undefined;
+    const { streamId, entryId } = parts;
+    const key = this.#prefix + streamId;
+    // The cursor itself must still be held; otherwise events after it were trimmed and are lost.
+    const cursor = await this.#client.xRange(key, entryId, entryId, { COUNT: 1 });
+    if (cursor.length === 0) return undefined;
+    let after = entryId;
+    for (;;) {
+      const page = await this.#client.xRange(key, `(${after}`, '+', { COUNT: REPLAY_PAGE });
+      for (const entry of page) {
+        const text = entry.message['m'];
+        if (typeof text === 'string' && text !== '') {
+          await sink.send(`${streamId}${SEPARATOR}${entry.id}`, JSON.parse(text) as JSONRPCMessage);
+        }
+        after = entry.id;
+      }
+      if (page.length < REPLAY_PAGE) return streamId;
+    }
+  }
+}
+
+function split(eventId: string): { streamId: string; entryId: string } | undefined {
+  const at = eventId.lastIndexOf(SEPARATOR);
+  if (at <= 0) return undefined;
+  const entryId = eventId.slice(at + 1);
+  if (!/^\d{1,20}-\d{1,20}$/.test(entryId)) return undefined;
+  return { streamId: eventId.slice(0, at), entryId };
+}

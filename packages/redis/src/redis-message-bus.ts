@@ -1,0 +1,81 @@
+import type { MessageBus, Unsubscribe } from '@x/protocol';
+import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
+
+/**
+ * Options for {@link RedisMessageBus} (and `RedisSubscriptionFanOut`).
+ *
+ * @example
+ * ```ts
+ * new RedisMessageBus({ client, onerror: (error) => log.warn('redis subscriber', error) });
+ * ```
+ */
+export interface RedisMessageBusOptions extends RedisStoreOptions {
+  /**
+   * Errors of the subscriber connection (Redis went away; node-redis reconnects and subscribes again on
+   * its own). Default: ignored, since the client you passed reports the same outage.
+   */
+  onerror?: ((error: Error) => void) | undefined;
+}
+
+/**
+ * A {@link MessageBus} on Redis pub/sub: `publish` on the given client, subscriptions on one
+ * `duplicate()` of it (made on the first `subscribe`, closed by `close()`). Channel names are the
+ * prefix plus `bus:` plus the topic.
+ *
+ * @example
+ * ```ts
+ * const bus = new RedisMessageBus({ client });
+ * const stop = await bus.subscribe('session:s-1', (payload) => console.log(payload));
+ * await bus.publish('session:s-1', { hello: 'from another process' });
+ * await stop();
+ * await bus.close();
+ * ```
+ */
+export class RedisMessageBus implements MessageBus {
+  readonly #client: RedisClient;
+  readonly #prefix: string;
+  readonly #onerror: (error: Error) => void;
+  #subscriber: Promise<RedisClient> | undefined;
+
+  constructor(options: RedisMessageBusOptions) {
+    this.#client = options.client;
+    this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}bus:`;
+    this.#onerror = options.onerror ?? (() => undefined);
+  }
+
+  async publish(topic: string, payload: unknown): Promise<void> {
+    await this.#client.publish(this.#prefix + topic, JSON.stringify(payload));
+  }
+
+  async subscribe(topic: string, listener: (payload: unknown) => void): Promise<Unsubscribe> {
+    const subscriber = await this.#connection();
+    const channel = this.#prefix + topic;
+    // One wrapper per subscription: node-redis removes listeners by identity.
+    const onMessage = (text: string): void => listener(JSON.parse(text));
+    await subscriber.subscribe(channel, onMessage);
+    return async () => {
+      // While Redis is away there is nothing to tell it; a closed bus has no subscriptions left.
+      if (subscriber.isReady) await subscriber.unsubscribe(channel, onMessage);
+    };
+  }
+
+  /** Closes the subscriber connection (the client given in the options stays the caller's). */
+  async close(): Promise<void> {
+    const subscriber = this.#subscriber;
+    this.#subscriber = undefined;
+    if (subscriber === undefined) return;
+    const connection = await subscriber.catch(() => undefined);
+    if (connection?.isOpen === true) connection.destroy();
+    connection?.off('error', this.#onerror);
+  }
+
+  #connection(): Promise<RedisClient> {
+    if (this.#subscriber === undefined) {
+      const subscriber = this.#client.duplicate();
+      // An 'error' event without a listener would crash the process when Redis goes away.
+      subscriber.on('error', this.#onerror);
+      this.#subscriber = subscriber.connect() as Promise<RedisClient>;
+    }
+    return this.#subscriber;
+  }
+}

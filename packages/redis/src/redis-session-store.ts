@@ -1,0 +1,115 @@
+import type { SessionRecord, SessionStore } from '@x/protocol';
+import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
+
+/**
+ * Options for {@link RedisSessionStore}.
+ *
+ * @example
+ * ```ts
+ * new RedisSessionStore({ client, idleTimeoutMs: 10 * 60_000 });
+ * ```
+ */
+export interface RedisSessionStoreOptions extends RedisStoreOptions {
+  /** A session no process used for this long expires (its keys' TTL, renewed on use). Default 30 min. */
+  idleTimeoutMs?: number | undefined;
+}
+
+/** Fields held as JSON (objects); the others are plain strings. */
+const JSON_FIELDS = new Set<string>(['clientInfo', 'clientCapabilities']);
+/** Always present, so a session whose other fields are all unset still exists. */
+const CREATED = 'createdAt';
+
+/**
+ * A {@link SessionStore} on Redis: one hash per session (`<prefix>session:<id>`) and a set of its
+ * resource subscriptions (`…:subs`), both expiring after `idleTimeoutMs` without use. Every process of a
+ * cluster reads a session here the first time one of its requests lands there (no sticky sessions).
+ *
+ * @example
+ * ```ts
+ * const sessionStore = new RedisSessionStore({ client });
+ * const server = new McpServer(info, { sessionStore });
+ * const handler = createStreamableHttpHandler({ onsession: (t) => server.connect(t), sessionStore });
+ * ```
+ */
+export class RedisSessionStore implements SessionStore {
+  readonly #client: RedisClient;
+  readonly #prefix: string;
+  readonly #ttlMs: number;
+
+  constructor(options: RedisSessionStoreOptions) {
+    this.#client = options.client;
+    this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}session:`;
+    this.#ttlMs = options.idleTimeoutMs ?? 30 * 60_000;
+  }
+
+  async create(sessionId: string, record: SessionRecord): Promise<void> {
+    const key = this.#prefix + sessionId;
+    await this.#client
+      .multi()
+      .del([key, `${key}:subs`])
+      .hSet(key, { ...encode(record), [CREATED]: String(Date.now()) })
+      .pExpire(key, this.#ttlMs)
+      .exec();
+  }
+
+  async get(sessionId: string): Promise<SessionRecord | undefined> {
+    const key = this.#prefix + sessionId;
+    const replies = await this.#client
+      .multi()
+      .hGetAll(key)
+      .pExpire(key, this.#ttlMs)
+      .pExpire(`${key}:subs`, this.#ttlMs)
+      .exec();
+    const fields = replies[0] as unknown as Record<string, string>;
+    if (fields[CREATED] === undefined) return undefined;
+    return decode(fields);
+  }
+
+  async update(sessionId: string, patch: SessionRecord): Promise<boolean> {
+    const key = this.#prefix + sessionId;
+    const fields = encode(patch);
+    // EXISTS first in the same transaction: a patch must not resurrect an expired session.
+    const alive = await this.#client.pExpire(key, this.#ttlMs);
+    if (Number(alive) !== 1) return false;
+    const multi = this.#client.multi().pExpire(`${key}:subs`, this.#ttlMs);
+    if (Object.keys(fields).length > 0) multi.hSet(key, fields);
+    await multi.exec();
+    return true;
+  }
+
+  async subscriptions(sessionId: string): Promise<string[]> {
+    return this.#client.sMembers(`${this.#prefix + sessionId}:subs`);
+  }
+
+  async addSubscription(sessionId: string, uri: string): Promise<void> {
+    const key = `${this.#prefix + sessionId}:subs`;
+    await this.#client.multi().sAdd(key, uri).pExpire(key, this.#ttlMs).exec();
+  }
+
+  async removeSubscription(sessionId: string, uri: string): Promise<void> {
+    await this.#client.sRem(`${this.#prefix + sessionId}:subs`, uri);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    const key = this.#prefix + sessionId;
+    await this.#client.del([key, `${key}:subs`]);
+  }
+}
+
+function encode(record: SessionRecord): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(record)) {
+    if (value === undefined) continue;
+    fields[name] = JSON_FIELDS.has(name) ? JSON.stringify(value) : String(value);
+  }
+  return fields;
+}
+
+function decode(fields: Record<string, string>): SessionRecord {
+  const record: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (name === CREATED) continue;
+    record[name] = JSON_FIELDS.has(name) ? JSON.parse(value) : value;
+  }
+  return record as SessionRecord;
+}

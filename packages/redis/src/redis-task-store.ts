@@ -1,0 +1,107 @@
+import type { StoredTask, Task, TaskOutcome, TaskPage, TaskStore } from '@x/protocol';
+import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
+
+const CURSOR_PREFIX = 'tasks:';
+
+/**
+ * A `TaskStore` on Redis (2025-11-25 experimental tasks): one hash per task (`<prefix>task:<id>`, the
+ * record and the outcome as JSON) expiring at the task's `expiresAt`, and a sorted set per owner for
+ * `tasks/list` in creation order. `tasks/get`, `tasks/result` and `tasks/list` then answer on any process.
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer(info, { tasks: { store: new RedisTaskStore({ client }) } });
+ * ```
+ */
+export class RedisTaskStore implements TaskStore {
+  readonly #client: RedisClient;
+  readonly #prefix: string;
+
+  constructor(options: RedisStoreOptions) {
+    this.#client = options.client;
+    this.#prefix = options.prefix ?? DEFAULT_PREFIX;
+  }
+
+  async create(record: StoredTask): Promise<void> {
+    const key = this.#task(record.task.taskId);
+    const seq = await this.#client.incr(`${this.#prefix}task-seq`);
+    const multi = this.#client
+      .multi()
+      .hSet(key, { record: JSON.stringify(record), seq: String(seq) })
+      .zAdd(this.#owner(record.owner), { score: seq, value: record.task.taskId });
+    if (record.expiresAt !== undefined) multi.pExpireAt(key, record.expiresAt);
+    await multi.exec();
+  }
+
+  async get(taskId: string): Promise<StoredTask | undefined> {
+    const text = await this.#client.hGet(this.#task(taskId), 'record');
+    return text === null || text === undefined ? undefined : live(JSON.parse(text) as StoredTask);
+  }
+
+  async update(taskId: string, task: Task): Promise<boolean> {
+    const record = await this.get(taskId);
+    if (record === undefined) return false;
+    await this.#client.hSet(this.#task(taskId), 'record', JSON.stringify({ ...record, task }));
+    return true;
+  }
+
+  async setOutcome(taskId: string, outcome: TaskOutcome): Promise<void> {
+    const key = this.#task(taskId);
+    if ((await this.#client.exists(key)) === 0) return;
+    await this.#client.hSet(key, 'outcome', JSON.stringify(outcome));
+  }
+
+  async getOutcome(taskId: string): Promise<TaskOutcome | undefined> {
+    const text = await this.#client.hGet(this.#task(taskId), 'outcome');
+    return text === null || text === undefined ? undefined : (JSON.parse(text) as TaskOutcome);
+  }
+
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
+    let after = 0;
+    if (cursor !== undefined) {
+      if (!cursor.startsWith(CURSOR_PREFIX) || !/^\d{1,15}$/.test(cursor.slice(CURSOR_PREFIX.length))) {
+        return undefined;
+      }
+      after = Number(cursor.slice(CURSOR_PREFIX.length));
+    }
+    const ownerKey = this.#owner(owner);
+    const tasks: StoredTask[] = [];
+    let last = after;
+    for (;;) {
+      const ids = await this.#client.zRangeByScore(ownerKey, `(${last}`, '+inf', {
+        LIMIT: { offset: 0, count: limit + 1 },
+      });
+      if (ids.length === 0) return { tasks };
+      for (const id of ids) {
+        const score = await this.#client.zScore(ownerKey, id);
+        const record = await this.get(id);
+        if (record === undefined) {
+          await this.#client.zRem(ownerKey, id);
+        } else {
+          if (tasks.length === limit) return { tasks, nextCursor: `${CURSOR_PREFIX}${last}` };
+          tasks.push(record);
+        }
+        last = Number(score);
+      }
+    }
+  }
+
+  async delete(taskId: string): Promise<void> {
+    const record = await this.get(taskId);
+    const multi = this.#client.multi().del(this.#task(taskId));
+    if (record !== undefined) multi.zRem(this.#owner(record.owner), taskId);
+    await multi.exec();
+  }
+
+  #task(taskId: string): string {
+    return `${this.#prefix}task:${taskId}`;
+  }
+
+  #owner(owner: string): string {
+    return `${this.#prefix}tasks-of:${owner}`;
+  }
+}
+
+function live(record: StoredTask): StoredTask | undefined {
+  return record.expiresAt !== undefined && record.expiresAt <= Date.now() ? undefined : record;
+}

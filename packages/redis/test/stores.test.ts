@@ -1,0 +1,245 @@
+import {
+  type ChangeNotice,
+  type EventStore,
+  InMemoryEventStore,
+  InMemoryMessageBus,
+  InMemorySessionStore,
+  InMemorySubscriptionFanOut,
+  InMemoryTaskStore,
+  type JSONRPCMessage,
+  type MessageBus,
+  type SessionStore,
+  type StoredTask,
+  type SubscriptionFanOut,
+  type TaskStore,
+} from '@x/protocol';
+import { type RedisServerHandle, startRedis, waitFor } from '@x/test-kit';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type RedisClient,
+  RedisEventStore,
+  RedisMessageBus,
+  RedisSessionStore,
+  RedisSubscriptionFanOut,
+  RedisTaskStore,
+} from '../src/index.js';
+
+let redis: RedisServerHandle;
+let client: RedisClient;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  client = await createClient({ url: redis.url }).connect();
+}, 30_000);
+
+afterAll(async () => {
+  for (const close of closers) await close();
+  client?.destroy();
+  await redis?.stop();
+});
+
+let prefixes = 0;
+/** A key prefix per test, so tests never see each other's keys. */
+const prefix = (): string => `t${prefixes++}:`;
+
+interface Kinds {
+  events: (max: number) => EventStore;
+  sessions: (idleTimeoutMs: number) => SessionStore;
+  bus: () => MessageBus;
+  fanOut: () => SubscriptionFanOut;
+  tasks: () => TaskStore;
+}
+
+const implementations: Record<string, Kinds> = {
+  'in-memory': {
+    events: (max) => new InMemoryEventStore({ maxEventsPerStream: max }),
+    sessions: (idleTimeoutMs) => new InMemorySessionStore({ idleTimeoutMs }),
+    bus: () => new InMemoryMessageBus(),
+    fanOut: () => new InMemorySubscriptionFanOut(),
+    tasks: () => new InMemoryTaskStore(),
+  },
+  redis: {
+    events: (max) => new RedisEventStore({ client, prefix: prefix(), maxEventsPerStream: max }),
+    sessions: (idleTimeoutMs) => new RedisSessionStore({ client, prefix: prefix(), idleTimeoutMs }),
+    bus: () => {
+      const bus = new RedisMessageBus({ client, prefix: prefix() });
+      closers.push(() => bus.close());
+      return bus;
+    },
+    fanOut: () => {
+      const fanOut = new RedisSubscriptionFanOut({ client, prefix: prefix() });
+      closers.push(() => fanOut.close());
+      return fanOut;
+    },
+    tasks: () => new RedisTaskStore({ client, prefix: prefix() }),
+  },
+};
+
+const note = (n: number): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/message',
+  params: { n },
+});
+
+async function replay(
+  store: EventStore,
+  after: string,
+): Promise<{ streamId: string | undefined; ids: string[]; ns: number[] }> {
+  const ids: string[] = [];
+  const ns: number[] = [];
+  const streamId = await store.replayEventsAfter(after, {
+    send(eventId, message) {
+      ids.push(eventId);
+      ns.push((message as unknown as { params: { n: number } }).params.n);
+    },
+  });
+  return { streamId, ids, ns };
+}
+
+describe.each(Object.keys(implementations))('%s stores', (name) => {
+  const make = implementations[name] as Kinds;
+
+  it('EventStore: replays exactly the events after the cursor, of that stream only, never the priming event', async () => {
+    const store = make.events(100);
+    const primed = await store.storeEvent('s1.g', undefined);
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++) {
+      ids.push(await store.storeEvent('s1.g', note(n)));
+      await store.storeEvent('s2.g', note(100 + n));
+    }
+    expect(new Set(ids).size).toBe(5);
+    expect(await store.getStreamIdForEventId?.(ids[0] as string)).toBe('s1.g');
+    const fromPrime = await replay(store, primed);
+    expect(fromPrime).toEqual({ streamId: 's1.g', ids, ns: [0, 1, 2, 3, 4] });
+    const fromMiddle = await replay(store, ids[2] as string);
+    expect(fromMiddle.ns).toEqual([3, 4]);
+    expect(fromMiddle.ids).toEqual(ids.slice(3));
+    expect((await replay(store, ids[4] as string)).ns).toEqual([]);
+    expect((await replay(store, 'nonsense')).streamId).toBeUndefined();
+  });
+
+  it('EventStore: bounded per stream; a cursor that was trimmed away is refused (events would be lost)', async () => {
+    const store = make.events(3);
+    const ids: string[] = [];
+    for (let n = 0; n < 6; n++) ids.push(await store.storeEvent('s.g', note(n)));
+    expect((await replay(store, ids[0] as string)).streamId).toBeUndefined();
+    const kept = await replay(store, ids[3] as string);
+    expect(kept).toMatchObject({ streamId: 's.g', ns: [4, 5] });
+  });
+
+  it('SessionStore: create, merge updates, subscriptions, delete', async () => {
+    const store = make.sessions(60_000);
+    expect(await store.get('a')).toBeUndefined();
+    expect(await store.update('a', { logLevel: 'info' })).toBe(false);
+    await store.create('a', { streamTag: 'tag1' });
+    expect(await store.get('a')).toEqual({ streamTag: 'tag1' });
+    expect(
+      await store.update('a', {
+        protocolVersion: '2025-11-25',
+        clientInfo: { name: 'c', version: '1' },
+        clientCapabilities: { sampling: {}, elicitation: { form: {} } },
+        principal: undefined,
+      }),
+    ).toBe(true);
+    expect(await store.update('a', { logLevel: 'warning' })).toBe(true);
+    expect(await store.get('a')).toEqual({
+      streamTag: 'tag1',
+      protocolVersion: '2025-11-25',
+      clientInfo: { name: 'c', version: '1' },
+      clientCapabilities: { sampling: {}, elicitation: { form: {} } },
+      logLevel: 'warning',
+    });
+    await store.addSubscription('a', 'file:///x');
+    await store.addSubscription('a', 'file:///y');
+    await store.addSubscription('a', 'file:///x');
+    await store.removeSubscription('a', 'file:///y');
+    expect(await store.subscriptions('a')).toEqual(['file:///x']);
+    await store.delete('a');
+    expect(await store.get('a')).toBeUndefined();
+    expect(await store.subscriptions('a')).toEqual([]);
+  });
+
+  it('SessionStore: a session unused for idleTimeoutMs expires; use keeps it alive', async () => {
+    const store = make.sessions(300);
+    await store.create('idle', {});
+    await store.create('used', {});
+    // Expiry is a matter of time: keep 'used' busy for well over the idle timeout (reading 'idle' in
+    // between would keep it alive too), then look.
+    const start = Date.now();
+    await waitFor(async () => (await store.update('used', {})) && Date.now() - start > 900, {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+      what: 'time past the idle timeout',
+    });
+    expect(await store.get('idle')).toBeUndefined();
+    expect(await store.get('used')).toEqual({});
+  });
+
+  it('MessageBus: delivers in order to every subscriber of the topic, JSON-copied, until unsubscribed', async () => {
+    const bus = make.bus();
+    const a: unknown[] = [];
+    const b: unknown[] = [];
+    const stopA = await bus.subscribe('session:1', (payload) => a.push(payload));
+    const stopB = await bus.subscribe('session:1', (payload) => b.push(payload));
+    const other: unknown[] = [];
+    const stopOther = await bus.subscribe('session:2', (payload) => other.push(payload));
+    const sent = { n: 1, skip: undefined };
+    for (let n = 1; n <= 3; n++) await bus.publish('session:1', { ...sent, n });
+    await waitFor(() => a.length === 3 && b.length === 3, { what: 'three messages each' });
+    expect(a).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    await stopA();
+    await bus.publish('session:1', { n: 4 });
+    await waitFor(() => b.length === 4, { what: 'the fourth message' });
+    expect(a).toHaveLength(3);
+    expect(other).toEqual([]);
+    await stopB();
+    await stopOther();
+  });
+
+  it('SubscriptionFanOut: every subscriber hears every notice, the publisher included', async () => {
+    const fanOut = make.fanOut();
+    const heard: ChangeNotice[] = [];
+    const stop = await fanOut.subscribe((notice) => heard.push(notice));
+    await fanOut.publish({ kind: 'tools' });
+    await fanOut.publish({ kind: 'resource', uri: 'file:///a' });
+    await waitFor(() => heard.length === 2, { what: 'two notices' });
+    expect(heard).toEqual([{ kind: 'tools' }, { kind: 'resource', uri: 'file:///a' }]);
+    await stop();
+  });
+
+  it('TaskStore: create, update, outcome, list per owner with cursors, expiry, delete', async () => {
+    const store = make.tasks();
+    const task = (id: string, owner: string, expiresAt?: number): StoredTask => ({
+      task: {
+        taskId: id,
+        status: 'working',
+        createdAt: new Date(0).toISOString(),
+        lastUpdatedAt: new Date(0).toISOString(),
+        ttl: 60_000,
+      },
+      owner,
+      method: 'tools/call',
+      expiresAt,
+    });
+    for (const id of ['t1', 't2', 't3']) await store.create(task(id, 'alice'));
+    await store.create(task('b1', 'bob'));
+    await store.create(task('gone', 'alice', Date.now() - 1));
+    expect(await store.get('gone')).toBeUndefined();
+    expect((await store.get('t1'))?.owner).toBe('alice');
+    expect(await store.update('t1', { ...(await store.get('t1'))!.task, status: 'completed' })).toBe(true);
+    expect((await store.get('t1'))?.task.status).toBe('completed');
+    expect(await store.update('nope', task('nope', 'x').task)).toBe(false);
+    await store.setOutcome('t1', { result: { content: [] } });
+    expect(await store.getOutcome('t1')).toEqual({ result: { content: [] } });
+    const first = await store.list('alice', undefined, 2);
+    expect(first?.tasks.map((t) => t.task.taskId)).toEqual(['t1', 't2']);
+    const second = await store.list('alice', first?.nextCursor, 2);
+    expect(second).toEqual({ tasks: [expect.objectContaining({ owner: 'alice' })] });
+    expect(second?.tasks[0]?.task.taskId).toBe('t3');
+    expect(await store.list('alice', 'forged', 2)).toBeUndefined();
+    await store.delete('t2');
+    expect((await store.list('alice', undefined, 10))?.tasks.map((t) => t.task.taskId)).toEqual(['t1', 't3']);
+  });
+});

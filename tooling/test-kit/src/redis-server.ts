@@ -1,0 +1,118 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** A `redis-server` started for one test suite; disposing it stops the server. */
+export interface RedisServerHandle extends AsyncDisposable {
+  /** `redis://127.0.0.1:<port>`. */
+  url: string;
+  port: number;
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s); resolves once it has exited. Idempotent. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port (empty: persistence is off), after `stop()`. */
+  restart(): Promise<void>;
+}
+
+/** Where `startRedis` looks for the binary: `REDIS_SERVER`, else the Debian path, else `PATH`. */
+function redisBinary(): string {
+  const fromEnv = process.env['REDIS_SERVER'];
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  return existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server';
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port for redis-server');
+  return address.port;
+}
+
+/** Spawns redis-server and resolves once it accepts connections; rejects with its output otherwise. */
+function launch(binary: string, port: number): Promise<ChildProcess> {
+  const child = spawn(
+    binary,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--protected-mode',
+      'no',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return new Promise<ChildProcess>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString('utf8');
+      if (output.includes('Ready to accept connections')) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        child.stderr?.resume();
+        resolve(child);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      const hint =
+        error.code === 'ENOENT'
+          ? ` — redis-server is not installed (apt-get install -y redis-server; .ci/run installs it), or set REDIS_SERVER`
+          : '';
+      reject(new Error(`Cannot start ${binary}: ${error.message}${hint}`));
+    });
+    child.once('exit', (code, signal) => {
+      reject(
+        new Error(`redis-server exited before it was ready (code ${code}, signal ${signal}):\n${output}`),
+      );
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Starts a real `redis-server` on a free port of 127.0.0.1 with persistence off (`--save ''
+ * --appendonly no`). A missing binary fails loudly (never a skip): the Redis tests must run. Use with
+ * `await using`, or call `stop()` in an `afterAll`.
+ *
+ * @example
+ * await using redis = await startRedis();
+ * const client = createClient({ url: redis.url });
+ */
+export async function startRedis(): Promise<RedisServerHandle> {
+  const binary = redisBinary();
+  const port = await freePort();
+  let child: ChildProcess | undefined = await launch(binary, port);
+  const stop = async (): Promise<void> => {
+    const running = child;
+    child = undefined;
+    if (running !== undefined) await stopChild(running);
+  };
+  const restart = async (): Promise<void> => {
+    await stop();
+    child = await launch(binary, port);
+  };
+  return { url: `redis://127.0.0.1:${port}`, port, stop, restart, [Symbol.asyncDispose]: stop };
+}
