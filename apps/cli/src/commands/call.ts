@@ -93,10 +93,7 @@ export const call: ClientCommand = (input) => {
               else if (!options.json) terminal.err(line);
             },
           })
-        : await client.callTool(
-            { name, arguments: args },
-            { signal, onprogress },
-          );
+        : await client.callTool({ name, arguments: args }, { signal, onprogress });
     } finally {
       bar?.clear();
       terminal.transient = undefined;

@@ -149,7 +149,8 @@ export function fetchersOf(fetch: FetchLike): Fetchers {
  */
 export async function loadDefaultFetchers(): Promise<Fetchers> {
   if (!isNodeRuntime()) return fetchersOf((url, init) => fetch(url, init));
-  const [undici, events] = await (loaded ??= importNodeModules());
+  loaded ??= importNodeModules();
+  const [undici, events] = await loaded;
   // undici's own defaults otherwise (as on its global dispatcher, which this client used before).
   const dispatcher = new undici.Agent();
   const post: PostFn = async (url, init) => {
