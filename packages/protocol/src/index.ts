@@ -87,12 +87,19 @@ export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/re
 
 // Protocol engine
 export {
+  DEFAULT_HEARTBEAT,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_UNCANCELLABLE_METHODS,
+  HeartbeatTimeoutError,
   Protocol,
 } from './engine/index.js';
 export type {
+  HeartbeatOptions,
+  Interceptor,
+  OutgoingNotificationCall,
+  OutgoingRequestCall,
+  ResolvedHeartbeat,
   FallbackNotificationHandler,
   FallbackRequestHandler,
   HandlerResult,
