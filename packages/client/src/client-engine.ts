@@ -1,10 +1,13 @@
 import {
+  DEFAULT_HEARTBEAT,
   eraOf,
   type ProgressToken,
   Protocol,
   type ProtocolOptions,
   type ProtocolVersion,
   type RequestId,
+  type ResolvedHeartbeat,
+  type Transport,
 } from '@x/protocol';
 import { methodsOf } from '@x/protocol/internal';
 import { assertNotificationAvailable, assertRequestAvailable } from './method-availability.js';
@@ -20,9 +23,14 @@ export class ClientEngine extends Protocol {
   #requests: ReadonlySet<string> | undefined;
   /** Progress tokens the client routes itself (task-augmented calls); see `isExpectedProgressToken`. */
   expectsProgressToken: ((token: ProgressToken) => boolean) | undefined;
+  /** Sends the heartbeat's probe for the negotiated era (see `heartbeat-probe.ts`). */
+  heartbeatProbe: ((timeoutMs: number) => Promise<unknown> | undefined) | undefined;
+  /** Whether the `heartbeat` option was given (false included); unset means "on for network transports". */
+  readonly #heartbeatSet: boolean;
 
   constructor(options: ProtocolOptions) {
     super(options);
+    this.#heartbeatSet = options.heartbeat !== undefined;
   }
 
   /** The negotiated revision; undefined during the handshake and while disconnected. */
@@ -38,6 +46,20 @@ export class ClientEngine extends Protocol {
   /** Rejects an outgoing request the server ended on its own (e.g. a cancelled `subscriptions/listen`). */
   endPendingRequest(id: RequestId, error: unknown): boolean {
     return this.rejectPendingRequest(id, error);
+  }
+
+  /**
+   * Unset, the heartbeat is on (`DEFAULT_HEARTBEAT`) for transports that say they cross a network
+   * (`Transport.network`) and off for local ones (stdio: a dead server is a closed pipe and an exit
+   * code, reported at once).
+   */
+  protected override heartbeatFor(transport: Transport): ResolvedHeartbeat | undefined {
+    if (this.#heartbeatSet) return this.heartbeatOption;
+    return transport.network === true ? DEFAULT_HEARTBEAT : undefined;
+  }
+
+  protected override sendHeartbeat(timeoutMs: number): Promise<unknown> | undefined {
+    return this.heartbeatProbe?.(timeoutMs);
   }
 
   protected override get peerName(): string {

@@ -157,8 +157,14 @@ describe('engine interceptors', () => {
 
   it('is shared: a chain given to several engines reaches them all, even after connect', async () => {
     const chain = new InterceptorChain();
-    const one = await pair(new Protocol({ interceptors: chain }));
-    const two = await pair(new Protocol({ interceptors: chain }));
+    class Shared extends Protocol {
+      constructor() {
+        super();
+        this.shareInterceptors(chain);
+      }
+    }
+    const one = await pair(new Shared());
+    const two = await pair(new Shared());
     const methods: string[] = [];
     chain.use({ incomingRequest: (request, _ctx, next) => (methods.push(request.method), next(request)) });
     await one.client.request({ method: 'echo', params: { text: 'a' } }, EchoResult);

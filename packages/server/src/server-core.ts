@@ -5,9 +5,11 @@ import {
   McpError,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
+  type ProtocolOptions,
+  type ResolvedHeartbeat,
   type ServerCapabilities,
 } from '@x/protocol';
-import { type ParamsParser, realSchema } from '@x/protocol/internal';
+import { InterceptorChain, type ParamsParser, realSchema, resolveHeartbeat } from '@x/protocol/internal';
 import { capabilityOf, isMethodDeclared } from './capability-methods.js';
 import { RequestStateCodec } from './modern/request-state.js';
 import type { ServerContext } from './server-context.js';
@@ -109,6 +111,12 @@ export class ServerCore {
   /** `{ 'io.modelcontextprotocol/serverInfo': info }`, shared by every modern result. */
   readonly serverInfoMeta: Record<string, unknown> | undefined;
   readonly sessions = new Set<CoreSession>();
+  /** `Server.use()`'s interceptors, shared by every session's engine (so `use()` reaches open ones). */
+  readonly interceptors = new InterceptorChain();
+  /** The engine options of every session: built once, not per session (a stateless server makes many). */
+  readonly engineOptions: ProtocolOptions;
+  /** `options.heartbeat` resolved: started on each legacy session once it is initialized. */
+  readonly heartbeat: ResolvedHeartbeat | undefined;
   /** Experimental tasks, when `options.tasks` enabled them. */
   readonly tasks: ServerTasks | undefined;
   readonly #handlers = new Map<string, HandlerEntry>();
@@ -136,6 +144,8 @@ export class ServerCore {
     this.serverInfoMeta =
       options.serverInfoInResults === false ? undefined : { [MetaKey.ServerInfo]: infoOnly(info) };
     this.#capabilities = { ...options.capabilities };
+    this.engineOptions = { ...options.protocol, ping: false };
+    this.heartbeat = resolveHeartbeat(options.heartbeat);
     this.tasks =
       options.tasks === undefined ? undefined : new ServerTasks(options.tasks, (error) => this.report(error));
   }

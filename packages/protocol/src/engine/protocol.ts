@@ -161,7 +161,6 @@ export class Protocol implements RequestContextHost {
     if (options.ping !== false) {
       this.#requestHandlers = new Map([['ping', { schema: undefined, resolved: true, handler: pong }]]);
     }
-    this.#chain = options.interceptors;
     this.#heartbeatOption = resolveHeartbeat(options.heartbeat);
   }
 
@@ -182,6 +181,14 @@ export class Protocol implements RequestContextHost {
   use(...interceptors: Interceptor[]): () => void {
     this.#chain ??= new InterceptorChain();
     return this.#chain.use(...interceptors);
+  }
+
+  /**
+   * Makes this engine run `chain`, shared with other engines (a server's sessions share the server's,
+   * so its `use()` reaches connections already open).
+   */
+  protected shareInterceptors(chain: InterceptorChain): void {
+    this.#chain = chain;
   }
 
   /** The connected transport, if any. */

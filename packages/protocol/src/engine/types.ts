@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { RequestId } from '../jsonrpc.js';
 import type { HeartbeatOptions } from './heartbeat.js';
-import type { InterceptorChain } from './interceptors.js';
 
 /**
  * A request as the caller hands it to the engine: the engine adds `jsonrpc` and the id.
@@ -156,11 +155,6 @@ export interface ProtocolOptions {
    * transports).
    */
   heartbeat?: boolean | HeartbeatOptions | undefined;
-  /**
-   * Interceptors shared with other engines (a server's sessions share the server's); internal to the
-   * x-mcp packages: call `use()` instead.
-   */
-  interceptors?: InterceptorChain | undefined;
 }
 
 /**

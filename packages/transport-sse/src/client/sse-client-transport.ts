@@ -42,6 +42,8 @@ const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;
  * ```
  */
 export class SseClientTransport implements Transport {
+  /** The peer is across a network: a `Client` runs its MCP heartbeat by default (`Transport.network`). */
+  readonly network = true;
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
   /**
    * Why the session ended, when the server or the network ended it (not our `close()`): a

@@ -111,6 +111,8 @@ export class StreamableHttpClientTransport implements Transport {
   onclose?: (() => void) | undefined;
   /** Each request has its own POST and response stream; `requestSignal` closes it (2026-07-28 cancel). */
   readonly hasPerRequestStream = true;
+  /** The peer is across a network: a `Client` runs its MCP heartbeat by default (`Transport.network`). */
+  readonly network = true;
 
   readonly #url: URL;
   readonly #options: StreamableHttpClientTransportOptions;
