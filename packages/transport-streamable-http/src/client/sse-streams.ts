@@ -171,7 +171,11 @@ export class SseStreams {
     const onRetry = (ms: number): void => {
       this.#serverRetryMs = ms;
     };
-    const idle = this.#watch(context, exchange);
+    // A request's own reply stream is bounded by the request's timeout: no watchdog, no call for it.
+    const idle =
+      context.requestId === undefined || context.method === 'subscriptions/listen'
+        ? this.#watch(exchange)
+        : undefined;
     let broke: string | undefined;
     try {
       await readSse(
@@ -229,12 +233,8 @@ export class SseStreams {
    * undefined for a request's own reply stream, which the request's timeout already bounds (and whose
    * chunks should not pay for a clock read).
    */
-  #watch(
-    context: StreamContext,
-    exchange: Exchange,
-  ): { watchdog: IdleWatchdog; silent: boolean } | undefined {
+  #watch(exchange: Exchange): { watchdog: IdleWatchdog; silent: boolean } | undefined {
     if (this.#idleTimeoutMs <= 0) return undefined;
-    if (context.requestId !== undefined && context.method !== 'subscriptions/listen') return undefined;
     const idle = {
       silent: false,
       watchdog: new IdleWatchdog({
