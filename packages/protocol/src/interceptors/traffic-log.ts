@@ -102,9 +102,9 @@ export function trafficLog(options: TrafficLogOptions): Interceptor {
       for (const [name, schema] of Object.entries(properties)) {
         const annotated = schema as { writeOnly?: unknown; format?: unknown } | null;
         if (annotated?.writeOnly === true || annotated?.format === 'password') {
-          let names = sensitive.get(tool.name);
-          if (names === undefined) sensitive.set(tool.name, (names = new Set()));
+          const names = sensitive.get(tool.name) ?? new Set<string>();
           names.add(name);
+          sensitive.set(tool.name, names);
         }
       }
     }
