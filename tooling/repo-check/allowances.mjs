@@ -20,6 +20,9 @@ export const ALLOWANCES = {
   },
   '@x/auth': { deps: ['@x/protocol', 'oauth4webapi', 'jose'], node: false, nodeDirs: ['node'] },
   '@x/transport-ws': { deps: ['@x/protocol', 'ws'], node: true },
+  // OpenTelemetry in a package of its own: @x/client and @x/server stay free of it, and an application
+  // without @x/otel loads none of it. `@opentelemetry/api` is a peer (one API instance per process).
+  '@x/otel': { deps: ['@x/protocol', '@opentelemetry/api'], node: false },
 };
 
 /**

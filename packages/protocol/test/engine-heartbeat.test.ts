@@ -13,7 +13,12 @@ describe('engine heartbeat', () => {
     const [a, b] = InMemoryTransport.createLinkedPair();
     const pings: JSONRPCMessage[] = [];
     const peer = new Protocol();
-    peer.use({ incomingRequest: (request, _ctx, next) => (pings.push(request), next(request)) });
+    peer.use({
+      incomingRequest: (request, _ctx, next) => {
+        pings.push(request);
+        return next(request);
+      },
+    });
     await peer.connect(b);
     const engine = new Protocol({ heartbeat: { intervalMs: 20, timeoutMs: 1_000, maxMisses: 1 } });
     await engine.connect(a);
@@ -51,7 +56,12 @@ describe('engine heartbeat', () => {
     const [a, b] = InMemoryTransport.createLinkedPair();
     const peer = new Protocol({ ping: false }); // answers ping with -32601
     let asked = 0;
-    peer.use({ incomingRequest: (request, _ctx, next) => (asked++, next(request)) });
+    peer.use({
+      incomingRequest: (request, _ctx, next) => {
+        asked++;
+        return next(request);
+      },
+    });
     await peer.connect(b);
     const engine = new Protocol({ heartbeat: { intervalMs: 10, timeoutMs: 500, maxMisses: 1 } });
     await engine.connect(a);

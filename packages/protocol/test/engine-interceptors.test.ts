@@ -166,7 +166,12 @@ describe('engine interceptors', () => {
     const one = await pair(new Shared());
     const two = await pair(new Shared());
     const methods: string[] = [];
-    chain.use({ incomingRequest: (request, _ctx, next) => (methods.push(request.method), next(request)) });
+    chain.use({
+      incomingRequest: (request, _ctx, next) => {
+        methods.push(request.method);
+        return next(request);
+      },
+    });
     await one.client.request({ method: 'echo', params: { text: 'a' } }, EchoResult);
     await two.client.request({ method: 'echo', params: { text: 'b' } }, EchoResult);
     expect(methods).toEqual(['echo', 'echo']);
