@@ -33,7 +33,7 @@ describe('pnpm examples (built runner)', () => {
   it('exits 0 with every example passing', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).not.toContain('FAIL');
-    expect(result.stdout).toContain('all 7 examples passed');
+    expect(result.stdout).toContain('all 8 examples passed');
     expect(result.code).toBe(0);
   });
 
@@ -79,6 +79,16 @@ describe('pnpm examples (built runner)', () => {
         'no token: 401, resource metadata at /.well-known/oauth-protected-resource/mcp names https://auth.example.com',
         'token for another audience: 401 invalid_token; token without mcp:tools: 403 insufficient_scope',
         'with a valid token: whoami = example-client with scopes mcp:tools',
+      ],
+    ],
+    [
+      'resilience-observability',
+      [
+        'GET /healthz → 200 {"status":"ok","details":{"sessions":0}}',
+        'login arguments as logged: {"user":"ada","password":"[REDACTED]"}',
+        'alert: tools/call p95 over 100 ms',
+        'rate limited: error -32029',
+        'heartbeat: the hung server was declared dead and the connection closed',
       ],
     ],
   ])('%s passes and prints its checks', (name, lines) => {

@@ -12,6 +12,7 @@ const EXAMPLES: ReadonlyArray<{ name: string; shows: string }> = [
   { name: 'elicitation-sampling-both-eras', shows: 'elicitation + sampling, one tool, both eras' },
   { name: 'custom-transport', shows: 'a MessageChannel transport proven by the contract kit' },
   { name: 'protected-server', shows: 'OAuth bearer protection: JWT checks, 401/403 challenges, metadata' },
+  { name: 'resilience-observability', shows: 'heartbeat, /healthz, rate limit, RTT alerts, redacted logs' },
 ];
 const TIMEOUT_MS = Number(process.env['EXAMPLE_TIMEOUT_MS'] ?? 30_000);
 
