@@ -177,6 +177,33 @@ describe('engine interceptors', () => {
     expect(methods).toEqual(['echo', 'echo']);
   });
 
+  it('an interceptor removed while a request is inside it never makes a later request skip the chain', async () => {
+    const { client } = await pair();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const remove = client.use({
+      async outgoingRequest(call, next) {
+        await gate;
+        return next(call);
+      },
+    });
+    const first = client.request({ method: 'echo', params: { text: 'a' } }, EchoResult);
+    remove();
+    release();
+    await first;
+    const seen: string[] = [];
+    client.use({
+      outgoingRequest: (call, next) => {
+        seen.push(String(call.request.params?.['text']));
+        return next(call);
+      },
+    });
+    await client.request({ method: 'echo', params: { text: 'b' } }, EchoResult);
+    expect(seen).toEqual(['b']);
+  });
+
   it('a throwing incoming-notification interceptor goes to onerror, never into the transport', async () => {
     const { server, client } = await pair();
     const errors: Error[] = [];

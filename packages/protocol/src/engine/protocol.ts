@@ -314,11 +314,11 @@ export class Protocol implements RequestContextHost {
     resultSchema: S,
     options?: RequestOptions,
   ): Promise<z.output<S>> {
-    if (this.#chain?.outgoingRequest !== undefined) {
-      if (!this.#direct)
-        return this.#interceptRequest(request, resultSchema, options) as Promise<z.output<S>>;
-      this.#direct = false;
+    if (this.#chain?.outgoingRequest !== undefined && !this.#direct) {
+      return this.#interceptRequest(request, resultSchema, options) as Promise<z.output<S>>;
     }
+    // Cleared even when the layers were removed meanwhile, so it never skips a later request's chain.
+    this.#direct = false;
     const transport = this.#transport;
     if (transport === undefined) return Promise.reject(new ConnectionClosedError('Not connected'));
     const signal = options?.signal;
@@ -362,10 +362,10 @@ export class Protocol implements RequestContextHost {
    * ```
    */
   notification(notification: OutgoingNotification, options?: NotificationOptions): Promise<void> {
-    if (this.#chain?.outgoingNotification !== undefined) {
-      if (!this.#direct) return this.#interceptNotification(notification, options);
-      this.#direct = false;
+    if (this.#chain?.outgoingNotification !== undefined && !this.#direct) {
+      return this.#interceptNotification(notification, options);
     }
+    this.#direct = false;
     const transport = this.#transport;
     if (transport === undefined) return Promise.reject(new ConnectionClosedError('Not connected'));
     try {
