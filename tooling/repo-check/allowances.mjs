@@ -23,6 +23,9 @@ export const ALLOWANCES = {
   '@x/transport-ws': { deps: ['@x/protocol', 'ws', '@types/ws'], node: true },
   // Scale-out stores (DESIGN §9, §10): implements the interfaces of @x/protocol; imports no transport.
   '@x/redis': { deps: ['@x/protocol', 'redis'], node: false },
+  // OpenTelemetry in a package of its own: @x/client and @x/server stay free of it, and an application
+  // without @x/otel loads none of it. `@opentelemetry/api` is a peer (one API instance per process).
+  '@x/otel': { deps: ['@x/protocol', '@opentelemetry/api'], node: false },
 };
 
 /**

@@ -256,6 +256,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     commands: ['listen'],
   },
   {
+    name: 'heartbeat',
+    value: '<ms>',
+    description:
+      'ping the server this often (default 10000; 0 off); two unanswered in a row end listen (exit 3)',
+    commands: ['listen'],
+  },
+  {
     name: 'port',
     value: '<n>',
     description: 'port to listen on; 0 picks a free one (default 3000)',

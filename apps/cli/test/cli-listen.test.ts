@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, killAll, runCli, serve, startCli } from './helpers/cli-process.js';
 
@@ -58,6 +59,23 @@ describe('x-mcp listen', () => {
     expect(stdout).toMatch(/^\d\d:\d\d:\d\d\.\d{3} notifications\/tools\/list_changed\n$/);
     listener.child.kill('SIGINT');
     expect(await listener.exited()).toBe(0);
+  });
+
+  it('exits 3 when the heartbeat finds a server that hangs with its pipes open (stdio)', async () => {
+    const hanging = fileURLToPath(new URL('./fixtures/hanging-stdio-server.mjs', import.meta.url));
+    const listener = startCli(['listen', '--legacy', '--heartbeat', '200', '--', process.execPath, hanging]);
+    listeners.push(listener);
+    await listener.waitFor('stderr', /Listening/);
+    expect(await listener.exited()).toBe(3);
+    expect(listener.stderr()).toMatch(
+      /declared dead: 2 heartbeat probe\(s\) in a row got no answer within heartbeat\.timeoutMs \(200 ms\)/,
+    );
+  });
+
+  it('refuses a --heartbeat that is not a number of milliseconds', async () => {
+    const run = await runCli(['listen', '--heartbeat', 'soon', url]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--heartbeat expects a number of milliseconds (0 turns it off), got 'soon'");
   });
 
   for (const transport of ['http', 'ws'] as const) {

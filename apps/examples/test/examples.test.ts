@@ -33,7 +33,7 @@ describe('pnpm examples (built runner)', () => {
   it('exits 0 with every example passing', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).not.toContain('FAIL');
-    expect(result.stdout).toContain('all 8 examples passed');
+    expect(result.stdout).toContain('all 9 examples passed');
     expect(result.code).toBe(0);
   });
 
@@ -90,6 +90,16 @@ describe('pnpm examples (built runner)', () => {
         'WebSocket is back: switched back between requests',
         'stdio server crashed (exit code 3, its last stderr line reported) and was restarted once',
         'the call was repeated on the new process: report from process N',
+      ],
+    ],
+    [
+      'resilience-observability',
+      [
+        'GET /healthz → 200 {"status":"ok","details":{"sessions":0}}',
+        'login arguments as logged: {"user":"ada","password":"[REDACTED]"}',
+        'alert: tools/call p95 over 100 ms',
+        'rate limited: error -32029',
+        'heartbeat: the hung server was declared dead and the connection closed',
       ],
     ],
   ])('%s passes and prints its checks', (name, lines) => {

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_HEARTBEAT,
   eraOf,
   type OutgoingRequest,
   type ProgressToken,
@@ -8,6 +9,8 @@ import {
   type RequestId,
   type RequestOptions,
   type ZodSchema,
+  type ResolvedHeartbeat,
+  type Transport,
 } from '@x/protocol';
 import { methodsOf } from '@x/protocol/internal';
 import { assertNotificationAvailable, assertRequestAvailable } from './method-availability.js';
@@ -31,9 +34,14 @@ export class ClientEngine extends Protocol {
   handshake: Promise<void> | undefined;
   /** Whether the last `tools/list` annotated a tool `readOnlyHint` or `idempotentHint`. */
   toolIsRepeatable: ((name: string) => boolean) | undefined;
+  /** Sends the heartbeat's probe for the negotiated era (see `heartbeat-probe.ts`). */
+  heartbeatProbe: ((timeoutMs: number) => Promise<unknown> | undefined) | undefined;
+  /** Whether the `heartbeat` option was given (false included); unset means "on for network transports". */
+  readonly #heartbeatSet: boolean;
 
   constructor(options: ProtocolOptions) {
     super(options);
+    this.#heartbeatSet = options.heartbeat !== undefined;
   }
 
   /** The negotiated revision; undefined during the handshake and while disconnected. */
@@ -78,6 +86,20 @@ export class ClientEngine extends Protocol {
   /** Rejects an outgoing request the server ended on its own (e.g. a cancelled `subscriptions/listen`). */
   endPendingRequest(id: RequestId, error: unknown): boolean {
     return this.rejectPendingRequest(id, error);
+  }
+
+  /**
+   * Unset, the heartbeat is on (`DEFAULT_HEARTBEAT`) for transports that say they cross a network
+   * (`Transport.network`) and off for local ones (stdio: a dead server is a closed pipe and an exit
+   * code, reported at once).
+   */
+  protected override heartbeatFor(transport: Transport): ResolvedHeartbeat | undefined {
+    if (this.#heartbeatSet) return this.heartbeatOption;
+    return transport.network === true ? DEFAULT_HEARTBEAT : undefined;
+  }
+
+  protected override sendHeartbeat(timeoutMs: number): Promise<unknown> | undefined {
+    return this.heartbeatProbe?.(timeoutMs);
   }
 
   protected override get peerName(): string {

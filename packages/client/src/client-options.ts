@@ -1,4 +1,10 @@
-import type { ClientCapabilities, LoggingLevel, RequestOptions, Transport } from '@x/protocol';
+import type {
+  ClientCapabilities,
+  HeartbeatOptions,
+  LoggingLevel,
+  RequestOptions,
+  Transport,
+} from '@x/protocol';
 import type { EraCache } from './connect/era-cache.js';
 import type { VersionSelection } from './connect/negotiate.js';
 import type { ClientTaskOptions } from './legacy/client-tasks.js';
@@ -34,6 +40,15 @@ export interface ClientOptions {
   resetTimeoutOnProgress?: boolean | undefined;
   /** Hard maximum of a request in ms, progress or not. Default 600 000. */
   maxTotalTimeout?: number | undefined;
+  /**
+   * The MCP-level heartbeat (`HeartbeatOptions`): a probe every `intervalMs`; `maxMisses` unanswered in a
+   * row (each waiting `timeoutMs`) close the connection with a `HeartbeatTimeoutError`. The probe is
+   * `ping` on legacy connections and `server/discover` on 2026-07-28 ones over stdio or WebSocket; a
+   * 2026-07-28 connection over Streamable HTTP has no connection to probe (see the transport's
+   * `idleTimeoutMs` for its listen streams). Default: `DEFAULT_HEARTBEAT` (2 min, 30 s, 2 misses) on
+   * network transports (`Transport.network`), off on stdio. `false` turns it off, `true` on.
+   */
+  heartbeat?: boolean | HeartbeatOptions | undefined;
   /** Page cap of the `iterate…()` walkers. Default 100. */
   maxPages?: number | undefined;
   /** Retries a 2026-07-28 request may take to satisfy `input_required` answers. Default 8. */

@@ -15,6 +15,7 @@ import {
   type GetPromptResult,
   type GetTaskResult,
   type Implementation,
+  type Interceptor,
   type ListPromptsResult,
   type ListResourcesResult,
   type ListResourceTemplatesResult,
@@ -44,6 +45,7 @@ import {
   type SamplingHandler,
 } from './client-handlers.js';
 import { wireNotifications } from './client-notifications.js';
+import { heartbeatProbe } from './heartbeat-probe.js';
 import type { ClientOptions, ClientRequestOptions, ConnectOptions } from './client-options.js';
 import { Connector } from './connect/connector.js';
 import { InMemoryEraCache } from './connect/era-cache.js';
@@ -102,7 +104,10 @@ export class Client {
       timeout: options.timeout,
       resetTimeoutOnProgress: options.resetTimeoutOnProgress,
       maxTotalTimeout: options.maxTotalTimeout,
+      heartbeat: options.heartbeat,
     });
+    this.#engine.heartbeatProbe = (timeoutMs) =>
+      heartbeatProbe(this.#session, this.#engine.transport, timeoutMs);
     const receiver = options.tasks === undefined ? undefined : new ClientTasks(options.tasks);
     this.#receiver = receiver;
     this.#handlers = new ClientHandlers(options.capabilities, receiver);
@@ -245,6 +250,20 @@ export class Client {
   /** Closes the transport; pending requests reject with `ConnectionClosedError`. */
   async close(): Promise<void> {
     await this.#engine.close();
+  }
+
+  /**
+   * Installs interceptors around this client's traffic: its requests and the server's responses, the
+   * server's requests (sampling, elicitation, roots) and this client's answers, notifications both ways
+   * (see `Interceptor`). The first installed is the outermost. Returns what removes them.
+   *
+   * @example
+   * ```ts
+   * client.use(roundTripMetrics({ thresholdMs: 500, onAlert: (alert) => console.warn(alert) }));
+   * ```
+   */
+  use(...interceptors: Interceptor[]): () => void {
+    return this.#engine.use(...interceptors);
   }
 
   /** Subscribes to server notifications; returns the unsubscribe function. */

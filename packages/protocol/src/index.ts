@@ -85,14 +85,33 @@ export { InMemoryTransport } from './transports/in-memory-transport.js';
 export { reconnectDelay, resolveReconnect } from './transports/reconnect.js';
 export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/reconnect.js';
 
+// Ready interceptors (`use(...)` on Client, Server, Protocol)
+export { roundTripMetrics } from './interceptors/round-trip-metrics.js';
+export type {
+  RoundTripAlert,
+  RoundTripMetrics,
+  RoundTripMetricsOptions,
+  RoundTripStats,
+} from './interceptors/round-trip-metrics.js';
+export { DEFAULT_SECRET_KEYS, REDACTED, redact } from './interceptors/redact.js';
+export { trafficLog } from './interceptors/traffic-log.js';
+export type { TrafficLogEntry, TrafficLogOptions } from './interceptors/traffic-log.js';
+
 // Protocol engine
 export {
+  DEFAULT_HEARTBEAT,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_UNCANCELLABLE_METHODS,
+  HeartbeatTimeoutError,
   Protocol,
 } from './engine/index.js';
 export type {
+  HeartbeatOptions,
+  Interceptor,
+  OutgoingNotificationCall,
+  OutgoingRequestCall,
+  ResolvedHeartbeat,
   FallbackNotificationHandler,
   FallbackRequestHandler,
   HandlerResult,

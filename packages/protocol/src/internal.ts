@@ -9,10 +9,12 @@ export { copyWith } from './copy-with.js';
 export {
   CANCELLED_NOTIFICATION,
   formatIssues,
+  InterceptorChain,
   parseParams,
   PROGRESS_NOTIFICATION,
   readCancelledParams,
   readProgressParams,
+  resolveHeartbeat,
 } from './engine/index.js';
 export type { CancelledParams, ParamsParser, ProgressParams } from './engine/index.js';
 export { InFlightMap, InFlightSet } from './in-flight-map.js';

@@ -63,6 +63,13 @@ export interface Transport {
    */
   readonly hasPerRequestStream?: boolean | undefined;
   /**
+   * True for transports whose peer is across a network (WebSocket, Streamable HTTP, legacy HTTP+SSE).
+   * A `Client` turns its MCP heartbeat on by default for them (`DEFAULT_HEARTBEAT`): a network link
+   * can die silently (a sleeping laptop, a proxy dropping state), while a local peer (stdio, in-memory)
+   * shows its death as a closed pipe. Wrapping transports should forward their inner transport's value.
+   */
+  readonly network?: boolean | undefined;
+  /**
    * Fired by transports that re-establish a dropped connection by themselves (e.g. the WebSocket client
    * with `reconnect`), after the new connection is up. The peer may have lost all state: a legacy-era
    * client re-runs its `initialize` handshake here.

@@ -31,3 +31,5 @@ export type {
   SchemaInput,
   StandardSchemaLike,
 } from './mcp/schema-adapter.js';
+export { callerKey, RATE_LIMITED, rateLimit } from './rate-limit.js';
+export type { RateLimitOptions } from './rate-limit.js';

@@ -1,4 +1,9 @@
-import { type CompleteRequestParams, CompleteRequestParamsSchema, type Transport } from '@x/protocol';
+import {
+  type CompleteRequestParams,
+  CompleteRequestParamsSchema,
+  type Interceptor,
+  type Transport,
+} from '@x/protocol';
 import { complete } from './mcp/complete.js';
 import { type ListKind, ListNotifier } from './mcp/list-notifier.js';
 import {
@@ -108,6 +113,18 @@ export class McpServer {
   /** Open connections. */
   get sessions(): ReadonlySet<ServerSession> {
     return this.server.sessions;
+  }
+
+  /**
+   * Installs interceptors around every connection's traffic (`Server.use`).
+   *
+   * @example
+   * ```ts
+   * server.use(trafficLog({ log: (entry) => logger.info(entry) }));
+   * ```
+   */
+  use(...interceptors: Interceptor[]): () => void {
+    return this.server.use(...interceptors);
   }
 
   /**

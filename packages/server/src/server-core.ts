@@ -6,9 +6,11 @@ import {
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
   type DetailedTask,
+  type ProtocolOptions,
+  type ResolvedHeartbeat,
   type ServerCapabilities,
 } from '@x/protocol';
-import { type ParamsParser, realSchema } from '@x/protocol/internal';
+import { InterceptorChain, type ParamsParser, realSchema, resolveHeartbeat } from '@x/protocol/internal';
 import { capabilityOf, isMethodDeclared } from './capability-methods.js';
 import { RequestStateCodec } from './modern/request-state.js';
 import type { ServerContext } from './server-context.js';
@@ -114,6 +116,12 @@ export class ServerCore {
   /** `{ 'io.modelcontextprotocol/serverInfo': info }`, shared by every modern result. */
   readonly serverInfoMeta: Record<string, unknown> | undefined;
   readonly sessions = new Set<CoreSession>();
+  /** `Server.use()`'s interceptors, shared by every session's engine (so `use()` reaches open ones). */
+  readonly interceptors = new InterceptorChain();
+  /** The engine options of every session: built once, not per session (a stateless server makes many). */
+  readonly engineOptions: ProtocolOptions;
+  /** `options.heartbeat` resolved: started on each legacy session once it is initialized. */
+  readonly heartbeat: ResolvedHeartbeat | undefined;
   /** Experimental tasks, when `options.tasks` enabled them. */
   readonly tasks: ServerTasks | undefined;
   readonly #handlers = new Map<string, HandlerEntry>();
@@ -141,6 +149,8 @@ export class ServerCore {
     this.serverInfoMeta =
       options.serverInfoInResults === false ? undefined : { [MetaKey.ServerInfo]: infoOnly(info) };
     this.#capabilities = { ...options.capabilities };
+    this.engineOptions = { ...options.protocol, ping: false };
+    this.heartbeat = resolveHeartbeat(options.heartbeat);
     this.tasks =
       options.tasks === undefined
         ? undefined

@@ -1,6 +1,7 @@
 import type {
   CacheScope,
   ClientCapabilities,
+  HeartbeatOptions,
   Implementation,
   ProtocolOptions,
   ServerCapabilities,
@@ -112,8 +113,17 @@ export interface ServerOptions {
    * (`DEFAULT_MAX_SUBSCRIPTIONS`).
    */
   maxSubscriptions?: number | undefined;
+  /**
+   * The MCP-level heartbeat towards each legacy session's client (`HeartbeatOptions`): `ping` every
+   * `intervalMs`; `maxMisses` unanswered in a row (each waiting `timeoutMs`) close that session's
+   * transport with a `HeartbeatTimeoutError`. Started once a session ran `initialize`; never on
+   * stateless HTTP requests or 2026-07-28 requests (that era has no server→client requests, so no
+   * ping). Default off: the network server transports watch their links already (`keepAliveMs`).
+   * `true` for `DEFAULT_HEARTBEAT`.
+   */
+  heartbeat?: boolean | HeartbeatOptions | undefined;
   /** Engine options of every session (timeouts of server→client requests). */
-  protocol?: Omit<ProtocolOptions, 'ping'> | undefined;
+  protocol?: Omit<ProtocolOptions, 'ping' | 'heartbeat'> | undefined;
   /**
    * Shared legacy session state, for several processes behind one endpoint (DESIGN §9): the handshake
    * outcome, log level and resource subscriptions are written here before the request that set them

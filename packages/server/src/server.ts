@@ -1,4 +1,4 @@
-import type { ChangeNotice, ServerCapabilities, Transport, Unsubscribe } from '@x/protocol';
+import type { ChangeNotice, Interceptor, ServerCapabilities, Transport, Unsubscribe } from '@x/protocol';
 import {
   type ParamsSchema,
   ServerCore,
@@ -66,6 +66,20 @@ export class Server {
 
   get onerror(): ((error: Error) => void) | undefined {
     return this.#core.onerror;
+  }
+
+  /**
+   * Installs interceptors around the traffic of every connection, open ones included: client requests
+   * and this server's answers, server→client requests and the client's answers, notifications both ways
+   * (see `Interceptor`). The first installed is the outermost. Returns what removes them.
+   *
+   * @example
+   * ```ts
+   * server.use(rateLimit({ perSecond: 20, burst: 40 }));
+   * ```
+   */
+  use(...interceptors: Interceptor[]): () => void {
+    return this.#core.interceptors.use(...interceptors);
   }
 
   /** Adds capabilities (merged per capability); legacy clients see them from their next `initialize`. */

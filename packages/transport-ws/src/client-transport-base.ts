@@ -105,6 +105,8 @@ const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
  * other version the batch is refused with one -32600 error frame (id null).
  */
 export class WebSocketClientTransportBase implements Transport {
+  /** The peer is across a network: a `Client` runs its MCP heartbeat by default (`Transport.network`). */
+  readonly network = true;
   readonly #open: OpenSocket;
   /** The server's URL, for errors: each names the peer. */
   readonly #peer: string;

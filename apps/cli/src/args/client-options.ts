@@ -22,6 +22,8 @@ export interface ClientOptions {
   readonly timeout: number | undefined;
   /** `--retry <n>`: retries of a request safe to repeat (and restarts of a crashed stdio server). */
   readonly retry: number | undefined;
+  /** `listen --heartbeat <ms>`: the heartbeat's interval (and each ping's timeout); 0 off. */
+  readonly heartbeat: number | undefined;
   readonly protocolVersion: VersionSelection;
   /** `http` / `sse`: force one of the two HTTP transports instead of Streamable HTTP with SSE fallback. */
   readonly transport: 'http' | 'sse' | 'ws' | 'stdio' | undefined;
@@ -79,6 +81,7 @@ export function readClientOptions(args: ParsedArgs): ClientOptions {
     })),
     timeout: parseTimeout(one('timeout'), command),
     retry: parseRetry(one('retry'), command),
+    heartbeat: parseHeartbeat(one('heartbeat'), command),
     protocolVersion: legacy ? 'legacy' : (pinned ?? 'auto'),
     transport: transport as ClientOptions['transport'],
     logLevel: logLevel as LoggingLevel | undefined,
@@ -109,6 +112,17 @@ function parseEnv(raw: readonly string[], command: string | undefined): Record<s
     env[entry.slice(0, eq)] = entry.slice(eq + 1);
   }
   return env;
+}
+
+function parseHeartbeat(raw: string | undefined, command: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const ms = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(ms)) {
+    throw new UsageError(`--heartbeat expects a number of milliseconds (0 turns it off), got '${raw}'`, {
+      command,
+    });
+  }
+  return ms;
 }
 
 function parseTimeout(raw: string | undefined, command: string | undefined): number | undefined {

@@ -1,17 +1,13 @@
 import type { Client, Subscription } from '@x/client';
-import { ConnectionClosedError } from '@x/protocol';
+import { ConnectionClosedError, HeartbeatTimeoutError } from '@x/protocol';
 import { ExitCode } from '../exit-codes.js';
 import { formatLog } from '../output/format-log.js';
 import type { Terminal } from '../output/terminal.js';
 import { type ClientCommand, expectPositionals } from './client-command.js';
 import { sanitize } from '../output/sanitize.js';
 
-/**
- * How often a legacy `listen` pings. A legacy session's notifications arrive on a stream that a transport
- * may give up re-opening without closing the connection (Streamable HTTP's GET stream); only a request
- * finds out the server is gone. The timer also keeps the process alive while it waits.
- */
-const HEARTBEAT_MS = 10_000;
+/** A timer that only keeps the process alive while it waits (the client's heartbeat timer does not). */
+const KEEP_ALIVE_MS = 1 << 30;
 
 /** Prints each notification as it arrives: a timestamped line, or one JSON object per line. */
 function printer(terminal: Terminal, json: boolean) {
@@ -47,8 +43,8 @@ function watch(client: Client, terminal: Terminal, json: boolean): Array<() => v
  * `x-mcp listen [--subscribe <uri>]…`: prints notifications until Ctrl-C (exit 0) or until the connection
  * drops (exit 3). Modern servers are asked through `subscriptions/listen` (2026-07-28
  * basic/patterns/subscriptions) for list changes and the `--subscribe` resources; on legacy ones the
- * notifications come on the session, `--subscribe` sends `resources/subscribe`, and a periodic `ping`
- * notices a server that went away.
+ * notifications come on the session, `--subscribe` sends `resources/subscribe`, and the client's
+ * heartbeat (`ping` every 10 s) notices a server that went away.
  */
 export const listen: ClientCommand = (input) => {
   expectPositionals(input, { max: 0 });
@@ -57,13 +53,18 @@ export const listen: ClientCommand = (input) => {
     const { client } = session;
     const unwatch = watch(client, terminal, options.json);
     let subscription: Subscription | undefined;
-    let heartbeat: ReturnType<typeof setInterval> | undefined;
-    let fail: (error: unknown) => void = () => {};
+    const keepAlive = setInterval(() => {}, KEEP_ALIVE_MS);
+    const previousOnerror = client.onerror;
+    // The session's heartbeat (openSession's listenHeartbeat) reports a dead server here, then closes.
+    let dead: HeartbeatTimeoutError | undefined;
+    client.onerror = (error) => {
+      if (error instanceof HeartbeatTimeoutError) dead = error;
+      previousOnerror?.(error);
+    };
     try {
       const ended = new Promise<ExitCode>((resolve, reject) => {
-        fail = reject;
         signal.addEventListener('abort', () => resolve(ExitCode.Ok), { once: true });
-        client.onclose = () => reject(new ConnectionClosedError('the server closed the connection'));
+        client.onclose = () => reject(dead ?? new ConnectionClosedError('the server closed the connection'));
       });
       // Raced below, or abandoned when setting up fails: either way never an unhandled rejection.
       ended.catch(() => {});
@@ -85,15 +86,11 @@ export const listen: ClientCommand = (input) => {
       }
       for (const uri of uris) await client.subscribeResource({ uri }, { signal });
       terminal.err(terminal.errStyle.dim('Listening for notifications (Ctrl-C to stop)'));
-      heartbeat = setInterval(() => {
-        client.ping({ signal }).catch((error: unknown) => {
-          if (!signal.aborted) fail(error);
-        });
-      }, HEARTBEAT_MS);
       return await ended;
     } finally {
       client.onclose = undefined;
-      clearInterval(heartbeat);
+      client.onerror = previousOnerror;
+      clearInterval(keepAlive);
       for (const off of unwatch) off();
       subscription?.close();
     }

@@ -29,6 +29,21 @@ export interface OpenSessionOptions {
   readonly signal: AbortSignal;
 }
 
+/**
+ * The MCP heartbeat of `listen` (the client's `heartbeat` option, issue 28 §3): a legacy session's
+ * notifications arrive on a stream a transport may give up re-opening without closing the connection
+ * (Streamable HTTP's GET stream), and a stdio server can hang with its pipes open; only a request
+ * finds out. A probe every `--heartbeat` ms (default 10 s), dead after two unanswered in a row (each
+ * waiting as long). Other commands keep the client's default (on for network targets, with a 2-minute
+ * interval they never reach).
+ */
+const LISTEN_HEARTBEAT_MS = 10_000;
+
+function listenHeartbeat(ms: number | undefined) {
+  const intervalMs = ms ?? LISTEN_HEARTBEAT_MS;
+  return intervalMs === 0 ? false : { intervalMs, timeoutMs: intervalMs, maxMisses: 2 };
+}
+
 /** Default time to connect, when `--timeout` does not say. */
 const CONNECT_TIMEOUT_MS = 30_000;
 
@@ -56,6 +71,7 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
       timeout: options.timeout,
       retry: retryOf(target, options),
       onwarning: (message) => terminal.warn(message),
+      ...(input.command === 'listen' ? { heartbeat: listenHeartbeat(options.heartbeat) } : {}),
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
     },
   );

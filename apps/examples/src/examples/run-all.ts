@@ -16,6 +16,7 @@ const EXAMPLES: ReadonlyArray<{ name: string; shows: string }> = [
     name: 'resilience',
     shows: 'failover WebSocket → HTTP and back, retries, a crashed stdio server restarted',
   },
+  { name: 'resilience-observability', shows: 'heartbeat, /healthz, rate limit, RTT alerts, redacted logs' },
 ];
 const TIMEOUT_MS = Number(process.env['EXAMPLE_TIMEOUT_MS'] ?? 30_000);
 

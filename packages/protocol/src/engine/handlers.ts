@@ -89,6 +89,21 @@ export function runRequestHandler(
   return resultResponse(request, result);
 }
 
+/**
+ * Calls a request's handler the way {@link runRequestHandler} does, without turning the outcome into a
+ * response: for the innermost `incomingRequest` interceptor layer, whose caller does that.
+ */
+export function invokeTarget(
+  target: RequestTarget,
+  request: JSONRPCRequest,
+  ctx: RequestContext,
+  engine: object,
+): unknown {
+  return typeof target === 'function'
+    ? target.call(engine, request, ctx)
+    : target.handler(parseParams(paramsSchema(target), request.params, request.method), ctx);
+}
+
 function resultResponse(request: JSONRPCRequest, result: unknown): JSONRPCResponse {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) {
     const error = new McpError(

@@ -14,6 +14,14 @@ export { formatIssues } from './format-issues.js';
 export { parseParams } from './handlers.js';
 export type { ParamsParser } from './handlers.js';
 export { Protocol } from './protocol.js';
+export {
+  DEFAULT_HEARTBEAT,
+  HeartbeatTimeoutError,
+  resolveHeartbeat,
+} from './heartbeat.js';
+export type { HeartbeatOptions, ResolvedHeartbeat } from './heartbeat.js';
+export { InterceptorChain } from './interceptors.js';
+export type { Interceptor, OutgoingNotificationCall, OutgoingRequestCall } from './interceptors.js';
 export type { RequestContext } from './request-context.js';
 export type {
   FallbackNotificationHandler,

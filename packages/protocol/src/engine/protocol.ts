@@ -10,6 +10,7 @@ import {
   type ProgressToken,
   type RequestId,
 } from '../jsonrpc.js';
+import { EmptyResultSchema } from '../schemas/common.js';
 import { isThenable } from '../thenable.js';
 import { type MessageExtraInfo, SENT, type Transport, type TransportSendOptions } from '../transport.js';
 import {
@@ -27,11 +28,25 @@ import {
   type NotificationHandlerEntry,
   type RequestHandlerEntry,
   type RequestTarget,
+  invokeTarget,
   runNotificationHandler,
   runRequestHandler,
   toEntry,
 } from './handlers.js';
 import { ActiveRequests } from './active-requests.js';
+import {
+  Heartbeat,
+  type HeartbeatTimeoutError,
+  type ResolvedHeartbeat,
+  resolveHeartbeat,
+} from './heartbeat.js';
+import {
+  type Interceptor,
+  InterceptorChain,
+  methodNotFound,
+  type OutgoingNotificationCall,
+  type OutgoingRequestCall,
+} from './interceptors.js';
 import {
   type PendingRequest,
   PendingRequests,
@@ -116,6 +131,14 @@ export class Protocol implements RequestContextHost {
   /** `#report` as a standalone function, for promise callbacks; made on first need. */
   #reporter: ((error: unknown) => void) | undefined;
   #transport: Transport | undefined;
+  /** Installed by `use()` (or shared through `ProtocolOptions.interceptors`); undefined costs nothing. */
+  #chain: InterceptorChain | undefined;
+  /** Set by the innermost interceptor layer so that `request()`/`notification()` skip the chain once. */
+  #direct = false;
+  readonly #heartbeatOption: ResolvedHeartbeat | undefined;
+  #heartbeat: Heartbeat | undefined;
+  /** Why this side closed the connection (the heartbeat declared it dead), for the pending requests. */
+  #closeReason: Error | undefined;
 
   constructor(options: ProtocolOptions = {}) {
     // Shared when nothing is overridden: a server builds one engine per session.
@@ -138,6 +161,34 @@ export class Protocol implements RequestContextHost {
     if (options.ping !== false) {
       this.#requestHandlers = new Map([['ping', { schema: undefined, resolved: true, handler: pong }]]);
     }
+    this.#heartbeatOption = resolveHeartbeat(options.heartbeat);
+  }
+
+  /**
+   * Installs interceptors around this engine's traffic (see `Interceptor`); the first installed is the
+   * outermost. Returns what removes them again.
+   *
+   * @example
+   * ```ts
+   * const remove = protocol.use({
+   *   incomingRequest: (request, ctx, next) => {
+   *     if (ctx.authInfo === undefined) throw new McpError(ErrorCode.InvalidRequest, 'Sign in first');
+   *     return next(request);
+   *   },
+   * });
+   * ```
+   */
+  use(...interceptors: Interceptor[]): () => void {
+    this.#chain ??= new InterceptorChain();
+    return this.#chain.use(...interceptors);
+  }
+
+  /**
+   * Makes this engine run `chain`, shared with other engines (a server's sessions share the server's,
+   * so its `use()` reaches connections already open).
+   */
+  protected shareInterceptors(chain: InterceptorChain): void {
+    this.#chain = chain;
   }
 
   /** The connected transport, if any. */
@@ -176,6 +227,59 @@ export class Protocol implements RequestContextHost {
       this.#handleClose(transport);
       throw error;
     }
+    const heartbeat = this.heartbeatFor(transport);
+    if (heartbeat !== undefined && this.#transport === transport) this.startHeartbeat(heartbeat);
+  }
+
+  /**
+   * The heartbeat a connection over `transport` gets when it starts: by default the `heartbeat`
+   * option. A subclass decides otherwise (a client turns it on for network transports; a server starts
+   * it itself once a session needs one, see `startHeartbeat`).
+   */
+  protected heartbeatFor(_transport: Transport): ResolvedHeartbeat | undefined {
+    return this.#heartbeatOption;
+  }
+
+  /** The `heartbeat` option, resolved (undefined when off or unset). */
+  protected get heartbeatOption(): ResolvedHeartbeat | undefined {
+    return this.#heartbeatOption;
+  }
+
+  /** Starts (or restarts) the heartbeat of the current connection; it stops when the connection closes. */
+  protected startHeartbeat(settings: ResolvedHeartbeat): void {
+    const transport = this.#transport;
+    if (transport === undefined) return;
+    this.#heartbeat?.stop();
+    this.#heartbeat = new Heartbeat(settings, {
+      probe: (timeoutMs) => this.sendHeartbeat(timeoutMs),
+      dead: (error) => this.#declareDead(transport, error),
+    });
+  }
+
+  /**
+   * One liveness probe: `ping` by default (spec 2025-11-25 basic/utilities/ping: "Implementations
+   * SHOULD periodically issue pings to detect connection health"). Return undefined to skip a tick
+   * (nothing to probe now); any answer, even an error response, counts as alive.
+   */
+  protected sendHeartbeat(timeoutMs: number): Promise<unknown> | undefined {
+    return this.request({ method: 'ping' }, EmptyResultSchema, {
+      timeout: timeoutMs,
+      maxTotalTimeout: timeoutMs,
+    });
+  }
+
+  /** "After several failed pings, the implementation MAY reset the connection" (basic/utilities/ping). */
+  #declareDead(transport: Transport, error: HeartbeatTimeoutError): void {
+    if (this.#transport !== transport) return;
+    this.#closeReason = error;
+    this.#report(error);
+    transport.close().then(
+      () => this.#handleClose(transport),
+      (failure: unknown) => {
+        this.#report(failure);
+        this.#handleClose(transport);
+      },
+    );
   }
 
   /** Closes the transport; pending requests reject with `ConnectionClosedError`, handlers are aborted. */
@@ -210,6 +314,11 @@ export class Protocol implements RequestContextHost {
     resultSchema: S,
     options?: RequestOptions,
   ): Promise<z.output<S>> {
+    if (this.#chain?.outgoingRequest !== undefined && !this.#direct) {
+      return this.#interceptRequest(request, resultSchema, options) as Promise<z.output<S>>;
+    }
+    // Cleared even when the layers were removed meanwhile, so it never skips a later request's chain.
+    this.#direct = false;
     const transport = this.#transport;
     if (transport === undefined) return Promise.reject(new ConnectionClosedError('Not connected'));
     const signal = options?.signal;
@@ -253,6 +362,10 @@ export class Protocol implements RequestContextHost {
    * ```
    */
   notification(notification: OutgoingNotification, options?: NotificationOptions): Promise<void> {
+    if (this.#chain?.outgoingNotification !== undefined && !this.#direct) {
+      return this.#interceptNotification(notification, options);
+    }
+    this.#direct = false;
     const transport = this.#transport;
     if (transport === undefined) return Promise.reject(new ConnectionClosedError('Not connected'));
     try {
@@ -389,11 +502,33 @@ export class Protocol implements RequestContextHost {
         const outcome = this.#pendingTable?.settle(message);
         if (outcome !== 'settled') this.#onUnsettled(message, outcome);
       } else if ('id' in message) this.#onRequest(message, extra);
-      else this.#onNotification(message, extra);
+      else if (this.#chain?.incomingNotification === undefined) this.#onNotification(message, extra);
+      else
+        this.#settleQuietly(this.#chain.runIncomingNotification(message, extra, this.#deliverNotification));
     } catch (error) {
       this.#report(error);
     }
   };
+
+  /** The engine underneath the `outgoingRequest` layers. */
+  #interceptRequest(request: OutgoingRequest, resultSchema: ZodSchema, options: RequestOptions | undefined) {
+    const chain = this.#chain as InterceptorChain;
+    return chain.runOutgoingRequest({ request, resultSchema, options }, (call: OutgoingRequestCall) => {
+      this.#direct = true;
+      return this.request(call.request, call.resultSchema, call.options);
+    });
+  }
+
+  #interceptNotification(notification: OutgoingNotification, options: NotificationOptions | undefined) {
+    const chain = this.#chain as InterceptorChain;
+    return chain.runOutgoingNotification({ notification, options }, (call: OutgoingNotificationCall) => {
+      this.#direct = true;
+      return this.notification(call.notification, call.options);
+    });
+  }
+
+  readonly #deliverNotification = (notification: JSONRPCNotification, extra: MessageExtraInfo | undefined) =>
+    this.#onNotification(notification, extra);
 
   /** What a response that settled nothing means: 'stale' is ignored, 'unknown' reported. */
   #onUnsettled(response: JSONRPCResponse, outcome: SettleOutcome | undefined): void {
@@ -412,8 +547,9 @@ export class Protocol implements RequestContextHost {
       this.#sendQuietly(duplicateIdResponse(request.id), request.id);
       return;
     }
-    const target: RequestTarget | undefined =
+    let target: RequestTarget | undefined =
       this.#requestHandlers?.get(request.method) ?? this.fallbackRequestHandler;
+    if (this.#chain?.incomingRequest !== undefined) target = this.#intercepted(target);
     if (target === undefined) {
       const error = { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` };
       this.#sendQuietly({ jsonrpc: JSONRPC_VERSION, id: request.id, error }, request.id);
@@ -427,6 +563,17 @@ export class Protocol implements RequestContextHost {
     } else {
       this.#answer(ctx, response);
     }
+  }
+
+  /** `target` inside the `incomingRequest` layers (an unknown method is answered -32601 innermost). */
+  #intercepted(target: RequestTarget | undefined): RequestTarget {
+    const chain = this.#chain as InterceptorChain;
+    return function (this: Protocol, request: JSONRPCRequest, ctx) {
+      return chain.runIncomingRequest(request, ctx, (inner) => {
+        if (target === undefined) throw methodNotFound(inner.method);
+        return invokeTarget(target, inner, ctx, this) as HandlerResult | Promise<HandlerResult>;
+      });
+    } as RequestTarget;
   }
 
   #answer(ctx: HandlerContext, response: JSONRPCResponse): void {
@@ -535,9 +682,14 @@ export class Protocol implements RequestContextHost {
     if (this.#transport !== transport) return;
     this.#transport = undefined;
     if (transport.onmessage === this.#onMessage) transport.onmessage = undefined;
+    this.#heartbeat?.stop();
+    this.#heartbeat = undefined;
+    const reason = this.#closeReason;
+    this.#closeReason = undefined;
     // Building an Error captures a stack: only pay for it when someone will receive it.
     const pending = this.#pendingTable;
-    const error = (pending?.size ?? 0) + this.#active.size > 0 ? closedError(transport) : undefined;
+    const error =
+      (pending?.size ?? 0) + this.#active.size > 0 ? closedError(reason ?? transport.closeReason) : undefined;
     pending?.rejectAll(error);
     this.#active.abortAll(error);
     try {
@@ -612,8 +764,7 @@ function transportOptions(
 }
 
 /** The error pending requests get when the connection ends: the transport's reason when it gave one. */
-function closedError(transport: Transport): ConnectionClosedError {
-  const reason = transport.closeReason;
+function closedError(reason: Error | undefined): ConnectionClosedError {
   if (reason === undefined) return new ConnectionClosedError();
   if (reason instanceof ConnectionClosedError) return reason;
   return new ConnectionClosedError(`Connection closed: ${reason.message}`, { cause: reason });

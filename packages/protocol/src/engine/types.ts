@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { RequestId } from '../jsonrpc.js';
+import type { HeartbeatOptions } from './heartbeat.js';
 
 /**
  * A request as the caller hands it to the engine: the engine adds `jsonrpc` and the id.
@@ -148,6 +149,12 @@ export interface ProtocolOptions {
    * basic/utilities/cancellation, "The initialize request MUST NOT be cancelled").
    */
   uncancellableMethods?: Iterable<string> | undefined;
+  /**
+   * The MCP-level heartbeat (`ping` every `intervalMs`, see `HeartbeatOptions`): `true` for
+   * `DEFAULT_HEARTBEAT`, an object to tune it. Default off (a `Client` turns it on for network
+   * transports).
+   */
+  heartbeat?: boolean | HeartbeatOptions | undefined;
 }
 
 /**

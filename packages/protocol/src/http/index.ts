@@ -20,6 +20,9 @@ export {
   readBoundedText,
 } from './read-bounded-body.js';
 export type { ChunkEventSource, ReadBoundedTextOptions } from './read-bounded-body.js';
+export { createHealthCheck } from './health-check.js';
+export type { HealthCheckOptions, HealthStatus } from './health-check.js';
+export { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './idle-watchdog.js';
 export { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';
 export type { RateLimiterOptions } from './rate-limiter.js';
 export { MAX_AUTH_RETRIES } from './auth-options.js';

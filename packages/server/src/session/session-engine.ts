@@ -8,11 +8,9 @@ import {
   MetaKey,
   type MessageExtraInfo,
   Protocol,
-  type ProtocolOptions,
   type RequestContext,
   type Transport,
 } from '@x/protocol';
-import { copyWith } from '@x/protocol/internal';
 import { hasCapabilities } from '../input-requests.js';
 import { deliverLegacy } from '../legacy/deliver-legacy.js';
 import { adoptLegacySession } from '../legacy/shared-session.js';
@@ -24,8 +22,6 @@ import type { ChangeEvent, CoreSession, ServerCore } from '../server-core.js';
 import type { ConnectOptions } from '../server-options.js';
 import { ServerSession, type SessionEngineLink } from './server-session.js';
 import type { SessionState } from './session-state.js';
-
-const NO_PING = { ping: false } as const;
 
 /** Capabilities a server→client request needs on a legacy session. */
 const OUTGOING_REQUIREMENTS: Record<string, ClientCapabilities> = {
@@ -49,13 +45,15 @@ export class SessionEngine extends Protocol implements SessionState, SessionEngi
   #hub: SubscriptionHub | undefined;
 
   constructor(core: ServerCore) {
-    // copyWith, not `{ ...options, ping: false }` (V8's slow path): a stateless server builds a session
-    // per request.
-    super(copyWith(core.options.protocol, NO_PING) as ProtocolOptions);
+    // One options object per server (no ping handler: the era modules answer ping; the server's
+    // interceptors), not a copy per session: a stateless server builds a session per request.
+    super(core.engineOptions);
+    this.shareInterceptors(core.interceptors);
     this.#core = core;
     this.session = new ServerSession(this);
     this.fallbackRequestHandler = SessionEngine.#dispatch;
     this.fallbackNotificationHandler = SessionEngine.#onNotification;
+    this.onerror = SessionEngine.#report;
   }
 
   /**
@@ -115,6 +113,14 @@ export class SessionEngine extends Protocol implements SessionState, SessionEngi
       throw new Error('The session is already initialized');
     this.#legacy = state;
     this.#legacyAssumed = options.assumed === true;
+    // Only a session that ran `initialize` here is a connection worth watching: an assumed one is a
+    // stateless HTTP request, and 2026-07-28 lets no server send requests (no ping to send).
+    const heartbeat = this.#core.heartbeat;
+    if (heartbeat !== undefined && !this.#legacyAssumed) this.startHeartbeat(heartbeat);
+  }
+
+  protected override sendHeartbeat(timeoutMs: number): Promise<unknown> | undefined {
+    return this.#legacy === undefined ? undefined : super.sendHeartbeat(timeoutMs);
   }
 
   get listenStreams(): number {
@@ -181,6 +187,11 @@ export class SessionEngine extends Protocol implements SessionState, SessionEngi
     if (request.method === 'initialize') return initializeLegacy(core, this, request);
     return serveLegacy(core, this, request, ctx);
   } as FallbackRequestHandler;
+
+  /** The engine's faults (a transport error, a dead heartbeat) go to the server's `onerror`. */
+  static readonly #report = function (this: SessionEngine, error: Error): void {
+    this.#core.report(error);
+  };
 
   static readonly #onNotification = function (
     this: SessionEngine,

@@ -3,10 +3,15 @@ import { deliverMessage } from '@x/protocol/internal';
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol';
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { HttpStatusError, MAX_AUTH_RETRIES, parseMediaType } from '@x/protocol/http';
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  HttpStatusError,
+  IdleWatchdog,
+  MAX_AUTH_RETRIES,
+  parseMediaType,
+} from '@x/protocol/http';
 import { fetchersOf, loadDefaultFetchers } from './default-fetch.js';
 import type { Fetchers, OpenedStream } from './default-fetch.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './idle-watchdog.js';
 import { linkedSignal } from './linked-signal.js';
 import { DEFAULT_MAX_CONCURRENT_SENDS, SendLimiter } from './send-limiter.js';
 import type { SseClientTransportOptions } from './sse-client-options.js';
@@ -42,6 +47,8 @@ const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;
  * ```
  */
 export class SseClientTransport implements Transport {
+  /** The peer is across a network: a `Client` runs its MCP heartbeat by default (`Transport.network`). */
+  readonly network = true;
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
   /**
    * Why the session ended, when the server or the network ended it (not our `close()`): a

@@ -55,6 +55,17 @@ export interface StreamableHttpClientTransportOptions extends HttpClientAuthOpti
    * `notifications/initialized`, then retry the request; the client layer never notices. Default true.
    */
   reinitializeOnSessionLoss?: boolean | undefined;
+  /**
+   * The silence detector of the long-lived SSE streams: the legacy GET stream and 2026-07-28
+   * `subscriptions/listen` streams. No byte for this long (the server's keep-alive comments count:
+   * x-mcp servers send one every `keepAliveMs`, 15 s) and the stream is taken for dead (a proxy that
+   * dropped it, a sleeping laptop's stale socket): it is aborted and reported to `onerror` with an
+   * error naming this option; the GET stream is then re-opened under `reconnect`, while a listen
+   * stream, which 2026-07-28 cannot resume, fails its subscription (re-open it, or let a retry policy).
+   * Default 45 000 (`DEFAULT_IDLE_TIMEOUT_MS`), armed at a stream's first keep-alive comment (a server
+   * that sends none is never cut); set explicitly, armed as each stream opens. 0 turns it off.
+   */
+  idleTimeoutMs?: number | undefined;
   /** Open the GET stream after `notifications/initialized` (405 is tolerated). Default true. */
   standaloneStream?: boolean | undefined;
   /** Send DELETE for the session on `close()` (2025-11-25 "Session Management" 5). Default true. */

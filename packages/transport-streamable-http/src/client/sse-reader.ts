@@ -8,6 +8,10 @@ export interface SseHandlers {
   onEvent(event: EventSourceMessage): void;
   /** The server's `retry` field: how long to wait before reconnecting (the client MUST respect it). */
   onRetry?(ms: number): void;
+  /** Any bytes arrived (a silence detector's touch); only streamed bodies report it. */
+  onChunk?(): void;
+  /** A comment line arrived (a keep-alive: ignored as an event, WHATWG HTML §9.2.6). */
+  onComment?(): void;
 }
 
 /**
@@ -85,6 +89,7 @@ async function readStream(
   const parser = createParser({
     onEvent: (event) => parsed.push(event),
     onRetry: handlers.onRetry,
+    onComment: handlers.onComment,
     // A server that never ends an event (or sends a huge one) cannot grow memory past this.
     maxBufferSize: maxEventChars,
     onError: (error) => {
@@ -109,9 +114,11 @@ async function readStream(
     parser.feed(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
   } else {
     const decoder = new Utf8Decoder();
+    const touch = handlers.onChunk;
     const onChunk = (chunk: Uint8Array): void => {
       // A handler that threw ends the stream, as it would end a for-await loop.
       if (failure !== undefined) throw failure.error;
+      if (touch !== undefined) touch();
       parser.feed(decoder.decode(chunk));
       if (parsed.length > 0 && delivering === undefined) delivering = Promise.resolve().then(deliver);
     };

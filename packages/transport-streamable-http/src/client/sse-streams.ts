@@ -9,7 +9,7 @@ import {
 } from '@x/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HEADER } from '../shared/headers.js';
-import { PayloadTooLargeError, parseMediaType } from '@x/protocol/http';
+import { IdleWatchdog, PayloadTooLargeError, parseMediaType } from '@x/protocol/http';
 import type { CancelHandle as Exchange } from '@x/protocol/internal';
 import type { Exchanges } from './exchanges.js';
 import { HttpStatusError } from '@x/protocol/http';
@@ -78,6 +78,10 @@ export class SseStreams {
   #standalone: Exchange | undefined;
   #maxMessageBytes: number;
   #parse: ParseOptions;
+  /** `idleTimeoutMs`: 0 off. */
+  #idleTimeoutMs: number;
+  /** Whether `idleTimeoutMs` was given (watch from the start) or is the default (watch from a keep-alive). */
+  #idleExplicit: boolean;
 
   constructor(options: {
     host: StreamHost;
@@ -88,7 +92,11 @@ export class SseStreams {
     /** Largest event (`maxMessageBytes`; counted in characters of text). */
     maxMessageBytes: number;
     parse: ParseOptions;
+    /** The silence detector's timeout (`idleTimeoutMs`) and whether the user set it. */
+    idle: { timeoutMs: number; explicit: boolean };
   }) {
+    this.#idleTimeoutMs = options.idle.timeoutMs;
+    this.#idleExplicit = options.idle.explicit;
     this.#maxMessageBytes = options.maxMessageBytes;
     this.#parse = options.parse;
     this.#host = options.host;
@@ -163,10 +171,22 @@ export class SseStreams {
     const onRetry = (ms: number): void => {
       this.#serverRetryMs = ms;
     };
+    // A request's own reply stream is bounded by the request's timeout: no watchdog, no call for it.
+    const idle =
+      context.requestId === undefined || context.method === 'subscriptions/listen'
+        ? this.#watch(exchange)
+        : undefined;
     let broke: string | undefined;
     try {
-      await readSse(reply, { onEvent, onRetry }, this.#maxMessageBytes);
+      await readSse(
+        reply,
+        idle === undefined
+          ? { onEvent, onRetry }
+          : { onEvent, onRetry, onChunk: () => idle.watchdog.touch(), onComment: () => idle.watchdog.arm() },
+        this.#maxMessageBytes,
+      );
     } catch (error) {
+      if (idle?.silent === true) return this.#silenced(context, exchange);
       if (this.#ended(context, exchange)) return;
       if (error instanceof PayloadTooLargeError) {
         // Resuming would only replay the same event: the request is lost, with the limit named.
@@ -178,7 +198,10 @@ export class SseStreams {
       }
       broke = error instanceof Error ? error.message : String(error);
       this.#host.fault(new Error(`SSE stream disconnected (${this.#url}): ${broke}`, { cause: error }));
+    } finally {
+      idle?.watchdog.stop();
     }
+    if (idle?.silent === true) return this.#silenced(context, exchange);
     if (this.#ended(context, exchange)) return;
     if (context.requestId === undefined) {
       // "The server MAY close the SSE stream at any time": reopen it, resuming when it gave us an id.
@@ -203,6 +226,47 @@ export class SseStreams {
     } else {
       this.#retry(context, exchange);
     }
+  }
+
+  /**
+   * The silence detector of a long-lived stream (the GET stream, a `subscriptions/listen` stream), or
+   * undefined for a request's own reply stream, which the request's timeout already bounds (and whose
+   * chunks should not pay for a clock read).
+   */
+  #watch(exchange: Exchange): { watchdog: IdleWatchdog; silent: boolean } | undefined {
+    if (this.#idleTimeoutMs <= 0) return undefined;
+    const idle = {
+      silent: false,
+      watchdog: new IdleWatchdog({
+        timeoutMs: this.#idleTimeoutMs,
+        onIdle: () => {
+          idle.silent = true;
+          exchange.abort(new Error(`No bytes for idleTimeoutMs (${this.#idleTimeoutMs} ms)`));
+        },
+      }),
+    };
+    if (this.#idleExplicit) idle.watchdog.arm();
+    return idle;
+  }
+
+  /**
+   * A stream went silent past `idleTimeoutMs` and was aborted: the GET stream is re-opened (resuming
+   * from its last event id) under `reconnect`; a listen stream, which 2026-07-28 cannot resume ("A
+   * broken response stream loses the in-flight request"), fails its request.
+   */
+  #silenced(context: StreamContext, exchange: Exchange): void {
+    if (this.#host.closed) return;
+    const stream = context.requestId === undefined ? 'the GET stream' : `the ${what(context)} stream`;
+    const reason = `${this.#url}: ${stream} was silent for idleTimeoutMs (${this.#idleTimeoutMs} ms)`;
+    this.#host.fault(new Error(`SSE stream dropped: ${reason}`));
+    if (context.requestId !== undefined) {
+      this.#host.lose(context.requestId, `The response stream was dropped: ${reason}`);
+      return;
+    }
+    // Only the current GET stream is re-opened: one that was replaced meanwhile is simply gone.
+    if (this.#standalone !== exchange) return;
+    this.#standalone = undefined;
+    this.#retry(context, undefined);
   }
 
   #ended(context: StreamContext, exchange: Exchange): boolean {
@@ -272,11 +336,12 @@ export class SseStreams {
     if (this.#standalone === exchange) this.#standalone = undefined;
   }
 
-  #retry(context: StreamContext, exchange: Exchange): void {
-    if (this.#host.closed || exchange.aborted) return;
+  /** `exchange`: the stream being retried, unless it was aborted on purpose (silence). */
+  #retry(context: StreamContext, exchange: Exchange | undefined): void {
+    if (this.#host.closed || exchange?.aborted === true) return;
     const policy = this.#reconnect;
     if (policy === undefined || context.attempt >= policy.maxAttempts) {
-      this.#forget(exchange);
+      if (exchange !== undefined) this.#forget(exchange);
       const limit = `reconnect.maxAttempts (${policy?.maxAttempts ?? 0})`;
       this.#host.fault(
         new Error(`Gave up re-opening the SSE stream after ${context.attempt} attempts: ${limit}`),
@@ -290,7 +355,7 @@ export class SseStreams {
     const delay = reconnectDelay(policy, context.attempt, this.#serverRetryMs);
     context.attempt++;
     this.#exchanges.later(delay, () => {
-      if (!exchange.aborted) void this.open(context);
+      if (exchange?.aborted !== true) void this.open(context);
     });
   }
 }

@@ -17,6 +17,7 @@ import {
 import { deliverMessage, CancelHandle as Exchange, isThenable } from '@x/protocol/internal';
 import { HEADER } from '../shared/headers.js';
 import {
+  DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
   MAX_AUTH_RETRIES,
   PayloadTooLargeError,
@@ -111,6 +112,8 @@ export class StreamableHttpClientTransport implements Transport {
   onclose?: (() => void) | undefined;
   /** Each request has its own POST and response stream; `requestSignal` closes it (2026-07-28 cancel). */
   readonly hasPerRequestStream = true;
+  /** The peer is across a network: a `Client` runs its MCP heartbeat by default (`Transport.network`). */
+  readonly network = true;
 
   readonly #url: URL;
   readonly #options: StreamableHttpClientTransportOptions;
@@ -145,6 +148,10 @@ export class StreamableHttpClientTransport implements Transport {
       reconnect: resolveReconnect(options.reconnect, STREAMABLE_HTTP_RECONNECT_DEFAULTS, true),
       maxMessageBytes: this.#maxMessageBytes,
       parse: this.#parse,
+      idle: {
+        timeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+        explicit: options.idleTimeoutMs !== undefined,
+      },
     });
   }
 

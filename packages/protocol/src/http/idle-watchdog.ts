@@ -1,14 +1,26 @@
 /**
- * Default idle timeout of the client's stream: three keep-alive intervals of the SSE server
- * (`DEFAULT_KEEP_ALIVE_MS`, 15 s), so one or two comments delayed by a busy server or network
- * do not end a healthy session.
+ * Default `idleTimeoutMs` of the HTTP clients' long-lived SSE streams: three keep-alive intervals of
+ * the x-mcp HTTP servers (`keepAliveMs`, 15 s), so one or two comments delayed by a busy server or
+ * network do not end a healthy stream.
+ *
+ * @example
+ * ```ts
+ * new StreamableHttpClientTransport(url, { idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS * 2 });
+ * ```
  */
 export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 
 /**
  * Calls `onIdle` once when nothing was `touch()`ed for `timeoutMs` after `arm()`. A touch only records
  * the time (it runs for every chunk of the stream); the single timer checks that time when it fires and
- * sleeps again for the rest of the interval.
+ * sleeps again for the rest of the interval. The silence detector of both HTTP client transports.
+ *
+ * @example
+ * ```ts
+ * const idle = new IdleWatchdog({ timeoutMs: 45_000, onIdle: () => stream.abort() });
+ * idle.arm(); // from now on
+ * onChunk = () => idle.touch();
+ * ```
  */
 export class IdleWatchdog {
   readonly #timeoutMs: number;
