@@ -15,7 +15,7 @@
  * make dearer. W1's: `--in-flight 1 --warmup 300 --calls 3000`. The dumps stay in the printed directory
  * for `callgrind_annotate <dir>/cg.<pid>.1`. Needs valgrind (Linux).
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,26 +71,21 @@ function measuredPids(): string[] {
 }
 
 /**
- * Asynchronous, so the event loop keeps running meanwhile: an HTTP server in this process would
- * otherwise find its keep-alive connection idle too long and reset it.
+ * Synchronous: nothing of this process runs between the zero and the window, so nothing but the window
+ * is counted. (An HTTP server in this process may then find its keep-alive connection idle too long on a
+ * busy machine and reset it: HTTP transports need an idle machine here.)
  */
-function callgrindControl(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile('callgrind_control', args, (error) => (error === null ? resolve() : reject(error)));
-  });
+function callgrindControl(args: string[]): void {
+  execFileSync('callgrind_control', args, { stdio: 'ignore' });
 }
 
 async function measure(): Promise<void> {
   const { session, close } = await openSession(transport, sdk);
   await saturate(session, warmup);
   const pids = measuredPids();
-  // Zeroed twice: what runs here after the first zero (the end of its callgrind_control child, first
-  // time through Node's code for it) would count in the window; after the second it is warm and small.
-  for (let round = 0; round < 2; round++) {
-    for (const pid of pids) await callgrindControl(['-z', pid]);
-  }
+  for (const pid of pids) callgrindControl(['-z', pid]);
   await saturate(session, calls);
-  for (const pid of pids) await callgrindControl(['-d', 'window', pid]);
+  for (const pid of pids) callgrindControl(['-d', 'window', pid]);
   console.log(`client ${process.pid}`);
   // The counts are taken: how the connection ends does not change them.
   await close().catch(() => {});
