@@ -11,9 +11,7 @@
  * function called at least once every other request.
  */
 import { Session } from 'node:inspector/promises';
-import { loadAdapter, loadServe } from './adapters/load-adapter.js';
-import type { ServerHandle, ServerTarget } from './adapters/types.js';
-import { serverCommand } from './server-command.js';
+import { openSession } from './open-session.js';
 import { SDKS, type SdkName, TRANSPORTS, type TransportName } from './types.js';
 
 const WARMUP = 300;
@@ -32,26 +30,7 @@ if (!TRANSPORTS.includes(transport) || !SDKS.includes(sdk)) {
 }
 const list = process.argv.includes('--list');
 
-const adapter = await loadAdapter(sdk);
-let server: ServerHandle | undefined;
-let connect: () => ReturnType<typeof adapter.connect>;
-let closePair = async (): Promise<void> => {};
-if (transport === 'in-memory') {
-  const pair = await adapter.inMemory();
-  connect = pair.connect;
-  closePair = pair.close;
-} else {
-  let target: ServerTarget;
-  if (transport === 'stdio') {
-    target = { transport, command: serverCommand({ sdk, transport, controlPort: 0 }) };
-  } else {
-    server = await (await loadServe(sdk))(transport);
-    target = { transport, port: server.port };
-  }
-  connect = () => adapter.connect(target);
-}
-
-const session = await connect();
+const { session, close } = await openSession(transport, sdk);
 for (let i = 0; i < WARMUP; i++) await session.echo();
 const inspector = new Session();
 inspector.connect();
@@ -63,9 +42,7 @@ for (let i = 0; i < WINDOW; i++) await session.echo();
 const { result } = await inspector.post('Profiler.takePreciseCoverage');
 await inspector.post('Profiler.stopPreciseCoverage');
 inspector.disconnect();
-await session.close();
-await server?.close();
-await closePair();
+await close();
 
 const counts: FunctionCount[] = [];
 for (const script of result) {

@@ -161,6 +161,16 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
       );
     }
     if (!requested || tool.config.startsTask === 'handler') return this.#callNow(params, ctx);
+    return this.#callAsTask(params, ctx, extension);
+  }
+
+  // Callbacks live in functions of their own, off the everyday path: a closure in `call` or `#callNow`
+  // would make V8 allocate a context for what it captures on every call, taken or not.
+  #callAsTask(
+    params: Record<string, unknown>,
+    ctx: ServerContext,
+    extension: boolean,
+  ): object | Promise<object> {
     return ctx.runAsTask((taskCtx) => this.#callNow(params, taskCtx), {
       failure: extension ? undefined : toolFailure,
     });
@@ -182,7 +192,7 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
     if (tool === undefined || !tool.enabled) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${describeValue(name)}`);
     }
-    checkScopes(tool.scopes, ctx);
+    if (tool.scopes !== undefined) checkScopes(tool.scopes, ctx);
     const raw = params['arguments'] ?? EMPTY_ARGS;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw new McpError(ErrorCode.InvalidParams, 'tools/call arguments must be an object');
@@ -190,7 +200,7 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
     if (tool.input === undefined) return run(tool, raw, ctx);
     // A synchronous schema and handler answer without a single promise (the everyday case).
     const checked = tool.input.validate(raw);
-    if (checked instanceof Promise) return checked.then((outcome) => runChecked(tool, outcome, ctx));
+    if (checked instanceof Promise) return runCheckedLater(tool, checked, ctx);
     return runChecked(tool, checked, ctx);
   }
 
@@ -206,6 +216,10 @@ export class ToolRegistry implements HandleTarget<string, ToolUpdate> {
   }
 }
 
+function runCheckedLater(tool: ToolEntry, checked: Promise<Validation>, ctx: ServerContext): Promise<object> {
+  return checked.then((outcome) => runChecked(tool, outcome, ctx));
+}
+
 function runChecked(tool: ToolEntry, checked: Validation, ctx: ServerContext): object | Promise<object> {
   if (!checked.ok) return toolError(`Invalid arguments for tool ${tool.definition.name}: ${checked.message}`);
   return run(tool, checked.value, ctx);
@@ -219,10 +233,12 @@ function run(tool: ToolEntry, args: unknown, ctx: ServerContext): object | Promi
   } catch (error) {
     return handlerFailure(error);
   }
-  if (isThenable(result)) {
-    return Promise.resolve(result).then((value) => finish(tool, value), handlerFailure);
-  }
+  if (isThenable(result)) return finishLater(tool, result);
   return finish(tool, result);
+}
+
+function finishLater(tool: ToolEntry, result: PromiseLike<ToolResult<unknown>>): Promise<object> {
+  return Promise.resolve(result).then((value) => finish(tool, value), handlerFailure);
 }
 
 /** A handler exception is a tool error, except protocol errors and the 2026-07-28 input round. */
