@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputRequestsSchema } from '../schemas/input-required.js';
 import { lazySchema, realSchema } from '../schemas/lazy-schema.js';
 import { TaskStatusSchema } from '../schemas/tasks.js';
