@@ -117,7 +117,9 @@ describe('legacy sessions', () => {
   });
 
   it('expires idle sessions: their transports close and later requests get 404', async () => {
-    await using server = await startServer({ sessionIdleTimeoutMs: 40 });
+    // Long enough that the handshake (two POSTs) and the onclose hook below land before expiry on a loaded
+    // machine (40 ms expired the session mid-handshake at load average 40).
+    await using server = await startServer({ sessionIdleTimeoutMs: 1_000 });
     const sessionId = await openSession(server.url);
     let closed = false;
     server.transports[0]!.onclose = () => {
