@@ -1,17 +1,7 @@
-import type {
-  AuthInfo,
-  MessageExtraInfo,
-  MetaObject,
-  OutgoingNotification,
-  OutgoingRequest,
-  ProgressToken,
-  ProgressUpdate,
-  RequestContext,
-  RequestId,
-  RequestInfo,
-} from '@x/protocol';
+import type { OutgoingNotification, OutgoingRequest, ProgressUpdate, RequestContext } from '@x/protocol';
 import { PROGRESS_NOTIFICATION, type TaskRun, withRelatedTask } from '@x/protocol/internal';
 import type { ServerSession } from '../session/server-session.js';
+import { TaskRequestBase } from './task-request-base.js';
 
 /**
  * The request context a task's handler runs with once its `tools/call` has been answered with a
@@ -22,52 +12,14 @@ import type { ServerSession } from '../session/server-session.js';
  *   with it, the task showing `input_required` meanwhile ("Input Required Status");
  * - progress keeps the original `progressToken`, which "remains valid throughout the task lifetime".
  */
-export class TaskRequestContext implements RequestContext {
-  readonly #original: RequestContext;
+export class TaskRequestContext extends TaskRequestBase {
   readonly #session: ServerSession;
   readonly #run: TaskRun;
 
   constructor(original: RequestContext, session: ServerSession, run: TaskRun) {
-    this.#original = original;
+    super(original, run);
     this.#session = session;
     this.#run = run;
-  }
-
-  get requestId(): RequestId {
-    return this.#original.requestId;
-  }
-
-  get method(): string {
-    return this.#original.method;
-  }
-
-  /** Aborted by `tasks/cancel`, `ttl` expiry, or the end of the requestor's session. */
-  get signal(): AbortSignal {
-    return this.#run.signal;
-  }
-
-  get _meta(): MetaObject | undefined {
-    return this.#original._meta;
-  }
-
-  get progressToken(): ProgressToken | undefined {
-    return this.#original.progressToken;
-  }
-
-  get sessionId(): string | undefined {
-    return this.#original.sessionId;
-  }
-
-  get authInfo(): AuthInfo | undefined {
-    return this.#original.authInfo;
-  }
-
-  get requestInfo(): RequestInfo | undefined {
-    return this.#original.requestInfo;
-  }
-
-  get extra(): MessageExtraInfo | undefined {
-    return this.#original.extra;
   }
 
   sendNotification(notification: OutgoingNotification): Promise<void> {
