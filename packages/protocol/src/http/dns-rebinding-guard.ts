@@ -172,11 +172,10 @@ export function isLoopbackAddress(address: string): boolean {
   return plain === '::1' || plain.startsWith('127.') || plain === 'localhost';
 }
 
-function hostOf(request: GuardedRequest): string {
-  const header = request.headers.get('host');
-  if (header !== null) return header;
+/** The host of a request that sent no `Host` header (HTTP/1.0, or HTTP/2 with only `:authority`). */
+function hostOfUrl(url: string | URL): string {
   try {
-    return new URL(request.url).host;
+    return new URL(url).host;
   } catch {
     return '';
   }
@@ -222,7 +221,7 @@ export function createDnsRebindingGuard(options: DnsRebindingOptions = {}): DnsR
 
   return (request, localAddress) => {
     if (explicitHosts !== undefined || localAddress === undefined || isLoopbackAddress(localAddress)) {
-      const hostHeader = hostOf(request);
+      const hostHeader = request.headers.get('host') ?? hostOfUrl(request.url);
       const host = parseHost(hostHeader);
       if (host === undefined || !matches(hosts, host)) return `Invalid Host header: ${hostHeader}`;
     }

@@ -69,6 +69,26 @@ describe('NodeIncoming (the one Node request adapter of both HTTP transports)', 
     expect(told).toBe(true);
   });
 
+  it('headerRecord(): a null-prototype record of every header, lists joined, pseudo-headers left out, as headers.forEach sees them', () => {
+    const headers = {
+      host: '127.0.0.1:1',
+      'set-cookie': ['a=1', 'b=2'],
+      constructor: 'c',
+      ':authority': '127.0.0.1:1',
+      'x-absent': undefined,
+    };
+    const req = { method: 'POST', url: '/mcp', headers, socket: {} };
+    const view = new NodeIncoming(req as unknown as IncomingMessage, new EventEmitter() as ServerResponse);
+    const record = view.headerRecord();
+    expect(Object.getPrototypeOf(record)).toBeNull();
+    expect({ ...record }).toEqual({ host: '127.0.0.1:1', 'set-cookie': 'a=1, b=2', constructor: 'c' });
+    const seen: Record<string, string> = {};
+    view.headers.forEach((value, name) => {
+      seen[name] = value;
+    });
+    expect(seen).toEqual({ ...record });
+  });
+
   it('a response sent in full is no disconnect', () => {
     const done = incoming();
     let told = false;
