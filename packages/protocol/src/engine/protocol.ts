@@ -282,6 +282,12 @@ export class Protocol implements RequestContextHost {
     );
   }
 
+  /**
+   * Runs once the connection is gone (after pending requests were rejected, before `onclose`): a
+   * subclass ends what waits on the connection outside the pending table (a client's retry backoff).
+   */
+  protected connectionClosed(): void {}
+
   /** Closes the transport; pending requests reject with `ConnectionClosedError`, handlers are aborted. */
   async close(): Promise<void> {
     const transport = this.#transport;
@@ -692,6 +698,7 @@ export class Protocol implements RequestContextHost {
       (pending?.size ?? 0) + this.#active.size > 0 ? closedError(reason ?? transport.closeReason) : undefined;
     pending?.rejectAll(error);
     this.#active.abortAll(error);
+    this.connectionClosed();
     try {
       this.onclose?.();
     } catch (failure) {
