@@ -167,7 +167,10 @@ export class StdioClientTransport implements Transport {
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onclose?: (() => void) | undefined;
-  /** Fires (with `restart`) once a crashed server runs again; a promise it returns is awaited. */
+  /**
+   * Fires (with `restart`) once a crashed server runs again; a promise it returns is awaited (held
+   * messages go out after it) and reports its own failure (the transport does not, again).
+   */
   onreconnect?: (() => void | Promise<void>) | undefined;
 
   constructor(options: StdioClientTransportOptions) {
@@ -481,11 +484,15 @@ export class StdioClientTransport implements Transport {
 
   /** The new process runs: the client re-establishes its session, then the held messages go out. */
   async #resync(): Promise<void> {
+    let resync: Promise<void> | void | undefined;
     try {
-      await this.onreconnect?.();
+      resync = this.onreconnect?.();
     } catch (error) {
       this.#report(error);
     }
+    // A promise the hook returns (the Client's new handshake) reports its own failure through onerror;
+    // reporting its rejection here as well would report one failed handshake twice.
+    if (resync !== undefined) await resync.catch(() => {});
     const held = this.#held;
     this.#held = undefined;
     if (held === undefined) return;

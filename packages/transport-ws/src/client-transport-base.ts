@@ -130,7 +130,8 @@ export class WebSocketClientTransportBase implements Transport {
   onclose?: (() => void) | undefined;
   /**
    * Fires after the connection was re-established. The server sees a brand-new connection, so the client
-   * layer re-runs whatever its era needs (legacy: `initialize`; modern: nothing).
+   * layer re-runs whatever its era needs (legacy: `initialize`; modern: nothing). A throw is reported
+   * through `onerror`; a promise it returns reports its own failure (the transport does not, again).
    */
   onreconnect?: (() => void | Promise<void>) | undefined;
   sessionId?: string | undefined;
@@ -382,11 +383,16 @@ export class WebSocketClientTransportBase implements Transport {
       return;
     }
     this.#attempt = 0;
+    let resync: Promise<void> | void | undefined;
     try {
-      await this.onreconnect?.();
+      resync = this.onreconnect?.();
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
     }
+    // A promise the hook returns (the Client's new handshake) reports its own failure through onerror;
+    // reporting its rejection here as well would report one failed handshake twice.
+    if (resync !== undefined) await resync.catch(() => {});
   }
 
   #giveUp(lastError: unknown): void {
