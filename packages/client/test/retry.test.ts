@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Client, isSafeToRepeat, isTransientError, type RetryEvent } from '../src/index.js';
 import { CLIENT_INFO, fakeServer, legacyHandshake, modernDiscover, text } from './helpers.js';
 
-/** A -32000 answer, as a reconnecting transport synthesizes for a request lost with its connection. */
+/** A -32000 answer from a server (not a `TransportLostError`): transient all the same. */
 const lost = () => new McpError(ErrorCode.ConnectionClosed, 'connection lost; the response never arrived');
 
 const fast = { initialDelayMs: 1, maxDelayMs: 20 };

@@ -1,7 +1,6 @@
 import {
   BatchResponses,
   ConnectionClosedError,
-  ErrorCode,
   isJSONRPCRequest,
   isJSONRPCResponse,
   type JSONRPCMessage,
@@ -14,6 +13,8 @@ import {
   resolveReconnect,
   type Transport,
   type TransportSendOptions,
+  TransportLostError,
+  transportLostResponse,
 } from '@x/protocol';
 import { type HttpClientAuthOptions, MAX_AUTH_RETRIES } from '@x/protocol/http';
 import { deliverMessage, InFlightSet } from '@x/protocol/internal';
@@ -334,7 +335,7 @@ export class WebSocketClientTransportBase implements Transport {
       return;
     }
     this.#state = 'reconnecting';
-    this.#failInFlight(what, { code, reason, reconnecting: true });
+    this.#failInFlight(what, { code, reason });
     this.#attempt = 0;
     this.#schedule(undefined);
   }
@@ -349,10 +350,13 @@ export class WebSocketClientTransportBase implements Transport {
     if (inFlight === undefined || inFlight.size === 0) return;
     const ids = [...inFlight];
     inFlight.clear();
-    const message = `${what}; the response never arrived (the request may have run)`;
+    const lost = new TransportLostError(`${what}; the response never arrived (the request may have run)`, {
+      transport: 'websocket',
+      data,
+    });
     for (const id of ids) {
       if (this.#state !== 'reconnecting') return;
-      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message, data } });
+      this.onmessage?.(transportLostResponse(id, lost));
     }
   }
 

@@ -10,8 +10,8 @@ import {
   resolveReconnect,
   type Transport,
   type TransportSendOptions,
+  TransportLostError,
 } from '@x/protocol';
-import { TransportLostError } from '../transport-lost-error.js';
 import {
   FAILOVER_PROBE_DEFAULTS,
   type FailoverEvent,
