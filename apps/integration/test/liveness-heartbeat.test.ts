@@ -83,6 +83,43 @@ describe('heartbeat over real transports', () => {
     expect(failure).toBeInstanceOf(ConnectionClosedError);
   });
 
+  it('WebSocket with reconnect: a link declared dead is reconnected, the session goes on', async () => {
+    const server = createE2eServer();
+    // The first connection's server stops answering pings (a stalled link); the next one answers.
+    let sessions = 0;
+    server.use({
+      incomingRequest: (request, ctx, next) => {
+        if (request.method === 'initialize') sessions++;
+        if (request.method !== 'ping' || sessions > 1) return next(request);
+        return new Promise((_, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+        );
+      },
+    });
+    const url = await hostWs(server);
+    const client = resources.track(
+      new Client({ name: 'c', version: '1' }, { protocolVersion: 'legacy', heartbeat: FAST }),
+    );
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    let closed = false;
+    client.onclose = () => {
+      closed = true;
+    };
+    const transport = new WebSocketClientTransport(url.href, {
+      keepAliveMs: 0,
+      reconnect: { initialDelayMs: 10, maxDelayMs: 100 },
+    });
+    await client.connect(transport);
+    await waitFor(() => errors.some((error) => error instanceof HeartbeatTimeoutError), {
+      timeoutMs: 10_000,
+    });
+    await waitFor(() => sessions === 2, { what: 'the reconnect and new handshake' });
+    const answer = await client.callTool({ name: 'echo', arguments: { text: 'still here' } });
+    expect(answer).toMatchObject({ content: [{ text: 'still here' }] });
+    expect(closed).toBe(false);
+  });
+
   it('WebSocket, 2026-07-28: the probe is server/discover (the era has no ping)', async () => {
     const server = createE2eServer();
     const counts = countRequests(server);

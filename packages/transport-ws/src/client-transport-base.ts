@@ -135,6 +135,12 @@ export class WebSocketClientTransportBase implements Transport {
    * through `onerror`; a promise it returns reports its own failure (the transport does not, again).
    */
   onreconnect?: (() => void | Promise<void>) | undefined;
+  /**
+   * Set with `reconnect` (`Transport.resetConnection`): drops the socket as dead and reconnects, as after
+   * an unexpected drop. The client's heartbeat calls it on a link that stopped answering, so a silent
+   * connection is replaced instead of ending the session. Unset without `reconnect`.
+   */
+  readonly resetConnection: ((reason: Error) => void) | undefined;
   sessionId?: string | undefined;
   /**
    * Why the connection ended, once it did and not by our `close()`: a `ConnectionClosedError` naming the
@@ -153,6 +159,7 @@ export class WebSocketClientTransportBase implements Transport {
     this.#peer = String(url);
     this.#auth = auth;
     this.#reconnect = resolveReconnect(options.reconnect, WEBSOCKET_RECONNECT_DEFAULTS, false);
+    this.resetConnection = this.#reconnect === undefined ? undefined : (reason) => this.#reset(reason);
     this.#inFlight = this.#reconnect === undefined ? undefined : new InFlightSet();
     this.#maxBatchSize = options.maxBatchSize;
     this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
@@ -338,6 +345,15 @@ export class WebSocketClientTransportBase implements Transport {
     this.#failInFlight(what, { code, reason });
     this.#attempt = 0;
     this.#schedule(undefined);
+  }
+
+  #reset(reason: Error): void {
+    const socket = this.#socket;
+    if (this.#state !== 'open' || socket === undefined) return;
+    // The old socket's events no longer count; its close handshake may wait for a peer that is gone.
+    this.#generation++;
+    socket.close(CloseCode.GoingAway, 'heartbeat timeout').catch(() => {});
+    this.#ondrop(CloseCode.Abnormal, reason.message);
   }
 
   /**
