@@ -45,6 +45,24 @@ describe('resilience options', () => {
     expect(await listener.exited()).toBe(0);
   });
 
+  it('a legacy session moves on to HTTP+SSE when the http:// URL only speaks that (WebSocket → Streamable HTTP → SSE)', async () => {
+    const [ws, sse] = await Promise.all([serve('ws'), serve('sse')]);
+    const listener = startCli(['listen', '--json', '--legacy', ws.url, sse.url]);
+    await listener.waitFor('stderr', /Listening/);
+    ws.server.child.kill('SIGKILL');
+    // Streamable HTTP starts but its initialize is refused (a legacy SSE server): the next target takes over.
+    await listener.waitFor('stderr', /switched from websocket to sse/);
+    for (let attempt = 0; !/list_changed/.test(listener.stdout()); attempt++) {
+      if (attempt === 50) throw new Error(`no notification after the switch:\n${listener.stderr()}`);
+      await runCli(['call', 'test_trigger_tool_change', sse.url]);
+    }
+    expect(JSON.parse(listener.stdout().split('\n')[0]!)).toMatchObject({
+      method: 'notifications/tools/list_changed',
+    });
+    listener.child.kill('SIGINT');
+    expect(await listener.exited()).toBe(0);
+  });
+
   it('--retry restarts a crashed stdio server and repeats the read-only call; without it the call fails', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'x-mcp-cli-retry-'));
     dirs.push(dir);

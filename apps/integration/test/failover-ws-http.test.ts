@@ -1,13 +1,20 @@
 import { type Client, type FailoverEvent, FailoverTransport, TransportLostError } from '@x/client';
-import type { JSONRPCMessage } from '@x/protocol';
+import { ErrorCode, HeartbeatTimeoutError, type JSONRPCMessage, McpError, Protocol } from '@x/protocol';
 import { McpServer } from '@x/server';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { WebSocketClientTransport } from '@x/transport-ws';
 import { listenWebSocket, type WebSocketHandler } from '@x/transport-ws/node';
-import { waitFor } from '@x/test-kit';
+import { afterTimeouts, waitFor } from '@x/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { e2eClient, methodsOf, Resources, tapReceived, textOf } from './fixtures/e2e-helpers.js';
+import {
+  e2eClient,
+  methodsOf,
+  Resources,
+  startSilenceableProxy,
+  tapReceived,
+  textOf,
+} from './fixtures/e2e-helpers.js';
 import { type Hosted, hostHttp, posts } from './fixtures/e2e-http.js';
 
 // Issue 28 §1 and §2 end to end: a running client on a FailoverTransport (WebSocket, then Streamable
@@ -226,6 +233,70 @@ describe('FailoverTransport over a real WebSocket server that dies and comes bac
   });
 });
 
+describe('FailoverTransport and the client heartbeat', () => {
+  // Spec 2025-11-25 basic/utilities/ping: "After several failed pings, the implementation MAY reset the
+  // connection." Through a FailoverTransport the reset is a failover: the silent link is dropped and the
+  // session moves on to the next transport; the client stays open.
+  it('a WebSocket link that stops answering is declared dead by the heartbeat and failed over, not closed', async () => {
+    const ledger = new Ledger();
+    const server = createServer(ledger);
+    const ws = await hostWs(server);
+    const http: Hosted = resources.track(await hostHttp(server));
+    const proxy = resources.track(
+      await startSilenceableProxy({ host: '127.0.0.1', port: Number(ws.listener.url!.port) }),
+    );
+    const events: FailoverEvent[] = [];
+    const transport = new FailoverTransport({
+      transports: [
+        {
+          name: 'websocket',
+          // keepAliveMs 0: the WebSocket's own ping/pong is off, so only the MCP heartbeat can notice.
+          create: () => new WebSocketClientTransport(`ws://127.0.0.1:${proxy.port}/mcp`, { keepAliveMs: 0 }),
+        },
+        { name: 'streamable-http', create: () => new StreamableHttpClientTransport(http.url) },
+      ],
+      probe: false,
+      onevent: (event) => events.push(event),
+    });
+    const client: Client = resources.track(
+      e2eClient({ protocolVersion: 'legacy', heartbeat: { intervalMs: 40, timeoutMs: 300, maxMisses: 2 } }),
+    );
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    let closed = false;
+    client.onclose = () => {
+      closed = true;
+    };
+    await client.connect(transport);
+    await waitFor(() => methodsOf(ws.received).filter((m) => m === 'ping').length >= 2, {
+      what: 'heartbeat pings over the WebSocket',
+    });
+
+    const write = client
+      .callTool({ name: 'slowWrite', arguments: { n: 1 } })
+      .catch((error: unknown) => error);
+    await waitFor(() => ledger.runs.length === 1, { what: 'the call running' });
+    proxy.silence(); // the TCP connection stays open, nothing gets through any more
+
+    await waitFor(() => events.some((e) => e.type === 'switched'), { what: 'the switch', timeoutMs: 10_000 });
+    expect(events[0]).toMatchObject({ type: 'switched', from: 'websocket', to: 'streamable-http' });
+    expect(events[0]?.reason).toBeInstanceOf(HeartbeatTimeoutError);
+    expect(errors.some((error) => error instanceof HeartbeatTimeoutError)).toBe(true);
+    // The call in flight on the silent link is lost, typed, with the heartbeat's verdict as the cause.
+    const failure = await write;
+    expect(failure).toBeInstanceOf(TransportLostError);
+    expect((failure as Error).cause).toBeInstanceOf(HeartbeatTimeoutError);
+    ledger.release();
+
+    // The session goes on over HTTP, and the heartbeat keeps watching the new link.
+    expect(textOf(await client.callTool({ name: 'look', arguments: { n: 2 } }))).toBe('look:2');
+    await waitFor(() => posts(http.log, 'ping').length >= 2, { what: 'heartbeat pings over HTTP' });
+    expect(posts(http.log, 'initialize')).toHaveLength(1);
+    expect(closed).toBe(false);
+    expect(transport.activeName).toBe('streamable-http');
+  });
+});
+
 describe('a WebSocket client with reconnect (no failover) under the same restart', () => {
   it('re-initializes, re-subscribes and repeats the read-only call lost with the connection', async () => {
     const ledger = new Ledger();
@@ -254,5 +325,37 @@ describe('a WebSocket client with reconnect (no failover) under the same restart
     const methods = methodsOf(restarted.received);
     expect(methods.slice(0, 2)).toEqual(['initialize', 'notifications/initialized']);
     expect(methods).toContain('resources/subscribe');
+  });
+
+  it('reports a handshake refused after the reconnect once, not twice', async () => {
+    const server = createServer(new Ledger());
+    const ws = await hostWs(server);
+    const port = Number(ws.listener.url!.port);
+    const transport = new WebSocketClientTransport(`ws://127.0.0.1:${port}/mcp`, {
+      reconnect: { initialDelayMs: 20, maxDelayMs: 200, maxAttempts: 50 },
+    });
+    const client: Client = resources.track(e2eClient({ protocolVersion: 'legacy', heartbeat: false }));
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    await client.connect(transport);
+    await ws.listener.close();
+    // The server that comes back on the port refuses every new session.
+    resources.track(
+      await listenWebSocket({
+        port,
+        onsession: (session) => {
+          const refusing = new Protocol({});
+          refusing.setRequestHandler('initialize', () => {
+            throw new McpError(ErrorCode.InternalError, 'no sessions today');
+          });
+          return refusing.connect(session);
+        },
+      }),
+    );
+    const refused = () => errors.filter((error) => error.message.includes('no sessions today'));
+    await waitFor(() => refused().length > 0, { what: 'the refused handshake reported' });
+    // The transport settles the hook's promise within a few turns; a second report would land by then.
+    await afterTimeouts(3);
+    expect(refused()).toHaveLength(1);
   });
 });

@@ -10,7 +10,15 @@ import { listenWebSocket } from '@x/transport-ws/node';
 import { waitFor } from '@x/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createE2eServer, Resources, startSilenceableProxy } from './fixtures/e2e-helpers.js';
+import { z } from 'zod';
+import { hostHttp } from './fixtures/e2e-http.js';
+import {
+  createE2eServer,
+  methodsOf,
+  Resources,
+  startSilenceableProxy,
+  tapReceived,
+} from './fixtures/e2e-helpers.js';
 
 // Issue 28 §3: an MCP-level heartbeat on every transport, both sides. Spec 2025-11-25
 // basic/utilities/ping: "Implementations SHOULD periodically issue pings to detect connection health
@@ -73,6 +81,43 @@ describe('heartbeat over real transports', () => {
     const failure = await call;
     expect(failure).toBeInstanceOf(HeartbeatTimeoutError);
     expect(failure).toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it('WebSocket with reconnect: a link declared dead is reconnected, the session goes on', async () => {
+    const server = createE2eServer();
+    // The first connection's server stops answering pings (a stalled link); the next one answers.
+    let sessions = 0;
+    server.use({
+      incomingRequest: (request, ctx, next) => {
+        if (request.method === 'initialize') sessions++;
+        if (request.method !== 'ping' || sessions > 1) return next(request);
+        return new Promise((_, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+        );
+      },
+    });
+    const url = await hostWs(server);
+    const client = resources.track(
+      new Client({ name: 'c', version: '1' }, { protocolVersion: 'legacy', heartbeat: FAST }),
+    );
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    let closed = false;
+    client.onclose = () => {
+      closed = true;
+    };
+    const transport = new WebSocketClientTransport(url.href, {
+      keepAliveMs: 0,
+      reconnect: { initialDelayMs: 10, maxDelayMs: 100 },
+    });
+    await client.connect(transport);
+    await waitFor(() => errors.some((error) => error instanceof HeartbeatTimeoutError), {
+      timeoutMs: 10_000,
+    });
+    await waitFor(() => sessions === 2, { what: 'the reconnect and new handshake' });
+    const answer = await client.callTool({ name: 'echo', arguments: { text: 'still here' } });
+    expect(answer).toMatchObject({ content: [{ text: 'still here' }] });
+    expect(closed).toBe(false);
   });
 
   it('WebSocket, 2026-07-28: the probe is server/discover (the era has no ping)', async () => {
@@ -147,4 +192,77 @@ describe('heartbeat over real transports', () => {
     await waitFor(() => errors.some((error) => error instanceof HeartbeatTimeoutError));
     expect(server.sessions.size).toBe(0);
   });
+
+  // The server heartbeat pings legacy sessions that ran `initialize` on a connection that lasts. A
+  // stateless Streamable HTTP request has no session to keep alive (it lives as long as its POST), and
+  // 2026-07-28 lets a server send no request at all (there is no ping in that revision: changelog 5).
+  // The clock: a stateful WebSocket session on the same server whose client never answers pings. Once
+  // it is declared dead, a heartbeat on the long-running HTTP request would have declared that dead too.
+  for (const era of ['legacy', 'modern'] as const) {
+    it(`server side: no heartbeat on a ${era === 'legacy' ? 'stateless legacy' : '2026-07-28'} Streamable HTTP request`, async () => {
+      const server = new McpServer({ name: 's', version: '1' }, { heartbeat: FAST });
+      const errors: Error[] = [];
+      server.server.onerror = (error) => errors.push(error);
+      let pingsSent = 0;
+      server.use({
+        outgoingRequest: (call, next) => {
+          if (call.request.method === 'ping') pingsSent++;
+          return next(call);
+        },
+      });
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let running = false;
+      server.registerTool('hold', { inputSchema: z.object({}) }, async () => {
+        running = true;
+        await gate;
+        return { content: [{ type: 'text', text: 'released' }] };
+      });
+      const http = resources.track(await hostHttp(server, { sessions: false }));
+      const url = await hostWs(server);
+
+      const client = resources.track(
+        new Client({ name: 'c', version: '1' }, { protocolVersion: era, heartbeat: false }),
+      );
+      const transport = new StreamableHttpClientTransport(http.url);
+      await client.connect(transport);
+      const received = tapReceived(transport);
+      const call = client.callTool({ name: 'hold', arguments: {} });
+      await waitFor(() => running, { what: 'the call running' });
+
+      const clock = new WebSocket(url, 'mcp');
+      const clockClosed = new Promise<void>((resolve) => clock.on('close', () => resolve()));
+      let clockPings = 0;
+      clock.on('message', (data) => {
+        if ((JSON.parse(String(data)) as { method?: string }).method === 'ping') clockPings++; // never answered
+      });
+      await new Promise((resolve) => clock.once('open', resolve));
+      clock.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 'clock', version: '1' },
+          },
+        }),
+      );
+      clock.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      await clockClosed; // declared dead: maxMisses probes went unanswered
+      await waitFor(() => errors.some((error) => error instanceof HeartbeatTimeoutError));
+
+      release();
+      await expect(call).resolves.toMatchObject({ content: [{ text: 'released' }] });
+      expect(methodsOf(received)).not.toContain('ping');
+      // Every ping the server sent went to the clock session: none to the HTTP request.
+      expect(clockPings).toBe(FAST.maxMisses);
+      expect(pingsSent).toBe(clockPings);
+      expect(errors.filter((error) => error instanceof HeartbeatTimeoutError)).toHaveLength(1);
+      expect(client.era).toBe(era);
+    });
+  }
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ErrorCode, type McpError } from '@x/protocol';
+import { ErrorCode, type McpError, TransportLostError } from '@x/protocol';
 import { ServerExitError, StdioClientTransport } from '@x/transport-stdio';
 import { waitFor } from '@x/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,8 +74,9 @@ describe('a crashed stdio server under a running client', () => {
 
     // A call not safe to repeat fails with the crash, typed, and is not sent again.
     const failure = (await client.callTool({ name: 'crash' }).catch((error: unknown) => error)) as McpError;
+    expect(failure).toBeInstanceOf(TransportLostError);
     expect(failure.code).toBe(ErrorCode.ConnectionClosed);
-    expect(failure.data).toMatchObject({ reconnecting: true, exitCode: 3 });
+    expect(failure.data).toMatchObject({ exitCode: 3 });
     // Sent once. (A retry of `flaky` that fired while the server was still restarting was refused by
     // send() and retried again: the wire log may hold it, no server ever saw it.)
     const toolNames = sent.flatMap((m) =>

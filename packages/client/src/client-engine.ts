@@ -38,6 +38,8 @@ export class ClientEngine extends Protocol {
   heartbeatProbe: ((timeoutMs: number) => Promise<unknown> | undefined) | undefined;
   /** Whether the `heartbeat` option was given (false included); unset means "on for network transports". */
   readonly #heartbeatSet: boolean;
+  /** Retries waiting out their backoff: woken (to give up) when the connection closes. */
+  readonly #retryWaits = new Set<() => void>();
 
   constructor(options: ProtocolOptions) {
     super(options);
@@ -81,6 +83,26 @@ export class ClientEngine extends Protocol {
     if (request.method !== 'tools/call') return false;
     const name = request.params?.['name'];
     return typeof name === 'string' && this.toolIsRepeatable?.(name) === true;
+  }
+
+  /**
+   * Calls `wake` when the connection closes (at once when it already has); returns what unregisters it.
+   * A retry waiting out its backoff listens here, so `client.close()` ends it without waiting the delay.
+   */
+  onceClosed(wake: () => void): () => void {
+    if (this.transport === undefined) {
+      wake();
+      return () => {};
+    }
+    this.#retryWaits.add(wake);
+    return () => this.#retryWaits.delete(wake);
+  }
+
+  protected override connectionClosed(): void {
+    if (this.#retryWaits.size === 0) return;
+    const waits = [...this.#retryWaits];
+    this.#retryWaits.clear();
+    for (const wake of waits) wake();
   }
 
   /** Rejects an outgoing request the server ended on its own (e.g. a cancelled `subscriptions/listen`). */

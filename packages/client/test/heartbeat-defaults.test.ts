@@ -1,6 +1,6 @@
 import { DEFAULT_HEARTBEAT } from '@x/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Client } from '../src/index.js';
+import { Client, FailoverTransport } from '../src/index.js';
 import { CLIENT_INFO, fakeServer, legacyHandshake } from './helpers.js';
 
 // The heartbeat's default (issue 28 §3): on, with a long interval, for transports that declare they
@@ -48,6 +48,19 @@ describe('client heartbeat defaults', () => {
 
   it('turns on for a local transport when asked', async () => {
     const { peer, client } = await connected(false, true);
+    await vi.advanceTimersByTimeAsync(DEFAULT_HEARTBEAT.intervalMs);
+    expect(peer.requests('ping')).toHaveLength(1);
+    await client.close();
+  });
+
+  it('pings by default through a FailoverTransport whose active transport is a network one', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const peer = await fakeServer(legacyHandshake);
+    Object.defineProperty(peer.transport, 'network', { value: true });
+    const transport = new FailoverTransport({ transports: [{ name: 'net', create: () => peer.transport }] });
+    const client = new Client(CLIENT_INFO, { protocolVersion: 'legacy' });
+    await client.connect(transport);
+    expect(transport.network).toBe(true);
     await vi.advanceTimersByTimeAsync(DEFAULT_HEARTBEAT.intervalMs);
     expect(peer.requests('ping')).toHaveLength(1);
     await client.close();

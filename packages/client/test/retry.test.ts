@@ -1,10 +1,11 @@
-import { ErrorCode, type JSONRPCRequest, McpError, type Protocol } from '@x/protocol';
+import { ConnectionClosedError, ErrorCode, type JSONRPCRequest, McpError, type Protocol } from '@x/protocol';
+import { waitFor } from '@x/test-kit';
 import { HttpStatusError } from '@x/protocol/http';
 import { describe, expect, it } from 'vitest';
 import { Client, isSafeToRepeat, isTransientError, type RetryEvent } from '../src/index.js';
 import { CLIENT_INFO, fakeServer, legacyHandshake, modernDiscover, text } from './helpers.js';
 
-/** A -32000 answer, as a reconnecting transport synthesizes for a request lost with its connection. */
+/** A -32000 answer from a server (not a `TransportLostError`): transient all the same. */
 const lost = () => new McpError(ErrorCode.ConnectionClosed, 'connection lost; the response never arrived');
 
 const fast = { initialDelayMs: 1, maxDelayMs: 20 };
@@ -214,6 +215,38 @@ describe('retry policy', () => {
     expect(calls[2]!.params).toEqual(calls[1]!.params);
     expect(calls[2]!.params?.['requestState']).toBe(STATE);
     await client.close();
+  });
+
+  it('a retry waiting out its backoff ends at once on client.close() and on its signal', async () => {
+    // maxDelayMs 60 s with a 30 s first delay: without the early end each wait would outlast the test.
+    const slow = { initialDelayMs: 30_000, maxDelayMs: 60_000, jitter: 0 };
+    const retries: RetryEvent[] = [];
+    const { client, requests } = await legacyClient(
+      (server) =>
+        server.setRequestHandler(
+          'resources/read',
+          flaky(99, lost, () => ({ contents: [] })),
+        ),
+      { retry: { ...slow, onretry: (event) => retries.push(event) } },
+    );
+    const controller = new AbortController();
+    const aborted = client.readResource({ uri: 'a:1' }, { signal: controller.signal });
+    await waitFor(() => retries.length === 1);
+    const started = performance.now();
+    controller.abort(new Error('caller gave up'));
+    await expect(aborted).rejects.toThrow('caller gave up');
+    const closing = client.readResource({ uri: 'a:2' });
+    await waitFor(() => retries.length === 2);
+    await client.close();
+    const error = await closing.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect((error as Error).message).toContain('backoff');
+    expect((error as Error).cause).toMatchObject({ code: ErrorCode.ConnectionClosed });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(requests('resources/read')).toHaveLength(2);
   });
 
   it('classifies failures and requests', () => {

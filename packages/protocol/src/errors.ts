@@ -57,8 +57,13 @@ export class McpError extends Error {
       : { code: this.code, message: this.message, data: this.data };
   }
 
-  /** Rebuilds an error received on the wire. */
+  /**
+   * Rebuilds an error received on the wire. An answer a transport synthesized for a request it lost
+   * (`transportLostResponse`) gives back its `TransportLostError`: a symbol a peer cannot send marks it.
+   */
   static fromError(error: { code: number; message: string; data?: unknown }): McpError {
+    const lost = (error as { [LOST]?: unknown })[LOST];
+    if (lost instanceof McpError) return lost;
     return new McpError(error.code, error.message, error.data);
   }
 }
@@ -77,9 +82,62 @@ export class McpError extends Error {
  */
 export class ConnectionClosedError extends McpError {
   override readonly name: string = 'ConnectionClosedError';
-  constructor(message = 'Connection closed', options?: { cause?: unknown }) {
-    super(ErrorCode.ConnectionClosed, message, undefined, options);
+  constructor(message = 'Connection closed', options?: { cause?: unknown; data?: unknown }) {
+    super(ErrorCode.ConnectionClosed, message, options?.data, options);
   }
+}
+
+/** Marks an error object a transport synthesized (`transportLostResponse`); JSON cannot carry it. */
+const LOST: unique symbol = Symbol('x-mcp.transportLost');
+
+/**
+ * The connection carrying a request was lost before its answer arrived: the request may or may not
+ * have run on the server. One error for every transport that outlives a connection: the WebSocket client
+ * with `reconnect`, the stdio client with `restart`, the client's `FailoverTransport`. A client retry
+ * policy repeats it like any -32000 (it is a `ConnectionClosedError`); without one, check before
+ * repeating a request that changes something. `data` holds the transport's details (close code,
+ * exit code, last stderr lines…), `cause` the reason when there is one.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.callTool({ name: 'transfer', arguments: { amount: 10 } });
+ * } catch (error) {
+ *   if (error instanceof TransportLostError) console.warn(`lost on ${error.transport}; check before repeating`);
+ * }
+ * ```
+ */
+export class TransportLostError extends ConnectionClosedError {
+  override readonly name: string = 'TransportLostError';
+  /** The transport that was lost: `'websocket'`, `'stdio'`, or a `FailoverTransport` target's `name`. */
+  readonly transport: string | undefined;
+
+  constructor(
+    message: string,
+    options: { transport?: string | undefined; data?: unknown; cause?: unknown } = {},
+  ) {
+    super(message, options);
+    this.transport = options.transport;
+  }
+}
+
+/**
+ * The error answer a transport hands its engine for a request lost with its connection: it rejects that
+ * request with `lost` itself (not a copy), and reads as a plain -32000 error response anywhere else.
+ *
+ * @example
+ * ```ts
+ * const lost = new TransportLostError('WebSocket dropped; the request may have run', { transport: 'websocket' });
+ * for (const id of inFlight) transport.onmessage?.(transportLostResponse(id, lost));
+ * ```
+ */
+export function transportLostResponse(
+  id: string | number,
+  lost: TransportLostError,
+): { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data?: unknown } } {
+  const error = lost.toJSON();
+  Object.defineProperty(error, LOST, { value: lost });
+  return { jsonrpc: '2.0', id, error };
 }
 
 /**

@@ -1,4 +1,11 @@
-export { ConnectionClosedError, ErrorCode, McpError, RequestTimeoutError } from './errors.js';
+export {
+  ConnectionClosedError,
+  ErrorCode,
+  McpError,
+  RequestTimeoutError,
+  TransportLostError,
+  transportLostResponse,
+} from './errors.js';
 export {
   type InsufficientScopeData,
   insufficientScopeError,

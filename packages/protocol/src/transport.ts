@@ -70,6 +70,15 @@ export interface Transport {
    */
   readonly network?: boolean | undefined;
   /**
+   * Drops the current connection as dead and lets the transport replace it (a failover to its next
+   * target, a reconnect) instead of closing: the engine's heartbeat calls it, when present, on a
+   * connection it declared dead (spec 2025-11-25 basic/utilities/ping: "After several failed pings, the
+   * implementation MAY reset the connection"). Requests in flight on the dropped connection fail as
+   * lost, as on any drop; the heartbeat keeps running on the replacement. A transport that cannot replace
+   * its connection leaves it unset and is closed instead.
+   */
+  resetConnection?: ((reason: Error) => void) | undefined;
+  /**
    * Fired by transports that re-establish a dropped connection by themselves (e.g. the WebSocket client
    * with `reconnect`), after the new connection is up. The peer may have lost all state: a legacy-era
    * client re-runs its `initialize` handshake here.

@@ -105,8 +105,9 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
    * Restart the server when it crashes (exits with a non-zero code or is killed; an exit with code 0 is
    * the server ending the session). `true`: `STDIO_RESTART_DEFAULTS` (5 restarts a minute, 100 ms
    * doubling to 5 s, jitter 0.5); an object overrides fields. Each crash goes to `onerror` as a
-   * `ServerExitError` (exit code or signal, last stderr lines); requests in flight are answered with a
-   * -32000 error (`data.reconnecting: true`) that a client retry policy may repeat; messages sent
+   * `ServerExitError` (exit code or signal, last stderr lines); requests in flight are rejected with a
+   * `TransportLostError` (`transport: 'stdio'`, `data`: exit code, signal, last stderr lines, `cause`:
+   * the `ServerExitError`) that a client retry policy may repeat; messages sent
    * meanwhile wait for the new process and its `onreconnect` (fired once it runs; a promise it returns,
    * the client's new handshake, is awaited before they go out) (the `Client` re-initializes, re-subscribes and re-sends
    * `subscriptions/listen`). One crash past `maxAttempts` within `windowMs` closes the transport with it.
@@ -167,7 +168,10 @@ export class StdioClientTransport implements Transport {
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onclose?: (() => void) | undefined;
-  /** Fires (with `restart`) once a crashed server runs again; a promise it returns is awaited. */
+  /**
+   * Fires (with `restart`) once a crashed server runs again; a promise it returns is awaited (held
+   * messages go out after it) and reports its own failure (the transport does not, again).
+   */
   onreconnect?: (() => void | Promise<void>) | undefined;
 
   constructor(options: StdioClientTransportOptions) {
@@ -290,12 +294,8 @@ export class StdioClientTransport implements Transport {
   #writeLine(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
     if (this.#state !== 'open' || this.#writer === undefined) {
       if (this.#state === 'restarting') {
-        // Transient by nature: a retry policy waits and sends it to the new process.
-        return Promise.reject(
-          new McpError(ErrorCode.ConnectionClosed, 'The MCP server crashed and is being restarted', {
-            reconnecting: true,
-          }),
-        );
+        // Never sent, so not lost: a plain -32000 a retry policy repeats once the new process runs.
+        return Promise.reject(new ConnectionClosedError('The MCP server crashed and is being restarted'));
       }
       return Promise.reject(
         this.#closeReason ?? new ConnectionClosedError('StdioClientTransport is not open'),
@@ -481,11 +481,15 @@ export class StdioClientTransport implements Transport {
 
   /** The new process runs: the client re-establishes its session, then the held messages go out. */
   async #resync(): Promise<void> {
+    let resync: Promise<void> | void | undefined;
     try {
-      await this.onreconnect?.();
+      resync = this.onreconnect?.();
     } catch (error) {
       this.#report(error);
     }
+    // A promise the hook returns (the Client's new handshake) reports its own failure through onerror;
+    // reporting its rejection here as well would report one failed handshake twice.
+    if (resync !== undefined) await resync.catch(() => {});
     const held = this.#held;
     this.#held = undefined;
     if (held === undefined) return;

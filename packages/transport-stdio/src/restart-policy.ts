@@ -1,11 +1,12 @@
 import {
-  ErrorCode,
   type JSONRPCMessage,
   type ReconnectOptions,
   type RequestId,
   type ResolvedReconnectOptions,
   reconnectDelay,
   resolveReconnect,
+  TransportLostError,
+  transportLostResponse,
 } from '@x/protocol';
 import { InFlightSet } from '@x/protocol/internal';
 import type { ServerExitError } from './errors.js';
@@ -87,22 +88,18 @@ export class RestartPolicy {
     return reconnectDelay(this.#backoff, this.#restarts.length - 1);
   }
 
-  /** Error answers for every request the dead server never answered, marked as a reconnecting loss. */
+  /** Error answers for every request the dead server never answered, each rejecting its request with one `TransportLostError`. */
   lostAnswers(exit: ServerExitError): JSONRPCMessage[] {
     const ids = [...this.#inFlight];
     this.#inFlight.clear();
     const message = `${exit.message}\n(restarting it; the response never arrived, the request may have run)`;
     const data = {
-      reconnecting: true,
       exitCode: exit.exitCode,
       signal: exit.signal,
       stderrTail: exit.stderrTail,
     };
-    return ids.map((id) => ({
-      jsonrpc: '2.0',
-      id,
-      error: { code: ErrorCode.ConnectionClosed, message, data },
-    }));
+    const lost = new TransportLostError(message, { transport: 'stdio', data, cause: exit });
+    return ids.map((id) => transportLostResponse(id, lost));
   }
 
   clear(): void {

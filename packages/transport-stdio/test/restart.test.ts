@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@x/protocol';
+import { ErrorCode, type McpError, TransportLostError } from '@x/protocol';
 import { waitFor } from '@x/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerExitError } from '../src/index.js';
@@ -27,10 +27,12 @@ describe('StdioClientTransport restart', () => {
 
     for (let round = 1; round <= 2; round++) {
       const lost = await peer.request('anything').catch((error: unknown) => error);
-      // Answered as soon as the process died, not after a timeout, and marked as a reconnecting loss.
-      expect(lost).toBeInstanceOf(McpError);
+      // Answered as soon as the process died, not after a timeout, as a lost request.
+      expect(lost).toBeInstanceOf(TransportLostError);
+      expect((lost as TransportLostError).transport).toBe('stdio');
       expect((lost as McpError).code).toBe(ErrorCode.ConnectionClosed);
-      expect((lost as McpError).data).toMatchObject({ reconnecting: true, exitCode: 3, signal: null });
+      expect((lost as McpError).data).toMatchObject({ exitCode: 3, signal: null });
+      expect((lost as McpError).cause).toBeInstanceOf(ServerExitError);
       expect((lost as McpError).message).toContain('dying: fatal: the database is gone');
       await waitFor(() => reconnects === round, { what: `restart ${round}` });
       expect(transport.restarts).toBe(round);

@@ -1,7 +1,6 @@
 import {
   BatchResponses,
   ConnectionClosedError,
-  ErrorCode,
   isJSONRPCRequest,
   isJSONRPCResponse,
   type JSONRPCMessage,
@@ -14,6 +13,8 @@ import {
   resolveReconnect,
   type Transport,
   type TransportSendOptions,
+  TransportLostError,
+  transportLostResponse,
 } from '@x/protocol';
 import { type HttpClientAuthOptions, MAX_AUTH_RETRIES } from '@x/protocol/http';
 import { deliverMessage, InFlightSet } from '@x/protocol/internal';
@@ -130,9 +131,16 @@ export class WebSocketClientTransportBase implements Transport {
   onclose?: (() => void) | undefined;
   /**
    * Fires after the connection was re-established. The server sees a brand-new connection, so the client
-   * layer re-runs whatever its era needs (legacy: `initialize`; modern: nothing).
+   * layer re-runs whatever its era needs (legacy: `initialize`; modern: nothing). A throw is reported
+   * through `onerror`; a promise it returns reports its own failure (the transport does not, again).
    */
   onreconnect?: (() => void | Promise<void>) | undefined;
+  /**
+   * Set with `reconnect` (`Transport.resetConnection`): drops the socket as dead and reconnects, as after
+   * an unexpected drop. The client's heartbeat calls it on a link that stopped answering, so a silent
+   * connection is replaced instead of ending the session. Unset without `reconnect`.
+   */
+  readonly resetConnection: ((reason: Error) => void) | undefined;
   sessionId?: string | undefined;
   /**
    * Why the connection ended, once it did and not by our `close()`: a `ConnectionClosedError` naming the
@@ -151,6 +159,7 @@ export class WebSocketClientTransportBase implements Transport {
     this.#peer = String(url);
     this.#auth = auth;
     this.#reconnect = resolveReconnect(options.reconnect, WEBSOCKET_RECONNECT_DEFAULTS, false);
+    this.resetConnection = this.#reconnect === undefined ? undefined : (reason) => this.#reset(reason);
     this.#inFlight = this.#reconnect === undefined ? undefined : new InFlightSet();
     this.#maxBatchSize = options.maxBatchSize;
     this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
@@ -329,9 +338,18 @@ export class WebSocketClientTransportBase implements Transport {
       return;
     }
     this.#state = 'reconnecting';
-    this.#failInFlight(what, { code, reason, reconnecting: true });
+    this.#failInFlight(what, { code, reason });
     this.#attempt = 0;
     this.#schedule(undefined);
+  }
+
+  #reset(reason: Error): void {
+    const socket = this.#socket;
+    if (this.#state !== 'open' || socket === undefined) return;
+    // The old socket's events no longer count; its close handshake may wait for a peer that is gone.
+    this.#generation++;
+    socket.close(CloseCode.GoingAway, 'heartbeat timeout').catch(() => {});
+    this.#ondrop(CloseCode.Abnormal, reason.message);
   }
 
   /**
@@ -344,10 +362,13 @@ export class WebSocketClientTransportBase implements Transport {
     if (inFlight === undefined || inFlight.size === 0) return;
     const ids = [...inFlight];
     inFlight.clear();
-    const message = `${what}; the response never arrived (the request may have run)`;
+    const lost = new TransportLostError(`${what}; the response never arrived (the request may have run)`, {
+      transport: 'websocket',
+      data,
+    });
     for (const id of ids) {
       if (this.#state !== 'reconnecting') return;
-      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message, data } });
+      this.onmessage?.(transportLostResponse(id, lost));
     }
   }
 
@@ -378,11 +399,16 @@ export class WebSocketClientTransportBase implements Transport {
       return;
     }
     this.#attempt = 0;
+    let resync: Promise<void> | void | undefined;
     try {
-      await this.onreconnect?.();
+      resync = this.onreconnect?.();
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
     }
+    // A promise the hook returns (the Client's new handshake) reports its own failure through onerror;
+    // reporting its rejection here as well would report one failed handshake twice.
+    if (resync !== undefined) await resync.catch(() => {});
   }
 
   #giveUp(lastError: unknown): void {

@@ -197,7 +197,7 @@ describe('errors name the peer, what happened and the close code', () => {
       error: {
         code: ErrorCode.ConnectionClosed,
         message: `WebSocket connection to ${server.url.href} closed: code 1001 (going away), reason "restarting"; the response never arrived (the request may have run)`,
-        data: { code: 1001, reason: 'restarting', reconnecting: true },
+        data: { code: 1001, reason: 'restarting' },
       },
     });
   });

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { JSONRPCMessage, ReconnectOptions } from '@x/protocol';
+import { type JSONRPCMessage, McpError, type ReconnectOptions, TransportLostError } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocketClientTransport } from '../src/index.js';
 import { createWebSocketHandler, listenWebSocket, type WebSocketServerTransport } from '../src/node.js';
@@ -62,9 +62,15 @@ describe('client auto-reconnect', () => {
       error: {
         code: -32000,
         message: `WebSocket connection to ${server.url.href} closed: code 1006 (abnormal closure: no close frame); the response never arrived (the request may have run)`,
-        data: { code: 1006, reason: '', reconnecting: true },
+        data: { code: 1006, reason: '' },
       },
     });
+    // The engine rejects the request with the transport's TransportLostError, not a rebuilt -32000.
+    const lost = McpError.fromError(
+      (events.messages[0] as { error: { code: number; message: string } }).error,
+    );
+    expect(lost).toBeInstanceOf(TransportLostError);
+    expect((lost as TransportLostError).transport).toBe('websocket');
     if (!client.connected) {
       await expect(client.send(request('during'))).rejects.toMatchObject({
         message: 'WebSocket is reconnecting',

@@ -50,7 +50,8 @@ const CONNECT_TIMEOUT_MS = 30_000;
 /**
  * Connects a `Client` to the target: http(s) → Streamable HTTP with fallback to legacy HTTP+SSE (the
  * client's `fallback`, used on a 400/404/405 answer), ws(s) → WebSocket, a ws(s) and an http(s) URL →
- * a `FailoverTransport` (WebSocket, then Streamable HTTP; switches are noted on stderr; requests safe to
+ * a `FailoverTransport` (WebSocket, then Streamable HTTP, then legacy HTTP+SSE at the http(s) URL;
+ * switches are noted on stderr; requests safe to
  * repeat are retried unless `--retry 0`), `-- cmd` → stdio (`--retry n` restarts a crashed server). The era is
  * negotiated by the client (`--legacy` / `--protocol-version` narrow it). Elicitations are answered at
  * the terminal, or declined when there is nobody to answer.
@@ -126,6 +127,9 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
           create: () => new WebSocketClientTransport(url, { headers: { ...options.headers } }),
         },
         { name: 'streamable-http', create: () => new StreamableHttpClientTransport(http, httpOptions()) },
+        // Legacy HTTP+SSE at the same URL last (2025-11-25 transports, "Backwards Compatibility"): a
+        // legacy session whose HTTP server only speaks it moves there (loaded only when reached).
+        { name: 'sse', create: () => sse(http, httpOptions()) },
       ],
       onevent: (event) => {
         if (event.type === 'probing') return;

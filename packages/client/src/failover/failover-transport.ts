@@ -10,8 +10,8 @@ import {
   resolveReconnect,
   type Transport,
   type TransportSendOptions,
+  TransportLostError,
 } from '@x/protocol';
-import { TransportLostError } from '../transport-lost-error.js';
 import {
   FAILOVER_PROBE_DEFAULTS,
   type FailoverEvent,
@@ -109,6 +109,29 @@ export class FailoverTransport implements Transport {
 
   get hasPerRequestStream(): boolean | undefined {
     return this.#active?.hasPerRequestStream;
+  }
+
+  /**
+   * The active transport's `network` flag (`Transport.network`), so a `Client`'s heartbeat default
+   * applies through the failover: on when the link in use crosses a network.
+   */
+  get network(): boolean | undefined {
+    return this.#active?.network;
+  }
+
+  /**
+   * Drops the active transport as dead and fails over to the next, as when it closes by itself: the
+   * `Client`'s heartbeat calls it on a link that stopped answering (`Transport.resetConnection`), so
+   * a silent link costs a switch, not the session. Ignored while no transport is active (switching).
+   */
+  resetConnection(reason: Error): void {
+    const active = this.#active;
+    if (active === undefined || this.#state !== 'open') return;
+    active.onclose = undefined;
+    active.onmessage = undefined;
+    // #lost clears the active transport before its first await: nothing the dead one says gets through.
+    void this.#lost(active, reason);
+    active.close().catch(() => {});
   }
 
   setProtocolVersion(version: string): void {

@@ -1,4 +1,10 @@
-import { type OutgoingRequest, type RequestOptions, reconnectDelay, type ZodSchema } from '@x/protocol';
+import {
+  ConnectionClosedError,
+  type OutgoingRequest,
+  type RequestOptions,
+  reconnectDelay,
+  type ZodSchema,
+} from '@x/protocol';
 import type { ResolvedRetryOptions } from './retry-options.js';
 import { retryAfterOf } from './transient-error.js';
 
@@ -9,6 +15,8 @@ export interface RetryTarget {
   readonly transport: unknown;
   /** A session handshake in progress after a reconnect: a retry waits for it (legacy servers refuse anything else first). */
   readonly handshake?: Promise<void> | undefined;
+  /** Calls `wake` once the connection closes (at once if it is); returns what unregisters it. */
+  onceClosed(wake: () => void): () => void;
 }
 
 /**
@@ -16,7 +24,9 @@ export interface RetryTarget {
  * each attempt is a new request with a new JSON-RPC id (the engine issues one per request), the same
  * params (a 2026-07-28 retry round keeps its `requestState` and `inputResponses` byte for byte).
  * Stops on success, a non-transient error, `maxAttempts`, an aborted `signal`, or a closed connection;
- * the last error is the one thrown.
+ * the last error is the one thrown. A backoff delay ends early when `signal` aborts (its reason is
+ * thrown) or the connection closes (`client.close()`: a `ConnectionClosedError` whose `cause` is the
+ * last error), so neither waits up to `maxDelayMs` for a request that is over.
  */
 export async function requestWithRetry(
   target: RetryTarget,
@@ -40,7 +50,7 @@ export async function requestWithRetry(
       } catch {
         // A listener's fault must not change the request's outcome.
       }
-      await sleep(delayMs, signal);
+      await backoff(target, delayMs, signal, error);
       await target.handshake;
     }
   }
@@ -54,17 +64,34 @@ function delayFor(policy: ResolvedRetryOptions, attempt: number, error: unknown)
   return asked > policy.maxDelayMs ? undefined : Math.max(asked, jittered);
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (ms <= 0 && signal === undefined) return Promise.resolve();
+/** Waits `ms`; rejects early with `signal`'s reason, or a `ConnectionClosedError` when the connection closes. */
+function backoff(
+  target: RetryTarget,
+  ms: number,
+  signal: AbortSignal | undefined,
+  last: unknown,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
+    let unregister = (): void => {};
+    const done = () => {
       clearTimeout(timer);
+      unregister();
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      done();
       reject(signal!.reason);
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      done();
       resolve();
     }, ms);
+    unregister = target.onceClosed(() => {
+      done();
+      reject(
+        new ConnectionClosedError('Connection closed while a retry waited out its backoff', { cause: last }),
+      );
+    });
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -6,7 +6,7 @@ const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 /**
  * The default `isTransient` of a retry policy: a failure a later attempt may not meet. A closed or lost
- * connection and a timeout (-32000, -32001, `TransportLostError`) and HTTP 429/502/503/504 (found on the
+ * connection and a timeout (-32000 — `TransportLostError` included —, -32001) and HTTP 429/502/503/504 (found on the
  * error or its `cause` chain, as `HttpStatusError` carries it). JSON-RPC errors a server answered with
  * (invalid params, unknown tool…) are not.
  *

@@ -252,7 +252,7 @@ export class Protocol implements RequestContextHost {
     this.#heartbeat?.stop();
     this.#heartbeat = new Heartbeat(settings, {
       probe: (timeoutMs) => this.sendHeartbeat(timeoutMs),
-      dead: (error) => this.#declareDead(transport, error),
+      dead: (error) => this.#declareDead(transport, error, settings),
     });
   }
 
@@ -269,10 +269,21 @@ export class Protocol implements RequestContextHost {
   }
 
   /** "After several failed pings, the implementation MAY reset the connection" (basic/utilities/ping). */
-  #declareDead(transport: Transport, error: HeartbeatTimeoutError): void {
+  #declareDead(transport: Transport, error: HeartbeatTimeoutError, settings: ResolvedHeartbeat): void {
     if (this.#transport !== transport) return;
-    this.#closeReason = error;
     this.#report(error);
+    if (transport.resetConnection !== undefined) {
+      // A transport that can replace its connection (failover, reconnect) keeps the session: only the
+      // dead link goes, and the heartbeat watches the next one.
+      try {
+        transport.resetConnection(error);
+      } catch (failure) {
+        this.#report(failure);
+      }
+      if (this.#transport === transport) this.startHeartbeat(settings);
+      return;
+    }
+    this.#closeReason = error;
     transport.close().then(
       () => this.#handleClose(transport),
       (failure: unknown) => {
@@ -281,6 +292,12 @@ export class Protocol implements RequestContextHost {
       },
     );
   }
+
+  /**
+   * Runs once the connection is gone (after pending requests were rejected, before `onclose`): a
+   * subclass ends what waits on the connection outside the pending table (a client's retry backoff).
+   */
+  protected connectionClosed(): void {}
 
   /** Closes the transport; pending requests reject with `ConnectionClosedError`, handlers are aborted. */
   async close(): Promise<void> {
@@ -700,6 +717,7 @@ export class Protocol implements RequestContextHost {
       (pending?.size ?? 0) + this.#active.size > 0 ? closedError(reason ?? transport.closeReason) : undefined;
     pending?.rejectAll(error);
     this.#active.abortAll(error);
+    this.connectionClosed();
     try {
       this.onclose?.();
     } catch (failure) {
