@@ -4,8 +4,9 @@ import { RedisMessageBus, type RedisMessageBusOptions } from './redis-message-bu
 const TOPIC = 'changes';
 
 /**
- * A {@link SubscriptionFanOut} on Redis pub/sub: every `McpServer` given one hears the list changes and
- * resource updates of every process, and tells its own sessions and `subscriptions/listen` streams.
+ * A {@link SubscriptionFanOut} on Redis pub/sub: every `McpServer` given one hears the list changes,
+ * resource updates and task changes (SEP-2663 status, cancellations, `tasks/update` answers) of every
+ * process, and tells its own sessions, `subscriptions/listen` streams and running tasks.
  *
  * @example
  * ```ts
@@ -41,7 +42,31 @@ export class RedisSubscriptionFanOut implements SubscriptionFanOut {
 
 function isNotice(value: unknown): value is ChangeNotice {
   if (typeof value !== 'object' || value === null) return false;
-  const kind = (value as { kind?: unknown }).kind;
-  if (kind === 'resource') return typeof (value as { uri?: unknown }).uri === 'string';
-  return kind === 'tools' || kind === 'prompts' || kind === 'resources';
+  const notice = value as Record<string, unknown>;
+  switch (notice['kind']) {
+    case 'tools':
+    case 'prompts':
+    case 'resources':
+      return true;
+    case 'resource':
+      return typeof notice['uri'] === 'string';
+    case 'task':
+      return (
+        typeof notice['owner'] === 'string' &&
+        typeof notice['task'] === 'object' &&
+        notice['task'] !== null &&
+        typeof (notice['task'] as { taskId?: unknown }).taskId === 'string'
+      );
+    case 'taskCancel':
+      return typeof notice['taskId'] === 'string' && typeof notice['owner'] === 'string';
+    case 'taskInput':
+      return (
+        typeof notice['taskId'] === 'string' &&
+        typeof notice['owner'] === 'string' &&
+        typeof notice['inputResponses'] === 'object' &&
+        notice['inputResponses'] !== null
+      );
+    default:
+      return false;
+  }
 }

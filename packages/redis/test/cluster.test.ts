@@ -5,6 +5,7 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '@x/client';
+import { MetaKey, TASKS_EXTENSION } from '@x/protocol';
 import { type RedisServerHandle, startRedis, waitFor } from '@x/test-kit';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -216,6 +217,87 @@ describe.each([false, true])('three processes on Redis, JSON replies: %s', (json
     expect(resumed.length).toBeGreaterThan(0);
   }, 90_000);
 
+  it('SIGTERM drains: new work goes elsewhere (503 + Retry-After), the in-flight request finishes, the GET stream resumes elsewhere, no event lost or doubled', async () => {
+    const { balancer, nodes } = await startCluster(json);
+    const mcp = xmcpClient();
+    const seen: number[] = [];
+    let warm = 0;
+    mcp.on('log', ({ data }) => {
+      const entry = data as { tag?: string; n?: number };
+      if (entry.tag === 'drain') seen.push(entry.n as number);
+      if (entry.tag === 'warm-up') warm++;
+    });
+    await mcp.connect(
+      new StreamableHttpClientTransport(new URL(balancer.url), {
+        reconnect: { initialDelayMs: 50, maxDelayMs: 500, maxAttempts: 20 },
+      }),
+    );
+    const get = await waitFor(() => balancer.served.find((entry) => entry.method === 'GET'), {
+      what: 'the GET stream',
+    });
+    const holder = nodes.find((node) => node.port === get.port) as Node;
+    await waitFor(
+      async () => {
+        await mcp.callTool({ name: 'emit', arguments: { count: 1, tag: 'warm-up', everyMs: 0 } });
+        return warm > 0;
+      },
+      { timeoutMs: 20_000, intervalMs: 50, what: 'the GET stream to carry an event' },
+    );
+    const sessionId = get.session as string;
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      'mcp-session-id': sessionId,
+    };
+    // The process that holds the GET stream also runs the request in flight when it is told to stop.
+    const COUNT = 150;
+    const call = fetch(`http://127.0.0.1:${holder.port}/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'drain-1',
+        method: 'tools/call',
+        params: { name: 'emit', arguments: { count: COUNT, tag: 'drain', everyMs: 5 } },
+      }),
+    }).then((response) => response.text());
+    await waitFor(() => seen.length >= 20, { timeoutMs: 20_000, what: '20 events on the GET stream' });
+    const exited = new Promise<number | null>((resolve) => holder.child.once('exit', resolve));
+    holder.child.kill('SIGTERM');
+    // Draining: refused with 503 + Retry-After, so a balancer sends the request elsewhere.
+    const refused = await waitFor(
+      async () => {
+        const response = await fetch(`http://127.0.0.1:${holder.port}/mcp`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ jsonrpc: '2.0', id: 'probe', method: 'ping' }),
+        });
+        await response.text();
+        return response.status === 503 ? response : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 20, what: 'the draining process to refuse new work' },
+    );
+    expect(refused.headers.get('retry-after')).toBe('1');
+    // Through the balancer, new calls keep working, on the other processes only.
+    for (let i = 0; i < 3; i++) {
+      expect(text(await mcp.callTool({ name: 'whoami', arguments: {} }))).not.toBe(holder.name);
+    }
+    // The request in flight on the draining process finished; then the process exited by itself.
+    expect(await call).toContain(holder.name);
+    expect(await exited).toBe(0);
+    await waitFor(() => seen.length >= COUNT, { timeoutMs: 20_000, what: `${COUNT} events` }).catch(
+      (error: Error) => {
+        throw new Error(`${error.message}: got ${seen.length}: ${seen.slice(0, 40)}…`);
+      },
+    );
+    // Exactly 0..COUNT-1, each once, in order: nothing lost, nothing replayed twice.
+    expect(seen).toEqual(Array.from({ length: COUNT }, (_, n) => n));
+    expect(balancer.served.some((entry) => (entry.retried ?? 0) > 0)).toBe(true);
+    const resumed = balancer.served.filter((entry) => entry.method === 'GET' && entry.port !== holder.port);
+    expect(resumed.length).toBeGreaterThan(0);
+  }, 60_000);
+
   it('a request running on a killed process fails; the session goes on on the others', async () => {
     const { balancer, nodes } = await startCluster(json);
     const mcp = xmcpClient();
@@ -316,6 +398,171 @@ describe('three processes on Redis, 2026-07-28', () => {
     expect(ranOn.size).toBe(3);
     expect(heard.every((method) => method === 'notifications/resources/updated')).toBe(true);
     await subscription.return?.();
+    await reading;
+  }, 60_000);
+});
+
+/** Per-request `_meta` of a 2026-07-28 client declaring the tasks extension (SEP-2663). */
+const TASKS_META = {
+  [MetaKey.ProtocolVersion]: '2026-07-28',
+  [MetaKey.ClientCapabilities]: { extensions: { [TASKS_EXTENSION]: {} }, elicitation: {} },
+  [MetaKey.ClientInfo]: { name: 'raw-2026', version: '1.0.0' },
+};
+let rpcId = 0;
+
+/** One 2026-07-28 POST straight to one process (the test picks which), with the routing headers. */
+async function post(
+  port: number,
+  method: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const name = params['taskId'] ?? params['name'];
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+  };
+  if (typeof name === 'string') headers['mcp-name'] = name;
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: ++rpcId,
+    method,
+    params: { ...params, _meta: TASKS_META },
+  });
+  const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: 'POST',
+    headers,
+    body,
+    signal: signal ?? null,
+  });
+  expect(response.status).toBe(200);
+  return response;
+}
+
+/** The JSON-RPC messages of a reply, JSON or SSE, as they arrive. */
+async function* messagesOf(response: Response): AsyncGenerator<Record<string, unknown>> {
+  if (!response.headers.get('content-type')?.includes('text/event-stream')) {
+    yield (await response.json()) as Record<string, unknown>;
+    return;
+  }
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end = buffer.indexOf('\n\n');
+    while (end >= 0) {
+      const data = buffer
+        .slice(0, end)
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('\n');
+      buffer = buffer.slice(end + 2);
+      if (data !== '') yield JSON.parse(data) as Record<string, unknown>;
+      end = buffer.indexOf('\n\n');
+    }
+  }
+}
+
+async function call(
+  port: number,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  for await (const message of messagesOf(await post(port, method, params))) {
+    if (message['id'] === undefined) continue;
+    if (message['error'] !== undefined) throw new Error(`${method}: ${JSON.stringify(message['error'])}`);
+    return message['result'] as Record<string, unknown>;
+  }
+  throw new Error(`${method}: no response`);
+}
+
+describe('three processes on Redis, 2026-07-28 tasks extension (SEP-2663)', () => {
+  it('a task on one process is read, answered, cancelled and heard on the others', async () => {
+    const { nodes } = await startCluster(false);
+    const [a, b, c] = nodes as [Node, Node, Node];
+    const aborted: string[] = [];
+    createInterface({ input: a.child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const parsed = JSON.parse(line) as { aborted?: string };
+      if (parsed.aborted !== undefined) aborted.push(parsed.aborted);
+    });
+
+    // The task runs on a and asks for input; c holds the subscriptions/listen stream for it.
+    const created = await call(a.port, 'tools/call', { name: 'confirm', arguments: {} });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = created['taskId'] as string;
+    const listening = new AbortController();
+    cleanup.push(async () => listening.abort());
+    const heard: Record<string, unknown>[] = [];
+    const listen = await post(
+      c.port,
+      'subscriptions/listen',
+      { notifications: { taskIds: [taskId] } },
+      listening.signal,
+    );
+    let acknowledged = false;
+    const reading = (async () => {
+      for await (const message of messagesOf(listen)) {
+        if (message['method'] === 'notifications/subscriptions/acknowledged') acknowledged = true;
+        if (message['method'] === 'notifications/tasks')
+          heard.push(message['params'] as Record<string, unknown>);
+      }
+    })().catch(() => undefined);
+    await waitFor(() => acknowledged, { timeoutMs: 10_000, what: 'the listen stream on c' });
+
+    // tasks/get on b reads the task a runs, its input request included (announced through the fan-out).
+    const waiting = await waitFor(
+      async () => {
+        const task = await call(b.port, 'tasks/get', { taskId });
+        return task['status'] === 'input_required' && Object.keys(task['inputRequests'] as object).length > 0
+          ? task
+          : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'input_required on b' },
+    );
+    const [key] = Object.keys(waiting['inputRequests'] as object);
+    expect((waiting['inputRequests'] as Record<string, { method: string }>)[key as string]?.method).toBe(
+      'elicitation/create',
+    );
+    // "SEP-2663: the client answers with tasks/update": taken by b, it reaches the handler waiting on a.
+    expect(
+      await call(b.port, 'tasks/update', {
+        taskId,
+        inputResponses: { [key as string]: { action: 'accept', content: { ok: true } } },
+      }),
+    ).toMatchObject({ resultType: 'complete' });
+    const done = await waitFor(
+      async () => {
+        const task = await call(c.port, 'tasks/get', { taskId });
+        return task['status'] === 'completed' ? task : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'the task to complete' },
+    );
+    expect(done['result']).toMatchObject({ content: [{ type: 'text', text: 'a:accept:{"ok":true}' }] });
+    // Status raised on a reached the listen stream on c: working again, completed (input_required too
+    // when the stream was acknowledged before the tool asked).
+    await waitFor(() => heard.some((task) => task['status'] === 'completed'), {
+      timeoutMs: 10_000,
+      what: 'notifications/tasks completed on c',
+    });
+    const statuses = heard.map((task) => task['status']);
+    expect(statuses.slice(-2)).toEqual(['working', 'completed']);
+    expect(statuses.length - (statuses[0] === 'input_required' ? 1 : 0)).toBe(2);
+    expect(heard.every((task) => task['taskId'] === taskId)).toBe(true);
+
+    // tasks/cancel on b stops the work on a at once: no tasks/get reaches a and the tool writes no status
+    // (the two ways a learned of a cancellation before), so only the fan-out's taskCancel can stop it.
+    const second = await call(a.port, 'tools/call', { name: 'wait', arguments: {} });
+    const secondId = second['taskId'] as string;
+    expect(await call(b.port, 'tasks/cancel', { taskId: secondId })).toMatchObject({
+      resultType: 'complete',
+    });
+    await waitFor(() => aborted.length > 0, { timeoutMs: 5_000, what: 'the work on a to stop' });
+    expect(aborted).toEqual(['a']);
+    expect((await call(c.port, 'tasks/get', { taskId: secondId }))['status']).toBe('cancelled');
+    listening.abort();
     await reading;
   }, 60_000);
 });

@@ -202,10 +202,37 @@ describe.each(Object.keys(implementations))('%s stores', (name) => {
     const fanOut = make.fanOut();
     const heard: ChangeNotice[] = [];
     const stop = await fanOut.subscribe((notice) => heard.push(notice));
-    await fanOut.publish({ kind: 'tools' });
-    await fanOut.publish({ kind: 'resource', uri: 'file:///a' });
-    await waitFor(() => heard.length === 2, { what: 'two notices' });
-    expect(heard).toEqual([{ kind: 'tools' }, { kind: 'resource', uri: 'file:///a' }]);
+    const notices: ChangeNotice[] = [
+      { kind: 'tools' },
+      { kind: 'resource', uri: 'file:///a' },
+      {
+        kind: 'task',
+        owner: 'anonymous',
+        task: {
+          taskId: 't-1',
+          status: 'input_required',
+          createdAt: new Date(0).toISOString(),
+          lastUpdatedAt: new Date(0).toISOString(),
+          ttlMs: 60_000,
+          inputRequests: {
+            elicitation_0: {
+              method: 'elicitation/create',
+              params: { mode: 'form', message: 'ok?', requestedSchema: { type: 'object', properties: {} } },
+            },
+          },
+        },
+      },
+      { kind: 'taskCancel', taskId: 't-1', owner: 'anonymous' },
+      {
+        kind: 'taskInput',
+        taskId: 't-1',
+        owner: 'anonymous',
+        inputResponses: { elicitation_0: { action: 'decline' } },
+      },
+    ];
+    for (const notice of notices) await fanOut.publish(notice);
+    await waitFor(() => heard.length === notices.length, { what: `${notices.length} notices` });
+    expect(heard).toEqual(notices);
     await stop();
   });
 

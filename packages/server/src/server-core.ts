@@ -1,11 +1,11 @@
 import {
+  type ChangeNotice,
   ErrorCode,
   isLegacyProtocolVersion,
   LEGACY_PROTOCOL_VERSIONS,
   McpError,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
-  type DetailedTask,
   type ProtocolOptions,
   type ResolvedHeartbeat,
   type ServerCapabilities,
@@ -74,11 +74,7 @@ interface HandlerEntry extends Route {
 }
 
 /** A change that subscribed sessions hear about. */
-export type ChangeEvent =
-  | { kind: 'tools' | 'prompts' | 'resources' }
-  | { kind: 'resource'; uri: string }
-  /** A task's new state, for `notifications/tasks` (SEP-2663); `owner` is whose task it is. */
-  | { kind: 'task'; task: DetailedTask; owner: string };
+export type ChangeEvent = Exclude<ChangeNotice, { kind: 'taskCancel' | 'taskInput' }>;
 
 /** One connection as the server keeps it (its session engine): what broadcasts and `close()` need. */
 export interface CoreSession {
@@ -129,6 +125,8 @@ export class ServerCore {
   #capabilities: ServerCapabilities;
   #codec: RequestStateCodec | undefined;
   onerror: ((error: Error) => void) | undefined;
+  /** Set by `Server` once it subscribes to `options.fanOut`: notices are published after it. */
+  fanOutReady: Promise<unknown> | undefined;
 
   constructor(info: ServerInfo, options: ServerOptions) {
     this.info = info;
@@ -157,7 +155,7 @@ export class ServerCore {
         : new ServerTasks(
             options.tasks,
             (error) => this.report(error),
-            (task, owner) => this.broadcast({ kind: 'task', task, owner }),
+            (notice) => this.announce(notice),
           );
   }
 
@@ -240,6 +238,34 @@ export class ServerCore {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
     return entry;
+  }
+
+  /**
+   * Tells every process: through `options.fanOut` once `Server` subscribed to it (`fanOutReady`), so
+   * this process hears its own notices there too; directly without a fan-out.
+   */
+  announce(notice: ChangeNotice): void {
+    const ready = this.fanOutReady;
+    const fanOut = this.options.fanOut;
+    if (ready === undefined || fanOut === undefined) {
+      this.receive(notice);
+      return;
+    }
+    ready.then(() => fanOut.publish(notice)).catch((error: unknown) => this.report(error));
+  }
+
+  /** A notice from any process: changes go to the sessions, task controls to the task running here. */
+  receive(notice: ChangeNotice): void {
+    if (notice.kind === 'taskCancel') {
+      this.tasks?.receiver
+        .adoptCancel(notice.taskId, notice.owner)
+        .catch((error: unknown) => this.report(error));
+    } else if (notice.kind === 'taskInput') {
+      this.tasks?.extension.receiveInput(notice.taskId, notice.inputResponses);
+    } else {
+      if (notice.kind === 'task') this.tasks?.extension.observe(notice.task);
+      this.broadcast(notice);
+    }
   }
 
   /** Tells every session that wants to know (legacy sessions and modern listeners alike). */

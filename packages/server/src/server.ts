@@ -36,11 +36,12 @@ export class Server {
     const fanOut = options.fanOut;
     if (fanOut !== undefined) {
       this.#fanOut = fanOut
-        .subscribe((notice) => core.broadcast(notice))
+        .subscribe((notice) => core.receive(notice))
         .catch((error: unknown) => {
           core.report(error);
           return undefined;
         });
+      core.fanOutReady = this.#fanOut;
     }
   }
 
@@ -144,13 +145,7 @@ export class Server {
 
   /** To this process's sessions, or through `fanOut` to every process's (this one's included). */
   #announce(event: ChangeNotice): void {
-    const subscribed = this.#fanOut;
-    if (subscribed === undefined) {
-      this.#core.broadcast(event);
-      return;
-    }
-    const fanOut = this.#core.options.fanOut;
-    subscribed.then(() => fanOut?.publish(event)).catch((error: unknown) => this.#core.report(error));
+    this.#core.announce(event);
   }
 
   /** Closes every connection (open subscriptions end gracefully first) and stops running tasks. */

@@ -1,5 +1,5 @@
 export { createStreamableHttpHandler } from './server/handler.js';
-export type { StreamableHttpHandler } from './server/handler.js';
+export type { DrainOptions, StreamableHttpHandler } from './server/handler.js';
 export type {
   StreamableHttpHandlerOptions,
   StreamableHttpServerTransport,

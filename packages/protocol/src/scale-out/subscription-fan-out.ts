@@ -1,15 +1,29 @@
+import type { DetailedTask } from '../tasks/extension-task.js';
 import type { Unsubscribe } from './message-bus.js';
 
 /**
- * A change every session may need to hear about: a list changed (`notifications/<list>/list_changed`)
- * or a resource was updated (`notifications/resources/updated`, to its subscribers).
+ * A change every session may need to hear about: a list changed (`notifications/<list>/list_changed`),
+ * a resource was updated (`notifications/resources/updated`, to its subscribers), or a task of the
+ * tasks extension (SEP-2663) changed state (`notifications/tasks`, to the `subscriptions/listen` streams
+ * of its `owner` that asked for it). `taskCancel` and `taskInput` reach the process running a task:
+ * a `tasks/cancel` or `tasks/update` answered by another process (the one running it stops the work,
+ * or hands the answers to the handler waiting for them; the others ignore them).
  *
  * @example
  * ```ts
- * const notices: ChangeNotice[] = [{ kind: 'tools' }, { kind: 'resource', uri: 'file:///notes.md' }];
+ * const notices: ChangeNotice[] = [
+ *   { kind: 'tools' },
+ *   { kind: 'resource', uri: 'file:///notes.md' },
+ *   { kind: 'taskCancel', taskId: 'c9d8…', owner: 'anonymous' },
+ * ];
  * ```
  */
-export type ChangeNotice = { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string };
+export type ChangeNotice =
+  | { kind: 'tools' | 'prompts' | 'resources' }
+  | { kind: 'resource'; uri: string }
+  | { kind: 'task'; task: DetailedTask; owner: string }
+  | { kind: 'taskCancel'; taskId: string; owner: string }
+  | { kind: 'taskInput'; taskId: string; owner: string; inputResponses: Record<string, unknown> };
 
 /**
  * Carries list and resource changes to every process that serves the endpoint, so a tool registered, or

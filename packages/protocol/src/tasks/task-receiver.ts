@@ -248,17 +248,35 @@ export class TaskReceiver {
   async get(owner: string, taskId: string): Promise<Task> {
     const run = this.#runs.get(taskId);
     if (run === undefined || run.owner !== owner) return (await this.#find(owner, taskId)).task;
-    if (!run.terminal) {
-      // Another process sharing the store may have cancelled it (see `cancel`): stop the work here too.
-      const stored = await this.store.get(taskId);
-      if (stored?.task.status === 'cancelled') {
-        const outcome = (await this.store.getOutcome(taskId)) ?? {
-          error: { code: ErrorCode.InvalidRequest, message: `Task ${taskId} was cancelled` },
-        };
-        await run.cancel(stored.task.statusMessage ?? 'The task was cancelled by request.', outcome);
-      }
-    }
+    // Another process sharing the store may have cancelled it (see `cancel`): stop the work here too.
+    await this.#adopt(run);
     return run.task;
+  }
+
+  /** Whether task `taskId` runs in this process (not terminal yet). */
+  runsHere(taskId: string): boolean {
+    const run = this.#runs.get(taskId);
+    return run !== undefined && !run.terminal;
+  }
+
+  /**
+   * Another process sharing the store cancelled task `taskId` (its `tasks/cancel` told every process):
+   * when the task runs here, its work stops now rather than at its next status write.
+   */
+  async adoptCancel(taskId: string, owner: string): Promise<void> {
+    const run = this.#runs.get(taskId);
+    if (run !== undefined && run.owner === owner) await this.#adopt(run);
+  }
+
+  async #adopt(run: TaskRun): Promise<void> {
+    if (run.terminal) return;
+    const taskId = run.taskId;
+    const stored = await this.store.get(taskId);
+    if (stored?.task.status !== 'cancelled') return;
+    const outcome = (await this.store.getOutcome(taskId)) ?? {
+      error: { code: ErrorCode.InvalidRequest, message: `Task ${taskId} was cancelled` },
+    };
+    await run.cancel(stored.task.statusMessage ?? 'The task was cancelled by request.', outcome);
   }
 
   /**

@@ -1,7 +1,9 @@
 import {
   type AuthInfo,
+  type ChangeNotice,
   type ClientCapabilities,
   type DetailedTask,
+  type InputRequests,
   ErrorCode,
   isTerminalTaskStatus,
   McpError,
@@ -18,8 +20,12 @@ import { TaskInbox } from './task-inbox.js';
 import { principalKey } from './task-owner.js';
 import { runningScope, type TaskScope } from './task-scope.js';
 
-/** Where `notifications/tasks` go: every `subscriptions/listen` stream that asked for the task. */
-export type TaskPublisher = (task: DetailedTask, owner: string) => void;
+/**
+ * Tells every process serving the endpoint (through the server's `fanOut`, when it has one): a task's
+ * new state for the `subscriptions/listen` streams that asked for it, or a `tasks/cancel` /
+ * `tasks/update` for the process running the task.
+ */
+export type TaskPublisher = (notice: ChangeNotice) => void;
 
 /** The methods of the extension (SEP-2663); `tasks/result` and `tasks/list` are not among them. */
 const METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -61,6 +67,11 @@ export class ExtensionTasks {
   readonly #report: (error: unknown) => void;
   /** Input requests of the tasks running in this process. */
   readonly #inboxes = new Map<string, TaskInbox>();
+  /**
+   * The outstanding input requests of `input_required` tasks running in other processes, as their
+   * `notifications/tasks` (through the fan-out) announced them: what `tasks/get` here shows.
+   */
+  readonly #remoteInputs = new Map<string, InputRequests>();
 
   constructor(receiver: TaskReceiver, publish: TaskPublisher, report: (error: unknown) => void) {
     this.#receiver = receiver;
@@ -139,15 +150,25 @@ export class ExtensionTasks {
       if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
         throw new McpError(ErrorCode.InvalidParams, 'tasks/update needs an inputResponses object');
       }
-      // Eventually consistent ack; a task running in another process never sees these here.
-      this.#inboxes.get(taskId)?.answer(responses as Record<string, unknown>);
+      const inbox = this.#inboxes.get(taskId);
+      const inputResponses = responses as Record<string, unknown>;
+      // Eventually consistent ack: a task running in another process gets the answers through the fan-out.
+      if (inbox !== undefined) inbox.answer(inputResponses);
+      else this.#publish({ kind: 'taskInput', taskId, owner, inputResponses });
       return {};
     }
     // tasks/cancel: an ack, also for a terminal task ("cooperative"; the status says what happened).
     if (!isTerminalTaskStatus(task.status)) {
-      await this.#receiver.cancel(owner, taskId).catch((error: unknown) => {
-        if (!(error instanceof McpError && error.code === ErrorCode.InvalidParams)) throw error;
-      });
+      const elsewhere = !this.#receiver.runsHere(taskId);
+      const cancelled = await this.#receiver.cancel(owner, taskId).then(
+        () => true,
+        (error: unknown) => {
+          if (!(error instanceof McpError && error.code === ErrorCode.InvalidParams)) throw error;
+          return false;
+        },
+      );
+      // Recorded in the store; the process running the task stops it now (and its status goes out from there).
+      if (cancelled && elsewhere) this.#publish({ kind: 'taskCancel', taskId, owner });
     }
     return {};
   }
@@ -156,7 +177,8 @@ export class ExtensionTasks {
   async #detailed(task: Task): Promise<Record<string, unknown>> {
     const wire: DetailedTask = toDetailedTask(task);
     if (task.status === 'input_required') {
-      wire.inputRequests = this.#inboxes.get(task.taskId)?.pending ?? {};
+      wire.inputRequests =
+        this.#inboxes.get(task.taskId)?.pending ?? this.#remoteInputs.get(task.taskId) ?? {};
     } else if (task.status === 'completed' || task.status === 'failed') {
       const outcome = await this.#receiver.store.getOutcome(task.taskId);
       if (outcome !== undefined && 'result' in outcome && task.status === 'completed') {
@@ -170,9 +192,28 @@ export class ExtensionTasks {
     return wire as Record<string, unknown>;
   }
 
+  /** A task's new state, announced by any process: keeps the input requests of tasks running elsewhere. */
+  observe(task: DetailedTask): void {
+    const taskId = task.taskId;
+    if (this.#inboxes.has(taskId)) return;
+    this.#remoteInputs.delete(taskId);
+    if (task.status !== 'input_required' || task.inputRequests === undefined) return;
+    // Bounded like the receiver's task table: the oldest entry goes first.
+    if (this.#remoteInputs.size >= this.#receiver.maxTasks) {
+      const oldest = this.#remoteInputs.keys().next().value;
+      if (oldest !== undefined) this.#remoteInputs.delete(oldest);
+    }
+    this.#remoteInputs.set(taskId, task.inputRequests);
+  }
+
+  /** Answers to a task's input requests, from a `tasks/update` another process took; ignored unless it runs here. */
+  receiveInput(taskId: string, inputResponses: Record<string, unknown>): void {
+    this.#inboxes.get(taskId)?.answer(inputResponses);
+  }
+
   #notify(task: Task, owner: string): void {
     this.#detailed(task).then(
-      (detailed) => this.#publish(detailed as DetailedTask, owner),
+      (detailed) => this.#publish({ kind: 'task', task: detailed as DetailedTask, owner }),
       (error: unknown) => this.#report(error),
     );
   }

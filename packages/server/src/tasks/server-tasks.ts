@@ -64,11 +64,13 @@ export class ServerTasks {
   readonly extension: ExtensionTasks;
   readonly #sessionKeys = new WeakMap<ServerSession, string>();
   readonly #report: (error: unknown) => void;
+  readonly #publish: TaskPublisher;
 
   constructor(options: ServerTaskOptions, report: (error: unknown) => void, publish: TaskPublisher) {
     this.receiver = new TaskReceiver({ ...options, onerror: options.onerror ?? report });
     this.list = options.list ?? true;
     this.#report = report;
+    this.#publish = publish;
     this.extension = new ExtensionTasks(this.receiver, publish, report);
   }
 
@@ -119,7 +121,13 @@ export class ServerTasks {
     request: RequestContext,
   ): Promise<Record<string, unknown>> {
     const owner = await this.ownerOf(session, request.authInfo);
-    return this.receiver.handle(method, params, owner, request);
+    const taskId = params['taskId'];
+    const elsewhere =
+      method === 'tasks/cancel' && typeof taskId === 'string' && !this.receiver.runsHere(taskId);
+    const result = await this.receiver.handle(method, params, owner, request);
+    // Cancelled in the shared store: the process running the task stops it now, not at its next write.
+    if (elsewhere) this.#publish({ kind: 'taskCancel', taskId: taskId as string, owner });
+    return result;
   }
 
   /**

@@ -54,8 +54,36 @@ export interface StreamableHttpHandler {
   (request: Request, info?: ConnectionInfo): Promise<Response>;
   /** Ends every stream and session and refuses further requests (503). */
   close(): Promise<void>;
+  /**
+   * Graceful shutdown behind a load balancer: refuses new work with 503 and `Retry-After` (with a shared
+   * `sessionStore`, every request, since any process serves any session; without one, requests that
+   * start a session or carry none), ends the GET streams so clients resume them elsewhere with
+   * `Last-Event-ID`, waits for the requests in flight (at most `timeoutMs`, default 30 000), then
+   * `close()`s.
+   */
+  drain(options?: DrainOptions): Promise<void>;
+  /** True once `drain()` was called. */
+  readonly draining: boolean;
   /** Live legacy sessions. */
   readonly sessionCount: number;
+}
+
+/**
+ * Options of `StreamableHttpHandler.drain()`.
+ *
+ * @example
+ * ```ts
+ * process.on('SIGTERM', async () => {
+ *   await handler.drain({ timeoutMs: 10_000 });
+ *   process.exit(0);
+ * });
+ * ```
+ */
+export interface DrainOptions {
+  /** How long requests in flight may take to finish before the handler closes anyway. Default 30 000. */
+  timeoutMs?: number | undefined;
+  /** `Retry-After` (seconds) on the 503s while draining. Default 1. */
+  retryAfterSeconds?: number | undefined;
 }
 
 // Session ids: "MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E)".
@@ -137,6 +165,8 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   const principalOf = options.sessionPrincipal ?? defaultPrincipal;
   const acceptsPost = lastValueMemo((header) => acceptsAll(header, [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE]));
   let closed = false;
+  /** The 503 answered while draining; undefined while not. */
+  let drainRefusal: { retryAfter: string } | undefined;
 
   const state: EndpointState = {
     options,
@@ -256,6 +286,15 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       return errorResponse(404, ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${path}`);
     }
     if (closed) return errorResponse(503, ErrorCode.InternalError, 'Service Unavailable: shutting down');
+    if (
+      drainRefusal !== undefined &&
+      (state.sharedSessions !== undefined || request.headers.get(HEADER.sessionId) === null)
+    ) {
+      // A load balancer retries these on another instance (Retry-After: RFC 9110 §10.2.3).
+      return errorResponse(503, ErrorCode.InternalError, 'Service Unavailable: this instance is draining', {
+        headers: { 'retry-after': drainRefusal.retryAfter },
+      });
+    }
     if (request.method === 'OPTIONS') return cors?.preflight(request) ?? methodNotAllowed(ALLOW);
     // The guard reads only `headers.get` and `url`, which every HttpIncoming has.
     // The guard checks Origin on every bind and Host on loopback (or against allowedHosts when given).
@@ -317,19 +356,37 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     return materialize(await dispatch(webIncoming(request, info)));
   };
 
+  const close = async (): Promise<void> => {
+    closed = true;
+    const live = [...state.live];
+    state.live.clear();
+    await Promise.all([state.sessions.closeAll(), ...live.map((t) => t.close())]);
+    const unsubscribe = (await state.sharedReady) as (() => Promise<void>) | undefined;
+    await unsubscribe?.().catch(state.onerror);
+  };
+
+  const busy = (): boolean => {
+    if (state.live.size > 0) return true;
+    for (const session of state.sessions.values()) if (session.pendingRequests > 0) return true;
+    return false;
+  };
+
+  const drain = async (drainOptions: DrainOptions = {}): Promise<void> => {
+    if (closed) return;
+    drainRefusal = { retryAfter: String(drainOptions.retryAfterSeconds ?? 1) };
+    for (const session of state.sessions.values()) session.handOver();
+    const deadline = Date.now() + (drainOptions.timeoutMs ?? 30_000);
+    // Requests end on their own schedule (a tool may run for seconds): checked every 20 ms, not per message.
+    while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await close();
+  };
+
   return Object.defineProperties(handler, {
     // The node:http adapter's way in: no Web Request, and bodies it writes straight to the socket.
     [NODE_DISPATCH]: { value: dispatch },
-    close: {
-      value: async () => {
-        closed = true;
-        const live = [...state.live];
-        state.live.clear();
-        await Promise.all([state.sessions.closeAll(), ...live.map((t) => t.close())]);
-        const unsubscribe = (await state.sharedReady) as (() => Promise<void>) | undefined;
-        await unsubscribe?.().catch(state.onerror);
-      },
-    },
+    close: { value: close },
+    drain: { value: drain },
+    draining: { get: () => drainRefusal !== undefined },
     sessionCount: { get: () => state.sessions.size },
   }) as StreamableHttpHandler;
 }

@@ -110,6 +110,11 @@ export class SessionStore {
     if (session === this.#newest) this.#newest = undefined;
   }
 
+  /** The live sessions (e.g. for `drain()` to hand their GET streams over). */
+  values(): IterableIterator<LegacySessionTransport> {
+    return this.#sessions.values();
+  }
+
   /** Closes every session (graceful shutdown). */
   async closeAll(): Promise<void> {
     this.#stopSweep();

@@ -151,6 +151,21 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     return this.#byRequest.size > 0 || this.hasOpenStream;
   }
 
+  /** Requests of this session still waiting for their answer here. */
+  get pendingRequests(): number {
+    return this.#byRequest.size;
+  }
+
+  /**
+   * The handler drains: ends the GET stream with a `retry` field first ("it SHOULD send an SSE event
+   * with a standard retry field before closing the connection"), so the client reconnects with
+   * `Last-Event-ID` to another process, which replays what it missed from the shared event store.
+   */
+  handOver(): void {
+    const channel = this.#standaloneChannel;
+    if (channel?.connected === true) this.#closeConnection(channel);
+  }
+
   /** Answers one POST of the session: 202 for notifications/responses, JSON or SSE for requests. */
   async handlePost(posted: readonly JSONRPCMessage[], context: PostContext): Promise<Response> {
     this.lastActivity = Date.now();

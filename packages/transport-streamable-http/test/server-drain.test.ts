@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_HANDLERS,
+  initializeRequest,
+  openSession,
+  POST_HEADERS,
+  parseSse,
+  raw,
+  sseMessages,
+  startServer,
+} from './helpers.js';
+
+const V = '2025-11-25';
+
+function sessionHeaders(sessionId: string): Record<string, string> {
+  return { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': V };
+}
+
+describe('drain()', () => {
+  it('refuses new sessions with 503 + Retry-After, serves its sessions, ends GET streams with retry, waits for requests in flight, then closes', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    await using server = await startServer({
+      retryIntervalMs: 750,
+      handlers: {
+        ...DEFAULT_HANDLERS,
+        slow: async () => {
+          started();
+          await gate;
+          return { done: true };
+        },
+      },
+    });
+    const sessionId = await openSession(server.url);
+    // fetch resolves once the handler attached the GET stream (its headers are out).
+    const get = await fetch(server.url, {
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': V },
+    });
+    expect(get.status).toBe(200);
+    const slow = raw(server.url, {
+      headers: sessionHeaders(sessionId),
+      body: { jsonrpc: '2.0', id: 2, method: 'slow' },
+    });
+    await running;
+
+    let drained = false;
+    const draining = server.handler.drain({ timeoutMs: 10_000 }).then(() => {
+      drained = true;
+    });
+    expect(server.handler.draining).toBe(true);
+    // The GET stream ends with a retry field (2025-11-25 "it SHOULD send an SSE event with a standard
+    // retry field before closing the connection"): the client reconnects, elsewhere behind a balancer.
+    const events = parseSse(await get.text());
+    expect(events.at(-1)?.retry).toBe(750);
+
+    // A new session goes elsewhere: 503 + Retry-After (RFC 9110 §15.6.4, §10.2.3).
+    const refused = await raw(server.url, { headers: POST_HEADERS, body: initializeRequest(3) });
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.text).toContain('draining');
+    // Without a shared session store, only this process knows the session: it is still served.
+    const ping = await raw(server.url, {
+      headers: sessionHeaders(sessionId),
+      body: { jsonrpc: '2.0', id: 4, method: 'ping' },
+    });
+    expect(ping.status).toBe(200);
+
+    // The request in flight finishes; only then does the handler close.
+    expect(drained).toBe(false);
+    release();
+    const answer = await slow;
+    expect(sseMessages(answer.text)).toEqual([{ jsonrpc: '2.0', id: 2, result: { done: true } }]);
+    await draining;
+    expect(server.handler.sessionCount).toBe(0);
+    const after = await raw(server.url, {
+      headers: sessionHeaders(sessionId),
+      body: { jsonrpc: '2.0', id: 5, method: 'ping' },
+    });
+    expect(after.status).toBe(503);
+  });
+});
