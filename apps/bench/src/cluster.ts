@@ -1,0 +1,326 @@
+// `pnpm --dir apps/bench cluster`: W5 (many legacy Streamable HTTP sessions at once, a few calls each)
+// through a round-robin balancer, in three setups: 1 process with in-memory state, 1 process on Redis,
+// 3 processes on Redis; then the latency of a GET-stream message raised on the process that holds the
+// stream vs on another one (forwarded through Redis), and the Redis commands each costs.
+// Flags: --sessions N (200) --calls N (10) --messages N (100) --json FILE.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client } from '@x/client';
+import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
+import { type Balancer, startBalancer } from './cluster/balancer.js';
+import { type BenchRedis, startBenchRedis } from './cluster/redis-server.js';
+import { percentile } from './stats.js';
+
+const SERVER = fileURLToPath(new URL('./cluster/cluster-server.js', import.meta.url));
+const OPEN_BATCH = 20;
+const PROBE_ROUNDS = 6;
+
+interface Setup {
+  name: string;
+  processes: number;
+  redis: boolean;
+}
+
+/** Latency of GET-stream messages, and Redis commands per message, by where they were raised. */
+interface HopFigures {
+  messages: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Redis commands per message (all processes), undefined without Redis. */
+  commands?: number;
+  /** The same by command name. */
+  byCommand?: Record<string, number>;
+}
+
+/** One setup's row. */
+export interface ClusterRow {
+  setup: string;
+  processes: number;
+  stores: 'memory' | 'redis';
+  sessions: number;
+  calls: number;
+  callsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  local: HopFigures;
+  forwarded?: HopFigures;
+}
+
+const SETUPS: Setup[] = [
+  { name: '1 process, in-memory', processes: 1, redis: false },
+  { name: '1 process, Redis', processes: 1, redis: true },
+  { name: '3 processes, Redis', processes: 3, redis: true },
+];
+
+async function startProcess(
+  name: string,
+  redisUrl: string | undefined,
+): Promise<{ port: number; child: ChildProcess }> {
+  const args = [SERVER, redisUrl === undefined ? 'memory' : 'redis', name];
+  if (redisUrl !== undefined) args.push(redisUrl);
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const port = await new Promise<number>((resolve, reject) => {
+    lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`server ${name} exited (${code}) before listening`)));
+  });
+  return { port, child };
+}
+
+function newClient(): Client {
+  return new Client({ name: 'bench-cluster', version: '1.0.0' }, { protocolVersion: 'legacy' });
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+function textOf(result: { content: unknown[] }): string {
+  return (result.content[0] as { text: string }).text;
+}
+
+/** W5 through the balancer: returns calls/s and per-call latencies. */
+async function runSessions(
+  url: string,
+  sessions: number,
+  calls: number,
+): Promise<{ callsPerSec: number; p50Ms: number; p99Ms: number }> {
+  const warm = newClient();
+  await warm.connect(new StreamableHttpClientTransport(new URL(url)));
+  for (let i = 0; i < 30; i++) await warm.callTool({ name: 'echo', arguments: { text: 'warm' } });
+  await warm.close();
+  const clients: Client[] = [];
+  while (clients.length < sessions) {
+    const batch = Array.from({ length: Math.min(OPEN_BATCH, sessions - clients.length) }, async () => {
+      const client = newClient();
+      await client.connect(new StreamableHttpClientTransport(new URL(url)));
+      return client;
+    });
+    clients.push(...(await Promise.all(batch)));
+  }
+  const latencies: number[] = [];
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client) => {
+      for (let i = 0; i < calls; i++) {
+        const t0 = performance.now();
+        await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsedMs = performance.now() - started;
+  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+  latencies.sort((a, b) => a - b);
+  return {
+    callsPerSec: (latencies.length * 1000) / elapsedMs,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+  };
+}
+
+function delta(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = Object.create(null);
+  for (const [name, calls] of Object.entries(after)) {
+    const d = calls - (before[name] ?? 0);
+    if (d !== 0) out[name] = d;
+  }
+  return out;
+}
+
+/**
+ * One session whose GET stream lands on some process; `emit` calls (round robin over the processes)
+ * raise `messages` notifications each, with and without (`count: 0`, the baseline of the call itself)
+ * messages, so the Redis commands of the messages alone are the difference.
+ */
+async function probeHops(
+  balancer: Balancer,
+  names: Map<number, string>,
+  redis: BenchRedis | undefined,
+  messages: number,
+): Promise<{ local: HopFigures; forwarded?: HopFigures }> {
+  const client = newClient();
+  const latency = { local: [] as number[], forwarded: [] as number[] };
+  let holder = '';
+  let received = 0;
+  client.on('log', ({ data }) => {
+    const { sentAt, from } = data as { sentAt: number; from: string };
+    received++;
+    if (holder === '') return;
+    (from === holder ? latency.local : latency.forwarded).push(
+      performance.timeOrigin + performance.now() - sentAt,
+    );
+  });
+  const gets = balancer.getPorts.length;
+  await client.connect(new StreamableHttpClientTransport(new URL(balancer.url)));
+  try {
+    await until(() => balancer.getPorts.length > gets, 'the GET stream');
+    // The stream is live once a message raised on some process arrives on it.
+    while (received === 0) {
+      await client.callTool({ name: 'emit', arguments: { count: 1 } });
+      await sleep(10);
+    }
+    holder = names.get(balancer.getPorts.at(-1) as number) as string;
+    const baseline = new Map<string, Record<string, number>[]>();
+    const loaded = new Map<string, Record<string, number>[]>();
+    for (let round = 0; round < PROBE_ROUNDS; round++) {
+      for (const count of [0, messages]) {
+        const before = await redis?.commandStats();
+        const expected = received + count;
+        const from = textOf(await client.callTool({ name: 'emit', arguments: { count } }));
+        await until(() => received >= expected, `${count} messages from ${from}`);
+        const after = await redis?.commandStats();
+        if (before === undefined || after === undefined) continue;
+        const table = count === 0 ? baseline : loaded;
+        const list = table.get(from) ?? [];
+        list.push(delta(after, before));
+        table.set(from, list);
+      }
+    }
+    const figures = (samples: number[], local: boolean): HopFigures => {
+      samples.sort((a, b) => a - b);
+      const out: HopFigures = {
+        messages: samples.length,
+        p50Ms: percentile(samples, 50),
+        p99Ms: percentile(samples, 99),
+      };
+      if (redis === undefined) return out;
+      const perCommand: Record<string, number> = Object.create(null);
+      let runs = 0;
+      for (const [name, deltas] of loaded) {
+        if ((name === holder) !== local) continue;
+        const base = baseline.get(name) ?? [];
+        for (const d of deltas)
+          for (const [cmd, n] of Object.entries(d))
+            perCommand[cmd] = (perCommand[cmd] ?? 0) + n / deltas.length;
+        for (const d of base)
+          for (const [cmd, n] of Object.entries(d))
+            perCommand[cmd] = (perCommand[cmd] ?? 0) - n / base.length;
+        runs++;
+      }
+      const byCommand: Record<string, number> = Object.create(null);
+      let total = 0;
+      for (const [cmd, n] of Object.entries(perCommand)) {
+        const each = n / runs / messages;
+        if (Math.abs(each) < 0.05) continue;
+        byCommand[cmd] = Math.round(each * 100) / 100;
+        total += each;
+      }
+      out.commands = total;
+      out.byCommand = byCommand;
+      return out;
+    };
+    const result: { local: HopFigures; forwarded?: HopFigures } = { local: figures(latency.local, true) };
+    if (latency.forwarded.length > 0) result.forwarded = figures(latency.forwarded, false);
+    return result;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+async function runSetup(
+  setup: Setup,
+  redis: BenchRedis | undefined,
+  counts: { sessions: number; calls: number; messages: number },
+): Promise<ClusterRow> {
+  const children: ChildProcess[] = [];
+  let balancer: Balancer | undefined;
+  try {
+    const names = new Map<number, string>();
+    const started = await Promise.all(
+      Array.from({ length: setup.processes }, (_, i) =>
+        startProcess(String.fromCharCode(97 + i), redis?.url),
+      ),
+    );
+    for (const [i, proc] of started.entries()) {
+      children.push(proc.child);
+      names.set(proc.port, String.fromCharCode(97 + i));
+    }
+    balancer = await startBalancer(started.map((proc) => proc.port));
+    const w5 = await runSessions(balancer.url, counts.sessions, counts.calls);
+    const hops = await probeHops(balancer, names, redis, counts.messages);
+    const row: ClusterRow = {
+      setup: setup.name,
+      processes: setup.processes,
+      stores: setup.redis ? 'redis' : 'memory',
+      sessions: counts.sessions,
+      calls: counts.sessions * counts.calls,
+      ...w5,
+      local: hops.local,
+    };
+    if (hops.forwarded !== undefined) row.forwarded = hops.forwarded;
+    return row;
+  } finally {
+    await balancer?.close();
+    for (const child of children) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.stdin?.end();
+      await exited;
+    }
+  }
+}
+
+const ms = (value: number): string => value.toFixed(2);
+
+function hopCell(figures: HopFigures | undefined): string {
+  if (figures === undefined) return '—';
+  return `${ms(figures.p50Ms)} / ${ms(figures.p99Ms)}`;
+}
+
+function commandsCell(figures: HopFigures | undefined): string {
+  if (figures?.commands === undefined) return '—';
+  const parts = Object.entries(figures.byCommand ?? {}).map(([cmd, n]) => `${cmd} ${n}`);
+  return `${figures.commands.toFixed(2)} (${parts.join(', ')})`;
+}
+
+/** The Markdown table of the rows. */
+export function clusterTable(rows: ClusterRow[]): string {
+  const lines = [
+    '| setup | sessions × calls | calls/s | call p50 / p99 ms | stream msg, holder p50 / p99 ms | stream msg, other process p50 / p99 ms | Redis cmds / msg, holder | Redis cmds / msg, other process |',
+    '| --- | --- | ---: | ---: | ---: | ---: | --- | --- |',
+  ];
+  for (const row of rows) {
+    lines.push(
+      `| ${row.setup} | ${row.sessions} × ${row.calls / row.sessions} | ${Math.round(row.callsPerSec)} | ${ms(row.p50Ms)} / ${ms(row.p99Ms)} | ${hopCell(row.local)} | ${hopCell(row.forwarded)} | ${commandsCell(row.local)} | ${commandsCell(row.forwarded)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      sessions: { type: 'string', default: '200' },
+      calls: { type: 'string', default: '10' },
+      messages: { type: 'string', default: '100' },
+      json: { type: 'string' },
+    },
+  });
+  const counts = {
+    sessions: Number(values.sessions),
+    calls: Number(values.calls),
+    messages: Number(values.messages),
+  };
+  const redis = await startBenchRedis();
+  const rows: ClusterRow[] = [];
+  try {
+    for (const setup of SETUPS) {
+      process.stderr.write(`${setup.name} …\n`);
+      rows.push(await runSetup(setup, setup.redis ? redis : undefined, counts));
+    }
+  } finally {
+    await redis.stop();
+  }
+  process.stdout.write(`${clusterTable(rows)}\n`);
+  if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(rows, null, 2)}\n`);
+}
+
+await main();

@@ -1,0 +1,55 @@
+// One x-mcp server process of `dist/cluster.js`: legacy Streamable HTTP on a random loopback port, with
+// in-memory state (argv: memory <name>) or every store on Redis (argv: redis <name> <url>). Prints
+// `{"port":N}` once listening; exits on SIGTERM or when its parent's stdin closes.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RedisEventStore, RedisMessageBus, RedisSessionStore, RedisSubscriptionFanOut } from '@x/redis';
+import { McpServer } from '@x/server';
+import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from '@x/transport-streamable-http';
+import { toNodeHandler } from '@x/transport-streamable-http/node';
+import { createClient } from 'redis';
+import { z } from 'zod';
+
+const [mode, name, url = ''] = process.argv.slice(2) as [string, string, string?];
+const redis = mode === 'redis' ? await createClient({ url }).connect() : undefined;
+const sessionStore = redis === undefined ? undefined : new RedisSessionStore({ client: redis });
+const server = new McpServer(
+  { name: 'bench-cluster', version: '1.0.0' },
+  redis === undefined ? {} : { sessionStore, fanOut: new RedisSubscriptionFanOut({ client: redis }) },
+);
+server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
+  content: [{ type: 'text', text }],
+}));
+server.registerTool('emit', { inputSchema: z.object({ count: z.number() }) }, async ({ count }, ctx) => {
+  // Outside any request: each message travels on the session's GET stream, on whichever process holds
+  // it. `sentAt` is wall-clock time in ms with sub-ms precision (same host, so comparable).
+  for (let n = 0; n < count; n++) {
+    await ctx.session.notification({
+      method: 'notifications/message',
+      params: { level: 'info', data: { sentAt: performance.timeOrigin + performance.now(), from: name } },
+    });
+  }
+  return { content: [{ type: 'text', text: name }] };
+});
+const options: StreamableHttpHandlerOptions = {
+  onsession: (transport) => server.connect(transport),
+  instanceId: name,
+  path: '/mcp',
+};
+if (redis !== undefined) {
+  options.sessionStore = sessionStore;
+  options.eventStore = new RedisEventStore({ client: redis });
+  options.messageBus = new RedisMessageBus({ client: redis });
+}
+const handler = createStreamableHttpHandler(options);
+const http = createServer(toNodeHandler(handler)).listen(0, '127.0.0.1', () => {
+  process.stdout.write(`${JSON.stringify({ port: (http.address() as AddressInfo).port })}\n`);
+});
+const stop = (): void => {
+  http.closeAllConnections();
+  http.close();
+  redis?.destroy();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.stdin.on('end', stop).resume();

@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+const CLUSTER = join(APP_DIR, 'dist', 'cluster.js');
+
+interface Hop {
+  messages: number;
+  p50Ms: number;
+  p99Ms: number;
+  commands?: number;
+}
+interface Row {
+  setup: string;
+  processes: number;
+  stores: string;
+  calls: number;
+  callsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  local: Hop;
+  forwarded?: Hop;
+}
+
+// Not a timed test: the cluster mode runs end to end (real redis-server, real processes, the balancer)
+// and reports every figure. The build step of `pnpm test` (turbo) produces dist/ first.
+describe('pnpm --dir apps/bench cluster', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'x-bench-cluster-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs W5 in the three setups and reports throughput, latency, hop latency and Redis commands', async () => {
+    expect(existsSync(CLUSTER), 'apps/bench is not built: run `pnpm build`').toBe(true);
+    const json = join(dir, 'cluster.json');
+    const { stdout } = await run(
+      process.execPath,
+      [CLUSTER, '--sessions', '6', '--calls', '3', '--messages', '5', '--json', json],
+      { cwd: APP_DIR, timeout: 60_000 },
+    );
+    for (const setup of ['1 process, in-memory', '1 process, Redis', '3 processes, Redis'])
+      expect(stdout).toContain(`| ${setup} |`);
+    const rows = JSON.parse(readFileSync(json, 'utf8')) as Row[];
+    expect(rows.map((row) => [row.processes, row.stores])).toEqual([
+      [1, 'memory'],
+      [1, 'redis'],
+      [3, 'redis'],
+    ]);
+    for (const row of rows) {
+      expect(row.calls).toBe(18);
+      for (const figure of [row.callsPerSec, row.p50Ms, row.p99Ms, row.local.p50Ms, row.local.p99Ms])
+        expect(figure).toBeGreaterThan(0);
+      expect(row.p99Ms).toBeGreaterThanOrEqual(row.p50Ms);
+      expect(row.local.messages).toBeGreaterThan(0);
+    }
+    // Without Redis there is nothing to count; on Redis every stream message costs commands.
+    expect(rows[0]?.local.commands).toBeUndefined();
+    expect(rows[1]?.local.commands).toBeGreaterThan(0);
+    // Only with 3 processes are messages raised away from the stream's holder (forwarded through Redis).
+    expect(rows[1]?.forwarded).toBeUndefined();
+    const forwarded = rows[2]?.forwarded;
+    expect(forwarded?.messages).toBeGreaterThan(0);
+    expect(forwarded?.p50Ms).toBeGreaterThan(0);
+    expect(forwarded?.commands).toBeGreaterThan(0);
+  }, 60_000);
+});
