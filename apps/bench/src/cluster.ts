@@ -2,7 +2,7 @@
 // through a round-robin balancer, in three setups: 1 process with in-memory state, 1 process on Redis,
 // 3 processes on Redis; then the latency of a GET-stream message raised on the process that holds the
 // stream vs on another one (forwarded through Redis), and the Redis commands each costs.
-// Flags: --sessions N (200) --calls N (10) --messages N (100) --json FILE.
+// Flags: --sessions N (200) --calls N (10) --messages N (100) --reps N (3; medians) --json FILE.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -11,11 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@x/client';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
-import { type Balancer, startBalancer } from './cluster/balancer.js';
 import { type BenchRedis, startBenchRedis } from './cluster/redis-server.js';
 import { percentile } from './stats.js';
 
 const SERVER = fileURLToPath(new URL('./cluster/cluster-server.js', import.meta.url));
+const BALANCER = fileURLToPath(new URL('./cluster/balancer.js', import.meta.url));
 const OPEN_BATCH = 20;
 const PROBE_ROUNDS = 6;
 
@@ -56,19 +56,36 @@ const SETUPS: Setup[] = [
   { name: '3 processes, Redis', processes: 3, redis: true },
 ];
 
-async function startProcess(
-  name: string,
-  redisUrl: string | undefined,
+/** A child that prints `{"port":N}` once listening; `lines` gets its later stdout lines. */
+async function spawnListening(
+  args: string[],
+  what: string,
+  lines?: (line: string) => void,
 ): Promise<{ port: number; child: ChildProcess }> {
-  const args = [SERVER, redisUrl === undefined ? 'memory' : 'redis', name];
-  if (redisUrl !== undefined) args.push(redisUrl);
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const reader = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const port = await new Promise<number>((resolve, reject) => {
-    lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`server ${name} exited (${code}) before listening`)));
+    reader.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code}) before listening`)));
   });
+  if (lines !== undefined) reader.on('line', lines);
   return { port, child };
+}
+
+/** The round-robin balancer (`cluster/balancer.ts`) in its own process. */
+interface Balancer {
+  url: string;
+  /** The backend port of each GET (stream) request so far, in order. */
+  getPorts: number[];
+  child: ChildProcess;
+}
+
+async function spawnBalancer(ports: number[]): Promise<Balancer> {
+  const getPorts: number[] = [];
+  const { port, child } = await spawnListening([BALANCER, ...ports.map(String)], 'the balancer', (line) => {
+    if (line.startsWith('GET ')) getPorts.push(Number(line.slice(4)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, getPorts, child };
 }
 
 function newClient(): Client {
@@ -232,19 +249,22 @@ async function runSetup(
   counts: { sessions: number; calls: number; messages: number },
 ): Promise<ClusterRow> {
   const children: ChildProcess[] = [];
-  let balancer: Balancer | undefined;
   try {
     const names = new Map<number, string>();
     const started = await Promise.all(
-      Array.from({ length: setup.processes }, (_, i) =>
-        startProcess(String.fromCharCode(97 + i), redis?.url),
-      ),
+      Array.from({ length: setup.processes }, (_, i) => {
+        const name = String.fromCharCode(97 + i);
+        const args = [SERVER, redis === undefined ? 'memory' : 'redis', name];
+        if (redis !== undefined) args.push(redis.url);
+        return spawnListening(args, `server ${name}`);
+      }),
     );
     for (const [i, proc] of started.entries()) {
       children.push(proc.child);
       names.set(proc.port, String.fromCharCode(97 + i));
     }
-    balancer = await startBalancer(started.map((proc) => proc.port));
+    const balancer = await spawnBalancer(started.map((proc) => proc.port));
+    children.push(balancer.child);
     const w5 = await runSessions(balancer.url, counts.sessions, counts.calls);
     const hops = await probeHops(balancer, names, redis, counts.messages);
     const row: ClusterRow = {
@@ -259,13 +279,52 @@ async function runSetup(
     if (hops.forwarded !== undefined) row.forwarded = hops.forwarded;
     return row;
   } finally {
-    await balancer?.close();
     for (const child of children) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.stdin?.end();
       await exited;
     }
   }
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+function medianHop(hops: HopFigures[]): HopFigures {
+  const out: HopFigures = {
+    messages: median(hops.map((hop) => hop.messages)),
+    p50Ms: median(hops.map((hop) => hop.p50Ms)),
+    p99Ms: median(hops.map((hop) => hop.p99Ms)),
+  };
+  if (hops[0]?.commands !== undefined) {
+    const total = median(hops.map((hop) => hop.commands ?? Number.NaN));
+    out.commands = total;
+    // The breakdown of the repetition whose total is nearest the median.
+    const distance = (hop: HopFigures): number => Math.abs((hop.commands ?? 0) - total);
+    const nearest = [...hops].sort((a, b) => distance(a) - distance(b))[0];
+    if (nearest?.byCommand !== undefined) out.byCommand = nearest.byCommand;
+  }
+  return out;
+}
+
+/** Each figure's median over the repetitions of one setup. */
+function medianRow(rows: ClusterRow[]): ClusterRow {
+  const first = rows[0] as ClusterRow;
+  const row: ClusterRow = {
+    ...first,
+    callsPerSec: median(rows.map((r) => r.callsPerSec)),
+    p50Ms: median(rows.map((r) => r.p50Ms)),
+    p99Ms: median(rows.map((r) => r.p99Ms)),
+    local: medianHop(rows.map((r) => r.local)),
+  };
+  const forwarded = rows.flatMap((r) => (r.forwarded === undefined ? [] : [r.forwarded]));
+  if (forwarded.length > 0) row.forwarded = medianHop(forwarded);
+  return row;
 }
 
 const ms = (value: number): string => value.toFixed(2);
@@ -301,6 +360,7 @@ async function main(): Promise<void> {
       sessions: { type: 'string', default: '200' },
       calls: { type: 'string', default: '10' },
       messages: { type: 'string', default: '100' },
+      reps: { type: 'string', default: '3' },
       json: { type: 'string' },
     },
   });
@@ -310,15 +370,22 @@ async function main(): Promise<void> {
     messages: Number(values.messages),
   };
   const redis = await startBenchRedis();
-  const rows: ClusterRow[] = [];
+  const reps = Number(values.reps);
+  const runs: ClusterRow[][] = SETUPS.map(() => []);
   try {
-    for (const setup of SETUPS) {
-      process.stderr.write(`${setup.name} …\n`);
-      rows.push(await runSetup(setup, setup.redis ? redis : undefined, counts));
+    // Interleaved, the first setup rotated per repetition, so load on the machine spreads over all three.
+    for (let rep = 0; rep < reps; rep++) {
+      for (let k = 0; k < SETUPS.length; k++) {
+        const index = (rep + k) % SETUPS.length;
+        const setup = SETUPS[index] as Setup;
+        process.stderr.write(`rep ${rep + 1}/${reps}: ${setup.name} …\n`);
+        runs[index]?.push(await runSetup(setup, setup.redis ? redis : undefined, counts));
+      }
     }
   } finally {
     await redis.stop();
   }
+  const rows = runs.map(medianRow);
   process.stdout.write(`${clusterTable(rows)}\n`);
   if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(rows, null, 2)}\n`);
 }

@@ -39,7 +39,7 @@ describe('pnpm --dir apps/bench cluster', () => {
     const json = join(dir, 'cluster.json');
     const { stdout } = await run(
       process.execPath,
-      [CLUSTER, '--sessions', '6', '--calls', '3', '--messages', '5', '--json', json],
+      [CLUSTER, '--sessions', '6', '--calls', '3', '--messages', '5', '--reps', '1', '--json', json],
       { cwd: APP_DIR, timeout: 60_000 },
     );
     for (const setup of ['1 process, in-memory', '1 process, Redis', '3 processes, Redis'])
