@@ -18,6 +18,8 @@ const SERVER = fileURLToPath(new URL('./cluster/cluster-server.js', import.meta.
 const BALANCER = fileURLToPath(new URL('./cluster/balancer.js', import.meta.url));
 const OPEN_BATCH = 20;
 const PROBE_ROUNDS = 6;
+/** Sequential elicitation round trips measured per setup. */
+const ELICITATIONS = 30;
 
 interface Setup {
   name: string;
@@ -48,6 +50,11 @@ export interface ClusterRow {
   p99Ms: number;
   local: HopFigures;
   forwarded?: HopFigures;
+  /**
+   * A tool call that elicits (request on the call's stream, answer POSTed through the balancer: to
+   * another process when there are 3): latency per call; `commands` beyond a plain call's.
+   */
+  elicitation: HopFigures;
 }
 
 const SETUPS: Setup[] = [
@@ -147,6 +154,8 @@ async function runSessions(
 function delta(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = Object.create(null);
   for (const [name, calls] of Object.entries(after)) {
+    // The bench's own `INFO commandstats` reads.
+    if (name === 'info') continue;
     const d = calls - (before[name] ?? 0);
     if (d !== 0) out[name] = d;
   }
@@ -163,8 +172,9 @@ async function probeHops(
   names: Map<number, string>,
   redis: BenchRedis | undefined,
   messages: number,
-): Promise<{ local: HopFigures; forwarded?: HopFigures }> {
+): Promise<{ local: HopFigures; forwarded?: HopFigures; elicitation: HopFigures }> {
   const client = newClient();
+  client.setElicitationHandler(() => ({ action: 'accept', content: { ok: true } }));
   const latency = { local: [] as number[], forwarded: [] as number[] };
   let holder = '';
   let received = 0;
@@ -235,7 +245,42 @@ async function probeHops(
       out.byCommand = byCommand;
       return out;
     };
-    const result: { local: HopFigures; forwarded?: HopFigures } = { local: figures(latency.local, true) };
+    const elicitations: number[] = [];
+    const before = await redis?.commandStats();
+    for (let i = 0; i < ELICITATIONS; i++) {
+      const t0 = performance.now();
+      const answer = textOf(await client.callTool({ name: 'ask', arguments: {} }));
+      elicitations.push(performance.now() - t0);
+      if (!answer.endsWith(':accept')) throw new Error(`elicitation answered ${answer}`);
+    }
+    const after = await redis?.commandStats();
+    elicitations.sort((a, b) => a - b);
+    const elicitation: HopFigures = {
+      messages: elicitations.length,
+      p50Ms: percentile(elicitations, 50),
+      p99Ms: percentile(elicitations, 99),
+    };
+    if (before !== undefined && after !== undefined) {
+      // Less a plain call's commands (the `emit` calls without messages, every process).
+      const plain = [...baseline.values()].flat();
+      const perCall = (cmd: string): number =>
+        plain.reduce((sum, d) => sum + (d[cmd] ?? 0), 0) / Math.max(1, plain.length);
+      const byCommand: Record<string, number> = Object.create(null);
+      let total = 0;
+      const used = delta(after, before);
+      for (const cmd of new Set([...Object.keys(used), ...plain.flatMap((d) => Object.keys(d))])) {
+        const each = (used[cmd] ?? 0) / ELICITATIONS - perCall(cmd);
+        if (Math.abs(each) < 0.05) continue;
+        byCommand[cmd] = Math.round(each * 100) / 100;
+        total += each;
+      }
+      elicitation.commands = total;
+      elicitation.byCommand = byCommand;
+    }
+    const result: { local: HopFigures; forwarded?: HopFigures; elicitation: HopFigures } = {
+      local: figures(latency.local, true),
+      elicitation,
+    };
     if (latency.forwarded.length > 0) result.forwarded = figures(latency.forwarded, false);
     return result;
   } finally {
@@ -275,6 +320,7 @@ async function runSetup(
       calls: counts.sessions * counts.calls,
       ...w5,
       local: hops.local,
+      elicitation: hops.elicitation,
     };
     if (hops.forwarded !== undefined) row.forwarded = hops.forwarded;
     return row;
@@ -321,6 +367,7 @@ function medianRow(rows: ClusterRow[]): ClusterRow {
     p50Ms: median(rows.map((r) => r.p50Ms)),
     p99Ms: median(rows.map((r) => r.p99Ms)),
     local: medianHop(rows.map((r) => r.local)),
+    elicitation: medianHop(rows.map((r) => r.elicitation)),
   };
   const forwarded = rows.flatMap((r) => (r.forwarded === undefined ? [] : [r.forwarded]));
   if (forwarded.length > 0) row.forwarded = medianHop(forwarded);
@@ -343,12 +390,12 @@ function commandsCell(figures: HopFigures | undefined): string {
 /** The Markdown table of the rows. */
 export function clusterTable(rows: ClusterRow[]): string {
   const lines = [
-    '| setup | sessions × calls | calls/s | call p50 / p99 ms | stream msg, holder p50 / p99 ms | stream msg, other process p50 / p99 ms | Redis cmds / msg, holder | Redis cmds / msg, other process |',
-    '| --- | --- | ---: | ---: | ---: | ---: | --- | --- |',
+    '| setup | sessions × calls | calls/s | call p50 / p99 ms | stream msg, holder p50 / p99 ms | stream msg, other process p50 / p99 ms | Redis cmds / msg, holder | Redis cmds / msg, other process | elicitation call p50 / p99 ms | Redis cmds / elicitation beyond a call |',
+    '| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | --- |',
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.setup} | ${row.sessions} × ${row.calls / row.sessions} | ${Math.round(row.callsPerSec)} | ${ms(row.p50Ms)} / ${ms(row.p99Ms)} | ${hopCell(row.local)} | ${hopCell(row.forwarded)} | ${commandsCell(row.local)} | ${commandsCell(row.forwarded)} |`,
+      `| ${row.setup} | ${row.sessions} × ${row.calls / row.sessions} | ${Math.round(row.callsPerSec)} | ${ms(row.p50Ms)} / ${ms(row.p99Ms)} | ${hopCell(row.local)} | ${hopCell(row.forwarded)} | ${commandsCell(row.local)} | ${commandsCell(row.forwarded)} | ${hopCell(row.elicitation)} | ${commandsCell(row.elicitation)} |`,
     );
   }
   return lines.join('\n');

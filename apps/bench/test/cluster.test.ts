@@ -26,6 +26,7 @@ interface Row {
   p99Ms: number;
   local: Hop;
   forwarded?: Hop;
+  elicitation: Hop;
 }
 
 // Not a timed test: the cluster mode runs end to end (real redis-server, real processes, the balancer)
@@ -56,6 +57,7 @@ describe('pnpm --dir apps/bench cluster', () => {
         expect(figure).toBeGreaterThan(0);
       expect(row.p99Ms).toBeGreaterThanOrEqual(row.p50Ms);
       expect(row.local.messages).toBeGreaterThan(0);
+      expect(row.elicitation.p50Ms).toBeGreaterThan(0);
     }
     // Without Redis there is nothing to count; on Redis every stream message costs commands.
     expect(rows[0]?.local.commands).toBeUndefined();
@@ -66,5 +68,8 @@ describe('pnpm --dir apps/bench cluster', () => {
     expect(forwarded?.messages).toBeGreaterThan(0);
     expect(forwarded?.p50Ms).toBeGreaterThan(0);
     expect(forwarded?.commands).toBeGreaterThan(0);
+    // The answer to a server→client request, POSTed to another process, costs commands there.
+    expect(rows[0]?.elicitation.commands).toBeUndefined();
+    expect(rows[2]?.elicitation.commands).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -34,6 +34,15 @@ server.registerTool('emit', { inputSchema: z.object({ count: z.number() }) }, as
   }
   return { content: [{ type: 'text', text: name }] };
 });
+server.registerTool('ask', { inputSchema: z.object({}) }, async (_args, ctx) => {
+  // A server→client request: its answer is POSTed wherever the balancer sends it, and must reach here.
+  const answer = await ctx.elicit({
+    mode: 'form',
+    message: 'ok?',
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+  });
+  return { content: [{ type: 'text', text: `${name}:${answer.action}` }] };
+});
 const options: StreamableHttpHandlerOptions = {
   onsession: (transport) => server.connect(transport),
   instanceId: name,
