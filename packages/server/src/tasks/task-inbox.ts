@@ -93,19 +93,16 @@ export class TaskInbox {
       }
       parsed.push([waiting, result.data, key]);
     }
-    for (const [waiting, value, key] of parsed) {
-      this.#waiting.delete(key);
-      waiting.resolve(value);
-    }
     if (parsed.length === 0) return;
-    const written = this.#save();
-    if (this.#waiting.size === 0) {
-      void written.then(() => {
-        if (this.#waiting.size === 0 && this.#run.status === 'input_required') {
-          void this.#run.transition('working');
-        }
-      });
-    }
+    for (const [, , key] of parsed) this.#waiting.delete(key);
+    // The store forgets them first; then the task is `working` again before its handler goes on (so its
+    // next status, e.g. `completed`, comes after).
+    void this.#save().then(() => {
+      if (this.#waiting.size === 0 && this.#run.status === 'input_required') {
+        void this.#run.transition('working');
+      }
+      for (const [waiting, value] of parsed) waiting.resolve(value);
+    });
   }
 
   /** Queues the store write of what waits now. */
