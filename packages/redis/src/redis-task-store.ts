@@ -2,6 +2,8 @@ import type { InputRequests, StoredTask, Task, TaskOutcome, TaskPage, TaskStore 
 import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
 
 const CURSOR_PREFIX = 'tasks:';
+const SET_IF_EXISTS =
+  "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end return 0";
 
 /**
  * A `TaskStore` on Redis (2025-11-25 experimental tasks): one hash per task (`<prefix>task:<id>`, the
@@ -62,9 +64,12 @@ export class RedisTaskStore implements TaskStore {
       await this.#client.hDel(key, 'input');
       return;
     }
-    // A separate field, so `update` (read, then write `record`) never overwrites it.
-    if ((await this.#client.exists(key)) === 0) return;
-    await this.#client.hSet(key, 'input', JSON.stringify(inputRequests));
+    // A separate field, so `update` (read, then write `record`) never overwrites it; set only while the
+    // hash exists, in one step, so a task deleted meanwhile does not come back without its expiry.
+    await this.#client.eval(SET_IF_EXISTS, {
+      keys: [key],
+      arguments: ['input', JSON.stringify(inputRequests)],
+    });
   }
 
   async getInputRequests(taskId: string): Promise<InputRequests | undefined> {
