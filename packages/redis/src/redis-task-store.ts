@@ -1,11 +1,13 @@
-import type { StoredTask, Task, TaskOutcome, TaskPage, TaskStore } from '@x/protocol';
+import type { InputRequests, StoredTask, Task, TaskOutcome, TaskPage, TaskStore } from '@x/protocol';
 import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
 
 const CURSOR_PREFIX = 'tasks:';
+const SET_IF_EXISTS =
+  "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end return 0";
 
 /**
  * A `TaskStore` on Redis (2025-11-25 experimental tasks): one hash per task (`<prefix>task:<id>`, the
- * record and the outcome as JSON) expiring at the task's `expiresAt`, and a sorted set per owner for
+ * record, the outcome and the pending 2026-07-28 `inputRequests` as JSON) expiring at the task's `expiresAt`, and a sorted set per owner for
  * `tasks/list` in creation order. `tasks/get`, `tasks/result` and `tasks/list` then answer on any process.
  *
  * @example
@@ -54,6 +56,25 @@ export class RedisTaskStore implements TaskStore {
   async getOutcome(taskId: string): Promise<TaskOutcome | undefined> {
     const text = await this.#client.hGet(this.#task(taskId), 'outcome');
     return text === null || text === undefined ? undefined : (JSON.parse(text) as TaskOutcome);
+  }
+
+  async setInputRequests(taskId: string, inputRequests: InputRequests | undefined): Promise<void> {
+    const key = this.#task(taskId);
+    if (inputRequests === undefined) {
+      await this.#client.hDel(key, 'input');
+      return;
+    }
+    // A separate field, so `update` (read, then write `record`) never overwrites it; set only while the
+    // hash exists, in one step, so a task deleted meanwhile does not come back without its expiry.
+    await this.#client.eval(SET_IF_EXISTS, {
+      keys: [key],
+      arguments: ['input', JSON.stringify(inputRequests)],
+    });
+  }
+
+  async getInputRequests(taskId: string): Promise<InputRequests | undefined> {
+    const text = await this.#client.hGet(this.#task(taskId), 'input');
+    return text === null || text === undefined ? undefined : (JSON.parse(text) as InputRequests);
   }
 
   async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {

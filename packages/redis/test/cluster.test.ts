@@ -565,4 +565,56 @@ describe('three processes on Redis, 2026-07-28 tasks extension (SEP-2663)', () =
     listening.abort();
     await reading;
   }, 60_000);
+
+  it('a process started after the task asked for input, and a request added while it waits: the store shows them everywhere', async () => {
+    const prefix = `k${clusters++}:`;
+    const [a, b] = await Promise.all([startProcess('a', prefix, false), startProcess('b', prefix, false)]);
+    const keysOn = async (node: Node, taskId: string): Promise<string[]> => {
+      const task = await call(node.port, 'tasks/get', { taskId });
+      return task['status'] === 'input_required' ? Object.keys(task['inputRequests'] as object).sort() : [];
+    };
+    const created = await call(a.port, 'tools/call', { name: 'confirmTwice', arguments: {} });
+    const taskId = created['taskId'] as string;
+    await waitFor(async () => (await keysOn(b, taskId)).length === 1, {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+      what: 'the first input request on b',
+    });
+    // d starts after the task asked: it heard no status message of the task, only the store can tell it.
+    const d = await startProcess('d', prefix, false);
+    const late = await call(d.port, 'tasks/get', { taskId });
+    expect(late['status']).toBe('input_required');
+    // SEP-2663 "Task Polling": an input_required DetailedTask carries its outstanding inputRequests.
+    expect(late['inputRequests']).toEqual({
+      elicitation_0: {
+        method: 'elicitation/create',
+        params: expect.objectContaining({ message: 'first on a' }),
+      },
+    });
+    // A second request while the task already waits: no status change, so no status message either.
+    await call(a.port, 'tools/call', { name: 'release', arguments: {} });
+    for (const node of [b, d]) {
+      await waitFor(async () => (await keysOn(node, taskId)).join() === 'elicitation_0,elicitation_1', {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        what: `both input requests on ${node.name}`,
+      });
+    }
+    const accept = { action: 'accept', content: { ok: true } };
+    await call(d.port, 'tasks/update', { taskId, inputResponses: { elicitation_0: accept } });
+    await waitFor(async () => (await keysOn(b, taskId)).join() === 'elicitation_1', {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+      what: 'the answered request gone on b',
+    });
+    await call(b.port, 'tasks/update', { taskId, inputResponses: { elicitation_1: accept } });
+    const done = await waitFor(
+      async () => {
+        const task = await call(d.port, 'tasks/get', { taskId });
+        return task['status'] === 'completed' ? task : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'the task to complete' },
+    );
+    expect(done['result']).toMatchObject({ content: [{ type: 'text', text: 'accept,accept' }] });
+  }, 60_000);
 });

@@ -269,4 +269,46 @@ describe.each(Object.keys(implementations))('%s stores', (name) => {
     await store.delete('t2');
     expect((await store.list('alice', undefined, 10))?.tasks.map((t) => t.task.taskId)).toEqual(['t1', 't3']);
   });
+
+  it('TaskStore: pending inputRequests are kept per task, survive status updates, clear, vanish with the task', async () => {
+    const store = make.tasks();
+    const record: StoredTask = {
+      task: {
+        taskId: 'in1',
+        status: 'working',
+        createdAt: new Date(0).toISOString(),
+        lastUpdatedAt: new Date(0).toISOString(),
+        ttl: 60_000,
+      },
+      owner: 'alice',
+      method: 'tools/call',
+      expiresAt: undefined,
+    };
+    await store.create(record);
+    expect(await store.getInputRequests?.('in1')).toBeUndefined();
+    const elicit = {
+      method: 'elicitation/create',
+      params: { mode: 'form', message: 'Which region?', requestedSchema: { type: 'object', properties: {} } },
+    } as const;
+    const pending = { elicitation_0: elicit };
+    await store.setInputRequests?.('in1', pending);
+    // The caller's object changes later: what was stored must not.
+    (pending as Record<string, unknown>)['late'] = elicit;
+    await store.update('in1', { ...record.task, status: 'input_required' });
+    expect(await store.getInputRequests?.('in1')).toEqual({ elicitation_0: elicit });
+    await store.setInputRequests?.('in1', { elicitation_0: elicit, elicitation_1: elicit });
+    expect(Object.keys((await store.getInputRequests?.('in1')) ?? {})).toEqual([
+      'elicitation_0',
+      'elicitation_1',
+    ]);
+    await store.setInputRequests?.('in1', undefined);
+    expect(await store.getInputRequests?.('in1')).toBeUndefined();
+    await store.setInputRequests?.('in1', pending);
+    await store.delete('in1');
+    expect(await store.getInputRequests?.('in1')).toBeUndefined();
+    // A task that is gone (or never was) gets none.
+    await store.setInputRequests?.('nope', pending);
+    expect(await store.getInputRequests?.('nope')).toBeUndefined();
+    expect(typeof store.setInputRequests).toBe('function');
+  });
 });

@@ -75,6 +75,16 @@ export function taskServer(
     });
     return { content: [{ type: 'text', text: `region: ${String(answer.content?.['region'])}` }] };
   });
+  // Asks for a region, then (once the gate opens) for a size while the first request still waits.
+  server.registerTool('askTwice', { execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
+    const schema = { type: 'object', properties: { value: { type: 'string' } } } as const;
+    const region = ctx.elicit({ mode: 'form', message: 'Which region?', requestedSchema: schema });
+    await gate.promise;
+    const size = ctx.elicit({ mode: 'form', message: 'Which size?', requestedSchema: schema });
+    const answers = await Promise.all([region, size]);
+    const text = answers.map((answer) => String(answer.content?.['value'])).join(', ');
+    return { content: [{ type: 'text', text }] };
+  });
   return { server, gate, signals };
 }
 

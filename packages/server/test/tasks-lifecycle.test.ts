@@ -96,6 +96,7 @@ describe('tasks capability', () => {
       broken: { taskSupport: 'optional' },
       quota: { taskSupport: 'optional' },
       ask: { taskSupport: 'optional' },
+      askTwice: { taskSupport: 'optional' },
     });
   });
 });

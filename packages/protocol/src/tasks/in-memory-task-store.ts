@@ -1,9 +1,10 @@
-import type { Task } from '../schemas/index.js';
+import type { InputRequests, Task } from '../schemas/index.js';
 import type { StoredTask, TaskOutcome, TaskPage, TaskStore } from './task-store.js';
 
 interface Entry {
   record: StoredTask;
   outcome: TaskOutcome | undefined;
+  inputRequests: InputRequests | undefined;
   /** Creation order, the basis of list cursors. */
   seq: number;
 }
@@ -35,7 +36,12 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async create(record: StoredTask): Promise<void> {
-    this.#entries.set(record.task.taskId, { record, outcome: undefined, seq: this.#seq++ });
+    this.#entries.set(record.task.taskId, {
+      record,
+      outcome: undefined,
+      inputRequests: undefined,
+      seq: this.#seq++,
+    });
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
@@ -56,6 +62,18 @@ export class InMemoryTaskStore implements TaskStore {
 
   async getOutcome(taskId: string): Promise<TaskOutcome | undefined> {
     return this.#live(taskId)?.outcome;
+  }
+
+  async setInputRequests(taskId: string, inputRequests: InputRequests | undefined): Promise<void> {
+    const entry = this.#live(taskId);
+    // A copy: the caller's object goes on changing while the task waits.
+    if (entry !== undefined)
+      entry.inputRequests = inputRequests === undefined ? undefined : { ...inputRequests };
+  }
+
+  async getInputRequests(taskId: string): Promise<InputRequests | undefined> {
+    const inputRequests = this.#live(taskId)?.inputRequests;
+    return inputRequests === undefined ? undefined : { ...inputRequests };
   }
 
   async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {

@@ -1,4 +1,4 @@
-import type { Task } from '../schemas/index.js';
+import type { InputRequests, Task } from '../schemas/index.js';
 
 /**
  * One task as a `TaskStore` keeps it: the wire state plus what the receiver needs to guard it.
@@ -95,4 +95,13 @@ export interface TaskStore {
   /** The owner's tasks, oldest first, `limit` per page; `undefined` for a cursor it did not issue. */
   list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined>;
   delete(taskId: string): Promise<void>;
+  /**
+   * Keeps the outstanding `inputRequests` of an `input_required` 2026-07-28 task (SEP-2663 "Task
+   * Update Requests"), `undefined` to clear them; ignored when the task is gone. Optional: with it,
+   * `tasks/get` on every process sharing the store shows them, also a process started after the task
+   * asked; without it, other processes know them only from the fan-out's status messages.
+   */
+  setInputRequests?(taskId: string, inputRequests: InputRequests | undefined): Promise<void>;
+  /** What `setInputRequests` kept for the task; `undefined` when none (or the task is gone). */
+  getInputRequests?(taskId: string): Promise<InputRequests | undefined>;
 }

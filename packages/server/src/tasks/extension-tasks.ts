@@ -69,7 +69,8 @@ export class ExtensionTasks {
   readonly #inboxes = new Map<string, TaskInbox>();
   /**
    * The outstanding input requests of `input_required` tasks running in other processes, as their
-   * `notifications/tasks` (through the fan-out) announced them: what `tasks/get` here shows.
+   * `notifications/tasks` (through the fan-out) announced them: what `tasks/get` here shows when the
+   * store does not keep them (`TaskStore.getInputRequests`).
    */
   readonly #remoteInputs = new Map<string, InputRequests>();
 
@@ -111,7 +112,7 @@ export class ExtensionTasks {
     const created = await this.#receiver.start(
       { owner, method: request.method, notify: (task) => this.#notify(task, owner) },
       async (run) => {
-        const inbox = new TaskInbox(run);
+        const inbox = new TaskInbox(run, (pending) => this.#storeInput(run.taskId, pending));
         this.#inboxes.set(run.taskId, inbox);
         try {
           const result = await work({
@@ -177,8 +178,13 @@ export class ExtensionTasks {
   async #detailed(task: Task): Promise<Record<string, unknown>> {
     const wire: DetailedTask = toDetailedTask(task);
     if (task.status === 'input_required') {
+      const store = this.#receiver.store;
       wire.inputRequests =
-        this.#inboxes.get(task.taskId)?.pending ?? this.#remoteInputs.get(task.taskId) ?? {};
+        this.#inboxes.get(task.taskId)?.pending ??
+        (store.getInputRequests === undefined
+          ? this.#remoteInputs.get(task.taskId)
+          : await store.getInputRequests(task.taskId)) ??
+        {};
     } else if (task.status === 'completed' || task.status === 'failed') {
       const outcome = await this.#receiver.store.getOutcome(task.taskId);
       if (outcome !== undefined && 'result' in outcome && task.status === 'completed') {
@@ -195,7 +201,8 @@ export class ExtensionTasks {
   /** A task's new state, announced by any process: keeps the input requests of tasks running elsewhere. */
   observe(task: DetailedTask): void {
     const taskId = task.taskId;
-    if (this.#inboxes.has(taskId)) return;
+    // The store has them, also for a process that starts later: no copy here.
+    if (this.#inboxes.has(taskId) || this.#receiver.store.getInputRequests !== undefined) return;
     this.#remoteInputs.delete(taskId);
     if (task.status !== 'input_required' || task.inputRequests === undefined) return;
     // Bounded like the receiver's task table: the oldest entry goes first.
@@ -209,6 +216,13 @@ export class ExtensionTasks {
   /** Answers to a task's input requests, from a `tasks/update` another process took; ignored unless it runs here. */
   receiveInput(taskId: string, inputResponses: Record<string, unknown>): void {
     this.#inboxes.get(taskId)?.answer(inputResponses);
+  }
+
+  /** Keeps a running task's pending input requests in the store (when it can) for every process. */
+  #storeInput(taskId: string, pending: InputRequests | undefined): Promise<void> {
+    const store = this.#receiver.store;
+    if (store.setInputRequests === undefined) return Promise.resolve();
+    return store.setInputRequests(taskId, pending).catch((error: unknown) => this.#report(error));
   }
 
   #notify(task: Task, owner: string): void {

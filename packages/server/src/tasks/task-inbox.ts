@@ -21,12 +21,20 @@ const SHORT_NAMES: Record<string, string> = {
  */
 export class TaskInbox {
   readonly #run: TaskRun;
+  readonly #persist: (pending: InputRequests | undefined) => Promise<void>;
   readonly #waiting = new Map<string, Waiting>();
   readonly #used = new Set<string>();
+  /** The store writes of `pending`, in order; a status change goes out after the write before it. */
+  #writes: Promise<void> = Promise.resolve();
   #counter = 0;
 
-  constructor(run: TaskRun) {
+  /**
+   * @param persist keeps `pending` in the task store (`undefined`: none left) so `tasks/get` on every
+   *   process shows them; resolves also when the write failed (it reports that itself).
+   */
+  constructor(run: TaskRun, persist: (pending: InputRequests | undefined) => Promise<void>) {
     this.#run = run;
+    this.#persist = persist;
     run.signal.addEventListener('abort', () => this.close(run.signal.reason), { once: true });
   }
 
@@ -55,7 +63,14 @@ export class TaskInbox {
     const waiting = this.#waiting;
     return new Promise((resolve, reject) => {
       waiting.set(id, { spec, resolve, reject });
-      if (waiting.size === 1) void this.#run.transition('input_required');
+      const first = waiting.size === 1;
+      // Stored before the status goes out: whoever hears `input_required` finds the requests in the store.
+      const written = this.#save();
+      if (first) {
+        void written.then(() => {
+          if (waiting.size > 0 && !this.#run.signal.aborted) void this.#run.transition('input_required');
+        });
+      }
     });
   }
 
@@ -78,18 +93,31 @@ export class TaskInbox {
       }
       parsed.push([waiting, result.data, key]);
     }
-    for (const [waiting, value, key] of parsed) {
-      this.#waiting.delete(key);
-      waiting.resolve(value);
-    }
-    if (parsed.length > 0 && this.#waiting.size === 0 && this.#run.status === 'input_required') {
-      void this.#run.transition('working');
-    }
+    if (parsed.length === 0) return;
+    for (const [, , key] of parsed) this.#waiting.delete(key);
+    // The store forgets them first; then the task is `working` again before its handler goes on (so its
+    // next status, e.g. `completed`, comes after).
+    void this.#save().then(() => {
+      if (this.#waiting.size === 0 && this.#run.status === 'input_required') {
+        void this.#run.transition('working');
+      }
+      for (const [waiting, value] of parsed) waiting.resolve(value);
+    });
+  }
+
+  /** Queues the store write of what waits now. */
+  #save(): Promise<void> {
+    const pending = this.#waiting.size === 0 ? undefined : this.pending;
+    const persist = this.#persist;
+    this.#writes = this.#writes.then(() => persist(pending));
+    return this.#writes;
   }
 
   /** The task ended: whatever still waits fails. */
   close(reason: unknown): void {
+    if (this.#waiting.size === 0) return;
     for (const waiting of this.#waiting.values()) waiting.reject(reason);
     this.#waiting.clear();
+    void this.#save();
   }
 }
