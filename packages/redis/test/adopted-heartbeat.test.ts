@@ -92,13 +92,14 @@ describe('server heartbeat on a session adopted from the sessionStore', () => {
       signal: controller.signal,
     });
     expect(get.status).toBe(200);
-    const reader = (get.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    const reader = (get.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
     let seen = '';
     let ping: { id?: unknown } | undefined;
     while (ping === undefined) {
       const { value, done } = await reader.read();
       if (done) break;
-      seen += value;
+      seen += decoder.decode(value, { stream: true });
       // Whole lines only (the last may be cut); the priming event's data is empty.
       for (const line of seen.split('\n').slice(0, -1)) {
         if (!line.startsWith('data: ') || line.length === 6) continue;
