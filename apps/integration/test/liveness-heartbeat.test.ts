@@ -1,6 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@x/client';
-import { ConnectionClosedError, HeartbeatTimeoutError, type Transport } from '@x/protocol';
+import {
+  ConnectionClosedError,
+  HeartbeatTimeoutError,
+  type Transport,
+  TransportLostError,
+} from '@x/protocol';
 import { McpServer } from '@x/server';
 import { SseClientTransport } from '@x/transport-sse';
 import { StdioClientTransport } from '@x/transport-stdio';
@@ -151,6 +156,36 @@ describe('heartbeat over real transports', () => {
     expect(await call).toBeInstanceOf(HeartbeatTimeoutError);
     expect(errors.some((error) => error instanceof HeartbeatTimeoutError)).toBe(true);
     expect(client.transport).toBeUndefined();
+  });
+
+  it('stdio with restart: a hung server is killed and restarted, the client re-initialized, not closed', async () => {
+    const client = resources.track(
+      new Client({ name: 'c', version: '1' }, { protocolVersion: 'legacy', heartbeat: FAST }),
+    );
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [FREEZING],
+      stderr: 'pipe',
+      restart: { initialDelayMs: 10, maxDelayMs: 100, maxAttempts: 3 },
+    });
+    transport.stderr?.resume();
+    await client.connect(transport);
+    await client.ping();
+    const hungPid = transport.pid;
+    const call = client.callTool({ name: 'freeze', arguments: {} }).catch((error: unknown) => error);
+    // The in-flight call is lost with the hung process: the request may have run (TransportLostError).
+    const lost = await call;
+    expect(lost).toBeInstanceOf(TransportLostError);
+    expect((lost as TransportLostError).transport).toBe('stdio');
+    expect((lost as TransportLostError).cause).toBeInstanceOf(HeartbeatTimeoutError);
+    // A fresh process answers; the client stayed connected on the same transport.
+    await waitFor(() => transport.restarts === 1, { what: 'the hung server restarted' });
+    await client.ping();
+    expect(transport.pid).not.toBe(hungPid);
+    expect(client.transport).toBe(transport);
+    expect(errors.some((error) => error instanceof HeartbeatTimeoutError)).toBe(true);
   });
 
   it('which transports declare a network (heartbeat on by default; see heartbeat-defaults.test.ts)', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ErrorCode, type McpError, TransportLostError } from '@x/protocol';
+import { ErrorCode, McpError, TransportLostError } from '@x/protocol';
 import { ServerExitError, StdioClientTransport } from '@x/transport-stdio';
 import { waitFor } from '@x/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,31 +88,52 @@ describe('a crashed stdio server under a running client', () => {
   });
 
   it('modern: re-sends subscriptions/listen to the restarted process, which delivers to the same stream', async () => {
-    const { client, transport } = await start('modern');
-    expect(client.era).toBe('modern');
-    const subscription = client.listen({ resourceSubscriptions: ['doc://a'] });
-    await subscription.acknowledged;
-    const firstId = subscription.id;
-    await client.callTool({ name: 'crash' }).catch(() => {});
-    await waitFor(() => transport.restarts === 1 && subscription.id !== firstId, {
-      what: 'the listen stream re-sent',
-    });
-    const next = subscription.next();
-    let arrived = false;
-    void next.then(() => {
-      arrived = true;
-    });
-    await waitFor(
-      async () => {
-        await client.callTool({ name: 'touch' });
-        return arrived;
-      },
-      { intervalMs: 20, what: 'an update on the re-opened stream' },
-    );
-    expect((await next).value).toMatchObject({
-      method: 'notifications/resources/updated',
-      params: { uri: 'doc://a' },
-    });
-    subscription.close();
+    await reopensListen(false);
+  });
+
+  it('modern: re-sends subscriptions/listen even when an interceptor replaced the lost request error', async () => {
+    await reopensListen(true);
   });
 });
+
+async function reopensListen(wrapErrors: boolean): Promise<void> {
+  const { client, transport } = await start('modern');
+  expect(client.era).toBe('modern');
+  if (wrapErrors) {
+    // An interceptor that rethrows its own error: the TransportLostError it got is gone from view.
+    client.use({
+      async outgoingRequest(call, next) {
+        try {
+          return await next(call);
+        } catch (error) {
+          const failed = error as McpError;
+          throw new McpError(failed.code, `wrapped: ${failed.message}`, failed.data);
+        }
+      },
+    });
+  }
+  const subscription = client.listen({ resourceSubscriptions: ['doc://a'] });
+  await subscription.acknowledged;
+  const firstId = subscription.id;
+  await client.callTool({ name: 'crash' }).catch(() => {});
+  await waitFor(() => transport.restarts === 1 && subscription.id !== firstId, {
+    what: 'the listen stream re-sent',
+  });
+  const next = subscription.next();
+  let arrived = false;
+  void next.then(() => {
+    arrived = true;
+  });
+  await waitFor(
+    async () => {
+      await client.callTool({ name: 'touch' });
+      return arrived;
+    },
+    { intervalMs: 20, what: 'an update on the re-opened stream' },
+  );
+  expect((await next).value).toMatchObject({
+    method: 'notifications/resources/updated',
+    params: { uri: 'doc://a' },
+  });
+  subscription.close();
+}

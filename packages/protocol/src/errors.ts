@@ -141,6 +141,35 @@ export function transportLostResponse(
 }
 
 /**
+ * The `TransportLostError` behind `error`: `error` itself, or the loss an `outgoingRequest` interceptor
+ * replaced with an error of its own (the engine marks that error with the loss, as it marks the answers
+ * of `transportLostResponse`). What decides "the connection was lost, re-open on the next one" must not
+ * depend on whether an interceptor kept the original error. Internal (`@x/protocol/internal`).
+ *
+ * @example
+ * ```ts
+ * if (transportLossOf(error) !== undefined) parkUntilReconnected();
+ * ```
+ */
+export function transportLossOf(error: unknown): TransportLostError | undefined {
+  if (error instanceof TransportLostError) return error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const lost = (error as { [LOST]?: unknown })[LOST];
+  return lost instanceof TransportLostError ? lost : undefined;
+}
+
+/**
+ * Marks `error` (what the interceptors made of a rejection that was `lost`) with that loss, unless it is
+ * a loss itself or cannot carry a property (a primitive, a frozen object). Non-enumerable: invisible to
+ * JSON and to the user's own checks. Internal.
+ */
+export function markTransportLoss(error: unknown, lost: TransportLostError): void {
+  if (error instanceof TransportLostError || typeof error !== 'object' || error === null) return;
+  if (!Object.isExtensible(error) || Object.hasOwn(error, LOST)) return;
+  Object.defineProperty(error, LOST, { value: lost });
+}
+
+/**
  * A request exceeded its timeout (or its hard maximum when progress kept resetting it).
  *
  * @example

@@ -17,6 +17,7 @@ export {
   resolveHeartbeat,
 } from './engine/index.js';
 export type { CancelledParams, ParamsParser, ProgressParams } from './engine/index.js';
+export { transportLossOf } from './errors.js';
 export { InFlightMap, InFlightSet } from './in-flight-map.js';
 export { randomUuid } from './random-uuid.js';
 export {

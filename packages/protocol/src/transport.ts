@@ -70,6 +70,15 @@ export interface Transport {
    */
   readonly network?: boolean | undefined;
   /**
+   * Set by server transports whose messages unrelated to a request ride a stream the client opens
+   * (legacy Streamable HTTP's GET stream): true while that stream is attached in this process. A server
+   * sends heartbeat pings only then: "The server MAY send JSON-RPC requests and notifications on the
+   * stream" (2025-11-25 Streamable HTTP, "Listening for Messages"), and without the stream a ping could
+   * only queue, unanswered, and kill a session whose client simply did not open one. Undefined (every
+   * other transport): the connection always carries them.
+   */
+  readonly hasOpenStream?: boolean | undefined;
+  /**
    * Drops the current connection as dead and lets the transport replace it (a failover to its next
    * target, a reconnect) instead of closing: the engine's heartbeat calls it, when present, on a
    * connection it declared dead (spec 2025-11-25 basic/utilities/ping: "After several failed pings, the

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Protocol } from '../src/engine/index.js';
+import { transportLossOf } from '../src/internal.js';
+import { InMemoryTransport } from '../src/transports/in-memory-transport.js';
 import {
   ConnectionClosedError,
   ErrorCode,
@@ -40,5 +44,46 @@ describe('TransportLostError', () => {
     const error = McpError.fromError(fromWire.error);
     expect(error).not.toBeInstanceOf(TransportLostError);
     expect(error.code).toBe(ErrorCode.ConnectionClosed);
+  });
+
+  it('survives an outgoingRequest interceptor that replaces it: the engine marks the replacement (transportLossOf)', async () => {
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Protocol();
+    await client.connect(a);
+    // The peer never answers; the transport loses the request instead.
+    b.onmessage = (message) => {
+      if ('id' in message && 'method' in message) {
+        a.onmessage?.(
+          transportLostResponse(message.id, new TransportLostError('dropped', { transport: 'test' })),
+        );
+      }
+    };
+    await b.start();
+    const frozen = Object.freeze(new McpError(ErrorCode.InternalError, 'frozen'));
+    let replacement: unknown = new McpError(ErrorCode.InternalError, 'replaced');
+    client.use({
+      async outgoingRequest(call, next) {
+        try {
+          return await next(call);
+        } catch {
+          throw replacement;
+        }
+      },
+    });
+    const error = await client.request({ method: 'echo' }, z.object({})).catch((e: unknown) => e);
+    expect(error).toBe(replacement);
+    expect(error).not.toBeInstanceOf(TransportLostError);
+    expect(transportLossOf(error)?.transport).toBe('test');
+    // Invisible to JSON and to the error's own keys.
+    expect(Object.keys(error as object)).not.toContain('x-mcp.transportLost');
+    // A primitive or a frozen replacement cannot carry the mark; nothing throws.
+    for (replacement of ['text', frozen]) {
+      const other = await client.request({ method: 'echo' }, z.object({})).catch((e: unknown) => e);
+      expect(other).toBe(replacement);
+      expect(transportLossOf(other)).toBeUndefined();
+    }
+    // A peer's own -32000 is no loss.
+    expect(transportLossOf(new ConnectionClosedError())).toBeUndefined();
+    await client.close();
   });
 });

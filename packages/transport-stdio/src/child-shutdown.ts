@@ -79,3 +79,18 @@ async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolea
     clearTimeout(timer);
   }
 }
+
+/**
+ * Stops a server that stopped answering (`resetConnection`): no stdin step, since a hung server would not
+ * read its EOF; `SIGTERM`, then `SIGKILL` after `sigtermTimeoutMs`. Resolves once `exited` does.
+ */
+export async function terminateChild(
+  child: ChildProcess,
+  exited: Promise<void>,
+  timeouts: ShutdownTimeouts = {},
+): Promise<void> {
+  child.kill('SIGTERM');
+  if (await settlesWithin(exited, timeouts.sigtermTimeoutMs ?? DEFAULT_SIGTERM_TIMEOUT_MS)) return;
+  child.kill('SIGKILL');
+  await exited;
+}

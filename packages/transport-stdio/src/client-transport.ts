@@ -17,7 +17,7 @@ import {
   type TransportSendOptions,
 } from '@x/protocol';
 import { deliverMessage } from '@x/protocol/internal';
-import { type ShutdownTimeouts, shutDownChild } from './child-shutdown.js';
+import { type ShutdownTimeouts, shutDownChild, terminateChild } from './child-shutdown.js';
 import { buildEnvironment } from './default-environment.js';
 import { ProcessSpawnError, ServerExitError } from './errors.js';
 import { LineWriter } from './line-writer.js';
@@ -159,6 +159,8 @@ export class StdioClientTransport implements Transport {
   readonly #restart: RestartPolicy | undefined;
   #restartTimer: ReturnType<typeof setTimeout> | undefined;
   #restarts = 0;
+  /** Set by `resetConnection` until the hung process it killed is gone: its exit is no crash to report. */
+  #abandoned: Error | undefined;
   /**
    * Messages sent between a crash and the end of the new process's `onreconnect` (the client's new
    * handshake): sent then, in order. Bounded by the callers awaiting them.
@@ -173,11 +175,20 @@ export class StdioClientTransport implements Transport {
    * messages go out after it) and reports its own failure (the transport does not, again).
    */
   onreconnect?: (() => void | Promise<void>) | undefined;
+  /**
+   * Set with `restart` (`Transport.resetConnection`): the `Client`'s heartbeat calls it on a server that
+   * stopped answering but did not exit (hung, pipes still open). The process is killed (`SIGTERM`, then
+   * `SIGKILL` after `sigtermTimeoutMs`) and restarted like a crashed one, counted against the same
+   * `restart` limits; requests in flight fail with a `TransportLostError` (`transport: 'stdio'`, `cause`:
+   * `reason`). Without `restart`, undefined: the heartbeat closes the transport.
+   */
+  readonly resetConnection: ((reason: Error) => void) | undefined;
 
   constructor(options: StdioClientTransportOptions) {
     this.#options = options;
     const restart = options.restart;
     this.#restart = restart === undefined || restart === false ? undefined : new RestartPolicy(restart);
+    this.resetConnection = this.#restart === undefined ? undefined : (reason) => this.#reset(reason);
     this.#decoder = new JsonLineDecoder(
       {
         onmessage: (message) => this.#deliverLine(message),
@@ -407,9 +418,12 @@ export class StdioClientTransport implements Transport {
         stderrTail: this.#stderrTail?.lines() ?? [],
       });
       this.#writer?.fail(this.#closeReason);
+      const abandoned = this.#abandoned;
+      this.#abandoned = undefined;
       // A clean exit (code 0) is how a server may end the session (close from the server side): that is
-      // no fault, but its pending requests still learn how it ended through closeReason.
-      if (exit.code !== 0) this.#report(this.#closeReason);
+      // no fault, but its pending requests still learn how it ended through closeReason. A hung process
+      // killed by `resetConnection` was reported (the heartbeat's error) before it was killed.
+      if (exit.code !== 0 && abandoned === undefined) this.#report(this.#closeReason);
       if (exit.code !== 0 && this.#restart !== undefined && this.#scheduleRestart(this.#closeReason)) {
         this.#resolveClosed?.();
         return;
@@ -456,6 +470,24 @@ export class StdioClientTransport implements Transport {
       void spawning.then((ok) => (ok ? this.#resync() : undefined));
     }, delay);
     return true;
+  }
+
+  /**
+   * The heartbeat declared the server dead while it still runs (hung): its in-flight requests are lost
+   * now, messages sent meanwhile wait for the new process, and the process is killed; its exit then
+   * takes the crash path (`#onChildClose`), which restarts it within the `restart` limits or closes.
+   */
+  #reset(reason: Error): void {
+    const child = this.#child;
+    const exited = this.#exited;
+    if (this.#state !== 'open' || this.#closing !== undefined || this.#exitInfo !== undefined) return;
+    if (child === undefined || exited === undefined) return;
+    this.#abandoned = reason;
+    this.#state = 'restarting';
+    this.#held ??= [];
+    for (const answer of this.#restart!.abandonedAnswers(reason)) this.#deliver(answer);
+    this.#writer?.fail(new ConnectionClosedError('The MCP server stopped answering and is being restarted'));
+    terminateChild(child, exited, this.#options).catch(this.#report);
   }
 
   /** Spawns the server again; false (the transport closed with the crash) when that fails. */

@@ -90,15 +90,35 @@ export class RestartPolicy {
 
   /** Error answers for every request the dead server never answered, each rejecting its request with one `TransportLostError`. */
   lostAnswers(exit: ServerExitError): JSONRPCMessage[] {
-    const ids = [...this.#inFlight];
-    this.#inFlight.clear();
-    const message = `${exit.message}\n(restarting it; the response never arrived, the request may have run)`;
     const data = {
       exitCode: exit.exitCode,
       signal: exit.signal,
       stderrTail: exit.stderrTail,
     };
-    const lost = new TransportLostError(message, { transport: 'stdio', data, cause: exit });
+    return this.#lose(
+      `${exit.message}\n(restarting it; the response never arrived, the request may have run)`,
+      data,
+      exit,
+    );
+  }
+
+  /**
+   * Error answers for every request a hung server (declared dead by the heartbeat, `resetConnection`)
+   * never answered: one `TransportLostError` whose `cause` is `reason`.
+   */
+  abandonedAnswers(reason: Error): JSONRPCMessage[] {
+    return this.#lose(
+      `${reason.message}\n(restarting the unresponsive server; the response never arrived, the request may have run)`,
+      undefined,
+      reason,
+    );
+  }
+
+  #lose(message: string, data: unknown, cause: Error): JSONRPCMessage[] {
+    const ids = [...this.#inFlight];
+    this.#inFlight.clear();
+    if (ids.length === 0) return [];
+    const lost = new TransportLostError(message, { transport: 'stdio', data, cause });
     return ids.map((id) => transportLostResponse(id, lost));
   }
 

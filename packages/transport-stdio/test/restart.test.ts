@@ -57,6 +57,44 @@ describe('StdioClientTransport restart', () => {
     for (const pid of pids) await waitFor(() => isProcessGone(pid!), { what: `process ${pid} gone` });
   });
 
+  it('resetConnection (a hung server, heartbeat): kills it (SIGKILL after sigtermTimeoutMs), restarts it within the same limits', async () => {
+    // stubborn.mjs never answers and ignores SIGTERM: a server stuck with its pipes open.
+    const transport = nodeFixture('stubborn.mjs', [], {
+      stderr: 'pipe',
+      sigtermTimeoutMs: 100,
+      restart: { initialDelayMs: 5, maxDelayMs: 50, maxAttempts: 1, windowMs: 60_000 },
+    });
+    transport.stderr?.resume();
+    const peer = new RpcPeer(transport);
+    let reconnects = 0;
+    transport.onreconnect = () => {
+      reconnects++;
+    };
+    await transport.start();
+    const hung = transport.pid!;
+    const reason = new Error('3 heartbeat pings unanswered');
+    const pending = peer.request('tools/call').catch((error: unknown) => error);
+    await waitFor(() => transport.pid !== undefined);
+    transport.resetConnection?.(reason);
+    const lost = await pending;
+    expect(lost).toBeInstanceOf(TransportLostError);
+    expect((lost as TransportLostError).transport).toBe('stdio');
+    expect((lost as McpError).cause).toBe(reason);
+    await waitFor(() => reconnects === 1, { what: 'the restart after the reset' });
+    expect(transport.restarts).toBe(1);
+    expect(isProcessGone(hung)).toBe(true);
+    // The kill is no crash of its own to report: the caller reported why it reset.
+    expect(peer.errors.filter((e) => e instanceof ServerExitError)).toHaveLength(0);
+
+    // The same `restart` budget: a second reset within the window closes the transport.
+    const second = transport.pid!;
+    transport.resetConnection?.(reason);
+    await peer.closed;
+    expect(transport.closeReason?.message).toContain('restart.maxAttempts (1)');
+    await waitFor(() => isProcessGone(second), { what: 'the second process gone' });
+    expect(nodeFixture('stubborn.mjs', []).resetConnection).toBeUndefined();
+  });
+
   it('does not restart a server that exits with code 0 (it ended the session), nor without the option', async () => {
     const clean = nodeFixture('dying.mjs', ['--code', '0'], { restart: { initialDelayMs: 5 } });
     const peer = new RpcPeer(clean);

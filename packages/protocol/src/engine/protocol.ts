@@ -1,6 +1,12 @@
 import type { z } from 'zod';
 import { CancelHandle } from '../cancel-handle.js';
-import { ConnectionClosedError, ErrorCode, McpError } from '../errors.js';
+import {
+  ConnectionClosedError,
+  ErrorCode,
+  McpError,
+  markTransportLoss,
+  TransportLostError,
+} from '../errors.js';
 import {
   JSONRPC_VERSION,
   type JSONRPCMessage,
@@ -528,10 +534,23 @@ export class Protocol implements RequestContextHost {
   /** The engine underneath the `outgoingRequest` layers. */
   #interceptRequest(request: OutgoingRequest, resultSchema: ZodSchema, options: RequestOptions | undefined) {
     const chain = this.#chain as InterceptorChain;
-    return chain.runOutgoingRequest({ request, resultSchema, options }, (call: OutgoingRequestCall) => {
-      this.#direct = true;
-      return this.request(call.request, call.resultSchema, call.options);
-    });
+    // A lost connection is a fact about the request, whatever error the layers turn it into: the
+    // engine notes the loss underneath them and marks what they reject with (`transportLossOf`), so
+    // a client's listen streams are re-opened after it even when an interceptor replaced the error.
+    let lost: TransportLostError | undefined;
+    return chain
+      .runOutgoingRequest({ request, resultSchema, options }, (call: OutgoingRequestCall) => {
+        this.#direct = true;
+        lost = undefined;
+        return this.request(call.request, call.resultSchema, call.options).catch((error: unknown) => {
+          if (error instanceof TransportLostError) lost = error;
+          throw error;
+        });
+      })
+      .catch((error: unknown) => {
+        if (lost !== undefined) markTransportLoss(error, lost);
+        throw error;
+      });
   }
 
   #interceptNotification(notification: OutgoingNotification, options: NotificationOptions | undefined) {

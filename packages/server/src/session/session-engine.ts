@@ -97,6 +97,12 @@ export class SessionEngine extends Protocol implements SessionState, SessionEngi
       engine.detach();
       throw error;
     }
+    // A session adopted from the store began before it had a transport, so before its heartbeat could
+    // start (one that runs `initialize` here starts it then, in `beginLegacy`).
+    const heartbeat = core.heartbeat;
+    if (heartbeat !== undefined && engine.#legacy !== undefined && !engine.#legacyAssumed) {
+      engine.startHeartbeat(heartbeat);
+    }
     return engine.session;
   }
 
@@ -119,8 +125,14 @@ export class SessionEngine extends Protocol implements SessionState, SessionEngi
     if (heartbeat !== undefined && !this.#legacyAssumed) this.startHeartbeat(heartbeat);
   }
 
+  /**
+   * No probe while there is no legacy session, nor while a Streamable HTTP session has no GET stream
+   * here (`Transport.hasOpenStream`): a ping has no way to its client then, and a client may well never
+   * open one. With a shared `sessionStore`, the process holding the GET stream is the one that pings.
+   */
   protected override sendHeartbeat(timeoutMs: number): Promise<unknown> | undefined {
-    return this.#legacy === undefined ? undefined : super.sendHeartbeat(timeoutMs);
+    if (this.#legacy === undefined || this.transport?.hasOpenStream === false) return undefined;
+    return super.sendHeartbeat(timeoutMs);
   }
 
   get listenStreams(): number {
