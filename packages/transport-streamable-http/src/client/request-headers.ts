@@ -1,6 +1,6 @@
 import { eraOf, type JSONRPCMessage } from '@x/protocol';
 import { encodeHeaderValue } from '../shared/header-value.js';
-import { HEADER, META_PROTOCOL_VERSION } from '../shared/headers.js';
+import { HEADER, META_PROTOCOL_VERSION, NAME_SOURCE } from '../shared/headers.js';
 import { argumentAt, type ParamHeader, paramHeadersOf, paramValueString } from '../shared/param-headers.js';
 
 function paramsOf(message: JSONRPCMessage): Record<string, unknown> | undefined {
@@ -46,17 +46,6 @@ export class ToolParamHeaders {
     return this.#byTool.get(toolName);
   }
 }
-
-/** The body field `Mcp-Name` mirrors, per method (a `Map`: the method may come from user code). */
-const NAME_SOURCE: ReadonlyMap<string, string> = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
-  // SEP-2663 "Streamable HTTP: Routing Headers": Mcp-Name is params.taskId for the task methods.
-  ['tasks/get', 'taskId'],
-  ['tasks/update', 'taskId'],
-  ['tasks/cancel', 'taskId'],
-]);
 
 /**
  * Adds the request metadata headers of 2026-07-28 streamable-http ("Standard Request Headers", "Custom

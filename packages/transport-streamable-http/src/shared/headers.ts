@@ -12,6 +12,22 @@ export const HEADER = {
   contentType: 'content-type',
 } as const;
 
+/**
+ * The body field `Mcp-Name` mirrors, per method (2026-07-28 streamable-http, "Standard Request Headers"):
+ * the client sets the header from it and the server checks the header against it. A `Map`: the method
+ * comes from the wire (or user code), and a plain object would answer `toString` or `constructor` from
+ * its prototype (issue #24, item 12).
+ */
+export const NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri' | 'taskId'> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+  // SEP-2663 "Streamable HTTP: Routing Headers": the client MUST set Mcp-Name to params.taskId.
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
+]);
+
 /** Prefix of the custom headers mirrored from tool arguments (2026-07-28, "Custom Headers from Tool Parameters"). */
 export const PARAM_HEADER_PREFIX = 'mcp-param-';
 

@@ -1,23 +1,8 @@
 import { ErrorCode, type JSONRPCMessage, McpError } from '@x/protocol';
-import { HEADER, META_PROTOCOL_VERSION, PARAM_HEADER_PREFIX } from '../../shared/headers.js';
+import { HEADER, META_PROTOCOL_VERSION, NAME_SOURCE, PARAM_HEADER_PREFIX } from '../../shared/headers.js';
 import { decodeHeaderValue } from '../../shared/header-value.js';
 import { argumentAt, type ParamHeader, paramValueString } from '../../shared/param-headers.js';
 import type { HeaderReader } from '@x/protocol/http';
-
-/**
- * The body field `Mcp-Name` mirrors, per method (2026-07-28 streamable-http, "Standard Request Headers").
- * A `Map`: the method comes from the wire, and a plain object would answer `toString` or `constructor`
- * from its prototype (issue #24, item 12).
- */
-const NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri' | 'taskId'> = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
-  // SEP-2663 "Streamable HTTP: Routing Headers": the client MUST set Mcp-Name to params.taskId.
-  ['tasks/get', 'taskId'],
-  ['tasks/update', 'taskId'],
-  ['tasks/cancel', 'taskId'],
-]);
 
 function mismatch(message: string): McpError {
   return new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
