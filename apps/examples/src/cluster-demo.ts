@@ -4,9 +4,8 @@
 // events flow, SIGTERMs another (graceful drain), and prints what happened. Exits non-zero when any
 // check fails. Needs `redis-server` on PATH (or REDIS_SERVER=/path/to/redis-server).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import {
 import { McpServer } from '@x/server';
 import { createStreamableHttpHandler, StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { toNodeHandler } from '@x/transport-streamable-http/node';
+import { startRedis } from '@x/test-kit/redis-server';
 import { createClient } from 'redis';
 import { z } from 'zod';
 
@@ -87,39 +87,6 @@ interface Proc {
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
-}
-
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-async function startRedis(): Promise<{ url: string; child: ChildProcess }> {
-  const fromEnv = process.env['REDIS_SERVER'];
-  const binary =
-    fromEnv !== undefined && fromEnv !== ''
-      ? fromEnv
-      : existsSync('/usr/bin/redis-server')
-        ? '/usr/bin/redis-server'
-        : 'redis-server';
-  const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    child.once('error', (error) =>
-      reject(new Error(`Cannot start ${binary} (install redis-server): ${error.message}`)),
-    );
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
-  });
-  return { url: `redis://127.0.0.1:${port}`, child };
 }
 
 async function startProcess(name: string, url: string): Promise<Proc> {
@@ -289,7 +256,7 @@ async function demo(): Promise<boolean> {
     await balancer?.close();
     for (const proc of procs)
       if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL');
-    redis.child.kill('SIGTERM');
+    await redis.stop();
   }
   log(ok ? 'cluster demo passed' : 'cluster demo FAILED');
   return ok;

@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
+import { startRedis } from '@x/test-kit/redis-server';
 import { createClient } from 'redis';
 
 /** A redis-server child of the bench. */
@@ -12,47 +10,16 @@ export interface BenchRedis {
 }
 
 /**
- * Starts `redis-server` (`REDIS_SERVER`, else /usr/bin/redis-server, else PATH) on a free loopback port
- * with persistence off: the spawn logic of `startRedis()` in `@x/test-kit`, which a built app cannot
- * import (the test kit is TypeScript source only). A missing binary fails loudly.
+ * Starts `redis-server` on a free loopback port with persistence off (`startRedis()` of `@x/test-kit`;
+ * a missing binary fails loudly) and keeps an admin connection for `INFO commandstats`.
  *
  * @example
  * const redis = await startBenchRedis();
  * const before = await redis.commandStats();
  */
 export async function startBenchRedis(): Promise<BenchRedis> {
-  const fromEnv = process.env['REDIS_SERVER'];
-  const binary =
-    fromEnv !== undefined && fromEnv !== ''
-      ? fromEnv
-      : existsSync('/usr/bin/redis-server')
-        ? '/usr/bin/redis-server'
-        : 'redis-server';
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-  const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.once('error', (error) =>
-      reject(
-        new Error(`Cannot start ${binary} (install redis-server or set REDIS_SERVER): ${error.message}`),
-      ),
-    );
-    child.once('exit', (code) =>
-      reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`)),
-    );
-  });
-  const url = `redis://127.0.0.1:${port}`;
+  const server = await startRedis();
+  const url = server.url;
   const admin = await createClient({ url }).connect();
   return {
     url,
@@ -65,10 +32,7 @@ export async function startBenchRedis(): Promise<BenchRedis> {
     },
     stop: async () => {
       admin.destroy();
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      await server.stop();
     },
   };
 }

@@ -1,39 +1,30 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+// Plain JavaScript (typed by redis-server.d.mts) so the built apps (apps/bench, apps/examples' cluster demo)
+// can import it too: the rest of the test kit is TypeScript source that only vitest loads.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A `redis-server` started for one test suite; disposing it stops the server. */
-export interface RedisServerHandle extends AsyncDisposable {
-  /** `redis://127.0.0.1:<port>`. */
-  url: string;
-  port: number;
-  /** Stops the server (SIGTERM, then SIGKILL after 5 s); resolves once it has exited. Idempotent. */
-  stop(): Promise<void>;
-  /** Starts it again on the same port (empty: persistence is off), after `stop()`. */
-  restart(): Promise<void>;
-}
-
 /** Where `startRedis` looks for the binary: `REDIS_SERVER`, else the Debian path, else `PATH`. */
-function redisBinary(): string {
+function redisBinary() {
   const fromEnv = process.env['REDIS_SERVER'];
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
   return existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server';
 }
 
-async function freePort(): Promise<number> {
+async function freePort() {
   const server = createServer();
-  await new Promise<void>((resolve, reject) => {
+  await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
   });
   const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise((resolve) => server.close(() => resolve()));
   if (address === null || typeof address === 'string') throw new Error('no port for redis-server');
   return address.port;
 }
 
 /** Spawns redis-server and resolves once it accepts connections; rejects with its output otherwise. */
-function launch(binary: string, port: number): Promise<ChildProcess> {
+function launch(binary, port) {
   const child = spawn(
     binary,
     [
@@ -50,9 +41,9 @@ function launch(binary: string, port: number): Promise<ChildProcess> {
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  return new Promise<ChildProcess>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     let output = '';
-    const onData = (chunk: Buffer): void => {
+    const onData = (chunk) => {
       output += chunk.toString('utf8');
       if (output.includes('Ready to accept connections')) {
         child.stdout?.off('data', onData);
@@ -62,10 +53,10 @@ function launch(binary: string, port: number): Promise<ChildProcess> {
       }
     };
     child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk) => {
       output += chunk.toString('utf8');
     });
-    child.once('error', (error: NodeJS.ErrnoException) => {
+    child.once('error', (error) => {
       const hint =
         error.code === 'ENOENT'
           ? ` — redis-server is not installed (apt-get install -y redis-server; .ci/run installs it), or set REDIS_SERVER`
@@ -80,9 +71,9 @@ function launch(binary: string, port: number): Promise<ChildProcess> {
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+function stopChild(child) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise<void>((resolve) => {
+  return new Promise((resolve) => {
     const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
     child.once('exit', () => {
       clearTimeout(force);
@@ -101,16 +92,16 @@ function stopChild(child: ChildProcess): Promise<void> {
  * await using redis = await startRedis();
  * const client = createClient({ url: redis.url });
  */
-export async function startRedis(): Promise<RedisServerHandle> {
+export async function startRedis() {
   const binary = redisBinary();
   const port = await freePort();
-  let child: ChildProcess | undefined = await launch(binary, port);
-  const stop = async (): Promise<void> => {
+  let child = await launch(binary, port);
+  const stop = async () => {
     const running = child;
     child = undefined;
     if (running !== undefined) await stopChild(running);
   };
-  const restart = async (): Promise<void> => {
+  const restart = async () => {
     await stop();
     child = await launch(binary, port);
   };

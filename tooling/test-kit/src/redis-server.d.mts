@@ -1,0 +1,21 @@
+/** A `redis-server` started for one test suite (or a demo, or a bench run); disposing it stops the server. */
+export interface RedisServerHandle extends AsyncDisposable {
+  /** `redis://127.0.0.1:<port>`. */
+  url: string;
+  port: number;
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s); resolves once it has exited. Idempotent. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port (empty: persistence is off), after `stop()`. */
+  restart(): Promise<void>;
+}
+
+/**
+ * Starts a real `redis-server` (`REDIS_SERVER`, else /usr/bin/redis-server, else `PATH`) on a free port
+ * of 127.0.0.1 with persistence off (`--save '' --appendonly no`). A missing binary fails loudly (never a
+ * skip): the Redis tests must run. Use with `await using`, or call `stop()` in an `afterAll`.
+ *
+ * @example
+ * await using redis = await startRedis();
+ * const client = createClient({ url: redis.url });
+ */
+export function startRedis(): Promise<RedisServerHandle>;
