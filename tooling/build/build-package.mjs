@@ -36,6 +36,12 @@ function entries() {
   return input;
 }
 
+/** Whether the module `id` (a source file of this package) imports zod. */
+function importsZod(id) {
+  if (!id.startsWith(join(root, 'src')) || !/\.ts$/.test(id)) return false;
+  return /^import\s+(?!type\s)[^;]*\sfrom\s+'zod(?:\/[^']*)?';/m.test(readFileSync(id, 'utf8'));
+}
+
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 
 await build({
@@ -47,11 +53,22 @@ await build({
   transform: { target: 'es2022' },
   tsconfig: false,
   treeshake: true,
+  // Entries may export more than their source does (rolldown shares code through them): needed by
+  // `includeDependenciesRecursively: false` below.
+  preserveEntrySignatures: 'allow-extension',
   output: {
     dir: join(root, 'dist'),
     format: 'esm',
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
+    // Every module that imports zod goes to one chunk of its own, with nothing else in it: a browser
+    // bundler splits by file, so a zod-free helper sharing a file with schemas would pull zod into
+    // the first download of an app that loads the schemas only on demand (`@x/protocol`'s deferred
+    // schemas, issue 30). apps/bench's bundle-size test holds it.
+    codeSplitting: {
+      includeDependenciesRecursively: false,
+      groups: [{ name: 'zod-schemas', test: importsZod }],
+    },
     comments: { legal: true, annotation: true, jsdoc: false },
     // One character above U+00FF makes V8 hold the whole module source as UTF-16 (twice the bytes,
     // for as long as the module lives): escape them.

@@ -9,8 +9,8 @@ const sizes = await measureBundleSizes();
 console.log(bundleSizeTable(sizes));
 if (process.argv.includes('--why')) {
   for (const size of sizes.filter((entry) => entry.sdk === 'x-mcp')) {
-    console.log(`\n${size.transport}:`);
-    for (const { name, bytes } of bytesByPackage(size.metafile).slice(0, 8)) {
+    console.log(`\n${size.transport} (first download):`);
+    for (const { name, bytes } of bytesByPackage(size.metafile, size.initialOutputs).slice(0, 8)) {
       console.log(`  ${(bytes / 1024).toFixed(1).padStart(7)} KiB  ${name}`);
     }
   }

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
@@ -11,16 +11,29 @@ export type BrowserTransport = 'streamable-http' | 'sse' | 'websocket';
 /** Whose client a bundle holds. */
 export type BundleSdk = 'x-mcp' | 'v2' | 'v1';
 
-/** One bundle of the small browser app: minified bytes and gzip (level 9) bytes. */
+/**
+ * One bundle of the small browser app, built with code splitting as a web app's build does: what the
+ * page downloads before the app runs (the entry chunk and the chunks it imports statically) and what
+ * it fetches only on demand (`import()`ed chunks: the zod schemas a client loads when a server sends
+ * something its checks refuse, the JSON Schema validator on the first tool with an output schema).
+ */
 export interface BundleSize {
   sdk: BundleSdk;
   transport: BrowserTransport;
   /** The package versions bundled, e.g. `@modelcontextprotocol/client 2.4.0`. */
   packages: string;
+  /** Minified bytes of the first download (entry chunk + static imports). */
   minBytes: number;
+  /** The same chunks gzip-compressed (level 9), each on its own as a server sends them, summed. */
   gzipBytes: number;
+  /** Minified bytes of the chunks loaded only on demand. */
+  lazyMinBytes: number;
+  /** Their gzip bytes, summed. */
+  lazyGzipBytes: number;
   /** esbuild's metafile of the minified bundle (what each input contributed). */
   metafile: Metafile;
+  /** The output paths (metafile keys) of the first download. */
+  initialOutputs: string[];
 }
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -130,9 +143,12 @@ export async function measureBundleSizes(options: BundleSizeOptions = {}): Promi
       if (options.transports !== undefined && !options.transports.includes(entry.transport)) continue;
       const file = join(dir, `${entry.sdk}-${entry.transport}.js`);
       writeFileSync(file, entry.source);
+      const outdir = join(dir, `${entry.sdk}-${entry.transport}`);
       const result = await build({
         entryPoints: [file],
         bundle: true,
+        splitting: true,
+        outdir,
         platform: 'browser',
         format: 'esm',
         target: 'es2022',
@@ -144,20 +160,57 @@ export async function measureBundleSizes(options: BundleSizeOptions = {}): Promi
         // The app lives in a temp folder: resolve packages from this app, as a project depending on them.
         nodePaths: [join(APP_DIR, 'node_modules')],
       });
-      const bytes = result.outputFiles[0]!.contents;
+      const bytesOf = new Map<string, Uint8Array>();
+      for (const output of result.outputFiles)
+        bytesOf.set(relative(process.cwd(), output.path), output.contents);
+      const initial = initialOutputs(result.metafile);
+      let minBytes = 0;
+      let gzipBytes = 0;
+      let lazyMinBytes = 0;
+      let lazyGzipBytes = 0;
+      for (const [path, bytes] of bytesOf) {
+        if (!path.endsWith('.js')) continue;
+        const gzip = gzipSync(bytes, { level: 9 }).length;
+        if (initial.includes(path)) {
+          minBytes += bytes.length;
+          gzipBytes += gzip;
+        } else {
+          lazyMinBytes += bytes.length;
+          lazyGzipBytes += gzip;
+        }
+      }
       sizes.push({
         sdk: entry.sdk,
         transport: entry.transport,
         packages: entry.packages.map((name) => `${name} ${versionOf(name)}`).join(', '),
-        minBytes: bytes.length,
-        gzipBytes: gzipSync(bytes, { level: 9 }).length,
+        minBytes,
+        gzipBytes,
+        lazyMinBytes,
+        lazyGzipBytes,
         metafile: result.metafile,
+        initialOutputs: initial,
       });
     }
     return sizes;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The entry chunk and every chunk it reaches through static imports (metafile output paths). */
+function initialOutputs(metafile: Metafile): string[] {
+  const outputs = metafile.outputs;
+  const entry = Object.keys(outputs).find((path) => outputs[path]!.entryPoint !== undefined);
+  if (entry === undefined) throw new Error('the bundle has no entry chunk');
+  const seen = [entry];
+  for (let i = 0; i < seen.length; i++) {
+    for (const imported of outputs[seen[i]!]!.imports) {
+      if (imported.kind === 'import-statement' && !imported.external && !seen.includes(imported.path)) {
+        seen.push(imported.path);
+      }
+    }
+  }
+  return seen;
 }
 
 /** The version of a dependency of this app (its `node_modules` entry). */
@@ -167,9 +220,13 @@ function versionOf(name: string): string {
 }
 
 /** Bytes per package (or per workspace package) in a bundle, largest first. */
-export function bytesByPackage(metafile: Metafile): Array<{ name: string; bytes: number }> {
+export function bytesByPackage(
+  metafile: Metafile,
+  outputs: readonly string[] = Object.keys(metafile.outputs),
+): Array<{ name: string; bytes: number }> {
   const totals = new Map<string, number>();
-  for (const output of Object.values(metafile.outputs)) {
+  for (const path of outputs) {
+    const output = metafile.outputs[path]!;
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
       const name = packageOf(input);
       totals.set(name, (totals.get(name) ?? 0) + bytesInOutput);
@@ -186,22 +243,31 @@ function packageOf(input: string): string {
   return last[0]!.startsWith('@') ? `${last[0]}/${last[1]}` : last[0]!;
 }
 
-/** The markdown table of {@link measureBundleSizes}' results: each x-mcp bundle next to the official one. */
+/**
+ * The markdown table of {@link measureBundleSizes}' results: each x-mcp bundle next to the official one
+ * (first download, then what loads on demand).
+ */
 export function bundleSizeTable(sizes: readonly BundleSize[]): string {
-  const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+  const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)}`;
+  const pct = (ours: number, theirs: number): string => `${((ours / theirs) * 100).toFixed(0)}%`;
   const lines = [
-    '| transport | x-mcp min | x-mcp gzip | official | official min | official gzip | x-mcp / official (gzip) |',
+    '| transport | x-mcp first download (min / gzip KiB) | on demand (min / gzip KiB) | official | official first download (min / gzip KiB) | on demand | x-mcp / official (min / gzip) |',
     '| --- | ---: | ---: | --- | ---: | ---: | ---: |',
   ];
   for (const ours of sizes.filter((size) => size.sdk === 'x-mcp')) {
     const theirs = sizes.find((size) => size.sdk !== 'x-mcp' && size.transport === ours.transport);
-    lines.push(
-      `| ${ours.transport} | ${kb(ours.minBytes)} | ${kb(ours.gzipBytes)} | ${theirs?.packages ?? '—'} | ${
-        theirs === undefined ? '—' : kb(theirs.minBytes)
-      } | ${theirs === undefined ? '—' : kb(theirs.gzipBytes)} | ${
-        theirs === undefined ? '—' : `${((ours.gzipBytes / theirs.gzipBytes) * 100).toFixed(0)}%`
-      } |`,
-    );
+    const cells = [
+      ours.transport,
+      `${kb(ours.minBytes)} / ${kb(ours.gzipBytes)}`,
+      `${kb(ours.lazyMinBytes)} / ${kb(ours.lazyGzipBytes)}`,
+      theirs?.packages ?? '—',
+      theirs === undefined ? '—' : `${kb(theirs.minBytes)} / ${kb(theirs.gzipBytes)}`,
+      theirs === undefined ? '—' : `${kb(theirs.lazyMinBytes)} / ${kb(theirs.lazyGzipBytes)}`,
+      theirs === undefined
+        ? '—'
+        : `${pct(ours.minBytes, theirs.minBytes)} / ${pct(ours.gzipBytes, theirs.gzipBytes)}`,
+    ];
+    lines.push(`| ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
 }

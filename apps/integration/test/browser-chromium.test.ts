@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { McpServer } from '@x/server';
 import { InMemoryEventStore } from '@x/transport-streamable-http';
@@ -13,6 +13,7 @@ import { startHttpServer, type HttpServerHandle } from '@x/test-kit';
 import { build } from 'esbuild';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import type { BrowserMcp, OpenOptions } from './fixtures/browser-app.js';
 import { createE2eServer, Resources } from './fixtures/e2e-helpers.js';
 import { type Hosted, hostHttp } from './fixtures/e2e-http.js';
@@ -37,6 +38,10 @@ let page: Page;
 let pageHost: HttpServerHandle;
 let profile: string;
 let pageOrigin: string;
+/** Script files the page fetched, in order; the chunks that hold zod and the JSON Schema validator. */
+const fetchedScripts: string[] = [];
+const zodChunks: string[] = [];
+const validatorChunks: string[] = [];
 
 beforeAll(async () => {
   // A missing browser is a broken machine, not a reason to skip: `.ci/run` installs it.
@@ -45,20 +50,33 @@ beforeAll(async () => {
       `Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`,
     );
   }
+  // Split into chunks as a web app's build does: what `import()` loads on demand (the zod schemas, the
+  // JSON Schema validator) is a file of its own, fetched only when the page needs it.
+  const outdir = join(here, 'browser-out');
   const bundled = await build({
-    entryPoints: [join(here, 'fixtures', 'browser-app.ts')],
+    entryPoints: { app: join(here, 'fixtures', 'browser-app.ts') },
     bundle: true,
+    splitting: true,
+    outdir,
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
     write: false,
+    metafile: true,
     logLevel: 'silent',
     // Sources, as every other test here (vitest resolves `@x/*` the same way); `browser` is implied.
     conditions: ['@x/source'],
   });
-  const script = bundled.outputFiles[0]!.text;
+  const scripts = new Map(bundled.outputFiles.map((file) => [`/${basename(file.path)}`, file.text]));
+  for (const [path, output] of Object.entries(bundled.metafile.outputs)) {
+    const inputs = Object.keys(output.inputs);
+    if (inputs.some((input) => /node_modules\/.*\/zod\//.test(input))) zodChunks.push(`/${basename(path)}`);
+    if (inputs.some((input) => /protocol\/src\/json-schema/.test(input))) validatorChunks.push(`/${basename(path)}`);
+  }
   pageHost = await startHttpServer((request, response) => {
-    if (request.url === '/app.js') {
+    const script = scripts.get(request.url ?? '');
+    if (script !== undefined) {
+      fetchedScripts.push(request.url!);
       response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     } else {
       response
@@ -167,6 +185,14 @@ describe('the x-mcp client in headless Chromium, against x-mcp servers on anothe
     const posts = hosted.log.filter((e) => e.method === 'POST');
     expect(posts.every((e) => e.headers['origin'] === pageOrigin && e.status === 200)).toBe(true);
     expect((await inPage('state', id)).errors).toEqual([]);
+
+    // Issue 30: every message of that session passed the client's zod-free checks, so the page never
+    // fetched the chunk with zod and the schemas, nor the JSON Schema validator (no output schemas).
+    expect(zodChunks).toHaveLength(1);
+    expect(validatorChunks).toHaveLength(1);
+    expect(fetchedScripts).toContain('/app.js');
+    expect(fetchedScripts).not.toContain(zodChunks[0]);
+    expect(fetchedScripts).not.toContain(validatorChunks[0]);
   });
 
   it('Streamable HTTP without `cors`: the browser refuses the cross-origin answer, so the page cannot connect', async () => {
@@ -281,5 +307,35 @@ describe('the x-mcp client in headless Chromium, against x-mcp servers on anothe
     });
     expect((await inPage('state', id)).closed).toBe(false);
     expect(origins).toEqual([pageOrigin, pageOrigin]);
+  });
+
+  // Last in the file: once fetched, a chunk stays loaded in the page.
+  it('on demand: an output schema fetches the validator, a malformed result fetches zod and fails with -32603 naming the issue', async () => {
+    const server = createE2eServer();
+    server.registerTool(
+      'measure',
+      { outputSchema: z.object({ cm: z.number() }) },
+      () => ({ content: [{ type: 'text', text: '3 cm' }], structuredContent: { cm: 3 } }),
+    );
+    // A server that breaks the schema: `text` must be a string (server/tools, "Text Content").
+    server.registerTool('malformed', {}, () => ({ content: [{ type: 'text', text: 42 }] }) as never);
+    const hosted = await hostStreamableHttp(server);
+    const { id } = await open({ kind: 'streamable-http', url: hosted.url.href });
+    await inPage('listTools', id);
+    expect(fetchedScripts).not.toContain(validatorChunks[0]);
+
+    expect(await inPage('call', id, 'measure')).toEqual({ text: '3 cm', progress: [] });
+    expect(fetchedScripts).toContain(validatorChunks[0]);
+    expect(fetchedScripts).not.toContain(zodChunks[0]);
+
+    const failure = await inPage('call', id, 'malformed').then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    expect(failure).toMatch(/Invalid result for tools\/call/);
+    expect(failure).toMatch(/content/);
+    expect(fetchedScripts.filter((path) => path === zodChunks[0])).toHaveLength(1);
+    // The session goes on: the next everyday call is answered.
+    expect(await inPage('call', id, 'echo', { text: 'still here' })).toEqual({ text: 'still here', progress: [] });
   });
 });

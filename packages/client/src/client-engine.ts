@@ -11,7 +11,7 @@ import {
   type ZodSchema,
   type ResolvedHeartbeat,
   type Transport,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { methodsOf } from '@x/protocol/internal';
 import { assertNotificationAvailable, assertRequestAvailable } from './method-availability.js';
 import { requestWithRetry } from './retry/request-with-retry.js';

@@ -7,7 +7,7 @@ import type {
   ResourceUpdatedNotificationParams,
   TaskStatusNotificationParams,
   Tool,
-} from '@x/protocol';
+} from '@x/protocol/core';
 
 /**
  * What a server tells a client without being asked, by event name. A `…ListChanged` listener gets the

@@ -10,7 +10,7 @@ import {
   type ListRootsResult,
   McpError,
   TASKS_EXTENSION,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { fillElicitationDefaults } from './elicitation-defaults.js';
 import type { InputContext } from './input-context.js';
 import type { ClientTasks } from './legacy/client-tasks.js';

@@ -1,16 +1,18 @@
 import {
-  CancelledNotificationParamsSchema,
-  DetailedTaskSchema,
   fromDetailedTask,
-  ElicitationCompleteNotificationParamsSchema,
-  LoggingMessageNotificationParamsSchema,
-  NotificationParamsSchema,
   type ProgressNotificationParams,
   type TaskStatusNotificationParams,
-  ResourceUpdatedNotificationParamsSchema,
-  SubscriptionsAcknowledgedNotificationParamsSchema,
-  TaskStatusNotificationParamsSchema,
-} from '@x/protocol';
+} from '@x/protocol/core';
+import {
+  DeferredCancelledNotificationParamsSchema,
+  DeferredDetailedTaskSchema,
+  DeferredElicitationCompleteNotificationParamsSchema,
+  DeferredLoggingMessageNotificationParamsSchema,
+  DeferredNotificationParamsSchema,
+  DeferredResourceUpdatedNotificationParamsSchema,
+  DeferredSubscriptionsAcknowledgedNotificationParamsSchema,
+  DeferredTaskStatusNotificationParamsSchema,
+} from '@x/protocol/internal';
 import type { ClientEngine } from './client-engine.js';
 import type { ClientEvents } from './client-events.js';
 import type { ListKind, ListRefresher } from './list-refresher.js';
@@ -44,7 +46,7 @@ const LIST_CHANGED: ReadonlyArray<readonly [string, ListKind, readonly string[]]
 export function wireNotifications(engine: ClientEngine, targets: NotificationTargets): void {
   const { events, cache, refresher, subscriptions, tasks } = targets;
   for (const [method, kind, cached] of LIST_CHANGED) {
-    engine.setNotificationHandler(method, NotificationParamsSchema, (params) => {
+    engine.setNotificationHandler(method, DeferredNotificationParamsSchema, (params) => {
       for (const entry of cached) cache.invalidate(entry);
       subscriptions.route(method, params);
       refresher.changed(kind);
@@ -52,7 +54,7 @@ export function wireNotifications(engine: ClientEngine, targets: NotificationTar
   }
   engine.setNotificationHandler(
     'notifications/resources/updated',
-    ResourceUpdatedNotificationParamsSchema,
+    DeferredResourceUpdatedNotificationParamsSchema,
     (params) => {
       cache.invalidate('resources/read', params.uri);
       subscriptions.route('notifications/resources/updated', params);
@@ -61,11 +63,13 @@ export function wireNotifications(engine: ClientEngine, targets: NotificationTar
   );
   engine.setNotificationHandler(
     'notifications/subscriptions/acknowledged',
-    SubscriptionsAcknowledgedNotificationParamsSchema,
+    DeferredSubscriptionsAcknowledgedNotificationParamsSchema,
     (params) => subscriptions.route('notifications/subscriptions/acknowledged', params),
   );
-  engine.setNotificationHandler('notifications/message', LoggingMessageNotificationParamsSchema, (params) =>
-    events.emit('log', params),
+  engine.setNotificationHandler(
+    'notifications/message',
+    DeferredLoggingMessageNotificationParamsSchema,
+    (params) => events.emit('log', params),
   );
   // The engine already read these params to route progress to its request; no second parse here.
   engine.setNotificationHandler('notifications/progress', (params) => {
@@ -74,26 +78,30 @@ export function wireNotifications(engine: ClientEngine, targets: NotificationTar
   });
   engine.setNotificationHandler(
     'notifications/elicitation/complete',
-    ElicitationCompleteNotificationParamsSchema,
+    DeferredElicitationCompleteNotificationParamsSchema,
     (params) => events.emit('elicitationComplete', params),
   );
   engine.setNotificationHandler(
     'notifications/tasks/status',
-    TaskStatusNotificationParamsSchema,
+    DeferredTaskStatusNotificationParamsSchema,
     (params) => {
       tasks.status(params);
       events.emit('taskStatus', params);
     },
   );
   // SEP-2663: the tasks extension's status notification, a full DetailedTask, on a listen stream.
-  engine.setNotificationHandler('notifications/tasks', DetailedTaskSchema, (params) => {
+  engine.setNotificationHandler('notifications/tasks', DeferredDetailedTaskSchema, (params) => {
     subscriptions.route('notifications/tasks', params);
     const status = { ...params, ...fromDetailedTask(params) } as TaskStatusNotificationParams;
     tasks.status(status);
     events.emit('taskStatus', status);
   });
   // A server may end a listen stream by cancelling it (basic/patterns/cancellation).
-  engine.setNotificationHandler('notifications/cancelled', CancelledNotificationParamsSchema, (params) => {
-    if (params.requestId !== undefined) subscriptions.cancelledByServer(engine, params.requestId);
-  });
+  engine.setNotificationHandler(
+    'notifications/cancelled',
+    DeferredCancelledNotificationParamsSchema,
+    (params) => {
+      if (params.requestId !== undefined) subscriptions.cancelledByServer(engine, params.requestId);
+    },
+  );
 }

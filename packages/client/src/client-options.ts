@@ -4,7 +4,7 @@ import type {
   LoggingLevel,
   RequestOptions,
   Transport,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import type { EraCache } from './connect/era-cache.js';
 import type { VersionSelection } from './connect/negotiate.js';
 import type { ClientTaskOptions } from './legacy/client-tasks.js';

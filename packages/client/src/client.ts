@@ -34,7 +34,7 @@ import {
   type Task,
   type Tool,
   type Transport,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { ClientEngine } from './client-engine.js';
 import { type ClientEventListener, type ClientEventName, ClientEvents } from './client-events.js';
 import {
@@ -49,7 +49,7 @@ import { heartbeatProbe } from './heartbeat-probe.js';
 import type { ClientOptions, ClientRequestOptions, ConnectOptions } from './client-options.js';
 import { Connector } from './connect/connector.js';
 import { InMemoryEraCache } from './connect/era-cache.js';
-import { defaultJsonSchemaCompiler } from './default-json-schema-compiler.js';
+import { loadDefaultJsonSchemaCompiler } from './default-json-schema-compiler.js';
 import type { EraSession } from './era-session.js';
 import { ClientTasks } from './legacy/client-tasks.js';
 import { registerServerRequests } from './legacy/server-requests.js';
@@ -114,7 +114,7 @@ export class Client {
     this.#envelope = new RequestEnvelope(clientInfo, () => this.#handlers.capabilities('modern'));
     this.#envelope.logLevel = options.logLevel;
     this.#events = new ClientEvents(this.#report);
-    this.#tools = new ToolRegistry(options.jsonSchemaCompiler ?? defaultJsonSchemaCompiler);
+    this.#tools = new ToolRegistry(options.jsonSchemaCompiler, loadDefaultJsonSchemaCompiler);
     this.#lists = new ListAccess({
       session: () => this.#live(),
       cache: this.#cache,
@@ -412,8 +412,8 @@ export class Client {
       // engine's own promise, with no extra promise or microtask per call.
       if (!this.#tools.hasOutputSchema(name)) return result;
       return result.then((value) => {
-        this.#tools.check(name, value);
-        return value;
+        const checked = this.#tools.check(name, value);
+        return checked === undefined ? value : checked.then(() => value);
       });
     } catch (error) {
       return Promise.reject(error);

@@ -1,4 +1,4 @@
-import type { ElicitRequestParams, ElicitResult } from '@x/protocol';
+import type { ElicitRequestParams, ElicitResult } from '@x/protocol/core';
 
 /**
  * SEP-1034 (2025-11-25 client/elicitation, "default values"): when the user accepts a form, fields of

@@ -6,7 +6,7 @@ import type {
   ProtocolVersion,
   RequestOptions,
   ServerCapabilities,
-} from '@x/protocol';
+} from '@x/protocol/core';
 
 /**
  * One negotiated connection, as the era-neutral `Client` sees it. `legacy/legacy-session.ts` and

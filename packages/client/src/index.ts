@@ -26,7 +26,7 @@ export { isTransientError } from './retry/transient-error.js';
 export { RETRY_DEFAULTS } from './retry/retry-options.js';
 export type { RetryEvent, RetryOptions } from './retry/retry-options.js';
 // Defined in @x/protocol (the transports raise it too); exported here where failover users look for it.
-export { TransportLostError } from '@x/protocol';
+export { TransportLostError } from '@x/protocol/core';
 export { FailoverTransport } from './failover/failover-transport.js';
 export { FAILOVER_PROBE_DEFAULTS } from './failover/failover-options.js';
 export type { FailoverEvent, FailoverTarget, FailoverTransportOptions } from './failover/failover-options.js';

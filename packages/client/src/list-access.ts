@@ -5,7 +5,7 @@ import type {
   Resource,
   ResourceTemplate,
   Tool,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import type { ClientRequestOptions } from './client-options.js';
 import type { EraSession } from './era-session.js';
 import { paginate } from './paginate.js';

@@ -1,4 +1,4 @@
-import type { Prompt, Resource, Tool } from '@x/protocol';
+import type { Prompt, Resource, Tool } from '@x/protocol/core';
 
 /** The lists a server announces changes of. */
 export interface ListSnapshots {

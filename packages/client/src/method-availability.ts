@@ -1,12 +1,10 @@
-import {
-  clientNotificationSchemas,
-  clientRequestSchemas,
-  ErrorCode,
-  McpError,
-  eraOf,
-  type ProtocolVersion,
-} from '@x/protocol';
-import { methodsOf } from '@x/protocol/internal';
+import { ErrorCode, McpError, eraOf, type ProtocolVersion } from '@x/protocol/core';
+import { deferredClientResultSchemas, methodsOf, revisionMethods } from '@x/protocol/internal';
+
+/** Every client notification of any revision (MCP's own, as opposed to custom methods). */
+const CLIENT_NOTIFICATIONS: ReadonlySet<string> = new Set(
+  Object.values(revisionMethods).flatMap((methods) => methods.clientNotifications),
+);
 
 /** Why a method is missing from a revision, and what to use instead (2026-07-28 changelog, 2-5). */
 const REPLACEMENTS: Readonly<Record<string, string>> = {
@@ -51,7 +49,7 @@ export class MethodNotSupportedError extends McpError {
  * so does everything while no revision is negotiated yet (the handshake itself).
  */
 export function assertRequestAvailable(version: ProtocolVersion | undefined, method: string): void {
-  if (version === undefined || !Object.hasOwn(clientRequestSchemas, method)) return;
+  if (version === undefined || !Object.hasOwn(deferredClientResultSchemas, method)) return;
   // tasks/get and tasks/cancel come back on 2026-07-28 with the tasks extension (SEP-2663).
   if ((method === 'tasks/get' || method === 'tasks/cancel') && eraOf(version) === 'modern') return;
   if (!methodsOf(version).clientRequests.has(method)) throw new MethodNotSupportedError(method, version);
@@ -59,6 +57,6 @@ export function assertRequestAvailable(version: ProtocolVersion | undefined, met
 
 /** Same as {@link assertRequestAvailable}, for client notifications. */
 export function assertNotificationAvailable(version: ProtocolVersion | undefined, method: string): void {
-  if (version === undefined || !Object.hasOwn(clientNotificationSchemas, method)) return;
+  if (version === undefined || !CLIENT_NOTIFICATIONS.has(method)) return;
   if (!methodsOf(version).clientNotifications.has(method)) throw new MethodNotSupportedError(method, version);
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@x/protocol';
+import { ErrorCode, McpError } from '@x/protocol/core';
 
 /** One page of a paginated list (server/utilities/pagination). */
 export interface Page<T> {

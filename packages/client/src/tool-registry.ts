@@ -1,4 +1,4 @@
-import { type CallToolResult, ErrorCode, McpError, type Tool, xMcpHeaderProblem } from '@x/protocol';
+import { type CallToolResult, ErrorCode, McpError, type Tool, xMcpHeaderProblem } from '@x/protocol/core';
 
 /**
  * Outcome of validating one value, as `compileJsonSchema` from `@x/protocol` reports it.
@@ -47,10 +47,13 @@ interface ToolEntry {
  */
 export class ToolRegistry {
   readonly #entries = new Map<string, ToolEntry>();
-  readonly #compile: JsonSchemaCompiler;
+  #compile: JsonSchemaCompiler | undefined;
+  readonly #loadCompiler: () => Promise<JsonSchemaCompiler>;
 
-  constructor(compile: JsonSchemaCompiler) {
+  /** `compile`, or (undefined) the compiler `loadCompiler` imports on the first output schema. */
+  constructor(compile: JsonSchemaCompiler | undefined, loadCompiler: () => Promise<JsonSchemaCompiler>) {
     this.#compile = compile;
+    this.#loadCompiler = loadCompiler;
   }
 
   /**
@@ -98,8 +101,11 @@ export class ToolRegistry {
     return this.#entries.get(name)?.outputSchema !== undefined;
   }
 
-  /** Throws an `McpError` when a successful result does not match the tool's cached `outputSchema`. */
-  check(name: string, result: CallToolResult): void {
+  /**
+   * Throws an `McpError` when a successful result does not match the tool's cached `outputSchema`; a
+   * promise of the same outcome while the default compiler is still being imported (first use).
+   */
+  check(name: string, result: CallToolResult): void | Promise<void> {
     const entry = this.#entries.get(name);
     if (entry?.outputSchema === undefined || result.isError === true) return;
     if (result.structuredContent === undefined) {
@@ -107,6 +113,12 @@ export class ToolRegistry {
         ErrorCode.InvalidParams,
         `Tool "${name}" has an output schema but returned no structuredContent`,
       );
+    }
+    if (entry.validate === undefined && this.#compile === undefined) {
+      return this.#loadCompiler().then((compile) => {
+        this.#compile = compile;
+        return this.check(name, result);
+      });
     }
     entry.validate ??= this.#compileFor(name, entry.outputSchema);
     const check = entry.validate(result.structuredContent);
@@ -122,7 +134,7 @@ export class ToolRegistry {
 
   #compileFor(name: string, schema: Record<string, unknown>): (value: unknown) => JsonSchemaCheck {
     try {
-      return this.#compile(schema).validate;
+      return (this.#compile as JsonSchemaCompiler)(schema).validate;
     } catch (error) {
       throw new McpError(
         ErrorCode.InvalidParams,

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@x/protocol';
+import { ErrorCode, McpError } from '@x/protocol/core';
 
 /**
  * How the client reads failures that did not come back as a JSON-RPC error response: an HTTP transport

@@ -20,24 +20,20 @@ export type { CancelledParams, ParamsParser, ProgressParams } from './engine/ind
 export { transportLossOf } from './errors.js';
 export { InFlightMap, InFlightSet } from './in-flight-map.js';
 export { randomUuid } from './random-uuid.js';
-export {
-  fastAccepts,
-  isPlainCallToolResult,
-  lazySchema,
-  methodsOf,
-  realSchema,
-  registerFastCheck,
-  revisionMethods,
-  revisionSchemas,
-} from './schemas/index.js';
-export type {
-  MethodSchemaEntry,
-  RevisionDefinitionName,
-  RevisionMethods,
-  RevisionMethodSets,
-  RevisionSchemas,
-} from './schemas/index.js';
-export { delay, pollTask, relatedTaskOf, TaskReceiver, TaskRun, withRelatedTask } from './tasks/index.js';
+export * from './schemas/deferred.js';
+export { deferredSchema, isDeferredUnloaded, schemaOrLoad } from './schemas/lazy-schema.js';
+// Straight from each module, never through a barrel that also holds zod schemas: this entry is on a
+// browser client's first download and must not reach zod (see core.ts).
+export { fastAccepts, isPlainCallToolResult, registerFastCheck } from './schemas/fast-check.js';
+export { lazySchema, realSchema } from './schemas/lazy-schema.js';
+export { methodsOf, revisionMethods } from './schemas/method-sets.js';
+export type { MethodSchemaEntry, RevisionMethods, RevisionMethodSets } from './schemas/index.js';
+// `revisionSchemas` (the exact schemas of each revision) is not here: it builds zod schemas, and this
+// entry must stay zod-free for browser bundles (see core.ts). Tests import it from the source.
+export { pollTask } from './tasks/poll-task.js';
+export { relatedTaskOf, withRelatedTask } from './tasks/related-task.js';
+export { delay, TaskReceiver } from './tasks/task-receiver.js';
+export { TaskRun } from './tasks/task-run.js';
 export type {
   PollTaskOptions,
   StartTaskOptions,

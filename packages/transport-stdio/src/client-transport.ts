@@ -15,7 +15,7 @@ import {
   type MessageExtraInfo,
   type Transport,
   type TransportSendOptions,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { deliverMessage } from '@x/protocol/internal';
 import { type ShutdownTimeouts, shutDownChild, terminateChild } from './child-shutdown.js';
 import { buildEnvironment } from './default-environment.js';

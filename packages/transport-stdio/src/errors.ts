@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from '@x/protocol';
+import { ConnectionClosedError } from '@x/protocol/core';
 
 /**
  * The server process could not be started: the command was not found, is not executable, or the

@@ -1,7 +1,7 @@
 // Imported, not the global: Node defines `process` on globalThis as a getter (a call per use).
 import { nextTick } from 'node:process';
 import type { Writable } from 'node:stream';
-import { ConnectionClosedError, SENT } from '@x/protocol';
+import { ConnectionClosedError, SENT } from '@x/protocol/core';
 
 /**
  * Default bound on bytes queued in memory before `send()` starts waiting for the pipe to drain.

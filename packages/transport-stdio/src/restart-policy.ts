@@ -7,7 +7,7 @@ import {
   resolveReconnect,
   TransportLostError,
   transportLostResponse,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { InFlightSet } from '@x/protocol/internal';
 import type { ServerExitError } from './errors.js';
 

@@ -12,7 +12,7 @@ import {
   type RequestId,
   type Transport,
   type TransportSendOptions,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { deliverMessage } from '@x/protocol/internal';
 import { redirectConsoleToStderr, restoreConsole } from './console-redirect.js';
 import { LineWriter } from './line-writer.js';

@@ -5,8 +5,8 @@ export type {
   StreamableHttpServerTransport,
 } from './server/options.js';
 export type { ConnectionInfo, HttpAuthenticate, WebHandler } from '@x/protocol/http';
-export { InMemoryEventStore } from '@x/protocol';
-export type { EventStore, InMemoryEventStoreOptions } from '@x/protocol';
+export { InMemoryEventStore } from '@x/protocol/core';
+export type { EventStore, InMemoryEventStoreOptions } from '@x/protocol/core';
 export type { CorsOptions } from './server/cors.js';
 export { StreamableHttpClientTransport } from './client/transport.js';
 export { STREAMABLE_HTTP_RECONNECT_DEFAULTS } from './client/options.js';

@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from '@x/protocol';
+import { ConnectionClosedError } from '@x/protocol/core';
 import { BrowserWireSocket } from './browser-wire-socket.js';
 import { type WebSocketClientCommonOptions, WebSocketClientTransportBase } from './client-transport-base.js';
 import {

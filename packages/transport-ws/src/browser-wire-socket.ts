@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from '@x/protocol';
+import { ConnectionClosedError } from '@x/protocol/core';
 import { CloseCode } from './constants.js';
 import { SendBufferFullError } from './errors.js';
 import type { WireSocket, WireSocketEvents } from './wire-socket.js';

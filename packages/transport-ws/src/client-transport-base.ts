@@ -15,7 +15,7 @@ import {
   type TransportSendOptions,
   TransportLostError,
   transportLostResponse,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { type HttpClientAuthOptions, MAX_AUTH_RETRIES } from '@x/protocol/http';
 import { deliverMessage, InFlightSet } from '@x/protocol/internal';
 import { CloseCode } from './constants.js';

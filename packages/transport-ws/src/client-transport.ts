@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from '@x/protocol';
+import { ConnectionClosedError } from '@x/protocol/core';
 import type { HttpClientAuthOptions } from '@x/protocol/http';
 import type { IncomingMessage } from 'node:http';
 import { type ClientOptions, WebSocket } from 'ws';

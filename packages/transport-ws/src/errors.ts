@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@x/protocol';
+import { ErrorCode, McpError } from '@x/protocol/core';
 
 /**
  * `send()` refused a message because the connection already holds too many unsent bytes: the peer reads

@@ -5,7 +5,7 @@ import {
   McpError,
   type ParseOptions,
   parseMessageOrBatch,
-} from '@x/protocol';
+} from '@x/protocol/core';
 
 /** A text frame that was not a usable message, with the error response it deserves. */
 export class InvalidText {

@@ -1,7 +1,7 @@
 // Imported, not the globals: Node defines `Buffer` and `process` on globalThis as getters (a call per use).
 import { Buffer } from 'node:buffer';
 import { nextTick } from 'node:process';
-import { ConnectionClosedError, SENT } from '@x/protocol';
+import { ConnectionClosedError, SENT } from '@x/protocol/core';
 import type { RawData, WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
 import { Heartbeat } from './heartbeat.js';

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@x/protocol';
+import type { JSONRPCMessage } from '@x/protocol/core';
 import type { WireSocket } from './wire-socket.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ConnectionClosedError, SENT } from '@x/protocol';
+import { ConnectionClosedError, SENT } from '@x/protocol/core';
 import { SendBufferFullError } from './errors.js';
 
 /** The part of a `ws` socket the queue writes to. */

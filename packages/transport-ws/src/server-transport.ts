@@ -9,7 +9,7 @@ import {
   type RequestInfo,
   type Transport,
   type TransportSendOptions,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { deliverMessage, randomUuid } from '@x/protocol/internal';
 import type { WebSocket } from 'ws';
 import {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type AuthInfo, ErrorCode } from '@x/protocol';
+import { type AuthInfo, ErrorCode } from '@x/protocol/core';
 import {
   createDnsRebindingGuard,
   type DnsRebindingGuard,

@@ -1,4 +1,4 @@
-import type { Transport } from '@x/protocol';
+import type { Transport } from '@x/protocol/core';
 import type { ClientEngine } from '../client-engine.js';
 import type { ConnectOptions } from '../client-options.js';
 import type { EraSession } from '../era-session.js';

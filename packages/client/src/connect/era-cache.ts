@@ -1,4 +1,4 @@
-import type { Era } from '@x/protocol';
+import type { Era } from '@x/protocol/core';
 
 /**
  * What the client learned about a server's era (2026-07-28 basic/versioning, "Backward Compatibility").

@@ -12,7 +12,7 @@ import {
   type ModernProtocolVersion,
   type ProtocolVersion,
   type Transport,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import type { ClientEngine } from '../client-engine.js';
 import type { ClientHandlers } from '../client-handlers.js';
 import { type EraSession, NegotiationError } from '../era-session.js';

@@ -1,4 +1,4 @@
-import type { ReconnectOptions, ResolvedReconnectOptions, Transport } from '@x/protocol';
+import type { ReconnectOptions, ResolvedReconnectOptions, Transport } from '@x/protocol/core';
 
 /**
  * One transport a `FailoverTransport` may use: a name for events and errors, and a factory that builds

@@ -11,7 +11,7 @@ import {
   type Transport,
   type TransportSendOptions,
   TransportLostError,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import {
   FAILOVER_PROBE_DEFAULTS,
   type FailoverEvent,

@@ -4,7 +4,7 @@ import {
   ErrorCode,
   McpError,
   type RequestContext,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { TaskReceiver, type TaskReceiverOptions } from '@x/protocol/internal';
 import type { ClientEngine } from '../client-engine.js';
 import type { InputContext } from '../input-context.js';

@@ -1,11 +1,11 @@
-import {
-  type ClientCapabilities,
-  type Implementation,
-  type InitializeResult,
-  InitializeResultSchema,
-  type ProtocolVersion,
-  type Transport,
-} from '@x/protocol';
+import type {
+  ClientCapabilities,
+  Implementation,
+  InitializeResult,
+  ProtocolVersion,
+  Transport,
+} from '@x/protocol/core';
+import { DeferredInitializeResultSchema } from '@x/protocol/internal';
 import type { ClientEngine } from '../client-engine.js';
 import { NegotiationError } from '../era-session.js';
 
@@ -37,7 +37,7 @@ export async function initialize(
   };
   const result = await engine.request(
     { method: 'initialize', params },
-    InitializeResultSchema,
+    DeferredInitializeResultSchema,
     options.timeout === undefined ? undefined : { timeout: options.timeout },
   );
   const version = result.protocolVersion;

@@ -1,14 +1,14 @@
-import {
-  type ClientRequestMap,
-  type ClientRequestMethod,
-  clientRequestSchemas,
-  type Implementation,
-  type InitializeResult,
-  type ProtocolVersion,
-  type RequestOptions,
-  type ServerCapabilities,
-  type ZodSchema,
-} from '@x/protocol';
+import type {
+  ClientRequestMap,
+  ClientRequestMethod,
+  Implementation,
+  InitializeResult,
+  ProtocolVersion,
+  RequestOptions,
+  ServerCapabilities,
+  ZodSchema,
+} from '@x/protocol/core';
+import { deferredClientResultSchemas } from '@x/protocol/internal';
 import type { ClientEngine } from '../client-engine.js';
 import type { EraSession } from '../era-session.js';
 
@@ -53,7 +53,7 @@ export class LegacySession implements EraSession {
     return this.requestAs<ClientRequestMap[M]['result']>(
       method,
       params,
-      clientRequestSchemas[method].result,
+      deferredClientResultSchemas[method],
       options,
     );
   }

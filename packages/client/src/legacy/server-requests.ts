@@ -1,8 +1,8 @@
 import {
-  CreateMessageRequestParamsSchema,
-  ElicitRequestParamsSchema,
-  ListRootsRequestParamsSchema,
-} from '@x/protocol';
+  DeferredCreateMessageRequestParamsSchema,
+  DeferredElicitRequestParamsSchema,
+  DeferredListRootsRequestParamsSchema,
+} from '@x/protocol/internal';
 import type { ClientEngine } from '../client-engine.js';
 import type { ClientHandlers } from '../client-handlers.js';
 import type { ClientTasks } from './client-tasks.js';
@@ -22,7 +22,7 @@ export function registerServerRequests(
 ): void {
   engine.setRequestHandler(
     'sampling/createMessage',
-    CreateMessageRequestParamsSchema,
+    DeferredCreateMessageRequestParamsSchema,
     (params, ctx): Promise<object> => {
       if (tasks !== undefined && handlers.sampling !== undefined && tasks.wants(engine, params)) {
         return tasks.start(engine, ctx, params, (plain, input) =>
@@ -34,7 +34,7 @@ export function registerServerRequests(
   );
   engine.setRequestHandler(
     'elicitation/create',
-    ElicitRequestParamsSchema,
+    DeferredElicitRequestParamsSchema,
     async (params, ctx): Promise<object> => {
       if (tasks !== undefined && handlers.elicitation !== undefined && tasks.wants(engine, params)) {
         // An undeclared mode is the server's protocol error, answered now rather than as a failed task.
@@ -46,7 +46,7 @@ export function registerServerRequests(
       return handlers.answerElicitation(params, ctx);
     },
   );
-  engine.setRequestHandler('roots/list', ListRootsRequestParamsSchema, (params, ctx) =>
+  engine.setRequestHandler('roots/list', DeferredListRootsRequestParamsSchema, (params, ctx) =>
     handlers.answer('roots/list', params, ctx),
   );
 }

@@ -1,10 +1,8 @@
 import {
   type CallToolRequestParams,
   type CallToolResult,
-  CallToolResultSchema,
   type CancelTaskResult,
   type CreateTaskResult,
-  CreateTaskResultSchema,
   ErrorCode,
   fromDetailedTask,
   type GetTaskResult,
@@ -17,8 +15,14 @@ import {
   type ProgressToken,
   type Task,
   type TaskStatusNotificationParams,
-} from '@x/protocol';
-import { formatIssues, pollTask } from '@x/protocol/internal';
+} from '@x/protocol/core';
+import {
+  DeferredCallToolResultSchema,
+  DeferredCreateTaskResultSchema,
+  formatIssues,
+  pollTask,
+  safeParseDeferred,
+} from '@x/protocol/internal';
 import type { ClientRequestOptions } from '../client-options.js';
 import type { EraSession } from '../era-session.js';
 import {
@@ -150,7 +154,7 @@ export class TaskRequestor {
       result = await session.requestAs<CreateTaskResult>(
         'tools/call',
         wire,
-        CreateTaskResultSchema,
+        DeferredCreateTaskResultSchema,
         requestOptions,
       );
     } catch (error) {
@@ -209,7 +213,7 @@ export class TaskRequestor {
     const raw = await pending.finally(() => {
       if (options?.signal?.aborted !== true) this.#ended(taskId);
     });
-    const parsed = CallToolResultSchema.safeParse(raw);
+    const parsed = await safeParseDeferred(DeferredCallToolResultSchema, raw);
     if (!parsed.success) {
       throw new McpError(
         ErrorCode.InternalError,
@@ -217,7 +221,7 @@ export class TaskRequestor {
       );
     }
     const name = this.#origins.get(taskId);
-    if (name !== undefined) this.#tools.check(name, parsed.data);
+    if (name !== undefined) await this.#tools.check(name, parsed.data);
     return parsed.data;
   }
 
@@ -263,7 +267,7 @@ export class TaskRequestor {
         params,
         rest as TaskAwareOptions,
       )) as CallToolResult;
-      this.#tools.check(params.name, result);
+      await this.#tools.check(params.name, result);
       return result;
     }
     const { onstatus, defaultPollIntervalMs, ...callOptions } = options;
@@ -306,8 +310,9 @@ export class TaskRequestor {
         { result: answer },
       );
     }
-    this.#remember(this.#origins, parseTask(answer, 'tools/call').taskId, params.name);
-    return { task: fromDetailedTask(parseTask(answer, 'tools/call')) };
+    const task = await parseTask(answer, 'tools/call');
+    this.#remember(this.#origins, task.taskId, params.name);
+    return { task: fromDetailedTask(task) };
   }
 
   #ended(taskId: string): void {

@@ -1,12 +1,12 @@
 import {
   type DiscoverResult,
-  DiscoverResultSchema,
   ErrorCode,
   isLegacyProtocolVersion,
   McpError,
   ResultType,
   type ModernProtocolVersion,
-} from '@x/protocol';
+} from '@x/protocol/core';
+import { DeferredDiscoverResultSchema } from '@x/protocol/internal';
 import type { ClientEngine } from '../client-engine.js';
 import { NegotiationError } from '../era-session.js';
 import { supportedVersionsOf } from '../transport-failure.js';
@@ -39,7 +39,7 @@ export async function discover(options: {
     try {
       result = await engine.request(
         { method: 'server/discover', params: envelope.apply(undefined) },
-        DiscoverResultSchema,
+        DeferredDiscoverResultSchema,
         requestOptions,
       );
     } catch (error) {

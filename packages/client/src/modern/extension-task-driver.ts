@@ -1,15 +1,19 @@
 import {
   type DetailedTask,
-  DetailedTaskSchema,
   ErrorCode,
   fromDetailedTask,
   type InputRequests,
   McpError,
   type RequestOptions,
-  ResultSchema,
   type Task,
-} from '@x/protocol';
-import { delay, formatIssues } from '@x/protocol/internal';
+} from '@x/protocol/core';
+import {
+  DeferredDetailedTaskSchema,
+  DeferredResultSchema,
+  delay,
+  formatIssues,
+  safeParseDeferred,
+} from '@x/protocol/internal';
 import { fulfil, type RoundTripContext } from './round-trip-context.js';
 
 /**
@@ -39,9 +43,11 @@ export function taskRequest(
   params: Record<string, unknown>,
   options: RequestOptions | undefined,
 ): Promise<Record<string, unknown>> {
-  return ctx.engine.request({ method, params: ctx.envelope.apply(params) }, ResultSchema, options) as Promise<
-    Record<string, unknown>
-  >;
+  return ctx.engine.request(
+    { method, params: ctx.envelope.apply(params) },
+    DeferredResultSchema,
+    options,
+  ) as Promise<Record<string, unknown>>;
 }
 
 /** `tasks/get` on 2026-07-28: the `DetailedTask` (SEP-2663 "Task Polling"). */
@@ -53,8 +59,8 @@ export async function getDetailedTask(
   return parseTask(await taskRequest(ctx, 'tasks/get', { taskId }, options), 'tasks/get');
 }
 
-export function parseTask(value: unknown, what: string): DetailedTask {
-  const parsed = DetailedTaskSchema.safeParse(value);
+export async function parseTask(value: unknown, what: string): Promise<DetailedTask> {
+  const parsed = await safeParseDeferred(DeferredDetailedTaskSchema, value);
   if (!parsed.success) {
     throw new McpError(
       ErrorCode.InternalError,

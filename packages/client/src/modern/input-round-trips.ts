@@ -1,21 +1,20 @@
 import {
-  CallToolResultSchema,
-  CreateTaskHandleSchema,
   type ClientRequestMethod,
-  clientRequestSchemas,
   ErrorCode,
-  GetPromptResultSchema,
   type InputRequiredResult,
   type InputResponses,
   McpError,
-  ReadResourceResultSchema,
   type RequestOptions,
   type Result,
-  orInputRequired,
   ResultType,
   type ZodSchema,
-} from '@x/protocol';
-import { isPlainCallToolResult, lazySchema } from '@x/protocol/internal';
+} from '@x/protocol/core';
+import {
+  DeferredCallToolOutcomeSchema,
+  deferredClientResultSchemas,
+  DeferredGetPromptOutcomeSchema,
+  DeferredReadResourceOutcomeSchema,
+} from '@x/protocol/internal';
 import { followTask, parseTask, type TaskAwareOptions } from './extension-task-driver.js';
 import { fulfil, type RoundTripContext } from './round-trip-context.js';
 
@@ -26,15 +25,10 @@ export type { RoundTripContext } from './round-trip-context.js';
  * `input_required` ("Supported Requests"); their result schema accepts both outcomes, built on first use.
  */
 const INPUT_CAPABLE: ReadonlyMap<string, ZodSchema> = new Map<string, ZodSchema>([
-  // A plain result passes the union's first member, so the same fast check holds for the union (and
-  // while every result passes it, neither the union nor CallToolResultSchema is built).
-  // A task handle (SEP-2663, resultType "task") is checked by `followTask`.
-  [
-    'tools/call',
-    lazySchema(() => orInputRequired(CallToolResultSchema).or(CreateTaskHandleSchema), isPlainCallToolResult),
-  ],
-  ['prompts/get', lazySchema(() => orInputRequired(GetPromptResultSchema))],
-  ['resources/read', lazySchema(() => orInputRequired(ReadResourceResultSchema))],
+  // A task handle (SEP-2663, resultType "task") is checked again by `followTask`.
+  ['tools/call', DeferredCallToolOutcomeSchema],
+  ['prompts/get', DeferredGetPromptOutcomeSchema],
+  ['resources/read', DeferredReadResourceOutcomeSchema],
 ]);
 
 /** The schema of a method that may answer `input_required`: its result or an `InputRequiredResult`. */
@@ -84,7 +78,7 @@ export function requestWithInput(
   options: RequestOptions | undefined,
 ): Promise<Result> {
   const inputSchema = inputCapableSchema(method);
-  const schema = inputSchema ?? clientRequestSchemas[method].result;
+  const schema = inputSchema ?? deferredClientResultSchemas[method];
   const first = ctx.engine.send({ method, params: ctx.envelope.apply(params) }, schema, options);
   return first.then((result) =>
     isComplete(result as Result, method, inputSchema)
@@ -104,9 +98,9 @@ function finish(
   options: TaskAwareOptions | undefined,
 ): Result | Promise<Result> {
   if (result.resultType !== ResultType.Task) return result;
-  const task = parseTask(result, method);
-  if (options?.keepTaskHandle === true) return result;
-  return followTask(ctx, task, options) as Promise<Result>;
+  return parseTask(result, method).then((task) =>
+    options?.keepTaskHandle === true ? result : (followTask(ctx, task, options) as Promise<Result>),
+  );
 }
 
 /** True for a final result; throws for a result type this client cannot act on. */

@@ -11,7 +11,7 @@ import {
   type Result,
   type ServerCapabilities,
   type Transport,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import type { EraSession } from '../era-session.js';
 import { supportedVersionsOf } from '../transport-failure.js';
 import { type RoundTripContext, requestWithInput } from './input-round-trips.js';

@@ -1,4 +1,4 @@
-import { type ClientCapabilities, type Implementation, type LoggingLevel, MetaKey } from '@x/protocol';
+import { type ClientCapabilities, type Implementation, type LoggingLevel, MetaKey } from '@x/protocol/core';
 import { copyWith } from '@x/protocol/internal';
 
 /**

@@ -1,4 +1,4 @@
-import type { InputRequests, InputResponses } from '@x/protocol';
+import type { InputRequests, InputResponses } from '@x/protocol/core';
 import type { ClientEngine } from '../client-engine.js';
 import type { ClientHandlers, InputMethod } from '../client-handlers.js';
 import type { RequestEnvelope } from './request-envelope.js';

@@ -1,9 +1,5 @@
-import {
-  MetaKey,
-  type RequestId,
-  type SubscriptionFilter,
-  SubscriptionsListenResultSchema,
-} from '@x/protocol';
+import { MetaKey, type RequestId, type SubscriptionFilter } from '@x/protocol/core';
+import { DeferredSubscriptionsListenResultSchema } from '@x/protocol/internal';
 import type { ClientEngine } from '../client-engine.js';
 import { isTransportLoss } from '../transport-lost-error.js';
 import type { RequestEnvelope } from './request-envelope.js';
@@ -73,7 +69,7 @@ export class SubscriptionRegistry {
     // Long-lived by design: no idle or total timeout.
     const done = engine.request(
       { method: 'subscriptions/listen', params: envelope.apply({ notifications: filter }) },
-      SubscriptionsListenResultSchema,
+      DeferredSubscriptionsListenResultSchema,
       {
         signal: controller.signal,
         timeout: Number.POSITIVE_INFINITY,

@@ -4,7 +4,7 @@ import type {
   RequestId,
   ResourceUpdatedNotificationParams,
   SubscriptionFilter,
-} from '@x/protocol';
+} from '@x/protocol/core';
 
 /**
  * A change notification delivered on a `subscriptions/listen` stream.

@@ -4,7 +4,7 @@ import {
   type RequestOptions,
   reconnectDelay,
   type ZodSchema,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import type { ResolvedRetryOptions } from './retry-options.js';
 import { retryAfterOf } from './transient-error.js';
 

@@ -1,4 +1,4 @@
-import { type ReconnectOptions, type ResolvedReconnectOptions, resolveReconnect } from '@x/protocol';
+import { type ReconnectOptions, type ResolvedReconnectOptions, resolveReconnect } from '@x/protocol/core';
 import { isSafeToRepeat, type RetryRequest } from './safe-to-repeat.js';
 import { isTransientError } from './transient-error.js';
 

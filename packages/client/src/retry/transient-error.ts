@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@x/protocol';
+import { ErrorCode, McpError } from '@x/protocol/core';
 import { httpStatusOf } from '../transport-failure.js';
 
 /** Statuses that say "not now" rather than "no" (RFC 9110 §15.6, RFC 6585 §4). */

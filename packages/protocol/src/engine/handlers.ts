@@ -14,7 +14,7 @@ import type { RequestContext } from './request-context.js';
 import type { FallbackRequestHandler, NotificationHandler, RequestHandler } from './handler-types.js';
 import type { ZodSchema } from './types.js';
 import { fastAccepts } from '../schemas/fast-check.js';
-import { realSchema } from '../schemas/lazy-schema.js';
+import { isDeferredUnloaded, realSchema, schemaOrLoad } from '../schemas/lazy-schema.js';
 
 /**
  * How registered handlers are stored and invoked. The schema is the one the caller built once at
@@ -50,6 +50,8 @@ export function toEntry<H>(schemaOrHandler: ZodSchema | H, handler: H | undefine
  */
 function paramsSchema(entry: HandlerEntry<unknown>): ZodSchema | undefined {
   if (entry.resolved) return entry.schema;
+  // A deferred schema not loaded yet stays a facade: `parseParams` loads it if a value needs it.
+  if (isDeferredUnloaded(entry.schema)) return entry.schema;
   const schema = realSchema(entry.schema);
   entry.schema = schema;
   entry.resolved = true;
@@ -74,9 +76,7 @@ export function runRequestHandler(
   let result: unknown;
   try {
     result =
-      typeof target === 'function'
-        ? target.call(engine, request, ctx)
-        : target.handler(parseParams(paramsSchema(target), request.params, request.method), ctx);
+      typeof target === 'function' ? target.call(engine, request, ctx) : callWithParams(target, request, ctx);
   } catch (error) {
     return errorResponse(request, error);
   }
@@ -101,7 +101,21 @@ export function invokeTarget(
 ): unknown {
   return typeof target === 'function'
     ? target.call(engine, request, ctx)
-    : target.handler(parseParams(paramsSchema(target), request.params, request.method), ctx);
+    : callWithParams(target, request, ctx);
+}
+
+/**
+ * Calls `entry`'s handler with the message's checked params; when the params wait for a deferred schema
+ * to load (see `parseParams`), with a promise of the handler's outcome.
+ */
+function callWithParams<C>(
+  entry: HandlerEntry<(params: never, ctx: C) => unknown>,
+  message: JSONRPCRequest | JSONRPCNotification,
+  ctx: C,
+): unknown {
+  const params = parseParams(paramsSchema(entry), message.params, message.method);
+  if (isThenable(params)) return Promise.resolve(params).then((value) => entry.handler(value as never, ctx));
+  return entry.handler(params as never, ctx);
 }
 
 function resultResponse(request: JSONRPCRequest, result: unknown): JSONRPCResponse {
@@ -128,7 +142,7 @@ export function runNotificationHandler(
   notification: JSONRPCNotification,
   extra: MessageExtraInfo | undefined,
 ): unknown {
-  return entry.handler(parseParams(paramsSchema(entry), notification.params, notification.method), extra);
+  return callWithParams(entry, notification, extra);
 }
 
 /**
@@ -142,7 +156,9 @@ export interface ParamsParser<P = unknown> {
 /**
  * A message's params, checked: absent params count as `{}`, a value the schema's fast check accepts is
  * used as is (see `fastAccepts`: the schema is not even built), anything else goes through the schema,
- * and params that fail it throw `McpError(InvalidParams)` naming the method and the first issues.
+ * and params that fail it throw `McpError(InvalidParams)` naming the method and the first issues. With a
+ * deferred schema (`deferredSchema`) not loaded yet, a value its check refuses gets a promise of that
+ * outcome instead (the schema loads first).
  *
  * @example
  * ```ts
@@ -157,6 +173,12 @@ export function parseParams(
   // Absent params count as {}: most MCP methods make params optional (e.g. tools/list).
   const value = params ?? {};
   if (schema === undefined || fastAccepts(schema, value)) return value;
+  const ready = schemaOrLoad(schema);
+  if (isThenable(ready)) return ready.then((loaded) => checkedParams(loaded, value, method));
+  return checkedParams(ready, value, method);
+}
+
+function checkedParams(schema: ParamsParser, value: Record<string, unknown>, method: string): unknown {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(parsed.error)}`);

@@ -4,7 +4,8 @@ import type { JSONRPCResponse, RequestId } from '../jsonrpc.js';
 import type { ProgressParams } from './builtin-params.js';
 import { InFlightMap } from '../in-flight-map.js';
 import { fastAccepts } from '../schemas/fast-check.js';
-import { realSchema } from '../schemas/lazy-schema.js';
+import { schemaOrLoad } from '../schemas/lazy-schema.js';
+import { isThenable } from '../thenable.js';
 import { formatIssues } from './format-issues.js';
 import type { ProgressCallback, RequestOptions, ZodSchema } from './types.js';
 
@@ -206,21 +207,35 @@ export class PendingRequests {
       request.resolve(response.result);
       return 'settled';
     }
-    const parsed = realSchema(request.schema).safeParse(response.result);
-    if (parsed.success) {
-      request.resolve(parsed.data);
-    } else {
-      // InternalError rather than InvalidParams: the peer's answer is malformed, our params were fine.
-      request.reject(
-        new McpError(
-          ErrorCode.InternalError,
-          `Invalid result for ${request.method}${this.#from}: ${formatIssues(parsed.error)}`,
-          undefined,
-          { cause: parsed.error },
-        ),
+    const schema = schemaOrLoad(request.schema);
+    if (isThenable(schema)) {
+      // A deferred schema (the browser client's): the result waits for it to load, once per schema.
+      schema.then(
+        (loaded) => this.#parseResult(request, loaded, response.result),
+        (error: unknown) => request.reject(error),
       );
+    } else {
+      this.#parseResult(request, schema, response.result);
     }
     return 'settled';
+  }
+
+  /** Settles `request` with `result` as `schema` parses it, or with -32603 naming the issues. */
+  #parseResult(request: PendingRequest, schema: ZodSchema, result: unknown): void {
+    const parsed = schema.safeParse(result);
+    if (parsed.success) {
+      request.resolve(parsed.data);
+      return;
+    }
+    // InternalError rather than InvalidParams: the peer's answer is malformed, our params were fine.
+    request.reject(
+      new McpError(
+        ErrorCode.InternalError,
+        `Invalid result for ${request.method}${this.#from}: ${formatIssues(parsed.error)}`,
+        undefined,
+        { cause: parsed.error },
+      ),
+    );
   }
 
   /**

@@ -16,7 +16,7 @@ import {
   type ProgressToken,
   type RequestId,
 } from '../jsonrpc.js';
-import { EmptyResultSchema } from '../schemas/common.js';
+import { DeferredResultSchema } from '../schemas/deferred.js';
 import { isThenable } from '../thenable.js';
 import { type MessageExtraInfo, SENT, type Transport, type TransportSendOptions } from '../transport.js';
 import {
@@ -268,7 +268,7 @@ export class Protocol implements RequestContextHost {
    * (nothing to probe now); any answer, even an error response, counts as alive.
    */
   protected sendHeartbeat(timeoutMs: number): Promise<unknown> | undefined {
-    return this.request({ method: 'ping' }, EmptyResultSchema, {
+    return this.request({ method: 'ping' }, DeferredResultSchema, {
       timeout: timeoutMs,
       maxTotalTimeout: timeoutMs,
     });

@@ -13,11 +13,16 @@
 /** A fast check (see `fast-check.ts`): true only for values the schema accepts and returns unchanged. */
 export type FastCheck = (value: unknown) => boolean;
 
-/** The facade's target: the builder, then what it built; and the schema's fast check, if it has one. */
+/**
+ * The facade's target: the builder, then what it built; and the schema's fast check, if it has one. A
+ * deferred facade ({@link deferredSchema}) has `load` instead of `build`, and `loading` while it loads.
+ */
 interface Slot {
   build: (() => object) | undefined;
   value: object | undefined;
   check: FastCheck | undefined;
+  load?: (() => Promise<object>) | undefined;
+  loading?: Promise<object> | undefined;
 }
 
 /** Fast checks by schema object: built schemas, and any schema a caller registered one for. */
@@ -27,7 +32,12 @@ function resolve(slot: Slot): object {
   let value = slot.value;
   if (value === undefined) {
     const build = slot.build;
-    if (build === undefined) throw new Error('schema referenced while it is being built');
+    if (build === undefined) {
+      if (slot.load !== undefined) {
+        throw new Error('a deferred schema is loaded on first use: read it with schemaOrLoad() and await it');
+      }
+      throw new Error('schema referenced while it is being built');
+    }
     slot.build = undefined;
     value = build();
     slot.value = value;
@@ -85,6 +95,65 @@ export function lazySchema<T extends object>(build: () => T, check?: FastCheck):
   return facade as unknown as T;
 }
 
+/**
+ * A schema that lives in another module, loaded with `load` (a dynamic `import()`) the first time a
+ * value fails `check`. For code that must not put zod in a browser's first download (the client): a
+ * bundler splits what `load` imports into a chunk of its own, fetched only when a server sends
+ * something the check refuses (malformed, or a shape the check cannot vouch for). `check` is an exact
+ * zod-free check (`@x/protocol/internal`'s generated `is…` functions): true only for values the schema
+ * accepts unchanged. Until loaded, the facade answers only {@link fastAccepts}-style checks and
+ * {@link schemaOrLoad}; anything else throws.
+ *
+ * @example
+ * ```ts
+ * const Result = deferredSchema(
+ *   () => import('./tools.js').then((module) => module.CallToolResultSchema),
+ *   isCallToolResult,
+ * );
+ * const schema = await schemaOrLoad(Result); // the real schema, loaded once
+ * ```
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function deferredSchema<T extends object>(load: () => Promise<T>, check: FastCheck): T {
+  const slot: Slot = { build: undefined, value: undefined, check, load };
+  const facade = new Proxy(slot, handler);
+  slots.set(facade, slot);
+  fastChecks.set(facade, check);
+  return facade as unknown as T;
+}
+
+/**
+ * The schema behind a facade when it can be had now (a lazy one is built now), or a promise of it for
+ * a deferred facade not loaded yet (loaded once, however many callers wait); any other value as is.
+ *
+ * @example
+ * ```ts
+ * const ready = schemaOrLoad(schema);
+ * const real = isThenable(ready) ? await ready : ready;
+ * ```
+ */
+export function schemaOrLoad<T>(schema: T): T | Promise<T> {
+  const slot = typeof schema === 'object' && schema !== null ? slots.get(schema) : undefined;
+  if (slot === undefined) return schema;
+  if (slot.value !== undefined || slot.load === undefined) return resolve(slot) as T;
+  slot.loading ??= loadSlot(slot, slot.load);
+  return slot.loading as Promise<T>;
+}
+
+async function loadSlot(slot: Slot, load: () => Promise<object>): Promise<object> {
+  try {
+    const value = realSchema(await load());
+    slot.value = value;
+    slot.load = undefined;
+    if (slot.check !== undefined) fastChecks.set(value, slot.check);
+    return value;
+  } catch (error) {
+    // A failed load (a chunk the network lost) may be retried by the next value that needs it.
+    slot.loading = undefined;
+    throw error;
+  }
+}
+
 /** The schema behind a {@link lazySchema} facade (built now if it was not yet); any other value as is. */
 export function realSchema<T>(schema: T): T {
   const slot = typeof schema === 'object' && schema !== null ? slots.get(schema) : undefined;
@@ -101,6 +170,12 @@ export function fastCheckOf(schema: object): FastCheck | undefined {
   // A check registered for the schema a facade built (`registerFastCheck` on the facade).
   const built = slots.get(schema)?.value;
   return built === undefined ? undefined : fastChecks.get(built);
+}
+
+/** Whether `schema` is a {@link deferredSchema} facade whose schema has not been loaded (never loads it). */
+export function isDeferredUnloaded(schema: unknown): boolean {
+  const slot = typeof schema === 'object' && schema !== null ? slots.get(schema) : undefined;
+  return slot?.load !== undefined;
 }
 
 /** Whether a {@link lazySchema} facade has built its schema (tests); non-facades count as built. */

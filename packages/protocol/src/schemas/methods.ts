@@ -74,11 +74,20 @@ type TaskRequests = {
   readonly 'tasks/cancel': MethodSchemaEntry<typeof TaskIdParamsSchema, typeof CancelTaskResultSchema>;
   readonly 'tasks/list': MethodSchemaEntry<typeof OptionalPaginatedParams, typeof ListTasksResultSchema>;
 };
-const taskRequests: TaskRequests = {
-  'tasks/get': { params: TaskIdParamsSchema, result: GetTaskResultSchema },
-  'tasks/result': { params: TaskIdParamsSchema, result: GetTaskPayloadResultSchema },
-  'tasks/cancel': { params: TaskIdParamsSchema, result: CancelTaskResultSchema },
-  'tasks/list': { params: OptionalPaginatedParams, result: ListTasksResultSchema },
+// Written out in each table, not spread: a bundler must keep an object literal with a spread (it may
+// run getters), and these tables must drop out of a browser bundle that never reads them.
+const TASKS_GET: TaskRequests['tasks/get'] = { params: TaskIdParamsSchema, result: GetTaskResultSchema };
+const TASKS_RESULT: TaskRequests['tasks/result'] = {
+  params: TaskIdParamsSchema,
+  result: GetTaskPayloadResultSchema,
+};
+const TASKS_CANCEL: TaskRequests['tasks/cancel'] = {
+  params: TaskIdParamsSchema,
+  result: CancelTaskResultSchema,
+};
+const TASKS_LIST: TaskRequests['tasks/list'] = {
+  params: OptionalPaginatedParams,
+  result: ListTasksResultSchema,
 };
 
 /**
@@ -158,7 +167,10 @@ export const clientRequestSchemas: {
   'tools/call': { params: CallToolRequestParamsSchema, result: CallToolResultSchema },
   'logging/setLevel': { params: SetLevelRequestParamsSchema, result: EmptyResultSchema },
   'completion/complete': { params: CompleteRequestParamsSchema, result: CompleteResultSchema },
-  ...taskRequests,
+  'tasks/get': TASKS_GET,
+  'tasks/result': TASKS_RESULT,
+  'tasks/cancel': TASKS_CANCEL,
+  'tasks/list': TASKS_LIST,
 };
 
 /**
@@ -190,7 +202,10 @@ export const serverRequestSchemas: {
   'sampling/createMessage': { params: CreateMessageRequestParamsSchema, result: CreateMessageResultSchema },
   'roots/list': { params: OptionalRequestParams, result: ListRootsResultSchema },
   'elicitation/create': { params: ElicitRequestParamsSchema, result: ElicitResultSchema },
-  ...taskRequests,
+  'tasks/get': TASKS_GET,
+  'tasks/result': TASKS_RESULT,
+  'tasks/cancel': TASKS_CANCEL,
+  'tasks/list': TASKS_LIST,
 };
 
 /**

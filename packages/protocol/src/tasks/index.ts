@@ -8,11 +8,6 @@ export { TaskRun } from './task-run.js';
 export type { TaskDelivery } from './task-run.js';
 export { isTerminalTaskStatus } from './task-status.js';
 export type { StoredTask, TaskOutcome, TaskPage, TaskStore } from './task-store.js';
-export {
-  CreateTaskHandleSchema,
-  DetailedTaskSchema,
-  fromDetailedTask,
-  TASKS_EXTENSION,
-  toDetailedTask,
-} from './extension-task.js';
+export { CreateTaskHandleSchema, DetailedTaskSchema } from './extension-task.js';
+export { fromDetailedTask, TASKS_EXTENSION, toDetailedTask } from './detailed-task.js';
 export type { CreateTaskHandle, DetailedTask } from './extension-task.js';

@@ -1,4 +1,4 @@
-import { MetaKey } from '../schemas/index.js';
+import { MetaKey } from '../schemas/meta-keys.js';
 
 /**
  * `params` (or a result) with `_meta["io.modelcontextprotocol/related-task"]` set to `taskId`, on a copy

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from '../errors.js';
 import type { RequestId } from '../jsonrpc.js';
 import { randomUuid } from '../random-uuid.js';
-import { MetaKey } from '../schemas/index.js';
+import { MetaKey } from '../schemas/meta-keys.js';
 import type { CreateTaskResult, ListTasksResult, Task } from '../schemas/index.js';
 import { InMemoryTaskStore } from './in-memory-task-store.js';
 import { TaskRun } from './task-run.js';

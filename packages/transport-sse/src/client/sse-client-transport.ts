@@ -1,6 +1,11 @@
-import { BatchResponses, ConnectionClosedError, parseMessageOrBatch, serializeMessage } from '@x/protocol';
+import {
+  BatchResponses,
+  ConnectionClosedError,
+  parseMessageOrBatch,
+  serializeMessage,
+} from '@x/protocol/core';
 import { deliverMessage } from '@x/protocol/internal';
-import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol';
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol/core';
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
 import {

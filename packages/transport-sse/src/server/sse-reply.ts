@@ -1,4 +1,4 @@
-import type { McpError } from '@x/protocol';
+import type { McpError } from '@x/protocol/core';
 import { jsonRpcErrorText } from '@x/protocol/http';
 import type { SseSink } from './sse-sink.js';
 

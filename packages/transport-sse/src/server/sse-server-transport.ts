@@ -1,4 +1,4 @@
-import { BatchResponses, ConnectionClosedError, isJSONRPCRequest, readBatch, SENT } from '@x/protocol';
+import { BatchResponses, ConnectionClosedError, isJSONRPCRequest, readBatch, SENT } from '@x/protocol/core';
 import { deliverMessage, InFlightSet } from '@x/protocol/internal';
 import type {
   RequestId,
@@ -7,7 +7,7 @@ import type {
   MessageExtraInfo,
   Transport,
   TransportSendOptions,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { encodeSseComment, encodeSseEvent } from '@x/protocol/http';
 import type { SseSink } from './sse-sink.js';
 

@@ -1,6 +1,6 @@
-import { ErrorCode, McpError, parseMessageOrBatch } from '@x/protocol';
+import { ErrorCode, McpError, parseMessageOrBatch } from '@x/protocol/core';
 import { randomUuid } from '@x/protocol/internal';
-import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol';
+import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol/core';
 import {
   type ConnectionInfo,
   type CorsOptions,

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@x/protocol';
+import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@x/protocol/core';
 import { type CancelHandle as Exchange, InFlightMap } from '@x/protocol/internal';
 import { addModernHeaders, ToolParamHeaders } from './request-headers.js';
 

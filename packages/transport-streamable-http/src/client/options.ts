@@ -1,4 +1,4 @@
-import type { ReconnectOptions, ResolvedReconnectOptions } from '@x/protocol';
+import type { ReconnectOptions, ResolvedReconnectOptions } from '@x/protocol/core';
 import type { FetchLike, HttpClientAuthOptions } from '@x/protocol/http';
 
 /**

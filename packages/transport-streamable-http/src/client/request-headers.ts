@@ -1,4 +1,4 @@
-import { eraOf, type JSONRPCMessage } from '@x/protocol';
+import { eraOf, type JSONRPCMessage } from '@x/protocol/core';
 import { encodeHeaderValue } from '../shared/header-value.js';
 import { HEADER, META_PROTOCOL_VERSION, NAME_SOURCE } from '../shared/headers.js';
 import { argumentAt, type ParamHeader, paramHeadersOf, paramValueString } from '../shared/param-headers.js';

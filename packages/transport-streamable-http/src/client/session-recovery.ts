@@ -6,7 +6,7 @@ import {
   type JSONRPCNotification,
   type JSONRPCRequest,
   type RequestId,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { HttpStatusError } from '@x/protocol/http';
 
 /**

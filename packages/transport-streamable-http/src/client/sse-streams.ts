@@ -6,7 +6,7 @@ import {
   type RequestId,
   reconnectDelay,
   type ResolvedReconnectOptions,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HEADER } from '../shared/headers.js';
 import { IdleWatchdog, PayloadTooLargeError, parseMediaType } from '@x/protocol/http';

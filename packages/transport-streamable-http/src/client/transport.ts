@@ -13,7 +13,7 @@ import {
   resolveReconnect,
   type Transport,
   type TransportSendOptions,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { deliverMessage, CancelHandle as Exchange, isThenable } from '@x/protocol/internal';
 import { HEADER } from '../shared/headers.js';
 import {

@@ -1,4 +1,4 @@
-import { type Era, eraOf, isSupportedProtocolVersion, type JSONRPCMessage } from '@x/protocol';
+import { type Era, eraOf, isSupportedProtocolVersion, type JSONRPCMessage } from '@x/protocol/core';
 import { HEADER } from '../shared/headers.js';
 import type { HeaderReader } from '@x/protocol/http';
 import { metaProtocolVersion } from './modern/header-validation.js';

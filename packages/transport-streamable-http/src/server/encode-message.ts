@@ -1,4 +1,4 @@
-import { ErrorCode, isJSONRPCResponse, type JSONRPCMessage } from '@x/protocol';
+import { ErrorCode, isJSONRPCResponse, type JSONRPCMessage } from '@x/protocol/core';
 import { jsonRpcErrorText } from '@x/protocol/http';
 
 /** What {@link encodeMessage} made of a message: its JSON text, and the encoding failure if there was one. */

@@ -4,7 +4,7 @@ import type {
   MessageExtraInfo,
   ParseOptions,
   SessionStore as SharedSessionStore,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import type { InFlightSet } from '@x/protocol/internal';
 import type { RateLimiter } from '@x/protocol/http';
 import { type RequestExchange, RequestTransport } from './request-transport.js';

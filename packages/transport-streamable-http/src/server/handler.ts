@@ -8,7 +8,7 @@ import {
   parseJsonText,
   SUPPORTED_PROTOCOL_VERSIONS,
   validateMessage,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { InFlightSet } from '@x/protocol/internal';
 import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
 import { classifyBodiless, classifyPost } from './classify-era.js';

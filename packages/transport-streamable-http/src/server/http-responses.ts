@@ -1,4 +1,4 @@
-import { ErrorCode } from '@x/protocol';
+import { ErrorCode } from '@x/protocol/core';
 import { type JsonRpcErrorResponseInit, jsonRpcErrorText } from '@x/protocol/http';
 import { deferredResponse } from './deferred-body.js';
 import type { SseWriter } from './sse-writer.js';

@@ -1,7 +1,7 @@
-import type { AuthInfo, Era, Transport } from '@x/protocol';
+import type { AuthInfo, Era, Transport } from '@x/protocol/core';
 import type { CorsOptions } from './cors.js';
 import type { DnsRebindingOptions, HttpAuthenticate, RateLimiterOptions } from '@x/protocol/http';
-import type { EventStore, MessageBus, SessionStore } from '@x/protocol';
+import type { EventStore, MessageBus, SessionStore } from '@x/protocol/core';
 import type { ParamHeader } from '../shared/param-headers.js';
 
 /**

@@ -10,7 +10,7 @@ import {
   McpError,
   type RequestId,
   type TransportSendOptions,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { encodeMessage } from './encode-message.js';
 import { accepted, jsonResponse, sseResponse } from './http-responses.js';
 import type { HttpIncoming } from '@x/protocol/http';

@@ -1,4 +1,4 @@
-import { isJSONRPCResponse, type JSONRPCMessage, type RequestId, SENT } from '@x/protocol';
+import { isJSONRPCResponse, type JSONRPCMessage, type RequestId, SENT } from '@x/protocol/core';
 import { type Encoded, encodeMessage, encodedText, encodingError } from './encode-message.js';
 import { accepted, jsonResponse } from './http-responses.js';
 import type { SseWriter } from './sse-writer.js';

@@ -1,4 +1,9 @@
-import { insufficientScopeError, isJSONRPCRequest, type JSONRPCMessage, missingScopes } from '@x/protocol';
+import {
+  insufficientScopeError,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  missingScopes,
+} from '@x/protocol/core';
 import { quotedString } from '@x/protocol/http';
 import { errorResponse } from './http-responses.js';
 import type { StreamableHttpHandlerOptions } from './options.js';

@@ -4,7 +4,7 @@ import {
   type MessageExtraInfo,
   SENT,
   type TransportSendOptions,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { deliverMessage } from '@x/protocol/internal';
 
 /**

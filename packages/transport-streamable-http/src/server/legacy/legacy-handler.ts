@@ -11,7 +11,7 @@ import {
   readBatch,
   type SessionRecord,
   type SessionStore as SharedSessionStore,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { HEADER, SSE_MEDIA_TYPE } from '../../shared/headers.js';
 import { acceptsAll } from '@x/protocol/http';
 import { type Caller, type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';

@@ -4,7 +4,7 @@ import {
   type JSONRPCMessage,
   type MessageBus,
   type RequestId,
-} from '@x/protocol';
+} from '@x/protocol/core';
 
 /**
  * How the processes of one endpoint route a legacy session's messages over a `MessageBus` (DESIGN §9):

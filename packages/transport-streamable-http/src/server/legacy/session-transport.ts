@@ -11,7 +11,7 @@ import {
   type RequestId,
   type TransportSendOptions,
   SENT,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { InFlightMap } from '@x/protocol/internal';
 import { encodeMessage, encodedText } from '../encode-message.js';
 import { accepted, badRequest, errorResponse, jsonResponse, sseResponse } from '../http-responses.js';
@@ -19,7 +19,7 @@ import type { StreamableHttpServerTransport } from '../options.js';
 import { ResponseChannel } from '../response-channel.js';
 import { ServerTransportBase } from '../server-transport-base.js';
 import { SseWriter } from '../sse-writer.js';
-import type { EventStore, Unsubscribe } from '@x/protocol';
+import type { EventStore, Unsubscribe } from '@x/protocol/core';
 import {
   globalRequestId,
   isBroadcast,

@@ -1,4 +1,4 @@
-import { ErrorCode, type JSONRPCMessage, McpError } from '@x/protocol';
+import { ErrorCode, type JSONRPCMessage, McpError } from '@x/protocol/core';
 import { HEADER, META_PROTOCOL_VERSION, NAME_SOURCE, PARAM_HEADER_PREFIX } from '../../shared/headers.js';
 import { decodeHeaderValue } from '../../shared/header-value.js';
 import { argumentAt, type ParamHeader, paramValueString } from '../../shared/param-headers.js';

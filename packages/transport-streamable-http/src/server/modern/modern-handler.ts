@@ -6,7 +6,7 @@ import {
   McpError,
   type MessageExtraInfo,
   MetaKey,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { HEADER } from '../../shared/headers.js';
 import { errorResponse } from '../http-responses.js';
 import { type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';

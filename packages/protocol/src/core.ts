@@ -1,0 +1,354 @@
+/**
+ * `@x/protocol/core`: everything of `@x/protocol` except the zod schemas (the `…Schema` values, the
+ * method → schema tables and `orInputRequired`): the engine, errors, versions, the `Transport`
+ * contract, constants and every message type. Nothing here imports zod at run time, so a browser
+ * bundle of `@x/client` and a transport (which import only this entry and `./internal`) holds no zod;
+ * the client's deferred schemas load the zod schemas on demand (issue 30). The root entry is this
+ * plus the schemas.
+ */
+export {
+  ConnectionClosedError,
+  ErrorCode,
+  McpError,
+  RequestTimeoutError,
+  TransportLostError,
+  transportLostResponse,
+} from './errors.js';
+export {
+  type InsufficientScopeData,
+  insufficientScopeError,
+  isInsufficientScope,
+  missingScopes,
+} from './insufficient-scope.js';
+
+export {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  isJSONRPCResultResponse,
+  JSONRPC_VERSION,
+  parseJsonText,
+  parseMessage,
+  serializeMessage,
+  validateMessage,
+} from './jsonrpc.js';
+export { DEFAULT_MAX_NESTING_DEPTH, exceedsNestingDepth } from './json-depth.js';
+export type {
+  JSONRPCErrorObject,
+  JSONRPCErrorResponse,
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  JSONRPCResultResponse,
+  MetaObject,
+  ParseOptions,
+  ProgressToken,
+  RequestId,
+} from './jsonrpc.js';
+export type {
+  AuthInfo,
+  IsomorphicHeaders,
+  MessageExtraInfo,
+  RequestInfo,
+  Transport,
+  TransportSendOptions,
+} from './transport.js';
+export { SENT } from './transport.js';
+export {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  eraOf,
+  isLegacyProtocolVersion,
+  isModernProtocolVersion,
+  isSupportedProtocolVersion,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './versions.js';
+export { xMcpHeaderProblem } from './x-mcp-header.js';
+export {
+  acceptsBatches,
+  BATCH_PROTOCOL_VERSION,
+  BatchResponses,
+  DEFAULT_MAX_BATCH_SIZE,
+  duplicateRequestError,
+  parseMessageOrBatch,
+  readBatch,
+} from './jsonrpc-batch.js';
+export type {
+  BatchReading,
+  BatchResponsesOptions,
+  ReadBatchOptions,
+  ReceiveBatchOptions,
+} from './jsonrpc-batch.js';
+export type { Era, LegacyProtocolVersion, ModernProtocolVersion, ProtocolVersion } from './versions.js';
+export {
+  DEFAULT_MAX_LINE_BYTES,
+  encodeJsonLine,
+  JsonLineDecoder,
+  MessageTooLargeError,
+} from './transports/json-line-decoder.js';
+export type {
+  JsonLineDecoderOptions,
+  JsonLineDecoderSink,
+  MessageHead,
+} from './transports/json-line-decoder.js';
+export { InMemoryTransport } from './transports/in-memory-transport.js';
+export { reconnectDelay, resolveReconnect } from './transports/reconnect.js';
+export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/reconnect.js';
+
+// Ready interceptors (`use(...)` on Client, Server, Protocol)
+export { roundTripMetrics } from './interceptors/round-trip-metrics.js';
+export type {
+  RoundTripAlert,
+  RoundTripMetrics,
+  RoundTripMetricsOptions,
+  RoundTripStats,
+} from './interceptors/round-trip-metrics.js';
+export { DEFAULT_SECRET_KEYS, REDACTED, redact } from './interceptors/redact.js';
+export { trafficLog } from './interceptors/traffic-log.js';
+export type { TrafficLogEntry, TrafficLogOptions } from './interceptors/traffic-log.js';
+
+// Protocol engine
+export {
+  DEFAULT_HEARTBEAT,
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_UNCANCELLABLE_METHODS,
+  HeartbeatTimeoutError,
+  Protocol,
+} from './engine/index.js';
+export type {
+  HeartbeatOptions,
+  Interceptor,
+  OutgoingNotificationCall,
+  OutgoingRequestCall,
+  ResolvedHeartbeat,
+  FallbackNotificationHandler,
+  FallbackRequestHandler,
+  HandlerResult,
+  NotificationHandler,
+  NotificationOptions,
+  OutgoingNotification,
+  OutgoingRequest,
+  ProgressCallback,
+  ProgressUpdate,
+  ProtocolOptions,
+  RequestContext,
+  RequestHandler,
+  RequestOptions,
+  SchemaOutput,
+  ZodSchema,
+} from './engine/index.js';
+
+// Constants and types of every revision's messages (their zod schemas are in the root entry)
+
+export {
+  CACHE_SCOPES,
+  LOGGING_LEVELS,
+  MCP_META_PREFIX,
+  MetaKey,
+  ResultType,
+  TASK_STATUSES,
+} from './schemas/meta-keys.js';
+export type {
+  Annotations,
+  AudioContent,
+  BaseMetadata,
+  BlobResourceContents,
+  BooleanSchema,
+  CacheableResult,
+  CacheScope,
+  CallToolRequest,
+  CallToolRequestParams,
+  CallToolResult,
+  CancelledNotification,
+  CancelledNotificationParams,
+  CancelTaskRequest,
+  CancelTaskResult,
+  ClientCapabilities,
+  ClientNotificationMap,
+  ClientNotificationMethod,
+  ClientRequestMap,
+  ClientRequestMethod,
+  CompleteRequest,
+  CompleteRequestParams,
+  CompleteResult,
+  ContentBlock,
+  CreateMessageRequest,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateTaskResult,
+  Cursor,
+  DiscoverRequest,
+  DiscoverResult,
+  ElicitationCompleteNotification,
+  ElicitationCompleteNotificationParams,
+  ElicitRequest,
+  ElicitRequestFormParams,
+  ElicitRequestParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  EmbeddedResource,
+  EmptyResult,
+  EnumSchema,
+  ErrorObject,
+  GetPromptRequest,
+  GetPromptRequestParams,
+  GetPromptResult,
+  GetTaskPayloadRequest,
+  GetTaskPayloadResult,
+  GetTaskRequest,
+  GetTaskResult,
+  HeaderMismatchError,
+  Icon,
+  Icons,
+  ImageContent,
+  Implementation,
+  InitializedNotification,
+  InitializeRequest,
+  InitializeRequestParams,
+  InitializeResult,
+  InputRequest,
+  InputRequests,
+  InputRequiredResult,
+  InputResponse,
+  InputResponseRequestParams,
+  InputResponses,
+  JSONObject,
+  JSONValue,
+  LegacyTitledEnumSchema,
+  ListPromptsRequest,
+  ListPromptsResult,
+  ListResourcesRequest,
+  ListResourcesResult,
+  ListResourceTemplatesRequest,
+  ListResourceTemplatesResult,
+  ListRootsRequest,
+  ListRootsRequestParams,
+  ListRootsResult,
+  ListTasksRequest,
+  ListTasksResult,
+  ListToolsRequest,
+  ListToolsResult,
+  LoggingLevel,
+  LoggingMessageNotification,
+  LoggingMessageNotificationParams,
+  MissingRequiredClientCapabilityError,
+  ModelHint,
+  ModelPreferences,
+  NotificationMap,
+  NotificationMetaObject,
+  NotificationParams,
+  NumberSchema,
+  PaginatedRequestParams,
+  PaginatedResult,
+  PingRequest,
+  PrimitiveSchemaDefinition,
+  ProgressNotification,
+  ProgressNotificationParams,
+  Prompt,
+  PromptArgument,
+  PromptListChangedNotification,
+  PromptMessage,
+  PromptReference,
+  ReadResourceRequest,
+  ReadResourceRequestParams,
+  ReadResourceResult,
+  RelatedTaskMetadata,
+  RequestMap,
+  RequestMetaObject,
+  RequestParams,
+  Resource,
+  ResourceContents,
+  ResourceLink,
+  ResourceListChangedNotification,
+  ResourceRequestParams,
+  ResourceTemplate,
+  ResourceTemplateReference,
+  ResourceUpdatedNotification,
+  ResourceUpdatedNotificationParams,
+  Result,
+  ResultMetaObject,
+  ResultTypeValue,
+  Role,
+  Root,
+  RootsListChangedNotification,
+  SamplingMessage,
+  SamplingMessageContentBlock,
+  ServerCapabilities,
+  ServerNotificationMap,
+  ServerNotificationMethod,
+  ServerRequestMap,
+  ServerRequestMethod,
+  SetLevelRequest,
+  SetLevelRequestParams,
+  StringSchema,
+  SubscribeRequest,
+  SubscribeRequestParams,
+  SubscriptionFilter,
+  SubscriptionsAcknowledgedNotification,
+  SubscriptionsAcknowledgedNotificationParams,
+  SubscriptionsListenRequest,
+  SubscriptionsListenRequestParams,
+  SubscriptionsListenResult,
+  SubscriptionsListenResultMetaObject,
+  Task,
+  TaskAugmentedRequestParams,
+  TaskIdParams,
+  TaskMetadata,
+  TaskStatus,
+  TaskStatusNotification,
+  TaskStatusNotificationParams,
+  TextContent,
+  TextResourceContents,
+  TitledMultiSelectEnumSchema,
+  TitledSingleSelectEnumSchema,
+  Tool,
+  ToolAnnotations,
+  ToolChoice,
+  ToolExecution,
+  ToolListChangedNotification,
+  ToolResultContent,
+  ToolUseContent,
+  UnsubscribeRequest,
+  UnsubscribeRequestParams,
+  UnsupportedProtocolVersionError,
+  UntitledMultiSelectEnumSchema,
+  UntitledSingleSelectEnumSchema,
+  URLElicitationRequiredError,
+} from './schemas/index.js';
+
+// JSON Schema validation (tool input/output schemas) and the Standard Schema interface
+
+export type { StandardSchemaV1 } from './validation/standard-schema.js';
+
+// Experimental tasks of 2025-11-25: the receiver machinery both sides share, and the requestor's poller
+export { InMemoryTaskStore } from './tasks/in-memory-task-store.js';
+export { isTerminalTaskStatus } from './tasks/task-status.js';
+export type { StoredTask, TaskOutcome, TaskPage, TaskRequest, TaskStore } from './tasks/index.js';
+// Tasks on 2026-07-28: the `io.modelcontextprotocol/tasks` extension (SEP-2663)
+export { fromDetailedTask, TASKS_EXTENSION, toDetailedTask } from './tasks/detailed-task.js';
+export type { CreateTaskHandle, DetailedTask } from './tasks/index.js';
+
+// Scale-out (DESIGN §9): the state several server processes share, with one-process defaults
+export {
+  InMemoryEventStore,
+  InMemoryMessageBus,
+  InMemorySessionStore,
+  InMemorySubscriptionFanOut,
+} from './scale-out/index.js';
+export type {
+  ChangeNotice,
+  EventStore,
+  InMemoryEventStoreOptions,
+  InMemorySessionStoreOptions,
+  MessageBus,
+  SessionRecord,
+  SessionStore,
+  SubscriptionFanOut,
+  Unsubscribe,
+} from './scale-out/index.js';

@@ -1,0 +1,204 @@
+import type { z } from 'zod';
+import type * as Loaded from './deferred-load.js';
+import { fastAccepts } from './fast-check.js';
+import type { FastCheck } from './lazy-schema.js';
+import { deferredSchema, schemaOrLoad } from './lazy-schema.js';
+import type { clientRequestSchemas } from './methods.js';
+import {
+  isCallToolResult,
+  isCancelledNotificationParams,
+  isCancelTaskResult,
+  isCompleteResult,
+  isCreateMessageRequestParams,
+  isCreateTaskHandle,
+  isCreateTaskResult,
+  isDetailedTask,
+  isDiscoverResult,
+  isElicitationCompleteNotificationParams,
+  isElicitRequestParams,
+  isGetPromptResult,
+  isGetTaskPayloadResult,
+  isGetTaskResult,
+  isInitializeResult,
+  isInputRequiredResult,
+  isListPromptsResult,
+  isListResourcesResult,
+  isListResourceTemplatesResult,
+  isListRootsRequestParams,
+  isListTasksResult,
+  isListToolsResult,
+  isLoggingMessageNotificationParams,
+  isNotificationParams,
+  isProgressNotificationParams,
+  isReadResourceResult,
+  isResourceUpdatedNotificationParams,
+  isResult,
+  isSubscriptionsAcknowledgedNotificationParams,
+  isSubscriptionsListenResult,
+  isTaskStatusNotificationParams,
+} from './generated/checks.js';
+
+/**
+ * Deferred handles of the schemas a client validates with: each answers with its generated zod-free
+ * check (`generated/checks.ts`, exact: true only for values the schema accepts unchanged) and loads
+ * `deferred-load.ts` (the zod schemas, and zod) only when a value fails it. So a browser app's first
+ * download holds no zod (issue 30: about 100 KiB of a 236 KiB client bundle), and a server that sends
+ * only well-formed messages never makes it fetch the rest. Each handle is typed as its schema; the
+ * engine (`PendingRequests.settle`, `parseParams`) awaits the load on the rare path.
+ *
+ * Not for code that needs a schema synchronously: a handle throws on any other use until loaded.
+ */
+
+type Module = typeof Loaded;
+
+/* @__NO_SIDE_EFFECTS__ */
+function deferred<K extends keyof Module>(name: K, check: FastCheck): Module[K] {
+  return deferredSchema(() => import('./deferred-load.js').then((module) => module[name]), check);
+}
+
+/** A check for a method that may answer `input_required`: that result, or the method's own. */
+function orInputRequiredCheck(check: FastCheck): FastCheck {
+  return (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { resultType?: unknown }).resultType === 'input_required'
+      ? isInputRequiredResult(value)
+      : check(value);
+}
+
+export const DeferredResultSchema = deferred('ResultSchema', isResult);
+export const DeferredInitializeResultSchema = deferred('InitializeResultSchema', isInitializeResult);
+export const DeferredDiscoverResultSchema = deferred('DiscoverResultSchema', isDiscoverResult);
+export const DeferredListToolsResultSchema = deferred('ListToolsResultSchema', isListToolsResult);
+export const DeferredCallToolResultSchema = deferred('CallToolResultSchema', isCallToolResult);
+export const DeferredListPromptsResultSchema = deferred('ListPromptsResultSchema', isListPromptsResult);
+export const DeferredGetPromptResultSchema = deferred('GetPromptResultSchema', isGetPromptResult);
+export const DeferredListResourcesResultSchema = deferred('ListResourcesResultSchema', isListResourcesResult);
+export const DeferredListResourceTemplatesResultSchema = deferred(
+  'ListResourceTemplatesResultSchema',
+  isListResourceTemplatesResult,
+);
+export const DeferredReadResourceResultSchema = deferred('ReadResourceResultSchema', isReadResourceResult);
+export const DeferredCompleteResultSchema = deferred('CompleteResultSchema', isCompleteResult);
+export const DeferredSubscriptionsListenResultSchema = deferred(
+  'SubscriptionsListenResultSchema',
+  isSubscriptionsListenResult,
+);
+export const DeferredGetTaskResultSchema = deferred('GetTaskResultSchema', isGetTaskResult);
+export const DeferredGetTaskPayloadResultSchema = deferred(
+  'GetTaskPayloadResultSchema',
+  isGetTaskPayloadResult,
+);
+export const DeferredCancelTaskResultSchema = deferred('CancelTaskResultSchema', isCancelTaskResult);
+export const DeferredListTasksResultSchema = deferred('ListTasksResultSchema', isListTasksResult);
+export const DeferredCreateTaskResultSchema = deferred('CreateTaskResultSchema', isCreateTaskResult);
+export const DeferredCreateTaskHandleSchema = deferred('CreateTaskHandleSchema', isCreateTaskHandle);
+export const DeferredDetailedTaskSchema = deferred('DetailedTaskSchema', isDetailedTask);
+
+/** `tools/call` in 2026-07-28: the result, an `input_required` result, or a task handle (SEP-2663). */
+export const DeferredCallToolOutcomeSchema = deferred(
+  'CallToolOutcomeSchema',
+  orInputRequiredCheck((value) => isCallToolResult(value) || isCreateTaskHandle(value)),
+);
+/** `prompts/get` in 2026-07-28: the result or an `input_required` result. */
+export const DeferredGetPromptOutcomeSchema = deferred(
+  'GetPromptOutcomeSchema',
+  orInputRequiredCheck(isGetPromptResult),
+);
+/** `resources/read` in 2026-07-28: the result or an `input_required` result. */
+export const DeferredReadResourceOutcomeSchema = deferred(
+  'ReadResourceOutcomeSchema',
+  orInputRequiredCheck(isReadResourceResult),
+);
+
+export const DeferredCreateMessageRequestParamsSchema = deferred(
+  'CreateMessageRequestParamsSchema',
+  isCreateMessageRequestParams,
+);
+export const DeferredElicitRequestParamsSchema = deferred('ElicitRequestParamsSchema', isElicitRequestParams);
+export const DeferredListRootsRequestParamsSchema = deferred(
+  'ListRootsRequestParamsSchema',
+  isListRootsRequestParams,
+);
+
+export const DeferredNotificationParamsSchema = deferred('NotificationParamsSchema', isNotificationParams);
+export const DeferredCancelledNotificationParamsSchema = deferred(
+  'CancelledNotificationParamsSchema',
+  isCancelledNotificationParams,
+);
+export const DeferredProgressNotificationParamsSchema = deferred(
+  'ProgressNotificationParamsSchema',
+  isProgressNotificationParams,
+);
+export const DeferredLoggingMessageNotificationParamsSchema = deferred(
+  'LoggingMessageNotificationParamsSchema',
+  isLoggingMessageNotificationParams,
+);
+export const DeferredResourceUpdatedNotificationParamsSchema = deferred(
+  'ResourceUpdatedNotificationParamsSchema',
+  isResourceUpdatedNotificationParams,
+);
+export const DeferredSubscriptionsAcknowledgedNotificationParamsSchema = deferred(
+  'SubscriptionsAcknowledgedNotificationParamsSchema',
+  isSubscriptionsAcknowledgedNotificationParams,
+);
+export const DeferredElicitationCompleteNotificationParamsSchema = deferred(
+  'ElicitationCompleteNotificationParamsSchema',
+  isElicitationCompleteNotificationParams,
+);
+export const DeferredTaskStatusNotificationParamsSchema = deferred(
+  'TaskStatusNotificationParamsSchema',
+  isTaskStatusNotificationParams,
+);
+
+/**
+ * `schema.safeParse(value)` for a deferred handle (or any schema): a value the check accepts costs no
+ * load; any other waits for the schema.
+ *
+ * @example
+ * ```ts
+ * const parsed = await safeParseDeferred(DeferredDetailedTaskSchema, value);
+ * if (!parsed.success) throw new Error(formatIssues(parsed.error));
+ * ```
+ */
+export async function safeParseDeferred<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): Promise<z.ZodSafeParseResult<z.output<S>>> {
+  if (fastAccepts(schema, value)) return { success: true, data: value as z.output<S> };
+  return (await schemaOrLoad(schema)).safeParse(value) as z.ZodSafeParseResult<z.output<S>>;
+}
+
+type ClientResultSchemas = {
+  readonly [M in keyof typeof clientRequestSchemas]: (typeof clientRequestSchemas)[M]['result'];
+};
+
+/**
+ * `clientRequestSchemas`' result schemas as deferred handles: what a client validates each answer with.
+ *
+ * @example
+ * ```ts
+ * const result = await engine.request({ method: 'tools/list' }, deferredClientResultSchemas['tools/list']);
+ * ```
+ */
+export const deferredClientResultSchemas: ClientResultSchemas = {
+  initialize: DeferredInitializeResultSchema,
+  ping: DeferredResultSchema,
+  'server/discover': DeferredDiscoverResultSchema,
+  'resources/list': DeferredListResourcesResultSchema,
+  'resources/templates/list': DeferredListResourceTemplatesResultSchema,
+  'resources/read': DeferredReadResourceResultSchema,
+  'resources/subscribe': DeferredResultSchema,
+  'resources/unsubscribe': DeferredResultSchema,
+  'subscriptions/listen': DeferredSubscriptionsListenResultSchema,
+  'prompts/list': DeferredListPromptsResultSchema,
+  'prompts/get': DeferredGetPromptResultSchema,
+  'tools/list': DeferredListToolsResultSchema,
+  'tools/call': DeferredCallToolResultSchema,
+  'logging/setLevel': DeferredResultSchema,
+  'completion/complete': DeferredCompleteResultSchema,
+  'tasks/get': DeferredGetTaskResultSchema,
+  'tasks/result': DeferredGetTaskPayloadResultSchema,
+  'tasks/cancel': DeferredCancelTaskResultSchema,
+  'tasks/list': DeferredListTasksResultSchema,
+};
