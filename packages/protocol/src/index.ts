@@ -515,6 +515,7 @@ export type {
   InMemoryEventStoreOptions,
   InMemorySessionStoreOptions,
   MessageBus,
+  PublishedEvent,
   SessionRecord,
   SessionStore,
   SubscriptionFanOut,

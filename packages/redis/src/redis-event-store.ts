@@ -1,5 +1,7 @@
-import type { EventStore, JSONRPCMessage } from '@x/protocol';
+import type { EventStore, JSONRPCMessage, MessageBus } from '@x/protocol';
+import { defineScript } from 'redis';
 import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
+import { channelOn } from './redis-message-bus.js';
 
 /**
  * Options for {@link RedisEventStore}.
@@ -19,6 +21,24 @@ export interface RedisEventStoreOptions extends RedisStoreOptions {
 /** Separates the stream id from the Redis entry id in an event id (`<streamId>#<ms>-<seq>`). */
 const SEPARATOR = '#';
 const REPLAY_PAGE = 500;
+
+/**
+ * `storeEventAndPublish` in one round trip: what `storeEvent` runs (`XADD … MAXLEN =`, `PEXPIRE`) and
+ * the bus's `PUBLISH`, atomically. KEYS[1] the stream; ARGV: MAXLEN, TTL ms, the message's JSON, the
+ * channel, and the payload's head up to the entry id (`{"e":"<streamId>#`, escaped by JSON.stringify),
+ * so the published text is byte for byte `JSON.stringify({ e: eventId, m: message })` (no cjson).
+ */
+const STORE_AND_PUBLISH = defineScript({
+  NUMBER_OF_KEYS: 1,
+  SCRIPT: `local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', 'm', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PUBLISH', ARGV[4], ARGV[5] .. id .. '","m":' .. ARGV[3] .. '}')
+return id`,
+  parseCommand(): void {
+    // Run through `sendCommand` (see storeEventAndPublish): the caller's client has no scripts defined.
+  },
+  transformReply: (reply: unknown) => reply,
+});
 
 /**
  * An {@link EventStore} on Redis Streams: one stream per SSE stream (`<prefix>events:<streamId>`),
@@ -61,6 +81,43 @@ export class RedisEventStore implements EventStore {
       .pExpire(key, this.#ttlMs)
       .exec();
     return `${streamId}${SEPARATOR}${String(replies[0])}`;
+  }
+
+  /**
+   * Stores the event and publishes `{ e: eventId, m: message }` on `topic` of `bus` in ONE round trip
+   * (a Lua script: `XADD`, `PEXPIRE`, `PUBLISH`) when `bus` is a `RedisMessageBus` on this store's
+   * client; otherwise stores, then publishes (two round trips, or one and the other bus's cost).
+   */
+  async storeEventAndPublish(
+    streamId: string,
+    message: JSONRPCMessage,
+    bus: MessageBus,
+    topic: string,
+  ): Promise<string> {
+    const channel = channelOn(bus, this.#client, topic);
+    if (channel === undefined) {
+      const eventId = await this.storeEvent(streamId, message);
+      await bus.publish(topic, { e: eventId, m: message });
+      return eventId;
+    }
+    const head = JSON.stringify(`${streamId}${SEPARATOR}`);
+    const args = [
+      this.#prefix + streamId,
+      String(this.#max),
+      String(this.#ttlMs),
+      JSON.stringify(message),
+      channel,
+      `{"e":${head.slice(0, -1)}`,
+    ];
+    let entryId: unknown;
+    try {
+      entryId = await this.#client.sendCommand(['EVALSHA', STORE_AND_PUBLISH.SHA1, '1', ...args]);
+    } catch (error) {
+      // Not in this server's script cache (first use, a restart, SCRIPT FLUSH): EVAL caches it.
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      entryId = await this.#client.sendCommand(['EVAL', STORE_AND_PUBLISH.SCRIPT, '1', ...args]);
+    }
+    return `${streamId}${SEPARATOR}${String(entryId)}`;
   }
 
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
