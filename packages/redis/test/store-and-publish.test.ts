@@ -319,3 +319,52 @@ describe.each(Object.keys(stores))(
     });
   },
 );
+
+describe('Redis goes away and comes back', () => {
+  it('storeEventAndPublish fails at once while Redis is away, and works again once it is back (EVAL refills the emptied script cache)', async () => {
+    const server = await startRedis();
+    cleanup.push(() => server.stop());
+    // As the README recommends: fail at once while Redis is unreachable, reconnect every 100 ms.
+    const own = createClient({
+      url: server.url,
+      disableOfflineQueue: true,
+      socket: { reconnectStrategy: () => 100 },
+    }) as RedisClient;
+    own.on('error', () => undefined);
+    await own.connect();
+    cleanup.push(async () => own.destroy());
+    const store = new RedisEventStore({ client: own, prefix: 'o:' });
+    const bus = newBus({ client: own, prefix: 'o:' });
+    const got: Array<{ e: string; m: JSONRPCMessage }> = [];
+    await bus.subscribe('stream:o.g', (payload) => got.push(payload as { e: string; m: JSONRPCMessage }));
+    const first = await store.storeEventAndPublish('o.g', note(1), bus, 'stream:o.g');
+    await waitFor(() => got.length === 1, { what: 'the first event' });
+    expect(got[0]).toEqual({ e: first, m: note(1) });
+
+    await server.stop();
+    await waitFor(() => !own.isReady, { what: 'the client to notice Redis is gone' });
+    const started = Date.now();
+    await expect(store.storeEventAndPublish('o.g', note(2), bus, 'stream:o.g')).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    await server.restart();
+    await waitFor(() => own.isReady, { timeoutMs: 10_000, what: 'the client to reconnect' });
+    // Delivery is at most once, to the subscribers present: send until the bus's own connection has
+    // subscribed again. Every call stores exactly one event, the first through EVAL (empty cache).
+    const sent: string[] = [];
+    await waitFor(
+      async () => {
+        sent.push(await store.storeEventAndPublish('o.g', note(3), bus, 'stream:o.g'));
+        return got.length > 1;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'an event through the resubscribed bus' },
+    );
+    expect(await own.xLen('o:events:o.g')).toBe(sent.length);
+    for (const payload of got.slice(1)) {
+      expect(payload.m).toEqual(note(3));
+      expect(sent).toContain(payload.e);
+    }
+    const stats = await own.info('commandstats');
+    expect(stats).toMatch(/^cmdstat_eval:calls=1,/m);
+  }, 30_000);
+});
