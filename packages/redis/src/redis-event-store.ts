@@ -57,12 +57,15 @@ export class RedisEventStore implements EventStore {
   readonly #prefix: string;
   readonly #max: number;
   readonly #ttlMs: number;
+  /** The script's MAXLEN and TTL arguments, made once. */
+  readonly #scriptLimits: [string, string];
 
   constructor(options: RedisEventStoreOptions) {
     this.#client = options.client;
     this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}events:`;
     this.#max = options.maxEventsPerStream ?? 1_000;
     this.#ttlMs = options.streamTtlMs ?? 60 * 60_000;
+    this.#scriptLimits = [String(this.#max), String(this.#ttlMs)];
   }
 
   async storeEvent(streamId: string, message: JSONRPCMessage | undefined): Promise<string> {
@@ -101,21 +104,27 @@ export class RedisEventStore implements EventStore {
       return eventId;
     }
     const head = JSON.stringify(`${streamId}${SEPARATOR}`);
-    const args = [
+    const [max, ttl] = this.#scriptLimits;
+    const command = [
+      'EVALSHA',
+      STORE_AND_PUBLISH.SHA1,
+      '1',
       this.#prefix + streamId,
-      String(this.#max),
-      String(this.#ttlMs),
+      max,
+      ttl,
       JSON.stringify(message),
       channel,
       `{"e":${head.slice(0, -1)}`,
     ];
     let entryId: unknown;
     try {
-      entryId = await this.#client.sendCommand(['EVALSHA', STORE_AND_PUBLISH.SHA1, '1', ...args]);
+      entryId = await this.#client.sendCommand(command);
     } catch (error) {
       // Not in this server's script cache (first use, a restart, SCRIPT FLUSH): EVAL caches it.
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      entryId = await this.#client.sendCommand(['EVAL', STORE_AND_PUBLISH.SCRIPT, '1', ...args]);
+      command[0] = 'EVAL';
+      command[1] = STORE_AND_PUBLISH.SCRIPT as string;
+      entryId = await this.#client.sendCommand(command);
     }
     return `${streamId}${SEPARATOR}${String(entryId)}`;
   }
