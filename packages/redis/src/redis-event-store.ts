@@ -57,6 +57,8 @@ export class RedisEventStore implements EventStore {
   readonly #prefix: string;
   readonly #max: number;
   readonly #ttlMs: number;
+  /** False once Redis refused a script with NOPERM (a user without `+@scripting`): store, then publish. */
+  #scripting = true;
   /** The script's MAXLEN and TTL arguments, made once. */
   readonly #scriptLimits: [string, string];
 
@@ -97,12 +99,8 @@ export class RedisEventStore implements EventStore {
     bus: MessageBus,
     topic: string,
   ): Promise<string> {
-    const channel = channelOn(bus, this.#client, topic);
-    if (channel === undefined) {
-      const eventId = await this.storeEvent(streamId, message);
-      await bus.publish(topic, { e: eventId, m: message });
-      return eventId;
-    }
+    const channel = this.#scripting ? channelOn(bus, this.#client, topic) : undefined;
+    if (channel === undefined) return this.#storeThenPublish(streamId, message, bus, topic);
     const head = JSON.stringify(`${streamId}${SEPARATOR}`);
     const [max, ttl] = this.#scriptLimits;
     const command = [
@@ -120,13 +118,26 @@ export class RedisEventStore implements EventStore {
     try {
       entryId = await this.#client.sendCommand(command);
     } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      // A Redis user without `+@scripting` (ACL): the two-step path from now on, which needs only
+      // XADD/PEXPIRE/PUBLISH. The script never ran, so nothing was stored twice.
+      if (error.message.startsWith('NOPERM')) {
+        this.#scripting = false;
+        return this.#storeThenPublish(streamId, message, bus, topic);
+      }
       // Not in this server's script cache (first use, a restart, SCRIPT FLUSH): EVAL caches it.
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      if (!error.message.startsWith('NOSCRIPT')) throw error;
       command[0] = 'EVAL';
       command[1] = STORE_AND_PUBLISH.SCRIPT as string;
       entryId = await this.#client.sendCommand(command);
     }
     return `${streamId}${SEPARATOR}${String(entryId)}`;
+  }
+
+  async #storeThenPublish(streamId: string, message: JSONRPCMessage, bus: MessageBus, topic: string) {
+    const eventId = await this.storeEvent(streamId, message);
+    await bus.publish(topic, { e: eventId, m: message });
+    return eventId;
   }
 
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {

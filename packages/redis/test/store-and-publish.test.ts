@@ -182,6 +182,35 @@ describe('RedisEventStore.storeEventAndPublish', () => {
   });
 });
 
+describe('a Redis user without +@scripting (ACL)', () => {
+  it('falls back to store-then-publish on NOPERM, once, and every message is still stored and delivered exactly once', async () => {
+    await client.sendCommand(['ACL', 'SETUSER', 'noscript', 'on', '>secret', '~*', '&*', '+@all', '-@scripting']);
+    cleanup.push(async () => {
+      await client.sendCommand(['ACL', 'DELUSER', 'noscript']);
+    });
+    const limited = createClient({ url: redis.url, username: 'noscript', password: 'secret' });
+    await limited.connect();
+    cleanup.push(async () => limited.destroy());
+    const shared = prefix();
+    const store = new RedisEventStore({ client: limited, prefix: shared });
+    const bus = newBus({ client: limited, prefix: shared });
+    const received: unknown[] = [];
+    await bus.subscribe('stream:n.g', (payload) => received.push(payload));
+
+    const ids: string[] = [];
+    const commands = await commandsOf(async () => {
+      for (let n = 1; n <= 3; n++) ids.push(await store.storeEventAndPublish('n.g', note(n), bus, 'stream:n.g'));
+    });
+    // The first EVALSHA is refused (Redis counts it as failed, not as a call); then two steps each.
+    expect(commands).toEqual({ multi: 3, exec: 3, xadd: 3, pexpire: 3, publish: 3 });
+    await waitFor(() => received.length === 3, { what: 'three payloads' });
+    expect(received).toEqual(ids.map((e, i) => ({ e, m: note(i + 1) })));
+    const replayed: string[] = [];
+    await store.replayEventsAfter(ids[0]!, { send: (eventId) => void replayed.push(eventId) });
+    expect(replayed).toEqual(ids.slice(1));
+  });
+});
+
 /** Counts what the transport asks of the event store and the bus for GET streams (`….g`, `stream:…`). */
 function counting(store: EventStore, bus: MessageBus) {
   const counts = { storeEvent: 0, storeEventAndPublish: 0, publish: 0 };
