@@ -184,7 +184,17 @@ describe('RedisEventStore.storeEventAndPublish', () => {
 
 describe('a Redis user without +@scripting (ACL)', () => {
   it('falls back to store-then-publish on NOPERM, once, and every message is still stored and delivered exactly once', async () => {
-    await client.sendCommand(['ACL', 'SETUSER', 'noscript', 'on', '>secret', '~*', '&*', '+@all', '-@scripting']);
+    await client.sendCommand([
+      'ACL',
+      'SETUSER',
+      'noscript',
+      'on',
+      '>secret',
+      '~*',
+      '&*',
+      '+@all',
+      '-@scripting',
+    ]);
     cleanup.push(async () => {
       await client.sendCommand(['ACL', 'DELUSER', 'noscript']);
     });
@@ -199,7 +209,8 @@ describe('a Redis user without +@scripting (ACL)', () => {
 
     const ids: string[] = [];
     const commands = await commandsOf(async () => {
-      for (let n = 1; n <= 3; n++) ids.push(await store.storeEventAndPublish('n.g', note(n), bus, 'stream:n.g'));
+      for (let n = 1; n <= 3; n++)
+        ids.push(await store.storeEventAndPublish('n.g', note(n), bus, 'stream:n.g'));
     });
     // The first EVALSHA is refused (Redis counts it as failed, not as a call); then two steps each.
     expect(commands).toEqual({ multi: 3, exec: 3, xadd: 3, pexpire: 3, publish: 3 });
