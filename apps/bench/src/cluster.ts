@@ -1,7 +1,9 @@
 // `pnpm --dir apps/bench cluster`: W5 (many legacy Streamable HTTP sessions at once, a few calls each)
-// through a round-robin balancer, in three setups: 1 process with in-memory state, 1 process on Redis,
-// 3 processes on Redis; then the latency of a GET-stream message raised on the process that holds the
-// stream vs on another one (forwarded through Redis), and the Redis commands each costs.
+// through a round-robin balancer, in four setups: 1 process with in-memory state, 1 process on Redis,
+// 3 processes on Redis, and 3 processes on Redis storing then publishing each GET-stream message (the
+// event store's one-round-trip `storeEventAndPublish` hidden); then the latency of a GET-stream message
+// raised on the process that holds the stream vs on another one (forwarded through Redis), and the Redis
+// round trips and commands each costs.
 // Flags: --sessions N (200) --calls N (10) --messages N (100) --reps N (3; medians) --json FILE.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -20,11 +22,18 @@ const OPEN_BATCH = 20;
 const PROBE_ROUNDS = 6;
 /** Sequential elicitation round trips measured per setup. */
 const ELICITATIONS = 30;
+/** The round trips of the server processes, next to the commands in a `Sample`. */
+const ROUND_TRIPS = '(round trips)';
+
+/** Redis commands by name (`INFO commandstats`) and the processes' round trips (`ROUND_TRIPS`). */
+type Sample = Record<string, number>;
 
 interface Setup {
   name: string;
   processes: number;
   redis: boolean;
+  /** The event store without `storeEventAndPublish`: stored, then published (two round trips). */
+  twoStep?: boolean;
 }
 
 /** Latency of GET-stream messages, and Redis commands per message, by where they were raised. */
@@ -32,8 +41,13 @@ interface HopFigures {
   messages: number;
   p50Ms: number;
   p99Ms: number;
-  /** Redis commands per message (all processes), undefined without Redis. */
+  /** Redis commands per message (all processes, as `INFO commandstats` counts them), undefined without Redis. */
   commands?: number;
+  /**
+   * Redis round trips per message (all processes): requests a server process sent and waited for, a
+   * command or a `MULTI … EXEC` block, counted with node-redis's tracing channels (cluster-server.ts).
+   */
+  roundTrips?: number;
   /** The same by command name. */
   byCommand?: Record<string, number>;
 }
@@ -43,6 +57,8 @@ export interface ClusterRow {
   setup: string;
   processes: number;
   stores: 'memory' | 'redis';
+  /** GET-stream messages stored, then published (the event store's `storeEventAndPublish` hidden). */
+  twoStep?: boolean;
   sessions: number;
   calls: number;
   callsPerSec: number;
@@ -61,6 +77,7 @@ const SETUPS: Setup[] = [
   { name: '1 process, in-memory', processes: 1, redis: false },
   { name: '1 process, Redis', processes: 1, redis: true },
   { name: '3 processes, Redis', processes: 3, redis: true },
+  { name: '3 processes, Redis, store then publish', processes: 3, redis: true, twoStep: true },
 ];
 
 /** A child that prints `{"port":N}` once listening; `lines` gets its later stdout lines. */
@@ -171,8 +188,15 @@ async function probeHops(
   balancer: Balancer,
   names: Map<number, string>,
   redis: BenchRedis | undefined,
+  roundTrips: () => Promise<number>,
   messages: number,
 ): Promise<{ local: HopFigures; forwarded?: HopFigures; elicitation: HopFigures }> {
+  const sample = async (): Promise<Sample | undefined> => {
+    if (redis === undefined) return undefined;
+    const stats = await redis.commandStats();
+    stats[ROUND_TRIPS] = await roundTrips();
+    return stats;
+  };
   const client = newClient();
   client.setElicitationHandler(() => ({ action: 'accept', content: { ok: true } }));
   const latency = { local: [] as number[], forwarded: [] as number[] };
@@ -200,11 +224,11 @@ async function probeHops(
     const loaded = new Map<string, Record<string, number>[]>();
     for (let round = 0; round < PROBE_ROUNDS; round++) {
       for (const count of [0, messages]) {
-        const before = await redis?.commandStats();
+        const before = await sample();
         const expected = received + count;
         const from = textOf(await client.callTool({ name: 'emit', arguments: { count } }));
         await until(() => received >= expected, `${count} messages from ${from}`);
-        const after = await redis?.commandStats();
+        const after = await sample();
         if (before === undefined || after === undefined) continue;
         const table = count === 0 ? baseline : loaded;
         const list = table.get(from) ?? [];
@@ -237,7 +261,8 @@ async function probeHops(
       let total = 0;
       for (const [cmd, n] of Object.entries(perCommand)) {
         const each = n / runs / messages;
-        if (Math.abs(each) < 0.05) continue;
+        if (cmd === ROUND_TRIPS) out.roundTrips = each;
+        if (cmd === ROUND_TRIPS || Math.abs(each) < 0.05) continue;
         byCommand[cmd] = Math.round(each * 100) / 100;
         total += each;
       }
@@ -246,14 +271,14 @@ async function probeHops(
       return out;
     };
     const elicitations: number[] = [];
-    const before = await redis?.commandStats();
+    const before = await sample();
     for (let i = 0; i < ELICITATIONS; i++) {
       const t0 = performance.now();
       const answer = textOf(await client.callTool({ name: 'ask', arguments: {} }));
       elicitations.push(performance.now() - t0);
       if (!answer.endsWith(':accept')) throw new Error(`elicitation answered ${answer}`);
     }
-    const after = await redis?.commandStats();
+    const after = await sample();
     elicitations.sort((a, b) => a - b);
     const elicitation: HopFigures = {
       messages: elicitations.length,
@@ -270,7 +295,8 @@ async function probeHops(
       const used = delta(after, before);
       for (const cmd of new Set([...Object.keys(used), ...plain.flatMap((d) => Object.keys(d))])) {
         const each = (used[cmd] ?? 0) / ELICITATIONS - perCall(cmd);
-        if (Math.abs(each) < 0.05) continue;
+        if (cmd === ROUND_TRIPS) elicitation.roundTrips = each;
+        if (cmd === ROUND_TRIPS || Math.abs(each) < 0.05) continue;
         byCommand[cmd] = Math.round(each * 100) / 100;
         total += each;
       }
@@ -296,14 +322,31 @@ async function runSetup(
   const children: ChildProcess[] = [];
   try {
     const names = new Map<number, string>();
+    // Each server answers a `round-trips` line on stdin with one line; answers come back in order.
+    const waiting: Array<Array<(line: string) => void>> = [];
     const started = await Promise.all(
       Array.from({ length: setup.processes }, (_, i) => {
         const name = String.fromCharCode(97 + i);
         const args = [SERVER, redis === undefined ? 'memory' : 'redis', name];
         if (redis !== undefined) args.push(redis.url);
-        return spawnListening(args, `server ${name}`);
+        if (setup.twoStep === true) args.push('two-step');
+        const queue: Array<(line: string) => void> = [];
+        waiting.push(queue);
+        return spawnListening(args, `server ${name}`, (line) => queue.shift()?.(line));
       }),
     );
+    const roundTrips = async (): Promise<number> => {
+      const counts = await Promise.all(
+        started.map(
+          ({ child }, i) =>
+            new Promise<number>((resolve) => {
+              waiting[i]?.push((line) => resolve((JSON.parse(line) as { roundTrips: number }).roundTrips));
+              child.stdin?.write('round-trips\n');
+            }),
+        ),
+      );
+      return counts.reduce((sum, n) => sum + n, 0);
+    };
     for (const [i, proc] of started.entries()) {
       children.push(proc.child);
       names.set(proc.port, String.fromCharCode(97 + i));
@@ -311,11 +354,12 @@ async function runSetup(
     const balancer = await spawnBalancer(started.map((proc) => proc.port));
     children.push(balancer.child);
     const w5 = await runSessions(balancer.url, counts.sessions, counts.calls);
-    const hops = await probeHops(balancer, names, redis, counts.messages);
+    const hops = await probeHops(balancer, names, redis, roundTrips, counts.messages);
     const row: ClusterRow = {
       setup: setup.name,
       processes: setup.processes,
       stores: setup.redis ? 'redis' : 'memory',
+      ...(setup.twoStep === true ? { twoStep: true } : {}),
       sessions: counts.sessions,
       calls: counts.sessions * counts.calls,
       ...w5,
@@ -355,6 +399,8 @@ function medianHop(hops: HopFigures[]): HopFigures {
     const nearest = [...hops].sort((a, b) => distance(a) - distance(b))[0];
     if (nearest?.byCommand !== undefined) out.byCommand = nearest.byCommand;
   }
+  if (hops[0]?.roundTrips !== undefined)
+    out.roundTrips = median(hops.map((hop) => hop.roundTrips ?? Number.NaN));
   return out;
 }
 
@@ -384,13 +430,14 @@ function hopCell(figures: HopFigures | undefined): string {
 function commandsCell(figures: HopFigures | undefined): string {
   if (figures?.commands === undefined) return '—';
   const parts = Object.entries(figures.byCommand ?? {}).map(([cmd, n]) => `${cmd} ${n}`);
-  return `${figures.commands.toFixed(2)} (${parts.join(', ')})`;
+  const trips = figures.roundTrips === undefined ? '' : `**${figures.roundTrips.toFixed(2)}**; `;
+  return `${trips}${figures.commands.toFixed(2)} (${parts.join(', ')})`;
 }
 
 /** The Markdown table of the rows. */
 export function clusterTable(rows: ClusterRow[]): string {
   const lines = [
-    '| setup | sessions × calls | calls/s | call p50 / p99 ms | stream msg, holder p50 / p99 ms | stream msg, other process p50 / p99 ms | Redis cmds / msg, holder | Redis cmds / msg, other process | elicitation call p50 / p99 ms | Redis cmds / elicitation beyond a call |',
+    '| setup | sessions × calls | calls/s | call p50 / p99 ms | stream msg, holder p50 / p99 ms | stream msg, other process p50 / p99 ms | Redis round trips; cmds / msg, holder | Redis round trips; cmds / msg, other process | elicitation call p50 / p99 ms | Redis round trips; cmds / elicitation beyond a call |',
     '| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | --- |',
   ];
   for (const row of rows) {

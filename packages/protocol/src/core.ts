@@ -347,6 +347,7 @@ export type {
   InMemoryEventStoreOptions,
   InMemorySessionStoreOptions,
   MessageBus,
+  PublishedEvent,
   SessionRecord,
   SessionStore,
   SubscriptionFanOut,

@@ -1,5 +1,7 @@
-import type { EventStore, JSONRPCMessage } from '@x/protocol';
+import type { EventStore, JSONRPCMessage, MessageBus } from '@x/protocol';
+import { defineScript } from 'redis';
 import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
+import { channelOn } from './redis-message-bus.js';
 
 /**
  * Options for {@link RedisEventStore}.
@@ -21,6 +23,24 @@ const SEPARATOR = '#';
 const REPLAY_PAGE = 500;
 
 /**
+ * `storeEventAndPublish` in one round trip: what `storeEvent` runs (`XADD … MAXLEN =`, `PEXPIRE`) and
+ * the bus's `PUBLISH`, atomically. KEYS[1] the stream; ARGV: MAXLEN, TTL ms, the message's JSON, the
+ * channel, and the payload's head up to the entry id (`{"e":"<streamId>#`, escaped by JSON.stringify),
+ * so the published text is byte for byte `JSON.stringify({ e: eventId, m: message })` (no cjson).
+ */
+const STORE_AND_PUBLISH = defineScript({
+  NUMBER_OF_KEYS: 1,
+  SCRIPT: `local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', 'm', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PUBLISH', ARGV[4], ARGV[5] .. id .. '","m":' .. ARGV[3] .. '}')
+return id`,
+  parseCommand(): void {
+    // Run through `sendCommand` (see storeEventAndPublish): the caller's client has no scripts defined.
+  },
+  transformReply: (reply: unknown) => reply,
+});
+
+/**
  * An {@link EventStore} on Redis Streams: one stream per SSE stream (`<prefix>events:<streamId>`),
  * bounded by `MAXLEN` and expiring when unused, so every process of a cluster can resume any stream
  * with `Last-Event-ID` (2025-11-25 transports, "Resumability and Redelivery"). Event ids are the stream
@@ -37,12 +57,17 @@ export class RedisEventStore implements EventStore {
   readonly #prefix: string;
   readonly #max: number;
   readonly #ttlMs: number;
+  /** False once Redis refused a script with NOPERM (a user without `+@scripting`): store, then publish. */
+  #scripting = true;
+  /** The script's MAXLEN and TTL arguments, made once. */
+  readonly #scriptLimits: [string, string];
 
   constructor(options: RedisEventStoreOptions) {
     this.#client = options.client;
     this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}events:`;
     this.#max = options.maxEventsPerStream ?? 1_000;
     this.#ttlMs = options.streamTtlMs ?? 60 * 60_000;
+    this.#scriptLimits = [String(this.#max), String(this.#ttlMs)];
   }
 
   async storeEvent(streamId: string, message: JSONRPCMessage | undefined): Promise<string> {
@@ -61,6 +86,58 @@ export class RedisEventStore implements EventStore {
       .pExpire(key, this.#ttlMs)
       .exec();
     return `${streamId}${SEPARATOR}${String(replies[0])}`;
+  }
+
+  /**
+   * Stores the event and publishes `{ e: eventId, m: message }` on `topic` of `bus` in ONE round trip
+   * (a Lua script: `XADD`, `PEXPIRE`, `PUBLISH`) when `bus` is a `RedisMessageBus` on this store's
+   * client; otherwise stores, then publishes (two round trips, or one and the other bus's cost).
+   */
+  async storeEventAndPublish(
+    streamId: string,
+    message: JSONRPCMessage,
+    bus: MessageBus,
+    topic: string,
+  ): Promise<string> {
+    const channel = this.#scripting ? channelOn(bus, this.#client, topic) : undefined;
+    if (channel === undefined) return this.#storeThenPublish(streamId, message, bus, topic);
+    const head = JSON.stringify(`${streamId}${SEPARATOR}`);
+    const [max, ttl] = this.#scriptLimits;
+    const command = [
+      'EVALSHA',
+      STORE_AND_PUBLISH.SHA1,
+      '1',
+      this.#prefix + streamId,
+      max,
+      ttl,
+      JSON.stringify(message),
+      channel,
+      `{"e":${head.slice(0, -1)}`,
+    ];
+    let entryId: unknown;
+    try {
+      entryId = await this.#client.sendCommand(command);
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      // A Redis user without `+@scripting` (ACL): the two-step path from now on, which needs only
+      // XADD/PEXPIRE/PUBLISH. The script never ran, so nothing was stored twice.
+      if (error.message.startsWith('NOPERM')) {
+        this.#scripting = false;
+        return this.#storeThenPublish(streamId, message, bus, topic);
+      }
+      // Not in this server's script cache (first use, a restart, SCRIPT FLUSH): EVAL caches it.
+      if (!error.message.startsWith('NOSCRIPT')) throw error;
+      command[0] = 'EVAL';
+      command[1] = STORE_AND_PUBLISH.SCRIPT as string;
+      entryId = await this.#client.sendCommand(command);
+    }
+    return `${streamId}${SEPARATOR}${String(entryId)}`;
+  }
+
+  async #storeThenPublish(streamId: string, message: JSONRPCMessage, bus: MessageBus, topic: string) {
+    const eventId = await this.storeEvent(streamId, message);
+    await bus.publish(topic, { e: eventId, m: message });
+    return eventId;
   }
 
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {

@@ -18,6 +18,18 @@ export interface RedisMessageBusOptions extends RedisStoreOptions {
 }
 
 /**
+ * The channel `bus` publishes `topic` on when `bus` is a {@link RedisMessageBus} on `client` itself (the
+ * same node-redis client object, so the same server and connection options); undefined otherwise.
+ * `RedisEventStore.storeEventAndPublish` publishes in its own script only then. Package-internal.
+ */
+export function channelOn(bus: MessageBus, client: RedisClient, topic: string): string | undefined {
+  return sameClientChannel(bus, client, topic);
+}
+
+/** Set by the class's static block, which alone reads another instance's private fields. */
+let sameClientChannel: typeof channelOn;
+
+/**
  * A {@link MessageBus} on Redis pub/sub: `publish` on the given client, subscriptions on one
  * `duplicate()` of it (made on the first `subscribe`, closed by `close()`). Channel names are the
  * prefix plus `bus:` plus the topic.
@@ -36,6 +48,11 @@ export class RedisMessageBus implements MessageBus {
   readonly #prefix: string;
   readonly #onerror: (error: Error) => void;
   #subscriber: Promise<RedisClient> | undefined;
+
+  static {
+    sameClientChannel = (bus, client, topic) =>
+      bus instanceof RedisMessageBus && bus.#client === client ? bus.#prefix + topic : undefined;
+  }
 
   constructor(options: RedisMessageBusOptions) {
     this.#client = options.client;

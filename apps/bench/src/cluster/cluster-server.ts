@@ -1,7 +1,12 @@
 // One x-mcp server process of `dist/cluster.js`: legacy Streamable HTTP on a random loopback port, with
-// in-memory state (argv: memory <name>) or every store on Redis (argv: redis <name> <url>). Prints
-// `{"port":N}` once listening; exits on SIGTERM or when its parent's stdin closes.
+// in-memory state (argv: memory <name>) or every store on Redis (argv: redis <name> <url> [two-step]:
+// with `two-step`, the event store hides `storeEventAndPublish`, so the transport stores, then publishes,
+// as it does with a store that lacks it: the before/after of issue #27's one round trip). Prints
+// `{"port":N}` once listening; answers each `round-trips` line on stdin with `{"roundTrips":N}`; exits
+// on SIGTERM or when its parent's stdin closes.
+import { subscribe } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { RedisEventStore, RedisMessageBus, RedisSessionStore, RedisSubscriptionFanOut } from '@x/redis';
@@ -11,7 +16,16 @@ import { toNodeHandler } from '@x/transport-streamable-http/node';
 import { createClient } from 'redis';
 import { z } from 'zod';
 
-const [mode, name, url = ''] = process.argv.slice(2) as [string, string, string?];
+const [mode, name, url = '', steps] = process.argv.slice(2) as [string, string, string?, string?];
+// Redis round trips this process waited for, counted by node-redis's own tracing channels: one per
+// command sent on its own, one per MULTI … EXEC or pipeline (its commands are traced with `batchMode`).
+let roundTrips = 0;
+subscribe('tracing:node-redis:command:start', (context) => {
+  if (typeof context !== 'object' || context === null || !('batchMode' in context)) roundTrips++;
+});
+subscribe('tracing:node-redis:batch:start', () => {
+  roundTrips++;
+});
 const redis = mode === 'redis' ? await createClient({ url }).connect() : undefined;
 const sessionStore = redis === undefined ? undefined : new RedisSessionStore({ client: redis });
 const server = new McpServer(
@@ -52,7 +66,15 @@ const options: StreamableHttpHandlerOptions = {
 };
 if (redis !== undefined) {
   options.sessionStore = sessionStore;
-  options.eventStore = new RedisEventStore({ client: redis });
+  const eventStore = new RedisEventStore({ client: redis });
+  options.eventStore =
+    steps === 'two-step'
+      ? {
+          storeEvent: (streamId, message) => eventStore.storeEvent(streamId, message),
+          getStreamIdForEventId: (eventId) => eventStore.getStreamIdForEventId(eventId),
+          replayEventsAfter: (lastEventId, sink) => eventStore.replayEventsAfter(lastEventId, sink),
+        }
+      : eventStore;
   options.messageBus = new RedisMessageBus({ client: redis });
 }
 const handler = createStreamableHttpHandler(options);
@@ -66,4 +88,7 @@ const stop = (): void => {
   process.exit(0);
 };
 process.on('SIGTERM', stop);
-process.stdin.on('end', stop).resume();
+process.stdin.on('end', stop);
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line === 'round-trips') process.stdout.write(`${JSON.stringify({ roundTrips })}\n`);
+});

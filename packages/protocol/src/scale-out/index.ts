@@ -1,4 +1,4 @@
-export type { EventStore } from './event-store.js';
+export type { EventStore, PublishedEvent } from './event-store.js';
 export { InMemoryEventStore } from './in-memory-event-store.js';
 export type { InMemoryEventStoreOptions } from './in-memory-event-store.js';
 export { InMemoryMessageBus } from './in-memory-message-bus.js';

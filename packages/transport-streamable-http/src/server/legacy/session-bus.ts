@@ -20,7 +20,10 @@ import {
 export const streamTopic = (streamId: string): string => `stream:${streamId}`;
 export const repliesTopic = (instanceId: string): string => `replies:${instanceId}`;
 
-/** A message for a GET stream, as published on `stream:<streamId>`. */
+/**
+ * A message for a GET stream, as published on `stream:<streamId>`: the `PublishedEvent` of
+ * `EventStore.storeEventAndPublish`, or the same shape published here (`e` undefined without a store).
+ */
 export interface StreamPayload {
   e: string | undefined;
   m: JSONRPCMessage;

@@ -299,16 +299,23 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
 
   /**
    * Shared mode: the message is stored, then published for the process holding the GET stream (this
-   * one or another); a client that resumes anywhere gets it from the store.
+   * one or another); a client that resumes anywhere gets it from the store. A store that can do both in
+   * one step (`storeEventAndPublish`: one Redis round trip with `@x/redis`) does; otherwise two steps.
+   * Either way one message at a time per stream (`tail`), so the stream carries them in stored order.
    */
   #forward(message: JSONRPCMessage): Promise<void> {
     const shared = this.#settings.shared as SessionBus;
     const channel = this.#standalone;
     const store = this.#settings.eventStore;
     const next = channel.tail.then(async () => {
+      const topic = streamTopic(channel.streamId);
+      if (store?.storeEventAndPublish !== undefined) {
+        await store.storeEventAndPublish(channel.streamId, message, shared.bus, topic);
+        return;
+      }
       let eventId: string | undefined;
       if (store !== undefined) eventId = await store.storeEvent(channel.streamId, message);
-      await shared.bus.publish(streamTopic(channel.streamId), { e: eventId, m: message });
+      await shared.bus.publish(topic, { e: eventId, m: message });
     });
     channel.tail = next.catch((error: unknown) => this.reportError(error));
     return next;
