@@ -71,7 +71,8 @@ beforeAll(async () => {
   for (const [path, output] of Object.entries(bundled.metafile.outputs)) {
     const inputs = Object.keys(output.inputs);
     if (inputs.some((input) => /node_modules\/.*\/zod\//.test(input))) zodChunks.push(`/${basename(path)}`);
-    if (inputs.some((input) => /protocol\/src\/json-schema/.test(input))) validatorChunks.push(`/${basename(path)}`);
+    if (inputs.some((input) => /protocol\/src\/json-schema/.test(input)))
+      validatorChunks.push(`/${basename(path)}`);
   }
   pageHost = await startHttpServer((request, response) => {
     const script = scripts.get(request.url ?? '');
@@ -312,11 +313,10 @@ describe('the x-mcp client in headless Chromium, against x-mcp servers on anothe
   // Last in the file: once fetched, a chunk stays loaded in the page.
   it('on demand: an output schema fetches the validator, a malformed result fetches zod and fails with -32603 naming the issue', async () => {
     const server = createE2eServer();
-    server.registerTool(
-      'measure',
-      { outputSchema: z.object({ cm: z.number() }) },
-      () => ({ content: [{ type: 'text', text: '3 cm' }], structuredContent: { cm: 3 } }),
-    );
+    server.registerTool('measure', { outputSchema: z.object({ cm: z.number() }) }, () => ({
+      content: [{ type: 'text', text: '3 cm' }],
+      structuredContent: { cm: 3 },
+    }));
     // A server that breaks the schema: `text` must be a string (server/tools, "Text Content").
     server.registerTool('malformed', {}, () => ({ content: [{ type: 'text', text: 42 }] }) as never);
     const hosted = await hostStreamableHttp(server);
@@ -336,6 +336,9 @@ describe('the x-mcp client in headless Chromium, against x-mcp servers on anothe
     expect(failure).toMatch(/content/);
     expect(fetchedScripts.filter((path) => path === zodChunks[0])).toHaveLength(1);
     // The session goes on: the next everyday call is answered.
-    expect(await inPage('call', id, 'echo', { text: 'still here' })).toEqual({ text: 'still here', progress: [] });
+    expect(await inPage('call', id, 'echo', { text: 'still here' })).toEqual({
+      text: 'still here',
+      progress: [],
+    });
   });
 });

@@ -59,7 +59,9 @@ describe('deferredSchema', () => {
 
   it('throws on synchronous use before it is loaded, saying how to read it', () => {
     const { schema } = counted();
-    expect(() => schema.parse({ name: 'a' })).toThrow(/deferred schema is loaded on first use: read it with schemaOrLoad/);
+    expect(() => schema.parse({ name: 'a' })).toThrow(
+      /deferred schema is loaded on first use: read it with schemaOrLoad/,
+    );
     expect(() => realSchema(schema)).toThrow(/schemaOrLoad/);
   });
 
@@ -169,7 +171,10 @@ describe('the engine with deferred schemas', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(seen).toEqual([{ name: 'Bo' }]);
     // Valid but refused by the check: delivered once the schema is there.
-    const loose = deferredSchema(async () => Named, () => false);
+    const loose = deferredSchema(
+      async () => Named,
+      () => false,
+    );
     engine.setNotificationHandler('x/loose', loose, (params) => {
       seen.push(params);
     });
