@@ -20,6 +20,8 @@ export type { CancelledParams, ParamsParser, ProgressParams } from './engine/ind
 export { transportLossOf } from './errors.js';
 export { InFlightMap, InFlightSet } from './in-flight-map.js';
 export { randomUuid } from './random-uuid.js';
+// Exact zod-free checks of every exported `…Schema` (`isCallToolResult`, …), typed as guards.
+export * from './schemas/generated/guards.js';
 export {
   fastAccepts,
   isPlainCallToolResult,

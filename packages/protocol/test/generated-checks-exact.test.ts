@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/index.js';
 import { InputRequiredResultSchema, ResultType } from '../src/index.js';
 import * as checks from '../src/schemas/generated/checks.js';
-import { realSchema } from '../src/schemas/lazy-schema.js';
+import { fastCheckOf, realSchema } from '../src/schemas/lazy-schema.js';
 import { loadExamples } from './schemas-spec-helpers.js';
 
 /**
@@ -278,6 +278,31 @@ describe('generated checks are exact', () => {
       const values = fc.sample(valid(all[`${name}Schema`] as ZodLike), { numRuns: 50, seed: 1 });
       expect(values.filter(check).length, name).toBeGreaterThan(40);
     }
+  });
+});
+
+describe('generated checks: wired in as fast checks', () => {
+  it('every exported schema has one', () => {
+    const missing = names.filter((name) => fastCheckOf(all[name] as object) === undefined);
+    expect(missing).toEqual([]);
+  });
+
+  it('every params, result and notification schema of the method tables has one', () => {
+    const tables = [
+      schemas.clientRequestSchemas,
+      schemas.serverRequestSchemas,
+      schemas.clientNotificationSchemas,
+      schemas.serverNotificationSchemas,
+    ] as unknown as Record<string, object | { params: object; result: object }>[];
+    for (const table of tables)
+      for (const [method, entry] of Object.entries(table)) {
+        const parts = 'params' in entry ? [entry.params, entry.result] : [entry];
+        for (const part of parts) expect(fastCheckOf(part), method).toBeDefined();
+      }
+    // Params a revision lets the peer omit.
+    expect(fastCheckOf(schemas.clientRequestSchemas.ping.params)?.(undefined)).toBe(true);
+    expect(fastCheckOf(schemas.clientRequestSchemas['tools/list'].params)?.({ cursor: 'c' })).toBe(true);
+    expect(fastCheckOf(schemas.clientRequestSchemas['tools/list'].params)?.({ cursor: 1 })).toBe(false);
   });
 });
 
