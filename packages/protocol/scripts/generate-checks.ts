@@ -28,6 +28,7 @@ interface CheckDef {
   format?: string;
   value?: unknown;
   inclusive?: boolean;
+  minimum?: number;
   maximum?: number;
 }
 
@@ -346,7 +347,7 @@ class Generator {
           ];
           for (const c of checks) {
             if (c.check === 'max_length') tests.push(`value.length <= ${c.maximum}`);
-            else if (c.check === 'min_length') tests.push(`value.length >= ${c['minimum' as 'maximum']}`);
+            else if (c.check === 'min_length') tests.push(`value.length >= ${c.minimum}`);
             else return ['return false;'];
           }
           return [`return ${tests.join(' && ')};`];
@@ -407,10 +408,14 @@ class Generator {
   }
 
   #object(schema: ZodLike, path: string): Check {
+    const d = def(schema);
+    const catchall = d['catchall'] as ZodLike | undefined;
+    const loose = catchall !== undefined && def(realSchema(catchall)).type === 'unknown';
+    // `{}` with any keys (`_meta`, capability flags): the object test itself, no function of its own.
+    if (loose && Object.keys(d['shape'] as object).length === 0)
+      return { expr: (x) => `isObj(${x})`, fn: this.#helper('isObj') };
     return this.#fn(schema, path, () => {
-      const d = def(schema);
-      const catchall = d['catchall'] as ZodLike | undefined;
-      if (catchall === undefined || def(realSchema(catchall)).type !== 'unknown') return ['return false;'];
+      if (!loose) return ['return false;'];
       const shape = d['shape'] as Record<string, ZodLike>;
       const first: string[] = [];
       const rest: string[] = [];
@@ -454,7 +459,7 @@ class Generator {
     }
   }
 
-  generate(): { checks: string; guards: string; exported: string[] } {
+  generate(): { checks: string; exported: string[] } {
     for (const [name, schema] of this.names) {
       const check = this.check(schema, name);
       const fnName = `is${name}`;
@@ -470,7 +475,7 @@ class Generator {
     this.#dedupe();
     const used = new Set<string>();
     const code = this.#fns.map((fn) => fn.body.join('\n')).join('\n');
-    for (const helper of Object.keys(HELPERS)) if (new RegExp(`\\b${helper}\\(`).test(code)) used.add(helper);
+    for (const helper of Object.keys(HELPERS)) if (new RegExp(`\\b${helper}\\b`).test(code)) used.add(helper);
     for (const helper of [...used]) for (const dep of HELPER_DEPS[helper] ?? []) used.add(dep);
     const out = [
       HEADER,
@@ -492,7 +497,7 @@ class Generator {
       for (const line of fn.body) out.push(`  ${line}`);
       out.push('}', '');
     }
-    return { checks: `${out.join('\n').trimEnd()}\n`, guards: '', exported };
+    return { checks: `${out.join('\n').trimEnd()}\n`, exported };
   }
 }
 
@@ -525,10 +530,18 @@ function exportedTypes(): Set<string> {
   return names;
 }
 
+/**
+ * The checks module for `schemas` (name without `Schema` → zod schema): `export function isName` each.
+ * Exported for tests, which compile schemas of their own with it.
+ */
+export function compileChecks(schemas: Map<string, ZodLike>): { checks: string; exported: string[] } {
+  return new Generator(schemas).generate();
+}
+
 /** Both generated files, as text. */
 export function generateChecks(): { checks: string; guards: string } {
   const schemas = exportedSchemas();
-  const { checks, exported } = new Generator(schemas).generate();
+  const { checks, exported } = compileChecks(schemas);
   const types = exportedTypes();
   const typed = exported.filter((name) => types.has(name.slice(2)));
   const lines = [

@@ -94,13 +94,8 @@ export function isAudioContent(value: unknown): boolean {
   if (!isStr(value.data)) return false;
   if (!isStr(value.mimeType)) return false;
   if (!opt(value.annotations, isAnnotations)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
-}
-
-/** Exactly what `MetaObjectSchema` takes and returns unchanged. */
-export function isMetaObject(value: unknown): boolean {
-  return isObj(value);
 }
 
 /** Exactly what `BaseMetadataSchema` takes and returns unchanged. */
@@ -116,7 +111,7 @@ export function isBlobResourceContents(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!isStr(value.uri)) return false;
   if (!optStr(value.mimeType)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   if (!isStr(value.blob)) return false;
   return true;
 }
@@ -233,70 +228,70 @@ function f9(value: unknown): boolean {
 export function isClientCapabilities(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!opt(value.experimental, f10)) return false;
-  if (!opt(value.roots, f12)) return false;
-  if (!opt(value.sampling, f13)) return false;
-  if (!opt(value.elicitation, f14)) return false;
-  if (!opt(value.tasks, f15)) return false;
+  if (!opt(value.roots, f11)) return false;
+  if (!opt(value.sampling, f12)) return false;
+  if (!opt(value.elicitation, f13)) return false;
+  if (!opt(value.tasks, f14)) return false;
   if (!opt(value.extensions, f10)) return false;
   return true;
 }
 
 // CallToolRequestParams._meta.io.modelcontextprotocol/clientCapabilities.experimental
 function f10(value: unknown): boolean {
-  return rec(value, isMetaObject);
+  return rec(value, isObj);
 }
 
 // CallToolRequestParams._meta.io.modelcontextprotocol/clientCapabilities.roots
-function f12(value: unknown): boolean {
+function f11(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!opt(value.listChanged, isBool)) return false;
   return true;
 }
 
 // CallToolRequestParams._meta.io.modelcontextprotocol/clientCapabilities.sampling
-function f13(value: unknown): boolean {
+function f12(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.context, isMetaObject)) return false;
-  if (!opt(value.tools, isMetaObject)) return false;
+  if (!opt(value.context, isObj)) return false;
+  if (!opt(value.tools, isObj)) return false;
   return true;
 }
 
 // CallToolRequestParams._meta.io.modelcontextprotocol/clientCapabilities.elicitation
-function f14(value: unknown): boolean {
+function f13(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.form, isMetaObject)) return false;
-  if (!opt(value.url, isMetaObject)) return false;
+  if (!opt(value.form, isObj)) return false;
+  if (!opt(value.url, isObj)) return false;
   return true;
 }
 
 // CallToolRequestParams._meta.io.modelcontextprotocol/clientCapabilities.tasks
-function f15(value: unknown): boolean {
+function f14(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.list, isMetaObject)) return false;
-  if (!opt(value.cancel, isMetaObject)) return false;
-  if (!opt(value.requests, f16)) return false;
+  if (!opt(value.list, isObj)) return false;
+  if (!opt(value.cancel, isObj)) return false;
+  if (!opt(value.requests, f15)) return false;
   return true;
 }
 
 // CallToolRequestParams._meta.io.modelcontextprotocol/clientCapabilities.tasks.requests
-function f16(value: unknown): boolean {
+function f15(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.sampling, f17)) return false;
-  if (!opt(value.elicitation, f18)) return false;
+  if (!opt(value.sampling, f16)) return false;
+  if (!opt(value.elicitation, f17)) return false;
   return true;
 }
 
 // CallToolRequestParams._meta.io.modelcontextprotocol/clientCapabilities.tasks.requests.sampling
-function f17(value: unknown): boolean {
+function f16(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.createMessage, isMetaObject)) return false;
+  if (!opt(value.createMessage, isObj)) return false;
   return true;
 }
 
 // CallToolRequestParams._meta.io.modelcontextprotocol/clientCapabilities.tasks.requests.elicitation
-function f18(value: unknown): boolean {
+function f17(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.create, isMetaObject)) return false;
+  if (!opt(value.create, isObj)) return false;
   return true;
 }
 
@@ -326,16 +321,16 @@ export function isCreateMessageResult(value: unknown): boolean {
   if (!opt(value._meta, isResultMetaObject)) return false;
   if (!optStr(value.resultType)) return false;
   if (!(value.role === 'user' || value.role === 'assistant')) return false;
-  if (!f23(value.content)) return false;
+  if (!f22(value.content)) return false;
   if (!isStr(value.model)) return false;
   if (!optStr(value.stopReason)) return false;
   return true;
 }
 
 // CallToolRequestParams.inputResponses{}|0.content
-function f23(value: unknown): boolean {
+function f22(value: unknown): boolean {
   if (isSamplingMessageContentBlock(value)) return true;
-  return f27(value);
+  return f26(value);
 }
 
 /** Exactly what `SamplingMessageContentBlockSchema` takes and returns unchanged. */
@@ -353,7 +348,7 @@ export function isTextContent(value: unknown): boolean {
   if (value.type !== 'text') return false;
   if (!isStr(value.text)) return false;
   if (!opt(value.annotations, isAnnotations)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
@@ -364,7 +359,7 @@ export function isImageContent(value: unknown): boolean {
   if (!isStr(value.data)) return false;
   if (!isStr(value.mimeType)) return false;
   if (!opt(value.annotations, isAnnotations)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
@@ -375,7 +370,7 @@ export function isToolUseContent(value: unknown): boolean {
   if (!isStr(value.id)) return false;
   if (!isStr(value.name)) return false;
   if (!isJSONObject(value.input)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
@@ -384,14 +379,14 @@ export function isToolResultContent(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (value.type !== 'tool_result') return false;
   if (!isStr(value.toolUseId)) return false;
-  if (!f25(value.content)) return false;
+  if (!f24(value.content)) return false;
   if (!opt(value.isError, isBool)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
 // CallToolRequestParams.inputResponses{}|0.content|0|4.content
-function f25(value: unknown): boolean {
+function f24(value: unknown): boolean {
   return arr(value, isContentBlock);
 }
 
@@ -416,7 +411,7 @@ export function isResourceLink(value: unknown): boolean {
   if (!opt(value.size, isNum)) return false;
   if (!opt(value.icons, f4)) return false;
   if (!opt(value.annotations, isAnnotations)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
@@ -426,7 +421,7 @@ export function isEmbeddedResource(value: unknown): boolean {
   if (value.type !== 'resource') return false;
   if (!isResourceContentsUnion(value.resource)) return false;
   if (!opt(value.annotations, isAnnotations)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
@@ -442,13 +437,13 @@ export function isTextResourceContents(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!isStr(value.uri)) return false;
   if (!optStr(value.mimeType)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   if (!isStr(value.text)) return false;
   return true;
 }
 
 // CallToolRequestParams.inputResponses{}|0.content|1
-function f27(value: unknown): boolean {
+function f26(value: unknown): boolean {
   return arr(value, isSamplingMessageContentBlock);
 }
 
@@ -457,12 +452,12 @@ export function isListRootsResult(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!opt(value._meta, isResultMetaObject)) return false;
   if (!optStr(value.resultType)) return false;
-  if (!f28(value.roots)) return false;
+  if (!f27(value.roots)) return false;
   return true;
 }
 
 // CallToolRequestParams.inputResponses{}|1.roots
-function f28(value: unknown): boolean {
+function f27(value: unknown): boolean {
   return arr(value, isRoot);
 }
 
@@ -471,7 +466,7 @@ export function isRoot(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!isStr(value.uri)) return false;
   if (!optStr(value.name)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
@@ -481,17 +476,17 @@ export function isElicitResult(value: unknown): boolean {
   if (!opt(value._meta, isResultMetaObject)) return false;
   if (!optStr(value.resultType)) return false;
   if (!(value.action === 'accept' || value.action === 'decline' || value.action === 'cancel')) return false;
-  if (!opt(value.content, f29)) return false;
+  if (!opt(value.content, f28)) return false;
   return true;
 }
 
 // CallToolRequestParams.inputResponses{}|2.content
-function f29(value: unknown): boolean {
-  return rec(value, f30);
+function f28(value: unknown): boolean {
+  return rec(value, f29);
 }
 
 // CallToolRequestParams.inputResponses{}|2.content{}
-function f30(value: unknown): boolean {
+function f29(value: unknown): boolean {
   if (isStr(value)) return true;
   if (isNum(value)) return true;
   if (isBool(value)) return true;
@@ -511,7 +506,7 @@ export function isCallToolResult(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!opt(value._meta, isResultMetaObject)) return false;
   if (!optStr(value.resultType)) return false;
-  if (!f25(value.content)) return false;
+  if (!f24(value.content)) return false;
   if (!opt(value.isError, isBool)) return false;
   return true;
 }
@@ -581,14 +576,14 @@ export function isCancelledNotification(value: unknown): boolean {
 export function isCompleteRequestParams(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!opt(value._meta, isRequestMetaObject)) return false;
-  if (!f36(value.ref)) return false;
-  if (!f37(value.argument)) return false;
-  if (!opt(value.context, f38)) return false;
+  if (!f35(value.ref)) return false;
+  if (!f36(value.argument)) return false;
+  if (!opt(value.context, f37)) return false;
   return true;
 }
 
 // CompleteRequestParams.ref
-function f36(value: unknown): boolean {
+function f35(value: unknown): boolean {
   if (isPromptReference(value)) return true;
   return isResourceTemplateReference(value);
 }
@@ -611,7 +606,7 @@ export function isResourceTemplateReference(value: unknown): boolean {
 }
 
 // CompleteRequestParams.argument
-function f37(value: unknown): boolean {
+function f36(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!isStr(value.name)) return false;
   if (!isStr(value.value)) return false;
@@ -619,14 +614,14 @@ function f37(value: unknown): boolean {
 }
 
 // CompleteRequestParams.context
-function f38(value: unknown): boolean {
+function f37(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.arguments, f39)) return false;
+  if (!opt(value.arguments, f38)) return false;
   return true;
 }
 
 // CompleteRequestParams.context.arguments
-function f39(value: unknown): boolean {
+function f38(value: unknown): boolean {
   return rec(value, isStr);
 }
 
@@ -643,21 +638,21 @@ export function isCompleteResult(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!opt(value._meta, isResultMetaObject)) return false;
   if (!optStr(value.resultType)) return false;
-  if (!f40(value.completion)) return false;
+  if (!f39(value.completion)) return false;
   return true;
 }
 
 // CompleteResult.completion
-function f40(value: unknown): boolean {
+function f39(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!f41(value.values)) return false;
+  if (!f40(value.values)) return false;
   if (!opt(value.total, f9)) return false;
   if (!opt(value.hasMore, isBool)) return false;
   return true;
 }
 
 // CompleteResult.completion.values
-function f41(value: unknown): boolean {
+function f40(value: unknown): boolean {
   return arr(value, isStr) && value.length <= 100;
 }
 
@@ -665,22 +660,22 @@ function f41(value: unknown): boolean {
 export function isCreateMessageRequestParams(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!opt(value._meta, isRequestMetaObject)) return false;
-  if (!f43(value.messages)) return false;
+  if (!f42(value.messages)) return false;
   if (!opt(value.modelPreferences, isModelPreferences)) return false;
   if (!optStr(value.systemPrompt)) return false;
-  if (!opt(value.includeContext, f48)) return false;
+  if (!opt(value.includeContext, f47)) return false;
   if (!opt(value.temperature, isNum)) return false;
   if (!f9(value.maxTokens)) return false;
   if (!opt(value.stopSequences, f5)) return false;
   if (!opt(value.metadata, isJSONObject)) return false;
-  if (!opt(value.tools, f51)) return false;
+  if (!opt(value.tools, f50)) return false;
   if (!opt(value.toolChoice, isToolChoice)) return false;
   if (!opt(value.task, isTaskMetadata)) return false;
   return true;
 }
 
 // CreateMessageRequestParams.messages
-function f43(value: unknown): boolean {
+function f42(value: unknown): boolean {
   return arr(value, isSamplingMessage);
 }
 
@@ -688,15 +683,15 @@ function f43(value: unknown): boolean {
 export function isSamplingMessage(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!(value.role === 'user' || value.role === 'assistant')) return false;
-  if (!f23(value.content)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!f22(value.content)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
 /** Exactly what `ModelPreferencesSchema` takes and returns unchanged. */
 export function isModelPreferences(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.hints, f44)) return false;
+  if (!opt(value.hints, f43)) return false;
   if (!opt(value.costPriority, f3)) return false;
   if (!opt(value.speedPriority, f3)) return false;
   if (!opt(value.intelligencePriority, f3)) return false;
@@ -704,7 +699,7 @@ export function isModelPreferences(value: unknown): boolean {
 }
 
 // CreateMessageRequestParams.modelPreferences.hints
-function f44(value: unknown): boolean {
+function f43(value: unknown): boolean {
   return arr(value, isModelHint);
 }
 
@@ -716,7 +711,7 @@ export function isModelHint(value: unknown): boolean {
 }
 
 // CreateMessageRequestParams.includeContext
-function f48(value: unknown): boolean {
+function f47(value: unknown): boolean {
   return (value === 'none' || value === 'thisServer' || value === 'allServers');
 }
 
@@ -726,7 +721,7 @@ export function isJSONObject(value: unknown): boolean {
 }
 
 // CreateMessageRequestParams.tools
-function f51(value: unknown): boolean {
+function f50(value: unknown): boolean {
   return arr(value, isTool);
 }
 
@@ -741,7 +736,7 @@ export function isTool(value: unknown): boolean {
   if (!opt(value.annotations, isToolAnnotations)) return false;
   if (!opt(value.execution, isToolExecution)) return false;
   if (!opt(value.icons, f4)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
@@ -779,24 +774,24 @@ export function isToolAnnotations(value: unknown): boolean {
 /** Exactly what `ToolExecutionSchema` takes and returns unchanged. */
 export function isToolExecution(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.taskSupport, f56)) return false;
+  if (!opt(value.taskSupport, f55)) return false;
   return true;
 }
 
 // CreateMessageRequestParams.tools[].execution.taskSupport
-function f56(value: unknown): boolean {
+function f55(value: unknown): boolean {
   return (value === 'forbidden' || value === 'optional' || value === 'required');
 }
 
 /** Exactly what `ToolChoiceSchema` takes and returns unchanged. */
 export function isToolChoice(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.mode, f58)) return false;
+  if (!opt(value.mode, f57)) return false;
   return true;
 }
 
 // CreateMessageRequestParams.toolChoice.mode
-function f58(value: unknown): boolean {
+function f57(value: unknown): boolean {
   return (value === 'auto' || value === 'required' || value === 'none');
 }
 
@@ -821,7 +816,7 @@ export function isCreateTaskHandle(value: unknown): boolean {
   if (!opt(value.pollIntervalMs, f9)) return false;
   if (!opt(value.inputRequests, isInputRequests)) return false;
   if (!opt(value.result, isJSONObject)) return false;
-  if (!opt(value.error, f83)) return false;
+  if (!opt(value.error, f82)) return false;
   return true;
 }
 
@@ -883,30 +878,30 @@ export function isElicitRequestURLParams(value: unknown): boolean {
 export function isElicitRequestFormParams(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!opt(value._meta, isRequestMetaObject)) return false;
-  if (!opt(value.mode, f61)) return false;
+  if (!opt(value.mode, f60)) return false;
   if (!isStr(value.message)) return false;
-  if (!f62(value.requestedSchema)) return false;
+  if (!f61(value.requestedSchema)) return false;
   if (!opt(value.task, isTaskMetadata)) return false;
   return true;
 }
 
 // CreateTaskHandle.inputRequests{}|2.params|1.mode
-function f61(value: unknown): boolean {
+function f60(value: unknown): boolean {
   return value === 'form';
 }
 
 // CreateTaskHandle.inputRequests{}|2.params|1.requestedSchema
-function f62(value: unknown): boolean {
+function f61(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (value.type !== 'object') return false;
   if (!optStr(value.$schema)) return false;
-  if (!f63(value.properties)) return false;
+  if (!f62(value.properties)) return false;
   if (!opt(value.required, f5)) return false;
   return true;
 }
 
 // CreateTaskHandle.inputRequests{}|2.params|1.requestedSchema.properties
-function f63(value: unknown): boolean {
+function f62(value: unknown): boolean {
   return rec(value, isPrimitiveSchemaDefinition);
 }
 
@@ -940,18 +935,18 @@ export function isTitledSingleSelectEnumSchema(value: unknown): boolean {
   if (value.type !== 'string') return false;
   if (!optStr(value.title)) return false;
   if (!optStr(value.description)) return false;
-  if (!f65(value.oneOf)) return false;
+  if (!f64(value.oneOf)) return false;
   if (!optStr(value.default)) return false;
   return true;
 }
 
 // CreateTaskHandle.inputRequests{}|2.params|1.requestedSchema.properties{}|1.oneOf
-function f65(value: unknown): boolean {
-  return arr(value, f66);
+function f64(value: unknown): boolean {
+  return arr(value, f65);
 }
 
 // CreateTaskHandle.inputRequests{}|2.params|1.requestedSchema.properties{}|1.oneOf[]
-function f66(value: unknown): boolean {
+function f65(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!isStr(value.const)) return false;
   if (!isStr(value.title)) return false;
@@ -966,13 +961,13 @@ export function isUntitledMultiSelectEnumSchema(value: unknown): boolean {
   if (!optStr(value.description)) return false;
   if (!opt(value.minItems, f9)) return false;
   if (!opt(value.maxItems, f9)) return false;
-  if (!f69(value.items)) return false;
+  if (!f68(value.items)) return false;
   if (!opt(value.default, f5)) return false;
   return true;
 }
 
 // CreateTaskHandle.inputRequests{}|2.params|1.requestedSchema.properties{}|2.items
-function f69(value: unknown): boolean {
+function f68(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (value.type !== 'string') return false;
   if (!f5(value.enum)) return false;
@@ -987,15 +982,15 @@ export function isTitledMultiSelectEnumSchema(value: unknown): boolean {
   if (!optStr(value.description)) return false;
   if (!opt(value.minItems, f9)) return false;
   if (!opt(value.maxItems, f9)) return false;
-  if (!f74(value.items)) return false;
+  if (!f73(value.items)) return false;
   if (!opt(value.default, f5)) return false;
   return true;
 }
 
 // CreateTaskHandle.inputRequests{}|2.params|1.requestedSchema.properties{}|3.items
-function f74(value: unknown): boolean {
+function f73(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!f65(value.anyOf)) return false;
+  if (!f64(value.anyOf)) return false;
   return true;
 }
 
@@ -1019,13 +1014,13 @@ export function isStringSchema(value: unknown): boolean {
   if (!optStr(value.description)) return false;
   if (!opt(value.minLength, f9)) return false;
   if (!opt(value.maxLength, f9)) return false;
-  if (!opt(value.format, f80)) return false;
+  if (!opt(value.format, f79)) return false;
   if (!optStr(value.default)) return false;
   return true;
 }
 
 // CreateTaskHandle.inputRequests{}|2.params|1.requestedSchema.properties{}|5.format
-function f80(value: unknown): boolean {
+function f79(value: unknown): boolean {
   return (value === 'email' || value === 'uri' || value === 'date' || value === 'date-time');
 }
 
@@ -1042,7 +1037,7 @@ export function isNumberSchema(value: unknown): boolean {
 }
 
 // CreateTaskHandle.error
-function f83(value: unknown): boolean {
+function f82(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!isNum(value.code)) return false;
   if (!isStr(value.message)) return false;
@@ -1088,7 +1083,7 @@ export function isDetailedTask(value: unknown): boolean {
   if (!opt(value.pollIntervalMs, f9)) return false;
   if (!opt(value.inputRequests, isInputRequests)) return false;
   if (!opt(value.result, isJSONObject)) return false;
-  if (!opt(value.error, f83)) return false;
+  if (!opt(value.error, f82)) return false;
   return true;
 }
 
@@ -1117,18 +1112,18 @@ export function isDiscoverResult(value: unknown): boolean {
 export function isServerCapabilities(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!opt(value.experimental, f10)) return false;
-  if (!opt(value.logging, isMetaObject)) return false;
-  if (!opt(value.completions, isMetaObject)) return false;
-  if (!opt(value.prompts, f12)) return false;
-  if (!opt(value.resources, f86)) return false;
-  if (!opt(value.tools, f12)) return false;
-  if (!opt(value.tasks, f87)) return false;
+  if (!opt(value.logging, isObj)) return false;
+  if (!opt(value.completions, isObj)) return false;
+  if (!opt(value.prompts, f11)) return false;
+  if (!opt(value.resources, f85)) return false;
+  if (!opt(value.tools, f11)) return false;
+  if (!opt(value.tasks, f86)) return false;
   if (!opt(value.extensions, f10)) return false;
   return true;
 }
 
 // DiscoverResult.capabilities.resources
-function f86(value: unknown): boolean {
+function f85(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!opt(value.subscribe, isBool)) return false;
   if (!opt(value.listChanged, isBool)) return false;
@@ -1136,25 +1131,25 @@ function f86(value: unknown): boolean {
 }
 
 // DiscoverResult.capabilities.tasks
-function f87(value: unknown): boolean {
+function f86(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.list, isMetaObject)) return false;
-  if (!opt(value.cancel, isMetaObject)) return false;
-  if (!opt(value.requests, f88)) return false;
+  if (!opt(value.list, isObj)) return false;
+  if (!opt(value.cancel, isObj)) return false;
+  if (!opt(value.requests, f87)) return false;
   return true;
 }
 
 // DiscoverResult.capabilities.tasks.requests
-function f88(value: unknown): boolean {
+function f87(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.tools, f89)) return false;
+  if (!opt(value.tools, f88)) return false;
   return true;
 }
 
 // DiscoverResult.capabilities.tasks.requests.tools
-function f89(value: unknown): boolean {
+function f88(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!opt(value.call, isMetaObject)) return false;
+  if (!opt(value.call, isObj)) return false;
   return true;
 }
 
@@ -1205,7 +1200,7 @@ export function isGetPromptRequestParams(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!opt(value._meta, isRequestMetaObject)) return false;
   if (!isStr(value.name)) return false;
-  if (!opt(value.arguments, f39)) return false;
+  if (!opt(value.arguments, f38)) return false;
   if (!opt(value.inputResponses, isInputResponses)) return false;
   if (!optStr(value.requestState)) return false;
   return true;
@@ -1225,12 +1220,12 @@ export function isGetPromptResult(value: unknown): boolean {
   if (!opt(value._meta, isResultMetaObject)) return false;
   if (!optStr(value.resultType)) return false;
   if (!optStr(value.description)) return false;
-  if (!f94(value.messages)) return false;
+  if (!f93(value.messages)) return false;
   return true;
 }
 
 // GetPromptResult.messages
-function f94(value: unknown): boolean {
+function f93(value: unknown): boolean {
   return arr(value, isPromptMessage);
 }
 
@@ -1273,12 +1268,12 @@ export function isHeaderMismatchError(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (value.jsonrpc !== '2.0') return false;
   if (!opt(value.id, isRequestId)) return false;
-  if (!f95(value.error)) return false;
+  if (!f94(value.error)) return false;
   return true;
 }
 
 // HeaderMismatchError.error
-function f95(value: unknown): boolean {
+function f94(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (value.code !== -32020) return false;
   if (!isStr(value.message)) return false;
@@ -1382,26 +1377,26 @@ export function isInvalidRequestError(value: unknown): boolean {
 
 /** Exactly what `JSONValueSchema` takes and returns unchanged. */
 export function isJSONValue(value: unknown): boolean {
-  return f97(value);
+  return f96(value);
 }
 
 // JSONValue
-function f97(value: unknown): boolean {
+function f96(value: unknown): boolean {
   if (isStr(value)) return true;
   if (isNum(value)) return true;
   if (isBool(value)) return true;
   if (value === null) return true;
-  if (f98(value)) return true;
-  return f99(value);
+  if (f97(value)) return true;
+  return f98(value);
 }
 
 // JSONValue|4
-function f98(value: unknown): boolean {
+function f97(value: unknown): boolean {
   return arr(value, isJSONValue);
 }
 
 // JSONValue|5
-function f99(value: unknown): boolean {
+function f98(value: unknown): boolean {
   return rec(value, isJSONValue);
 }
 
@@ -1429,12 +1424,12 @@ export function isListPromptsResult(value: unknown): boolean {
   if (!opt(value.ttlMs, f7)) return false;
   if (!opt(value.cacheScope, isCacheScope)) return false;
   if (!optStr(value.nextCursor)) return false;
-  if (!f101(value.prompts)) return false;
+  if (!f100(value.prompts)) return false;
   return true;
 }
 
 // ListPromptsResult.prompts
-function f101(value: unknown): boolean {
+function f100(value: unknown): boolean {
   return arr(value, isPrompt);
 }
 
@@ -1444,14 +1439,14 @@ export function isPrompt(value: unknown): boolean {
   if (!isStr(value.name)) return false;
   if (!optStr(value.title)) return false;
   if (!optStr(value.description)) return false;
-  if (!opt(value.arguments, f102)) return false;
+  if (!opt(value.arguments, f101)) return false;
   if (!opt(value.icons, f4)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
 // ListPromptsResult.prompts[].arguments
-function f102(value: unknown): boolean {
+function f101(value: unknown): boolean {
   return arr(value, isPromptArgument);
 }
 
@@ -1481,12 +1476,12 @@ export function isListResourceTemplatesResult(value: unknown): boolean {
   if (!opt(value.ttlMs, f7)) return false;
   if (!opt(value.cacheScope, isCacheScope)) return false;
   if (!optStr(value.nextCursor)) return false;
-  if (!f105(value.resourceTemplates)) return false;
+  if (!f104(value.resourceTemplates)) return false;
   return true;
 }
 
 // ListResourceTemplatesResult.resourceTemplates
-function f105(value: unknown): boolean {
+function f104(value: unknown): boolean {
   return arr(value, isResourceTemplate);
 }
 
@@ -1500,7 +1495,7 @@ export function isResourceTemplate(value: unknown): boolean {
   if (!optStr(value.mimeType)) return false;
   if (!opt(value.annotations, isAnnotations)) return false;
   if (!opt(value.icons, f4)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
@@ -1520,12 +1515,12 @@ export function isListResourcesResult(value: unknown): boolean {
   if (!opt(value.ttlMs, f7)) return false;
   if (!opt(value.cacheScope, isCacheScope)) return false;
   if (!optStr(value.nextCursor)) return false;
-  if (!f108(value.resources)) return false;
+  if (!f107(value.resources)) return false;
   return true;
 }
 
 // ListResourcesResult.resources
-function f108(value: unknown): boolean {
+function f107(value: unknown): boolean {
   return arr(value, isResource);
 }
 
@@ -1540,7 +1535,7 @@ export function isResource(value: unknown): boolean {
   if (!opt(value.size, isNum)) return false;
   if (!opt(value.annotations, isAnnotations)) return false;
   if (!opt(value.icons, f4)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
@@ -1558,12 +1553,12 @@ export function isListTasksResult(value: unknown): boolean {
   if (!opt(value._meta, isResultMetaObject)) return false;
   if (!optStr(value.resultType)) return false;
   if (!optStr(value.nextCursor)) return false;
-  if (!f110(value.tasks)) return false;
+  if (!f109(value.tasks)) return false;
   return true;
 }
 
 // ListTasksResult.tasks
-function f110(value: unknown): boolean {
+function f109(value: unknown): boolean {
   return arr(value, isTask);
 }
 
@@ -1583,7 +1578,7 @@ export function isListToolsResult(value: unknown): boolean {
   if (!opt(value.ttlMs, f7)) return false;
   if (!opt(value.cacheScope, isCacheScope)) return false;
   if (!optStr(value.nextCursor)) return false;
-  if (!f51(value.tools)) return false;
+  if (!f50(value.tools)) return false;
   return true;
 }
 
@@ -1610,6 +1605,11 @@ export function isLoggingMessageNotification(value: unknown): boolean {
   return true;
 }
 
+/** Exactly what `MetaObjectSchema` takes and returns unchanged. */
+export function isMetaObject(value: unknown): boolean {
+  return isObj(value);
+}
+
 /** Exactly what `MethodNotFoundErrorSchema` takes and returns unchanged. */
 export function isMethodNotFoundError(value: unknown): boolean {
   if (!isObj(value)) return false;
@@ -1623,21 +1623,21 @@ export function isMissingRequiredClientCapabilityError(value: unknown): boolean 
   if (!isObj(value)) return false;
   if (value.jsonrpc !== '2.0') return false;
   if (!opt(value.id, isRequestId)) return false;
-  if (!f113(value.error)) return false;
+  if (!f112(value.error)) return false;
   return true;
 }
 
 // MissingRequiredClientCapabilityError.error
-function f113(value: unknown): boolean {
+function f112(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (value.code !== -32021) return false;
   if (!isStr(value.message)) return false;
-  if (!f114(value.data)) return false;
+  if (!f113(value.data)) return false;
   return true;
 }
 
 // MissingRequiredClientCapabilityError.error.data
-function f114(value: unknown): boolean {
+function f113(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!isClientCapabilities(value.requiredCapabilities)) return false;
   return true;
@@ -1720,12 +1720,12 @@ export function isReadResourceResult(value: unknown): boolean {
   if (!optStr(value.resultType)) return false;
   if (!opt(value.ttlMs, f7)) return false;
   if (!opt(value.cacheScope, isCacheScope)) return false;
-  if (!f116(value.contents)) return false;
+  if (!f115(value.contents)) return false;
   return true;
 }
 
 // ReadResourceResult.contents
-function f116(value: unknown): boolean {
+function f115(value: unknown): boolean {
   return arr(value, isResourceContentsUnion);
 }
 
@@ -1746,7 +1746,7 @@ export function isResourceContents(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!isStr(value.uri)) return false;
   if (!optStr(value.mimeType)) return false;
-  if (!opt(value._meta, isMetaObject)) return false;
+  if (!opt(value._meta, isObj)) return false;
   return true;
 }
 
@@ -1940,28 +1940,28 @@ export function isURLElicitationRequiredError(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (value.jsonrpc !== '2.0') return false;
   if (!opt(value.id, isRequestId)) return false;
-  if (!f118(value.error)) return false;
+  if (!f117(value.error)) return false;
   return true;
 }
 
 // URLElicitationRequiredError.error
-function f118(value: unknown): boolean {
+function f117(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (value.code !== -32042) return false;
   if (!isStr(value.message)) return false;
-  if (!f119(value.data)) return false;
+  if (!f118(value.data)) return false;
   return true;
 }
 
 // URLElicitationRequiredError.error.data
-function f119(value: unknown): boolean {
+function f118(value: unknown): boolean {
   if (!isObj(value)) return false;
-  if (!f120(value.elicitations)) return false;
+  if (!f119(value.elicitations)) return false;
   return true;
 }
 
 // URLElicitationRequiredError.error.data.elicitations
-function f120(value: unknown): boolean {
+function f119(value: unknown): boolean {
   return arr(value, isElicitRequestURLParams);
 }
 
@@ -1983,21 +1983,21 @@ export function isUnsupportedProtocolVersionError(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (value.jsonrpc !== '2.0') return false;
   if (!opt(value.id, isRequestId)) return false;
-  if (!f121(value.error)) return false;
+  if (!f120(value.error)) return false;
   return true;
 }
 
 // UnsupportedProtocolVersionError.error
-function f121(value: unknown): boolean {
+function f120(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (value.code !== -32022) return false;
   if (!isStr(value.message)) return false;
-  if (!f122(value.data)) return false;
+  if (!f121(value.data)) return false;
   return true;
 }
 
 // UnsupportedProtocolVersionError.error.data
-function f122(value: unknown): boolean {
+function f121(value: unknown): boolean {
   if (!isObj(value)) return false;
   if (!isStr(value.requested)) return false;
   if (!f5(value.supported)) return false;
