@@ -5,11 +5,13 @@
 type Obj = Record<string, unknown>;
 type Check = (value: unknown) => boolean;
 
-/** An object zod's object schemas take and return with the same keys (no own `__proto__`, which zod drops). */
+/**
+ * An object zod's object schemas take and return as it is: a plain object (zod copies others into one)
+ * without an own `__proto__` key (which zod drops).
+ */
 function isObj(value: unknown): value is Obj {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return (proto === Object.prototype || proto === null) && !Object.hasOwn(value, '__proto__');
+  return Object.getPrototypeOf(value) === Object.prototype && !Object.hasOwn(value, '__proto__');
 }
 
 /** An object zod's record schemas take (a plain object, see zod's `isPlainObject`). */
