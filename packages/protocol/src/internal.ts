@@ -21,6 +21,8 @@ export { transportLossOf } from './errors.js';
 export { InFlightMap, InFlightSet } from './in-flight-map.js';
 export { randomUuid } from './random-uuid.js';
 export * from './schemas/deferred.js';
+// Exact zod-free checks of every exported `…Schema` (`isCallToolResult`, …), typed as guards.
+export * from './schemas/generated/guards.js';
 export { deferredSchema, isDeferredUnloaded, schemaOrLoad } from './schemas/lazy-schema.js';
 // Straight from each module, never through a barrel that also holds zod schemas: this entry is on a
 // browser client's first download and must not reach zod (see core.ts).

@@ -292,7 +292,7 @@ describe('fast checks', () => {
     expect(acceptedWithMeta).toBeGreaterThan(0);
   });
 
-  it('turns down the unusual shapes, which then go through the schema', () => {
+  it('takes every shape the schema returns unchanged and turns down the rest, which go through the schema', () => {
     const plain = { content: [{ type: 'text', text: 'hi' }] };
     expect(isPlainCallToolResult(plain)).toBe(true);
     expect(isPlainCallToolResult({ ...plain, isError: true, structuredContent: { n: 1 } })).toBe(true);
@@ -304,13 +304,20 @@ describe('fast checks', () => {
     };
     expect(isPlainCallToolResult(modern)).toBe(true);
     expect(isPlainCallToolResult({ ...plain, _meta: { progressToken: 1 } })).toBe(true);
-    for (const odd of [
+    // The generated check is exact: any content block, annotations, icons.
+    for (const rare of [
       { content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }] },
       { content: [{ type: 'text', text: 'hi', annotations: { priority: 1 } }] },
+      { ...plain, _meta: { [SERVER_INFO]: { name: 'srv', version: '1', icons: [{ src: 'a.png' }] } } },
+    ]) {
+      expect(isPlainCallToolResult(rare)).toBe(true);
+    }
+    for (const odd of [
+      { content: [{ type: 'text', text: 'hi', annotations: { priority: 1.5 } }] },
       { content: [{ type: 'text', text: 1 }] },
       { ...plain, _meta: { [SERVER_INFO]: { name: 'srv' } } },
       { ...plain, _meta: { [SERVER_INFO]: { name: 'srv', version: '1', title: 2 } } },
-      { ...plain, _meta: { [SERVER_INFO]: { name: 'srv', version: '1', icons: [{ src: 'a.png' }] } } },
+      { ...plain, _meta: { [SERVER_INFO]: { name: 'srv', version: '1', icons: [{ src: 1 }] } } },
       { ...plain, _meta: [] },
       { ...plain, _meta: null },
       { ...plain, isError: 'no' },
@@ -361,13 +368,14 @@ describe('fast checks', () => {
       _meta: { [SERVER_INFO]: { name: 'srv', version: '1.0.0' } },
     };
     expect(fastAccepts(DiscoverResultSchema, discover)).toBe(true);
+    expect(fastAccepts(DiscoverResultSchema, { ...discover, capabilities: { tasks: {} } })).toBe(true);
     for (const value of [
       { ...discover, supportedVersions: '2026-07-28' },
       { ...discover, supportedVersions: [20260728] },
       { ...discover, ttlMs: -1 },
       { ...discover, ttlMs: 1.5 },
       { ...discover, cacheScope: 'shared' },
-      { ...discover, capabilities: { tasks: {} } },
+      { ...discover, capabilities: { tasks: [] } },
       { ...discover, _meta: { [SERVER_INFO]: { name: 'srv' } } },
     ]) {
       expect(fastAccepts(DiscoverResultSchema, value)).toBe(false);
@@ -387,6 +395,11 @@ describe('fast checks', () => {
         clientInfo: { ...clientInfo, title: 'Host' },
       },
       { ...params, capabilities: { 'x.example/unknown': 1 }, other: true },
+      // Rarer ones too: the generated check is exact.
+      { ...params, capabilities: { tasks: {} } },
+      { ...params, capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+      { ...params, clientInfo: { ...clientInfo, icons: [{ src: 'a.png' }] } },
+      { ...params, _meta: { progressToken: 1 } },
     ];
     for (const value of everydayParams) expect(fastAccepts(InitializeRequestParamsSchema, value)).toBe(true);
     for (const value of [
@@ -396,12 +409,12 @@ describe('fast checks', () => {
       { ...params, capabilities: { elicitation: { url: 1 } } },
       { ...params, capabilities: { sampling: { tools: true } } },
       { ...params, capabilities: { experimental: { on: true } } },
-      { ...params, capabilities: { tasks: {} } },
-      { ...params, capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+      { ...params, capabilities: { tasks: { list: true } } },
+      { ...params, capabilities: { extensions: { 'io.modelcontextprotocol/tasks': 1 } } },
       { ...params, capabilities: JSON.parse('{"__proto__": {}}') },
       { ...params, clientInfo: { name: 'host' } },
-      { ...params, clientInfo: { ...clientInfo, icons: [{ src: 'a.png' }] } },
-      { ...params, _meta: { progressToken: 1 } },
+      { ...params, clientInfo: { ...clientInfo, icons: [{ src: 1 }] } },
+      { ...params, _meta: { progressToken: 1.5 } },
       { ...params, protocolVersion: 20251125 },
       JSON.parse(`{"__proto__": {}, ${JSON.stringify(params).slice(1)}`),
     ]) {
@@ -414,13 +427,14 @@ describe('fast checks', () => {
       { ...result, capabilities: { tools: { listChanged: true }, logging: {}, completions: {} } },
       { ...result, capabilities: { resources: { subscribe: true, listChanged: true }, prompts: {} } },
       { ...result, instructions: 'Use the tools.', _meta: { [SERVER_INFO]: clientInfo } },
+      { ...result, capabilities: { tasks: { list: {} } } },
     ];
     for (const value of everydayResults) expect(fastAccepts(InitializeResultSchema, value)).toBe(true);
     for (const value of [
       { ...result, capabilities: { resources: { subscribe: 'yes' } } },
       { ...result, capabilities: { resources: { subscribe: true, listChanged: 'no' } } },
       { ...result, capabilities: { tools: [] } },
-      { ...result, capabilities: { tasks: { list: {} } } },
+      { ...result, capabilities: { tasks: { list: 1 } } },
       { ...result, instructions: 1 },
       { ...result, serverInfo: { version: '1' } },
       { ...result, _meta: [] },

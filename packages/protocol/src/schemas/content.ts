@@ -1,5 +1,20 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import {
+  isAudioContent,
+  isBlobResourceContents,
+  isContentBlock,
+  isEmbeddedResource,
+  isImageContent,
+  isResourceContents,
+  isResourceContentsUnion,
+  isResourceLink,
+  isSamplingMessageContentBlock,
+  isTextContent,
+  isTextResourceContents,
+  isToolResultContent,
+  isToolUseContent,
+} from './generated/checks.js';
 import { AnnotationsSchema, IconSchema, MetaObjectSchema } from './common.js';
 import type { Extended, LooseObject } from './schema-types.js';
 
@@ -14,30 +29,33 @@ export const ResourceContentsSchema: LooseObject<{
   uri: z.ZodString;
   mimeType: z.ZodOptional<z.ZodString>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    uri: z.string(),
-    mimeType: z.string().optional(),
-    _meta: realSchema(MetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      uri: z.string(),
+      mimeType: z.string().optional(),
+      _meta: realSchema(MetaObjectSchema).optional(),
+    }),
+  isResourceContents,
 );
 export type ResourceContents = z.infer<typeof ResourceContentsSchema>;
 
 /** Text contents of a resource. */
 export const TextResourceContentsSchema: Extended<typeof ResourceContentsSchema, { text: z.ZodString }> =
-  lazySchema(() => realSchema(ResourceContentsSchema).extend({ text: z.string() }));
+  lazySchema(() => realSchema(ResourceContentsSchema).extend({ text: z.string() }), isTextResourceContents);
 export type TextResourceContents = z.infer<typeof TextResourceContentsSchema>;
 
 /** Binary contents of a resource, base64-encoded. */
 export const BlobResourceContentsSchema: Extended<typeof ResourceContentsSchema, { blob: z.ZodString }> =
-  lazySchema(() => realSchema(ResourceContentsSchema).extend({ blob: z.string() }));
+  lazySchema(() => realSchema(ResourceContentsSchema).extend({ blob: z.string() }), isBlobResourceContents);
 export type BlobResourceContents = z.infer<typeof BlobResourceContentsSchema>;
 
 /** Text or blob contents, as returned by `resources/read` and embedded in content. */
 export const ResourceContentsUnionSchema: z.ZodUnion<
   readonly [typeof TextResourceContentsSchema, typeof BlobResourceContentsSchema]
-> = lazySchema(() =>
-  z.union([realSchema(TextResourceContentsSchema), realSchema(BlobResourceContentsSchema)]),
+> = lazySchema(
+  () => z.union([realSchema(TextResourceContentsSchema), realSchema(BlobResourceContentsSchema)]),
+  isResourceContentsUnion,
 );
 
 const blockBase = () => ({
@@ -51,7 +69,10 @@ export const TextContentSchema: LooseObject<{
   text: z.ZodString;
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() => z.looseObject({ type: z.literal('text'), text: z.string(), ...blockBase() }));
+}> = lazySchema(
+  () => z.looseObject({ type: z.literal('text'), text: z.string(), ...blockBase() }),
+  isTextContent,
+);
 export type TextContent = z.infer<typeof TextContentSchema>;
 
 /** A base64-encoded image. */
@@ -61,13 +82,15 @@ export const ImageContentSchema: LooseObject<{
   mimeType: z.ZodString;
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('image'),
-    data: z.string(),
-    mimeType: z.string(),
-    ...blockBase(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('image'),
+      data: z.string(),
+      mimeType: z.string(),
+      ...blockBase(),
+    }),
+  isImageContent,
 );
 export type ImageContent = z.infer<typeof ImageContentSchema>;
 
@@ -78,13 +101,15 @@ export const AudioContentSchema: LooseObject<{
   mimeType: z.ZodString;
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('audio'),
-    data: z.string(),
-    mimeType: z.string(),
-    ...blockBase(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('audio'),
+      data: z.string(),
+      mimeType: z.string(),
+      ...blockBase(),
+    }),
+  isAudioContent,
 );
 export type AudioContent = z.infer<typeof AudioContentSchema>;
 
@@ -100,18 +125,20 @@ export const ResourceLinkSchema: LooseObject<{
   icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('resource_link'),
-    uri: z.string(),
-    name: z.string(),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    mimeType: z.string().optional(),
-    size: z.number().optional(),
-    icons: z.array(realSchema(IconSchema)).optional(),
-    ...blockBase(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('resource_link'),
+      uri: z.string(),
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      mimeType: z.string().optional(),
+      size: z.number().optional(),
+      icons: z.array(realSchema(IconSchema)).optional(),
+      ...blockBase(),
+    }),
+  isResourceLink,
 );
 export type ResourceLink = z.infer<typeof ResourceLinkSchema>;
 
@@ -121,12 +148,14 @@ export const EmbeddedResourceSchema: LooseObject<{
   resource: typeof ResourceContentsUnionSchema;
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('resource'),
-    resource: realSchema(ResourceContentsUnionSchema),
-    ...blockBase(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('resource'),
+      resource: realSchema(ResourceContentsUnionSchema),
+      ...blockBase(),
+    }),
+  isEmbeddedResource,
 );
 export type EmbeddedResource = z.infer<typeof EmbeddedResourceSchema>;
 
@@ -149,14 +178,16 @@ export const ContentBlockSchema: z.ZodDiscriminatedUnion<
     typeof EmbeddedResourceSchema,
   ],
   'type'
-> = lazySchema(() =>
-  z.discriminatedUnion('type', [
-    realSchema(TextContentSchema),
-    realSchema(ImageContentSchema),
-    realSchema(AudioContentSchema),
-    realSchema(ResourceLinkSchema),
-    realSchema(EmbeddedResourceSchema),
-  ]),
+> = lazySchema(
+  () =>
+    z.discriminatedUnion('type', [
+      realSchema(TextContentSchema),
+      realSchema(ImageContentSchema),
+      realSchema(AudioContentSchema),
+      realSchema(ResourceLinkSchema),
+      realSchema(EmbeddedResourceSchema),
+    ]),
+  isContentBlock,
 );
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 
@@ -167,14 +198,16 @@ export const ToolUseContentSchema: LooseObject<{
   name: z.ZodString;
   input: z.ZodRecord<z.ZodString, z.ZodUnknown>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('tool_use'),
-    id: z.string(),
-    name: z.string(),
-    input: z.record(z.string(), z.unknown()),
-    _meta: realSchema(MetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('tool_use'),
+      id: z.string(),
+      name: z.string(),
+      input: z.record(z.string(), z.unknown()),
+      _meta: realSchema(MetaObjectSchema).optional(),
+    }),
+  isToolUseContent,
 );
 export type ToolUseContent = z.infer<typeof ToolUseContentSchema>;
 
@@ -186,16 +219,18 @@ export const ToolResultContentSchema: LooseObject<{
   structuredContent: z.ZodOptional<z.ZodUnknown>;
   isError: z.ZodOptional<z.ZodBoolean>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('tool_result'),
-    toolUseId: z.string(),
-    content: z.array(realSchema(ContentBlockSchema)),
-    /** An object up to 2025-11-25, any JSON value in 2026-07-28. */
-    structuredContent: z.unknown().optional(),
-    isError: z.boolean().optional(),
-    _meta: realSchema(MetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('tool_result'),
+      toolUseId: z.string(),
+      content: z.array(realSchema(ContentBlockSchema)),
+      /** An object up to 2025-11-25, any JSON value in 2026-07-28. */
+      structuredContent: z.unknown().optional(),
+      isError: z.boolean().optional(),
+      _meta: realSchema(MetaObjectSchema).optional(),
+    }),
+  isToolResultContent,
 );
 export type ToolResultContent = z.infer<typeof ToolResultContentSchema>;
 
@@ -209,13 +244,15 @@ export const SamplingMessageContentBlockSchema: z.ZodDiscriminatedUnion<
     typeof ToolResultContentSchema,
   ],
   'type'
-> = lazySchema(() =>
-  z.discriminatedUnion('type', [
-    realSchema(TextContentSchema),
-    realSchema(ImageContentSchema),
-    realSchema(AudioContentSchema),
-    realSchema(ToolUseContentSchema),
-    realSchema(ToolResultContentSchema),
-  ]),
+> = lazySchema(
+  () =>
+    z.discriminatedUnion('type', [
+      realSchema(TextContentSchema),
+      realSchema(ImageContentSchema),
+      realSchema(AudioContentSchema),
+      realSchema(ToolUseContentSchema),
+      realSchema(ToolResultContentSchema),
+    ]),
+  isSamplingMessageContentBlock,
 );
 export type SamplingMessageContentBlock = z.infer<typeof SamplingMessageContentBlockSchema>;

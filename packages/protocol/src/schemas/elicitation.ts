@@ -1,5 +1,24 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import {
+  isBooleanSchema,
+  isElicitRequest,
+  isElicitRequestFormParams,
+  isElicitRequestParams,
+  isElicitRequestURLParams,
+  isElicitResult,
+  isElicitationCompleteNotification,
+  isElicitationCompleteNotificationParams,
+  isEnumSchema,
+  isLegacyTitledEnumSchema,
+  isNumberSchema,
+  isPrimitiveSchemaDefinition,
+  isStringSchema,
+  isTitledMultiSelectEnumSchema,
+  isTitledSingleSelectEnumSchema,
+  isUntitledMultiSelectEnumSchema,
+  isUntitledSingleSelectEnumSchema,
+} from './generated/checks.js';
 import { NotificationMetaObjectSchema, ResultSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
 import { TaskMetadataSchema } from './tasks.js';
@@ -16,87 +35,101 @@ const described = () => ({
 });
 
 /** A free-text field. */
-export const StringSchemaSchema = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('string'),
-    ...described(),
-    minLength: z.number().int().optional(),
-    maxLength: z.number().int().optional(),
-    format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
-    default: z.string().optional(),
-  }),
+export const StringSchemaSchema = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('string'),
+      ...described(),
+      minLength: z.number().int().optional(),
+      maxLength: z.number().int().optional(),
+      format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
+      default: z.string().optional(),
+    }),
+  isStringSchema,
 );
 export type StringSchema = z.infer<typeof StringSchemaSchema>;
 
 /** A number field. */
-export const NumberSchemaSchema = lazySchema(() =>
-  z.looseObject({
-    type: z.enum(['number', 'integer']),
-    ...described(),
-    minimum: z.number().optional(),
-    maximum: z.number().optional(),
-    default: z.number().optional(),
-  }),
+export const NumberSchemaSchema = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.enum(['number', 'integer']),
+      ...described(),
+      minimum: z.number().optional(),
+      maximum: z.number().optional(),
+      default: z.number().optional(),
+    }),
+  isNumberSchema,
 );
 export type NumberSchema = z.infer<typeof NumberSchemaSchema>;
 
 /** A checkbox. */
-export const BooleanSchemaSchema = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('boolean'),
-    ...described(),
-    default: z.boolean().optional(),
-  }),
+export const BooleanSchemaSchema = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('boolean'),
+      ...described(),
+      default: z.boolean().optional(),
+    }),
+  isBooleanSchema,
 );
 export type BooleanSchema = z.infer<typeof BooleanSchemaSchema>;
 
 const TitledOption = lazySchema(() => z.looseObject({ const: z.string(), title: z.string() }));
 
 /** Single choice from plain values (2025-11-25+). */
-export const UntitledSingleSelectEnumSchemaSchema = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('string'),
-    ...described(),
-    enum: z.array(z.string()),
-    default: z.string().optional(),
-  }),
+export const UntitledSingleSelectEnumSchemaSchema = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('string'),
+      ...described(),
+      enum: z.array(z.string()),
+      default: z.string().optional(),
+    }),
+  isUntitledSingleSelectEnumSchema,
 );
 export type UntitledSingleSelectEnumSchema = z.infer<typeof UntitledSingleSelectEnumSchemaSchema>;
 
 /** Single choice from titled values (2025-11-25+). */
-export const TitledSingleSelectEnumSchemaSchema = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('string'),
-    ...described(),
-    oneOf: z.array(realSchema(TitledOption)),
-    default: z.string().optional(),
-  }),
+export const TitledSingleSelectEnumSchemaSchema = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('string'),
+      ...described(),
+      oneOf: z.array(realSchema(TitledOption)),
+      default: z.string().optional(),
+    }),
+  isTitledSingleSelectEnumSchema,
 );
 export type TitledSingleSelectEnumSchema = z.infer<typeof TitledSingleSelectEnumSchemaSchema>;
 
 /** Multiple choice from plain values (2025-11-25+). */
-export const UntitledMultiSelectEnumSchemaSchema = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('array'),
-    ...described(),
-    minItems: z.number().int().optional(),
-    maxItems: z.number().int().optional(),
-    items: z.looseObject({ type: z.literal('string'), enum: z.array(z.string()) }),
-    default: z.array(z.string()).optional(),
-  }),
+export const UntitledMultiSelectEnumSchemaSchema = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('array'),
+      ...described(),
+      minItems: z.number().int().optional(),
+      maxItems: z.number().int().optional(),
+      items: z.looseObject({ type: z.literal('string'), enum: z.array(z.string()) }),
+      default: z.array(z.string()).optional(),
+    }),
+  isUntitledMultiSelectEnumSchema,
 );
 export type UntitledMultiSelectEnumSchema = z.infer<typeof UntitledMultiSelectEnumSchemaSchema>;
 
 /** Multiple choice from titled values (2025-11-25+). */
-export const TitledMultiSelectEnumSchemaSchema = lazySchema(() =>
-  z.looseObject({
-    type: z.literal('array'),
-    ...described(),
-    minItems: z.number().int().optional(),
-    maxItems: z.number().int().optional(),
-    items: z.looseObject({ anyOf: z.array(realSchema(TitledOption)) }),
-    default: z.array(z.string()).optional(),
-  }),
+export const TitledMultiSelectEnumSchemaSchema = lazySchema(
+  () =>
+    z.looseObject({
+      type: z.literal('array'),
+      ...described(),
+      minItems: z.number().int().optional(),
+      maxItems: z.number().int().optional(),
+      items: z.looseObject({ anyOf: z.array(realSchema(TitledOption)) }),
+      default: z.array(z.string()).optional(),
+    }),
+  isTitledMultiSelectEnumSchema,
 );
 export type TitledMultiSelectEnumSchema = z.infer<typeof TitledMultiSelectEnumSchemaSchema>;
 
@@ -104,10 +137,12 @@ export type TitledMultiSelectEnumSchema = z.infer<typeof TitledMultiSelectEnumSc
 export const LegacyTitledEnumSchemaSchema: Extended<
   typeof UntitledSingleSelectEnumSchemaSchema,
   { enumNames: z.ZodOptional<z.ZodArray<z.ZodString>> }
-> = lazySchema(() =>
-  realSchema(UntitledSingleSelectEnumSchemaSchema).extend({
-    enumNames: z.array(z.string()).optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(UntitledSingleSelectEnumSchemaSchema).extend({
+      enumNames: z.array(z.string()).optional(),
+    }),
+  isLegacyTitledEnumSchema,
 );
 export type LegacyTitledEnumSchema = z.infer<typeof LegacyTitledEnumSchemaSchema>;
 
@@ -120,14 +155,16 @@ export const EnumSchemaSchema: z.ZodUnion<
     typeof TitledMultiSelectEnumSchemaSchema,
     typeof LegacyTitledEnumSchemaSchema,
   ]
-> = lazySchema(() =>
-  z.union([
-    realSchema(UntitledSingleSelectEnumSchemaSchema),
-    realSchema(TitledSingleSelectEnumSchemaSchema),
-    realSchema(UntitledMultiSelectEnumSchemaSchema),
-    realSchema(TitledMultiSelectEnumSchemaSchema),
-    realSchema(LegacyTitledEnumSchemaSchema),
-  ]),
+> = lazySchema(
+  () =>
+    z.union([
+      realSchema(UntitledSingleSelectEnumSchemaSchema),
+      realSchema(TitledSingleSelectEnumSchemaSchema),
+      realSchema(UntitledMultiSelectEnumSchemaSchema),
+      realSchema(TitledMultiSelectEnumSchemaSchema),
+      realSchema(LegacyTitledEnumSchemaSchema),
+    ]),
+  isEnumSchema,
 );
 export type EnumSchema = z.infer<typeof EnumSchemaSchema>;
 
@@ -143,17 +180,19 @@ export const PrimitiveSchemaDefinitionSchema: z.ZodUnion<
     typeof NumberSchemaSchema,
     typeof BooleanSchemaSchema,
   ]
-> = lazySchema(() =>
-  z.union([
-    realSchema(UntitledSingleSelectEnumSchemaSchema),
-    realSchema(TitledSingleSelectEnumSchemaSchema),
-    realSchema(UntitledMultiSelectEnumSchemaSchema),
-    realSchema(TitledMultiSelectEnumSchemaSchema),
-    realSchema(LegacyTitledEnumSchemaSchema),
-    realSchema(StringSchemaSchema),
-    realSchema(NumberSchemaSchema),
-    realSchema(BooleanSchemaSchema),
-  ]),
+> = lazySchema(
+  () =>
+    z.union([
+      realSchema(UntitledSingleSelectEnumSchemaSchema),
+      realSchema(TitledSingleSelectEnumSchemaSchema),
+      realSchema(UntitledMultiSelectEnumSchemaSchema),
+      realSchema(TitledMultiSelectEnumSchemaSchema),
+      realSchema(LegacyTitledEnumSchemaSchema),
+      realSchema(StringSchemaSchema),
+      realSchema(NumberSchemaSchema),
+      realSchema(BooleanSchemaSchema),
+    ]),
+  isPrimitiveSchemaDefinition,
 );
 export type PrimitiveSchemaDefinition = z.infer<typeof PrimitiveSchemaDefinitionSchema>;
 
@@ -171,18 +210,20 @@ export const ElicitRequestFormParamsSchema: Extended<
     }>;
     task: z.ZodOptional<typeof TaskMetadataSchema>;
   }
-> = lazySchema(() =>
-  realSchema(RequestParamsSchema).extend({
-    mode: z.literal('form').optional(),
-    message: z.string(),
-    requestedSchema: z.looseObject({
-      $schema: z.string().optional(),
-      type: z.literal('object'),
-      properties: z.record(z.string(), realSchema(PrimitiveSchemaDefinitionSchema)),
-      required: z.array(z.string()).optional(),
+> = lazySchema(
+  () =>
+    realSchema(RequestParamsSchema).extend({
+      mode: z.literal('form').optional(),
+      message: z.string(),
+      requestedSchema: z.looseObject({
+        $schema: z.string().optional(),
+        type: z.literal('object'),
+        properties: z.record(z.string(), realSchema(PrimitiveSchemaDefinitionSchema)),
+        required: z.array(z.string()).optional(),
+      }),
+      task: realSchema(TaskMetadataSchema).optional(),
     }),
-    task: realSchema(TaskMetadataSchema).optional(),
-  }),
+  isElicitRequestFormParams,
 );
 export type ElicitRequestFormParams = z.infer<typeof ElicitRequestFormParamsSchema>;
 
@@ -196,22 +237,25 @@ export const ElicitRequestURLParamsSchema: Extended<
     elicitationId: z.ZodOptional<z.ZodString>;
     task: z.ZodOptional<typeof TaskMetadataSchema>;
   }
-> = lazySchema(() =>
-  realSchema(RequestParamsSchema).extend({
-    mode: z.literal('url'),
-    message: z.string(),
-    url: z.string(),
-    elicitationId: z.string().optional(),
-    task: realSchema(TaskMetadataSchema).optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(RequestParamsSchema).extend({
+      mode: z.literal('url'),
+      message: z.string(),
+      url: z.string(),
+      elicitationId: z.string().optional(),
+      task: realSchema(TaskMetadataSchema).optional(),
+    }),
+  isElicitRequestURLParams,
 );
 export type ElicitRequestURLParams = z.infer<typeof ElicitRequestURLParamsSchema>;
 
 /** Params of `elicitation/create`. */
 export const ElicitRequestParamsSchema: z.ZodUnion<
   readonly [typeof ElicitRequestURLParamsSchema, typeof ElicitRequestFormParamsSchema]
-> = lazySchema(() =>
-  z.union([realSchema(ElicitRequestURLParamsSchema), realSchema(ElicitRequestFormParamsSchema)]),
+> = lazySchema(
+  () => z.union([realSchema(ElicitRequestURLParamsSchema), realSchema(ElicitRequestFormParamsSchema)]),
+  isElicitRequestParams,
 );
 export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
 
@@ -219,11 +263,13 @@ export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
 export const ElicitRequestSchema: LooseObject<{
   method: z.ZodLiteral<'elicitation/create'>;
   params: typeof ElicitRequestParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('elicitation/create'),
-    params: realSchema(ElicitRequestParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('elicitation/create'),
+      params: realSchema(ElicitRequestParamsSchema),
+    }),
+  isElicitRequest,
 );
 export type ElicitRequest = z.infer<typeof ElicitRequestSchema>;
 
@@ -252,13 +298,15 @@ export const ElicitResultSchema: Extended<
       >
     >;
   }
-> = lazySchema(() =>
-  realSchema(ResultSchema).extend({
-    action: z.enum(['accept', 'decline', 'cancel']),
-    content: z
-      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
-      .optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(ResultSchema).extend({
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+        .optional(),
+    }),
+  isElicitResult,
 );
 export type ElicitResult = z.infer<typeof ElicitResultSchema>;
 
@@ -266,11 +314,13 @@ export type ElicitResult = z.infer<typeof ElicitResultSchema>;
 export const ElicitationCompleteNotificationParamsSchema: LooseObject<{
   elicitationId: z.ZodString;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    elicitationId: z.string(),
-    _meta: realSchema(NotificationMetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      elicitationId: z.string(),
+      _meta: realSchema(NotificationMetaObjectSchema).optional(),
+    }),
+  isElicitationCompleteNotificationParams,
 );
 export type ElicitationCompleteNotificationParams = z.infer<
   typeof ElicitationCompleteNotificationParamsSchema
@@ -280,10 +330,12 @@ export type ElicitationCompleteNotificationParams = z.infer<
 export const ElicitationCompleteNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/elicitation/complete'>;
   params: typeof ElicitationCompleteNotificationParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('notifications/elicitation/complete'),
-    params: realSchema(ElicitationCompleteNotificationParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('notifications/elicitation/complete'),
+      params: realSchema(ElicitationCompleteNotificationParamsSchema),
+    }),
+  isElicitationCompleteNotification,
 );
 export type ElicitationCompleteNotification = z.infer<typeof ElicitationCompleteNotificationSchema>;

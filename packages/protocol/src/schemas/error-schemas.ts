@@ -1,5 +1,17 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import {
+  isError,
+  isHeaderMismatchError,
+  isInternalError,
+  isInvalidParamsError,
+  isInvalidRequestError,
+  isMethodNotFoundError,
+  isMissingRequiredClientCapabilityError,
+  isParseError,
+  isURLElicitationRequiredError,
+  isUnsupportedProtocolVersionError,
+} from './generated/checks.js';
 import { ErrorCode } from '../errors.js';
 import { ClientCapabilitiesSchema } from './capabilities.js';
 import { RequestIdSchema } from './common.js';
@@ -13,12 +25,14 @@ import type { Extended, LooseObject } from './schema-types.js';
  */
 
 /** A JSON-RPC error object (the spec's `Error`). */
-export const ErrorSchema = lazySchema(() =>
-  z.looseObject({
-    code: z.number().int(),
-    message: z.string(),
-    data: z.unknown().optional(),
-  }),
+export const ErrorSchema = lazySchema(
+  () =>
+    z.looseObject({
+      code: z.number().int(),
+      message: z.string(),
+      data: z.unknown().optional(),
+    }),
+  isError,
 );
 export type ErrorObject = z.infer<typeof ErrorSchema>;
 
@@ -28,15 +42,24 @@ const errorWithCode = <C extends number>(code: C): ErrorWithCode<C> =>
   realSchema(ErrorSchema).extend({ code: z.literal(code) });
 
 /** -32700. */
-export const ParseErrorSchema = lazySchema(() => errorWithCode(ErrorCode.ParseError));
+export const ParseErrorSchema = lazySchema(() => errorWithCode(ErrorCode.ParseError), isParseError);
 /** -32600. */
-export const InvalidRequestErrorSchema = lazySchema(() => errorWithCode(ErrorCode.InvalidRequest));
+export const InvalidRequestErrorSchema = lazySchema(
+  () => errorWithCode(ErrorCode.InvalidRequest),
+  isInvalidRequestError,
+);
 /** -32601. */
-export const MethodNotFoundErrorSchema = lazySchema(() => errorWithCode(ErrorCode.MethodNotFound));
+export const MethodNotFoundErrorSchema = lazySchema(
+  () => errorWithCode(ErrorCode.MethodNotFound),
+  isMethodNotFoundError,
+);
 /** -32602; also "resource not found" from 2026-07-28 on. */
-export const InvalidParamsErrorSchema = lazySchema(() => errorWithCode(ErrorCode.InvalidParams));
+export const InvalidParamsErrorSchema = lazySchema(
+  () => errorWithCode(ErrorCode.InvalidParams),
+  isInvalidParamsError,
+);
 /** -32603. */
-export const InternalErrorSchema = lazySchema(() => errorWithCode(ErrorCode.InternalError));
+export const InternalErrorSchema = lazySchema(() => errorWithCode(ErrorCode.InternalError), isInternalError);
 
 /** A whole error response whose `error` member is `E`. */
 type ErrorResponse<E extends z.ZodType> = LooseObject<{
@@ -48,8 +71,9 @@ const errorResponse = <E extends z.ZodType>(error: E): ErrorResponse<E> =>
   z.looseObject({ jsonrpc: z.literal('2.0'), id: realSchema(RequestIdSchema).optional(), error });
 
 /** -32020: an HTTP `Mcp-*` header disagrees with the body (2026-07-28). */
-export const HeaderMismatchErrorSchema = lazySchema(() =>
-  errorResponse(errorWithCode(ErrorCode.HeaderMismatch)),
+export const HeaderMismatchErrorSchema = lazySchema(
+  () => errorResponse(errorWithCode(ErrorCode.HeaderMismatch)),
+  isHeaderMismatchError,
 );
 export type HeaderMismatchError = z.infer<typeof HeaderMismatchErrorSchema>;
 
@@ -59,12 +83,14 @@ export const MissingRequiredClientCapabilityErrorSchema: ErrorResponse<
     ErrorWithCode<typeof ErrorCode.MissingRequiredClientCapability>,
     { data: LooseObject<{ requiredCapabilities: typeof ClientCapabilitiesSchema }> }
   >
-> = lazySchema(() =>
-  errorResponse(
-    errorWithCode(ErrorCode.MissingRequiredClientCapability).extend({
-      data: z.looseObject({ requiredCapabilities: realSchema(ClientCapabilitiesSchema) }),
-    }),
-  ),
+> = lazySchema(
+  () =>
+    errorResponse(
+      errorWithCode(ErrorCode.MissingRequiredClientCapability).extend({
+        data: z.looseObject({ requiredCapabilities: realSchema(ClientCapabilitiesSchema) }),
+      }),
+    ),
+  isMissingRequiredClientCapabilityError,
 );
 export type MissingRequiredClientCapabilityError = z.infer<typeof MissingRequiredClientCapabilityErrorSchema>;
 
@@ -91,12 +117,14 @@ export const UnsupportedProtocolVersionErrorSchema: ErrorResponse<
     ErrorWithCode<typeof ErrorCode.UnsupportedProtocolVersion>,
     { data: LooseObject<{ requested: z.ZodString; supported: z.ZodArray<z.ZodString> }> }
   >
-> = lazySchema(() =>
-  errorResponse(
-    errorWithCode(ErrorCode.UnsupportedProtocolVersion).extend({
-      data: z.looseObject({ requested: z.string(), supported: z.array(z.string()) }),
-    }),
-  ),
+> = lazySchema(
+  () =>
+    errorResponse(
+      errorWithCode(ErrorCode.UnsupportedProtocolVersion).extend({
+        data: z.looseObject({ requested: z.string(), supported: z.array(z.string()) }),
+      }),
+    ),
+  isUnsupportedProtocolVersionError,
 );
 export type UnsupportedProtocolVersionError = z.infer<typeof UnsupportedProtocolVersionErrorSchema>;
 
@@ -106,11 +134,13 @@ export const URLElicitationRequiredErrorSchema: ErrorResponse<
     ErrorWithCode<typeof ErrorCode.UrlElicitationRequired>,
     { data: LooseObject<{ elicitations: z.ZodArray<typeof ElicitRequestURLParamsSchema> }> }
   >
-> = lazySchema(() =>
-  errorResponse(
-    errorWithCode(ErrorCode.UrlElicitationRequired).extend({
-      data: z.looseObject({ elicitations: z.array(realSchema(ElicitRequestURLParamsSchema)) }),
-    }),
-  ),
+> = lazySchema(
+  () =>
+    errorResponse(
+      errorWithCode(ErrorCode.UrlElicitationRequired).extend({
+        data: z.looseObject({ elicitations: z.array(realSchema(ElicitRequestURLParamsSchema)) }),
+      }),
+    ),
+  isURLElicitationRequiredError,
 );
 export type URLElicitationRequiredError = z.infer<typeof URLElicitationRequiredErrorSchema>;

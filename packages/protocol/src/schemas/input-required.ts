@@ -1,5 +1,13 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import {
+  isInputRequest,
+  isInputRequests,
+  isInputRequiredResult,
+  isInputResponse,
+  isInputResponseRequestParams,
+  isInputResponses,
+} from './generated/checks.js';
 import { ResultSchema } from './common.js';
 import { ElicitRequestSchema, ElicitResultSchema } from './elicitation.js';
 import { RequestParamsSchema } from './request-params.js';
@@ -16,18 +24,21 @@ import type { Extended } from './schema-types.js';
 /** A request the server needs the client to answer: sampling, roots or elicitation. */
 export const InputRequestSchema: z.ZodUnion<
   readonly [typeof CreateMessageRequestSchema, typeof ListRootsRequestSchema, typeof ElicitRequestSchema]
-> = lazySchema(() =>
-  z.union([
-    realSchema(CreateMessageRequestSchema),
-    realSchema(ListRootsRequestSchema),
-    realSchema(ElicitRequestSchema),
-  ]),
+> = lazySchema(
+  () =>
+    z.union([
+      realSchema(CreateMessageRequestSchema),
+      realSchema(ListRootsRequestSchema),
+      realSchema(ElicitRequestSchema),
+    ]),
+  isInputRequest,
 );
 export type InputRequest = z.infer<typeof InputRequestSchema>;
 
 /** Input requests keyed by a server-chosen id. */
-export const InputRequestsSchema: z.ZodRecord<z.ZodString, typeof InputRequestSchema> = lazySchema(() =>
-  z.record(z.string(), realSchema(InputRequestSchema)),
+export const InputRequestsSchema: z.ZodRecord<z.ZodString, typeof InputRequestSchema> = lazySchema(
+  () => z.record(z.string(), realSchema(InputRequestSchema)),
+  isInputRequests,
 );
 export type InputRequests = z.infer<typeof InputRequestsSchema>;
 
@@ -37,18 +48,21 @@ export type InputRequests = z.infer<typeof InputRequestsSchema>;
  */
 export const InputResponseSchema: z.ZodUnion<
   readonly [typeof CreateMessageResultSchema, typeof ListRootsResultSchema, typeof ElicitResultSchema]
-> = lazySchema(() =>
-  z.union([
-    realSchema(CreateMessageResultSchema),
-    realSchema(ListRootsResultSchema),
-    realSchema(ElicitResultSchema),
-  ]),
+> = lazySchema(
+  () =>
+    z.union([
+      realSchema(CreateMessageResultSchema),
+      realSchema(ListRootsResultSchema),
+      realSchema(ElicitResultSchema),
+    ]),
+  isInputResponse,
 );
 export type InputResponse = z.infer<typeof InputResponseSchema>;
 
 /** Answers keyed like the `inputRequests` they answer. */
-export const InputResponsesSchema: z.ZodRecord<z.ZodString, typeof InputResponseSchema> = lazySchema(() =>
-  z.record(z.string(), realSchema(InputResponseSchema)),
+export const InputResponsesSchema: z.ZodRecord<z.ZodString, typeof InputResponseSchema> = lazySchema(
+  () => z.record(z.string(), realSchema(InputResponseSchema)),
+  isInputResponses,
 );
 export type InputResponses = z.infer<typeof InputResponsesSchema>;
 
@@ -75,11 +89,13 @@ export type InputResponses = z.infer<typeof InputResponsesSchema>;
 export const InputRequiredResultSchema: Extended<
   typeof ResultSchema,
   { inputRequests: z.ZodOptional<typeof InputRequestsSchema>; requestState: z.ZodOptional<z.ZodString> }
-> = lazySchema(() =>
-  realSchema(ResultSchema).extend({
-    inputRequests: realSchema(InputRequestsSchema).optional(),
-    requestState: z.string().optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(ResultSchema).extend({
+      inputRequests: realSchema(InputRequestsSchema).optional(),
+      requestState: z.string().optional(),
+    }),
+  isInputRequiredResult,
 );
 export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;
 
@@ -87,11 +103,13 @@ export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;
 export const InputResponseRequestParamsSchema: Extended<
   typeof RequestParamsSchema,
   { inputResponses: z.ZodOptional<typeof InputResponsesSchema>; requestState: z.ZodOptional<z.ZodString> }
-> = lazySchema(() =>
-  realSchema(RequestParamsSchema).extend({
-    inputResponses: realSchema(InputResponsesSchema).optional(),
-    requestState: z.string().optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(RequestParamsSchema).extend({
+      inputResponses: realSchema(InputResponsesSchema).optional(),
+      requestState: z.string().optional(),
+    }),
+  isInputResponseRequestParams,
 );
 export type InputResponseRequestParams = z.infer<typeof InputResponseRequestParamsSchema>;
 

@@ -1,12 +1,16 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import {
+  isDiscoverRequest,
+  isDiscoverResult,
+  isInitializeRequest,
+  isInitializeRequestParams,
+  isInitializeResult,
+  isInitializedNotification,
+  isPingRequest,
+} from './generated/checks.js';
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from './capabilities.js';
 import { CacheScopeSchema, ImplementationSchema, NotificationParamsSchema, ResultSchema } from './common.js';
-import {
-  isPlainDiscoverResult,
-  isPlainInitializeRequestParams,
-  isPlainInitializeResult,
-} from './fast-check.js';
 import { RequestParamsSchema } from './request-params.js';
 import type { Extended, LooseObject } from './schema-types.js';
 
@@ -30,7 +34,7 @@ export const InitializeRequestParamsSchema: Extended<
       capabilities: realSchema(ClientCapabilitiesSchema),
       clientInfo: realSchema(ImplementationSchema),
     }),
-  isPlainInitializeRequestParams,
+  isInitializeRequestParams,
 );
 export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSchema>;
 
@@ -38,11 +42,13 @@ export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSche
 export const InitializeRequestSchema: LooseObject<{
   method: z.ZodLiteral<'initialize'>;
   params: typeof InitializeRequestParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('initialize'),
-    params: realSchema(InitializeRequestParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('initialize'),
+      params: realSchema(InitializeRequestParamsSchema),
+    }),
+  isInitializeRequest,
 );
 export type InitializeRequest = z.infer<typeof InitializeRequestSchema>;
 
@@ -75,7 +81,7 @@ export const InitializeResultSchema: Extended<
       serverInfo: realSchema(ImplementationSchema),
       instructions: z.string().optional(),
     }),
-  isPlainInitializeResult,
+  isInitializeResult,
 );
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 
@@ -83,11 +89,13 @@ export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 export const InitializedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/initialized'>;
   params: z.ZodOptional<typeof NotificationParamsSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('notifications/initialized'),
-    params: realSchema(NotificationParamsSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('notifications/initialized'),
+      params: realSchema(NotificationParamsSchema).optional(),
+    }),
+  isInitializedNotification,
 );
 export type InitializedNotification = z.infer<typeof InitializedNotificationSchema>;
 
@@ -95,11 +103,13 @@ export type InitializedNotification = z.infer<typeof InitializedNotificationSche
 export const PingRequestSchema: LooseObject<{
   method: z.ZodLiteral<'ping'>;
   params: z.ZodOptional<typeof RequestParamsSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('ping'),
-    params: realSchema(RequestParamsSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('ping'),
+      params: realSchema(RequestParamsSchema).optional(),
+    }),
+  isPingRequest,
 );
 export type PingRequest = z.infer<typeof PingRequestSchema>;
 
@@ -107,11 +117,13 @@ export type PingRequest = z.infer<typeof PingRequestSchema>;
 export const DiscoverRequestSchema: LooseObject<{
   method: z.ZodLiteral<'server/discover'>;
   params: z.ZodOptional<typeof RequestParamsSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('server/discover'),
-    params: realSchema(RequestParamsSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('server/discover'),
+      params: realSchema(RequestParamsSchema).optional(),
+    }),
+  isDiscoverRequest,
 );
 export type DiscoverRequest = z.infer<typeof DiscoverRequestSchema>;
 
@@ -134,6 +146,6 @@ export const DiscoverResultSchema: Extended<
       ttlMs: z.number().int().min(0).optional(),
       cacheScope: realSchema(CacheScopeSchema).optional(),
     }),
-  isPlainDiscoverResult,
+  isDiscoverResult,
 );
 export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;

@@ -1,5 +1,11 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import {
+  isLoggingMessageNotification,
+  isLoggingMessageNotificationParams,
+  isSetLevelRequest,
+  isSetLevelRequestParams,
+} from './generated/checks.js';
 import { LoggingLevelSchema, NotificationMetaObjectSchema } from './common.js';
 import { RequestParamsSchema } from './request-params.js';
 import type { Extended, LooseObject } from './schema-types.js';
@@ -8,18 +14,23 @@ import type { Extended, LooseObject } from './schema-types.js';
 export const SetLevelRequestParamsSchema: Extended<
   typeof RequestParamsSchema,
   { level: typeof LoggingLevelSchema }
-> = lazySchema(() => realSchema(RequestParamsSchema).extend({ level: realSchema(LoggingLevelSchema) }));
+> = lazySchema(
+  () => realSchema(RequestParamsSchema).extend({ level: realSchema(LoggingLevelSchema) }),
+  isSetLevelRequestParams,
+);
 export type SetLevelRequestParams = z.infer<typeof SetLevelRequestParamsSchema>;
 
 /** `logging/setLevel` (legacy era only). */
 export const SetLevelRequestSchema: LooseObject<{
   method: z.ZodLiteral<'logging/setLevel'>;
   params: typeof SetLevelRequestParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('logging/setLevel'),
-    params: realSchema(SetLevelRequestParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('logging/setLevel'),
+      params: realSchema(SetLevelRequestParamsSchema),
+    }),
+  isSetLevelRequest,
 );
 export type SetLevelRequest = z.infer<typeof SetLevelRequestSchema>;
 
@@ -41,13 +52,15 @@ export const LoggingMessageNotificationParamsSchema: LooseObject<{
   logger: z.ZodOptional<z.ZodString>;
   data: z.ZodUnknown;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    level: realSchema(LoggingLevelSchema),
-    logger: z.string().optional(),
-    data: z.unknown(),
-    _meta: realSchema(NotificationMetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      level: realSchema(LoggingLevelSchema),
+      logger: z.string().optional(),
+      data: z.unknown(),
+      _meta: realSchema(NotificationMetaObjectSchema).optional(),
+    }),
+  isLoggingMessageNotificationParams,
 );
 export type LoggingMessageNotificationParams = z.infer<typeof LoggingMessageNotificationParamsSchema>;
 
@@ -55,10 +68,12 @@ export type LoggingMessageNotificationParams = z.infer<typeof LoggingMessageNoti
 export const LoggingMessageNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/message'>;
   params: typeof LoggingMessageNotificationParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('notifications/message'),
-    params: realSchema(LoggingMessageNotificationParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('notifications/message'),
+      params: realSchema(LoggingMessageNotificationParamsSchema),
+    }),
+  isLoggingMessageNotification,
 );
 export type LoggingMessageNotification = z.infer<typeof LoggingMessageNotificationSchema>;

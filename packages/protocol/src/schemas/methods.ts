@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import { isNotificationParams, isPaginatedRequestParams, isRequestParams } from './generated/checks.js';
 import { EmptyResultSchema, NotificationParamsSchema } from './common.js';
 import { CompleteRequestParamsSchema, CompleteResultSchema } from './completion.js';
 import {
@@ -55,16 +56,30 @@ export interface MethodSchemaEntry<P extends z.ZodType, R extends z.ZodType> {
   readonly result: R;
 }
 
+// Checks of the optional params below: params a revision lets the peer omit (`undefined` passes
+// `.optional()` unchanged).
+function isOptionalRequestParams(value: unknown): boolean {
+  return value === undefined || isRequestParams(value);
+}
+function isOptionalPaginatedParams(value: unknown): boolean {
+  return value === undefined || isPaginatedRequestParams(value);
+}
+function isOptionalNotificationParams(value: unknown): boolean {
+  return value === undefined || isNotificationParams(value);
+}
 // The maps are annotated with `typeof` references so declaration emit names the schemas instead
 // of inlining their (large) types once per method.
-const OptionalRequestParams: z.ZodOptional<typeof RequestParamsSchema> = lazySchema(() =>
-  realSchema(RequestParamsSchema).optional(),
+const OptionalRequestParams: z.ZodOptional<typeof RequestParamsSchema> = lazySchema(
+  () => realSchema(RequestParamsSchema).optional(),
+  isOptionalRequestParams,
 );
-const OptionalPaginatedParams: z.ZodOptional<typeof PaginatedRequestParamsSchema> = lazySchema(() =>
-  realSchema(PaginatedRequestParamsSchema).optional(),
+const OptionalPaginatedParams: z.ZodOptional<typeof PaginatedRequestParamsSchema> = lazySchema(
+  () => realSchema(PaginatedRequestParamsSchema).optional(),
+  isOptionalPaginatedParams,
 );
-const OptionalNotificationParams: z.ZodOptional<typeof NotificationParamsSchema> = lazySchema(() =>
-  realSchema(NotificationParamsSchema).optional(),
+const OptionalNotificationParams: z.ZodOptional<typeof NotificationParamsSchema> = lazySchema(
+  () => realSchema(NotificationParamsSchema).optional(),
+  isOptionalNotificationParams,
 );
 
 /** Tasks of 2025-11-25: either side may ask the other about tasks it runs. */

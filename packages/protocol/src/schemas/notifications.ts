@@ -1,5 +1,11 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import {
+  isCancelledNotification,
+  isCancelledNotificationParams,
+  isProgressNotification,
+  isProgressNotificationParams,
+} from './generated/checks.js';
 import { NotificationMetaObjectSchema, ProgressTokenSchema, RequestIdSchema } from './common.js';
 import type { LooseObject } from './schema-types.js';
 
@@ -8,12 +14,14 @@ export const CancelledNotificationParamsSchema: LooseObject<{
   requestId: z.ZodOptional<typeof RequestIdSchema>;
   reason: z.ZodOptional<z.ZodString>;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    requestId: realSchema(RequestIdSchema).optional(),
-    reason: z.string().optional(),
-    _meta: realSchema(NotificationMetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      requestId: realSchema(RequestIdSchema).optional(),
+      reason: z.string().optional(),
+      _meta: realSchema(NotificationMetaObjectSchema).optional(),
+    }),
+  isCancelledNotificationParams,
 );
 export type CancelledNotificationParams = z.infer<typeof CancelledNotificationParamsSchema>;
 
@@ -21,11 +29,13 @@ export type CancelledNotificationParams = z.infer<typeof CancelledNotificationPa
 export const CancelledNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/cancelled'>;
   params: typeof CancelledNotificationParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('notifications/cancelled'),
-    params: realSchema(CancelledNotificationParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('notifications/cancelled'),
+      params: realSchema(CancelledNotificationParamsSchema),
+    }),
+  isCancelledNotification,
 );
 export type CancelledNotification = z.infer<typeof CancelledNotificationSchema>;
 
@@ -49,14 +59,16 @@ export const ProgressNotificationParamsSchema: LooseObject<{
   total: z.ZodOptional<z.ZodNumber>;
   message: z.ZodOptional<z.ZodString>;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    progressToken: realSchema(ProgressTokenSchema),
-    progress: z.number(),
-    total: z.number().optional(),
-    message: z.string().optional(),
-    _meta: realSchema(NotificationMetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      progressToken: realSchema(ProgressTokenSchema),
+      progress: z.number(),
+      total: z.number().optional(),
+      message: z.string().optional(),
+      _meta: realSchema(NotificationMetaObjectSchema).optional(),
+    }),
+  isProgressNotificationParams,
 );
 export type ProgressNotificationParams = z.infer<typeof ProgressNotificationParamsSchema>;
 
@@ -64,10 +76,12 @@ export type ProgressNotificationParams = z.infer<typeof ProgressNotificationPara
 export const ProgressNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/progress'>;
   params: typeof ProgressNotificationParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('notifications/progress'),
-    params: realSchema(ProgressNotificationParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('notifications/progress'),
+      params: realSchema(ProgressNotificationParamsSchema),
+    }),
+  isProgressNotification,
 );
 export type ProgressNotification = z.infer<typeof ProgressNotificationSchema>;

@@ -1,6 +1,17 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import {
+  isGetPromptRequest,
+  isGetPromptRequestParams,
+  isGetPromptResult,
+  isListPromptsRequest,
+  isListPromptsResult,
+  isPrompt,
+  isPromptArgument,
+  isPromptListChangedNotification,
+  isPromptMessage,
+} from './generated/checks.js';
+import {
   CacheableResultSchema,
   CursorSchema,
   IconSchema,
@@ -15,13 +26,15 @@ import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-par
 import type { Extended, LooseObject } from './schema-types.js';
 
 /** An argument a prompt accepts. */
-export const PromptArgumentSchema = lazySchema(() =>
-  z.looseObject({
-    name: z.string(),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    required: z.boolean().optional(),
-  }),
+export const PromptArgumentSchema = lazySchema(
+  () =>
+    z.looseObject({
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      required: z.boolean().optional(),
+    }),
+  isPromptArgument,
 );
 export type PromptArgument = z.infer<typeof PromptArgumentSchema>;
 
@@ -33,15 +46,17 @@ export const PromptSchema: LooseObject<{
   arguments: z.ZodOptional<z.ZodArray<typeof PromptArgumentSchema>>;
   icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    name: z.string(),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    arguments: z.array(realSchema(PromptArgumentSchema)).optional(),
-    icons: z.array(realSchema(IconSchema)).optional(),
-    _meta: realSchema(MetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      arguments: z.array(realSchema(PromptArgumentSchema)).optional(),
+      icons: z.array(realSchema(IconSchema)).optional(),
+      _meta: realSchema(MetaObjectSchema).optional(),
+    }),
+  isPrompt,
 );
 export type Prompt = z.infer<typeof PromptSchema>;
 
@@ -49,8 +64,9 @@ export type Prompt = z.infer<typeof PromptSchema>;
 export const PromptMessageSchema: LooseObject<{
   role: typeof RoleSchema;
   content: typeof ContentBlockSchema;
-}> = lazySchema(() =>
-  z.looseObject({ role: realSchema(RoleSchema), content: realSchema(ContentBlockSchema) }),
+}> = lazySchema(
+  () => z.looseObject({ role: realSchema(RoleSchema), content: realSchema(ContentBlockSchema) }),
+  isPromptMessage,
 );
 export type PromptMessage = z.infer<typeof PromptMessageSchema>;
 
@@ -58,11 +74,13 @@ export type PromptMessage = z.infer<typeof PromptMessageSchema>;
 export const ListPromptsRequestSchema: LooseObject<{
   method: z.ZodLiteral<'prompts/list'>;
   params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('prompts/list'),
-    params: realSchema(PaginatedRequestParamsSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('prompts/list'),
+      params: realSchema(PaginatedRequestParamsSchema).optional(),
+    }),
+  isListPromptsRequest,
 );
 export type ListPromptsRequest = z.infer<typeof ListPromptsRequestSchema>;
 
@@ -70,11 +88,13 @@ export type ListPromptsRequest = z.infer<typeof ListPromptsRequestSchema>;
 export const ListPromptsResultSchema: Extended<
   typeof CacheableResultSchema,
   { nextCursor: z.ZodOptional<typeof CursorSchema>; prompts: z.ZodArray<typeof PromptSchema> }
-> = lazySchema(() =>
-  realSchema(CacheableResultSchema).extend({
-    nextCursor: realSchema(CursorSchema).optional(),
-    prompts: z.array(realSchema(PromptSchema)),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(CacheableResultSchema).extend({
+      nextCursor: realSchema(CursorSchema).optional(),
+      prompts: z.array(realSchema(PromptSchema)),
+    }),
+  isListPromptsResult,
 );
 export type ListPromptsResult = z.infer<typeof ListPromptsResultSchema>;
 
@@ -87,13 +107,15 @@ export const GetPromptRequestParamsSchema: Extended<
     inputResponses: z.ZodOptional<typeof InputResponsesSchema>;
     requestState: z.ZodOptional<z.ZodString>;
   }
-> = lazySchema(() =>
-  realSchema(RequestParamsSchema).extend({
-    name: z.string(),
-    arguments: z.record(z.string(), z.string()).optional(),
-    inputResponses: realSchema(InputResponsesSchema).optional(),
-    requestState: z.string().optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(RequestParamsSchema).extend({
+      name: z.string(),
+      arguments: z.record(z.string(), z.string()).optional(),
+      inputResponses: realSchema(InputResponsesSchema).optional(),
+      requestState: z.string().optional(),
+    }),
+  isGetPromptRequestParams,
 );
 export type GetPromptRequestParams = z.infer<typeof GetPromptRequestParamsSchema>;
 
@@ -101,11 +123,13 @@ export type GetPromptRequestParams = z.infer<typeof GetPromptRequestParamsSchema
 export const GetPromptRequestSchema: LooseObject<{
   method: z.ZodLiteral<'prompts/get'>;
   params: typeof GetPromptRequestParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('prompts/get'),
-    params: realSchema(GetPromptRequestParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('prompts/get'),
+      params: realSchema(GetPromptRequestParamsSchema),
+    }),
+  isGetPromptRequest,
 );
 export type GetPromptRequest = z.infer<typeof GetPromptRequestSchema>;
 
@@ -124,11 +148,13 @@ export type GetPromptRequest = z.infer<typeof GetPromptRequestSchema>;
 export const GetPromptResultSchema: Extended<
   typeof ResultSchema,
   { description: z.ZodOptional<z.ZodString>; messages: z.ZodArray<typeof PromptMessageSchema> }
-> = lazySchema(() =>
-  realSchema(ResultSchema).extend({
-    description: z.string().optional(),
-    messages: z.array(realSchema(PromptMessageSchema)),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(ResultSchema).extend({
+      description: z.string().optional(),
+      messages: z.array(realSchema(PromptMessageSchema)),
+    }),
+  isGetPromptResult,
 );
 export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
 
@@ -136,10 +162,12 @@ export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
 export const PromptListChangedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/prompts/list_changed'>;
   params: z.ZodOptional<typeof NotificationParamsSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('notifications/prompts/list_changed'),
-    params: realSchema(NotificationParamsSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('notifications/prompts/list_changed'),
+      params: realSchema(NotificationParamsSchema).optional(),
+    }),
+  isPromptListChangedNotification,
 );
 export type PromptListChangedNotification = z.infer<typeof PromptListChangedNotificationSchema>;

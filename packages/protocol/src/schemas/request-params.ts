@@ -1,5 +1,11 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import {
+  isPaginatedRequestParams,
+  isRequestMetaObject,
+  isRequestParams,
+  isResourceRequestParams,
+} from './generated/checks.js';
 import { ClientCapabilitiesSchema } from './capabilities.js';
 import { CursorSchema, ImplementationSchema, LoggingLevelSchema, ProgressTokenSchema } from './common.js';
 import { MetaKey } from './meta-keys.js';
@@ -17,20 +23,22 @@ export const RequestMetaObjectSchema: LooseObject<{
   [MetaKey.ClientCapabilities]: z.ZodOptional<typeof ClientCapabilitiesSchema>;
   [MetaKey.ClientInfo]: z.ZodOptional<typeof ImplementationSchema>;
   [MetaKey.LogLevel]: z.ZodOptional<typeof LoggingLevelSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    [MetaKey.ProgressToken]: realSchema(ProgressTokenSchema).optional(),
-    [MetaKey.ProtocolVersion]: z.string().optional(),
-    [MetaKey.ClientCapabilities]: realSchema(ClientCapabilitiesSchema).optional(),
-    [MetaKey.ClientInfo]: realSchema(ImplementationSchema).optional(),
-    [MetaKey.LogLevel]: realSchema(LoggingLevelSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      [MetaKey.ProgressToken]: realSchema(ProgressTokenSchema).optional(),
+      [MetaKey.ProtocolVersion]: z.string().optional(),
+      [MetaKey.ClientCapabilities]: realSchema(ClientCapabilitiesSchema).optional(),
+      [MetaKey.ClientInfo]: realSchema(ImplementationSchema).optional(),
+      [MetaKey.LogLevel]: realSchema(LoggingLevelSchema).optional(),
+    }),
+  isRequestMetaObject,
 );
 export type RequestMetaObject = z.infer<typeof RequestMetaObjectSchema>;
 
 /** Params of a request that has no other params. */
 export const RequestParamsSchema: LooseObject<{ _meta: z.ZodOptional<typeof RequestMetaObjectSchema> }> =
-  lazySchema(() => z.looseObject({ _meta: realSchema(RequestMetaObjectSchema).optional() }));
+  lazySchema(() => z.looseObject({ _meta: realSchema(RequestMetaObjectSchema).optional() }), isRequestParams);
 export type RequestParams = z.infer<typeof RequestParamsSchema>;
 
 /**
@@ -48,10 +56,13 @@ export type RequestParams = z.infer<typeof RequestParamsSchema>;
 export const PaginatedRequestParamsSchema: Extended<
   typeof RequestParamsSchema,
   { cursor: z.ZodOptional<typeof CursorSchema> }
-> = lazySchema(() => realSchema(RequestParamsSchema).extend({ cursor: realSchema(CursorSchema).optional() }));
+> = lazySchema(
+  () => realSchema(RequestParamsSchema).extend({ cursor: realSchema(CursorSchema).optional() }),
+  isPaginatedRequestParams,
+);
 export type PaginatedRequestParams = z.infer<typeof PaginatedRequestParamsSchema>;
 
 /** Params of a request about one resource. */
 export const ResourceRequestParamsSchema: Extended<typeof RequestParamsSchema, { uri: z.ZodString }> =
-  lazySchema(() => realSchema(RequestParamsSchema).extend({ uri: z.string() }));
+  lazySchema(() => realSchema(RequestParamsSchema).extend({ uri: z.string() }), isResourceRequestParams);
 export type ResourceRequestParams = z.infer<typeof ResourceRequestParamsSchema>;

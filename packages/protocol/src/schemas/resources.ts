@@ -1,6 +1,22 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import {
+  isListResourceTemplatesRequest,
+  isListResourceTemplatesResult,
+  isListResourcesRequest,
+  isListResourcesResult,
+  isReadResourceRequest,
+  isReadResourceRequestParams,
+  isReadResourceResult,
+  isResource,
+  isResourceListChangedNotification,
+  isResourceTemplate,
+  isResourceUpdatedNotification,
+  isResourceUpdatedNotificationParams,
+  isSubscribeRequest,
+  isUnsubscribeRequest,
+} from './generated/checks.js';
+import {
   AnnotationsSchema,
   IconSchema,
   MetaObjectSchema,
@@ -25,18 +41,20 @@ export const ResourceSchema: LooseObject<{
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    uri: z.string(),
-    name: z.string(),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    mimeType: z.string().optional(),
-    size: z.number().optional(),
-    annotations: realSchema(AnnotationsSchema).optional(),
-    icons: z.array(realSchema(IconSchema)).optional(),
-    _meta: realSchema(MetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      uri: z.string(),
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      mimeType: z.string().optional(),
+      size: z.number().optional(),
+      annotations: realSchema(AnnotationsSchema).optional(),
+      icons: z.array(realSchema(IconSchema)).optional(),
+      _meta: realSchema(MetaObjectSchema).optional(),
+    }),
+  isResource,
 );
 export type Resource = z.infer<typeof ResourceSchema>;
 
@@ -50,17 +68,19 @@ export const ResourceTemplateSchema: LooseObject<{
   annotations: z.ZodOptional<typeof AnnotationsSchema>;
   icons: z.ZodOptional<z.ZodArray<typeof IconSchema>>;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    uriTemplate: z.string(),
-    name: z.string(),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    mimeType: z.string().optional(),
-    annotations: realSchema(AnnotationsSchema).optional(),
-    icons: z.array(realSchema(IconSchema)).optional(),
-    _meta: realSchema(MetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      uriTemplate: z.string(),
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      mimeType: z.string().optional(),
+      annotations: realSchema(AnnotationsSchema).optional(),
+      icons: z.array(realSchema(IconSchema)).optional(),
+      _meta: realSchema(MetaObjectSchema).optional(),
+    }),
+  isResourceTemplate,
 );
 export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
@@ -68,11 +88,13 @@ export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 export const ListResourcesRequestSchema: LooseObject<{
   method: z.ZodLiteral<'resources/list'>;
   params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('resources/list'),
-    params: realSchema(PaginatedRequestParamsSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('resources/list'),
+      params: realSchema(PaginatedRequestParamsSchema).optional(),
+    }),
+  isListResourcesRequest,
 );
 export type ListResourcesRequest = z.infer<typeof ListResourcesRequestSchema>;
 
@@ -80,11 +102,13 @@ export type ListResourcesRequest = z.infer<typeof ListResourcesRequestSchema>;
 export const ListResourcesResultSchema: Extended<
   typeof CacheableResultSchema,
   { nextCursor: z.ZodOptional<typeof CursorSchema>; resources: z.ZodArray<typeof ResourceSchema> }
-> = lazySchema(() =>
-  realSchema(CacheableResultSchema).extend({
-    nextCursor: realSchema(CursorSchema).optional(),
-    resources: z.array(realSchema(ResourceSchema)),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(CacheableResultSchema).extend({
+      nextCursor: realSchema(CursorSchema).optional(),
+      resources: z.array(realSchema(ResourceSchema)),
+    }),
+  isListResourcesResult,
 );
 export type ListResourcesResult = z.infer<typeof ListResourcesResultSchema>;
 
@@ -92,11 +116,13 @@ export type ListResourcesResult = z.infer<typeof ListResourcesResultSchema>;
 export const ListResourceTemplatesRequestSchema: LooseObject<{
   method: z.ZodLiteral<'resources/templates/list'>;
   params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('resources/templates/list'),
-    params: realSchema(PaginatedRequestParamsSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('resources/templates/list'),
+      params: realSchema(PaginatedRequestParamsSchema).optional(),
+    }),
+  isListResourceTemplatesRequest,
 );
 export type ListResourceTemplatesRequest = z.infer<typeof ListResourceTemplatesRequestSchema>;
 
@@ -107,11 +133,13 @@ export const ListResourceTemplatesResultSchema: Extended<
     nextCursor: z.ZodOptional<typeof CursorSchema>;
     resourceTemplates: z.ZodArray<typeof ResourceTemplateSchema>;
   }
-> = lazySchema(() =>
-  realSchema(CacheableResultSchema).extend({
-    nextCursor: realSchema(CursorSchema).optional(),
-    resourceTemplates: z.array(realSchema(ResourceTemplateSchema)),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(CacheableResultSchema).extend({
+      nextCursor: realSchema(CursorSchema).optional(),
+      resourceTemplates: z.array(realSchema(ResourceTemplateSchema)),
+    }),
+  isListResourceTemplatesResult,
 );
 export type ListResourceTemplatesResult = z.infer<typeof ListResourceTemplatesResultSchema>;
 
@@ -119,11 +147,13 @@ export type ListResourceTemplatesResult = z.infer<typeof ListResourceTemplatesRe
 export const ReadResourceRequestParamsSchema: Extended<
   typeof ResourceRequestParamsSchema,
   { inputResponses: z.ZodOptional<typeof InputResponsesSchema>; requestState: z.ZodOptional<z.ZodString> }
-> = lazySchema(() =>
-  realSchema(ResourceRequestParamsSchema).extend({
-    inputResponses: realSchema(InputResponsesSchema).optional(),
-    requestState: z.string().optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(ResourceRequestParamsSchema).extend({
+      inputResponses: realSchema(InputResponsesSchema).optional(),
+      requestState: z.string().optional(),
+    }),
+  isReadResourceRequestParams,
 );
 export type ReadResourceRequestParams = z.infer<typeof ReadResourceRequestParamsSchema>;
 
@@ -131,11 +161,13 @@ export type ReadResourceRequestParams = z.infer<typeof ReadResourceRequestParams
 export const ReadResourceRequestSchema: LooseObject<{
   method: z.ZodLiteral<'resources/read'>;
   params: typeof ReadResourceRequestParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('resources/read'),
-    params: realSchema(ReadResourceRequestParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('resources/read'),
+      params: realSchema(ReadResourceRequestParamsSchema),
+    }),
+  isReadResourceRequest,
 );
 export type ReadResourceRequest = z.infer<typeof ReadResourceRequestSchema>;
 
@@ -154,10 +186,12 @@ export type ReadResourceRequest = z.infer<typeof ReadResourceRequestSchema>;
 export const ReadResourceResultSchema: Extended<
   typeof CacheableResultSchema,
   { contents: z.ZodArray<typeof ResourceContentsUnionSchema> }
-> = lazySchema(() =>
-  realSchema(CacheableResultSchema).extend({
-    contents: z.array(realSchema(ResourceContentsUnionSchema)),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(CacheableResultSchema).extend({
+      contents: z.array(realSchema(ResourceContentsUnionSchema)),
+    }),
+  isReadResourceResult,
 );
 export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;
 
@@ -169,11 +203,13 @@ export type SubscribeRequestParams = z.infer<typeof SubscribeRequestParamsSchema
 export const SubscribeRequestSchema: LooseObject<{
   method: z.ZodLiteral<'resources/subscribe'>;
   params: typeof SubscribeRequestParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('resources/subscribe'),
-    params: SubscribeRequestParamsSchema,
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('resources/subscribe'),
+      params: SubscribeRequestParamsSchema,
+    }),
+  isSubscribeRequest,
 );
 export type SubscribeRequest = z.infer<typeof SubscribeRequestSchema>;
 
@@ -185,11 +221,13 @@ export type UnsubscribeRequestParams = z.infer<typeof UnsubscribeRequestParamsSc
 export const UnsubscribeRequestSchema: LooseObject<{
   method: z.ZodLiteral<'resources/unsubscribe'>;
   params: typeof UnsubscribeRequestParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('resources/unsubscribe'),
-    params: UnsubscribeRequestParamsSchema,
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('resources/unsubscribe'),
+      params: UnsubscribeRequestParamsSchema,
+    }),
+  isUnsubscribeRequest,
 );
 export type UnsubscribeRequest = z.infer<typeof UnsubscribeRequestSchema>;
 
@@ -197,11 +235,13 @@ export type UnsubscribeRequest = z.infer<typeof UnsubscribeRequestSchema>;
 export const ResourceListChangedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/resources/list_changed'>;
   params: z.ZodOptional<typeof NotificationParamsSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('notifications/resources/list_changed'),
-    params: realSchema(NotificationParamsSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('notifications/resources/list_changed'),
+      params: realSchema(NotificationParamsSchema).optional(),
+    }),
+  isResourceListChangedNotification,
 );
 export type ResourceListChangedNotification = z.infer<typeof ResourceListChangedNotificationSchema>;
 
@@ -209,11 +249,13 @@ export type ResourceListChangedNotification = z.infer<typeof ResourceListChanged
 export const ResourceUpdatedNotificationParamsSchema: LooseObject<{
   uri: z.ZodString;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    uri: z.string(),
-    _meta: realSchema(NotificationMetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      uri: z.string(),
+      _meta: realSchema(NotificationMetaObjectSchema).optional(),
+    }),
+  isResourceUpdatedNotificationParams,
 );
 export type ResourceUpdatedNotificationParams = z.infer<typeof ResourceUpdatedNotificationParamsSchema>;
 
@@ -221,10 +263,12 @@ export type ResourceUpdatedNotificationParams = z.infer<typeof ResourceUpdatedNo
 export const ResourceUpdatedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/resources/updated'>;
   params: typeof ResourceUpdatedNotificationParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('notifications/resources/updated'),
-    params: realSchema(ResourceUpdatedNotificationParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('notifications/resources/updated'),
+      params: realSchema(ResourceUpdatedNotificationParamsSchema),
+    }),
+  isResourceUpdatedNotification,
 );
 export type ResourceUpdatedNotification = z.infer<typeof ResourceUpdatedNotificationSchema>;

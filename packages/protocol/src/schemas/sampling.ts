@@ -1,5 +1,14 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import {
+  isCreateMessageRequest,
+  isCreateMessageRequestParams,
+  isCreateMessageResult,
+  isModelHint,
+  isModelPreferences,
+  isSamplingMessage,
+  isToolChoice,
+} from './generated/checks.js';
 import { JSONObjectSchema, MetaObjectSchema, ResultSchema, RoleSchema } from './common.js';
 import { SamplingMessageContentBlockSchema } from './content.js';
 import { RequestParamsSchema } from './request-params.js';
@@ -13,7 +22,7 @@ import type { Extended, LooseObject } from './schema-types.js';
  */
 
 /** A hint for model selection. */
-export const ModelHintSchema = lazySchema(() => z.looseObject({ name: z.string().optional() }));
+export const ModelHintSchema = lazySchema(() => z.looseObject({ name: z.string().optional() }), isModelHint);
 export type ModelHint = z.infer<typeof ModelHintSchema>;
 
 /** The server's model preferences; the client may ignore them. */
@@ -22,19 +31,22 @@ export const ModelPreferencesSchema: LooseObject<{
   costPriority: z.ZodOptional<z.ZodNumber>;
   speedPriority: z.ZodOptional<z.ZodNumber>;
   intelligencePriority: z.ZodOptional<z.ZodNumber>;
-}> = lazySchema(() =>
-  z.looseObject({
-    hints: z.array(realSchema(ModelHintSchema)).optional(),
-    costPriority: z.number().min(0).max(1).optional(),
-    speedPriority: z.number().min(0).max(1).optional(),
-    intelligencePriority: z.number().min(0).max(1).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      hints: z.array(realSchema(ModelHintSchema)).optional(),
+      costPriority: z.number().min(0).max(1).optional(),
+      speedPriority: z.number().min(0).max(1).optional(),
+      intelligencePriority: z.number().min(0).max(1).optional(),
+    }),
+  isModelPreferences,
 );
 export type ModelPreferences = z.infer<typeof ModelPreferencesSchema>;
 
 /** How the model may use the offered tools (2025-11-25+). */
-export const ToolChoiceSchema = lazySchema(() =>
-  z.looseObject({ mode: z.enum(['auto', 'required', 'none']).optional() }),
+export const ToolChoiceSchema = lazySchema(
+  () => z.looseObject({ mode: z.enum(['auto', 'required', 'none']).optional() }),
+  isToolChoice,
 );
 export type ToolChoice = z.infer<typeof ToolChoiceSchema>;
 
@@ -53,12 +65,14 @@ export const SamplingMessageSchema: LooseObject<{
   role: typeof RoleSchema;
   content: typeof SamplingContentSchema;
   _meta: z.ZodOptional<typeof MetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    role: realSchema(RoleSchema),
-    content: realSchema(SamplingContentSchema),
-    _meta: realSchema(MetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      role: realSchema(RoleSchema),
+      content: realSchema(SamplingContentSchema),
+      _meta: realSchema(MetaObjectSchema).optional(),
+    }),
+  isSamplingMessage,
 );
 export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
 
@@ -80,21 +94,23 @@ export const CreateMessageRequestParamsSchema: Extended<
     toolChoice: z.ZodOptional<typeof ToolChoiceSchema>;
     task: z.ZodOptional<typeof TaskMetadataSchema>;
   }
-> = lazySchema(() =>
-  realSchema(RequestParamsSchema).extend({
-    messages: z.array(realSchema(SamplingMessageSchema)),
-    modelPreferences: realSchema(ModelPreferencesSchema).optional(),
-    systemPrompt: z.string().optional(),
-    /** `thisServer`/`allServers` are deprecated since 2025-11-25. */
-    includeContext: z.enum(['none', 'thisServer', 'allServers']).optional(),
-    temperature: z.number().optional(),
-    maxTokens: z.number().int(),
-    stopSequences: z.array(z.string()).optional(),
-    metadata: realSchema(JSONObjectSchema).optional(),
-    tools: z.array(realSchema(ToolSchema)).optional(),
-    toolChoice: realSchema(ToolChoiceSchema).optional(),
-    task: realSchema(TaskMetadataSchema).optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(RequestParamsSchema).extend({
+      messages: z.array(realSchema(SamplingMessageSchema)),
+      modelPreferences: realSchema(ModelPreferencesSchema).optional(),
+      systemPrompt: z.string().optional(),
+      /** `thisServer`/`allServers` are deprecated since 2025-11-25. */
+      includeContext: z.enum(['none', 'thisServer', 'allServers']).optional(),
+      temperature: z.number().optional(),
+      maxTokens: z.number().int(),
+      stopSequences: z.array(z.string()).optional(),
+      metadata: realSchema(JSONObjectSchema).optional(),
+      tools: z.array(realSchema(ToolSchema)).optional(),
+      toolChoice: realSchema(ToolChoiceSchema).optional(),
+      task: realSchema(TaskMetadataSchema).optional(),
+    }),
+  isCreateMessageRequestParams,
 );
 export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestParamsSchema>;
 
@@ -102,11 +118,13 @@ export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestPara
 export const CreateMessageRequestSchema: LooseObject<{
   method: z.ZodLiteral<'sampling/createMessage'>;
   params: typeof CreateMessageRequestParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('sampling/createMessage'),
-    params: realSchema(CreateMessageRequestParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('sampling/createMessage'),
+      params: realSchema(CreateMessageRequestParamsSchema),
+    }),
+  isCreateMessageRequest,
 );
 export type CreateMessageRequest = z.infer<typeof CreateMessageRequestSchema>;
 
@@ -132,12 +150,14 @@ export const CreateMessageResultSchema: Extended<
     model: z.ZodString;
     stopReason: z.ZodOptional<z.ZodString>;
   }
-> = lazySchema(() =>
-  realSchema(ResultSchema).extend({
-    role: realSchema(RoleSchema),
-    content: realSchema(SamplingContentSchema),
-    model: z.string(),
-    stopReason: z.string().optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(ResultSchema).extend({
+      role: realSchema(RoleSchema),
+      content: realSchema(SamplingContentSchema),
+      model: z.string(),
+      stopReason: z.string().optional(),
+    }),
+  isCreateMessageResult,
 );
 export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;

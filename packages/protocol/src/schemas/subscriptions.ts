@@ -1,6 +1,15 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
 import {
+  isSubscriptionFilter,
+  isSubscriptionsAcknowledgedNotification,
+  isSubscriptionsAcknowledgedNotificationParams,
+  isSubscriptionsListenRequest,
+  isSubscriptionsListenRequestParams,
+  isSubscriptionsListenResult,
+  isSubscriptionsListenResultMetaObject,
+} from './generated/checks.js';
+import {
   NotificationMetaObjectSchema,
   RequestIdSchema,
   ResultMetaObjectSchema,
@@ -17,13 +26,15 @@ import type { Extended, LooseObject } from './schema-types.js';
  */
 
 /** Which notifications the client wants on the stream. */
-export const SubscriptionFilterSchema = lazySchema(() =>
-  z.looseObject({
-    toolsListChanged: z.boolean().optional(),
-    promptsListChanged: z.boolean().optional(),
-    resourcesListChanged: z.boolean().optional(),
-    resourceSubscriptions: z.array(z.string()).optional(),
-  }),
+export const SubscriptionFilterSchema = lazySchema(
+  () =>
+    z.looseObject({
+      toolsListChanged: z.boolean().optional(),
+      promptsListChanged: z.boolean().optional(),
+      resourcesListChanged: z.boolean().optional(),
+      resourceSubscriptions: z.array(z.string()).optional(),
+    }),
+  isSubscriptionFilter,
 );
 export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;
 
@@ -41,10 +52,12 @@ export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;
 export const SubscriptionsListenRequestParamsSchema: Extended<
   typeof RequestParamsSchema,
   { notifications: typeof SubscriptionFilterSchema }
-> = lazySchema(() =>
-  realSchema(RequestParamsSchema).extend({
-    notifications: realSchema(SubscriptionFilterSchema),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(RequestParamsSchema).extend({
+      notifications: realSchema(SubscriptionFilterSchema),
+    }),
+  isSubscriptionsListenRequestParams,
 );
 export type SubscriptionsListenRequestParams = z.infer<typeof SubscriptionsListenRequestParamsSchema>;
 
@@ -52,11 +65,13 @@ export type SubscriptionsListenRequestParams = z.infer<typeof SubscriptionsListe
 export const SubscriptionsListenRequestSchema: LooseObject<{
   method: z.ZodLiteral<'subscriptions/listen'>;
   params: typeof SubscriptionsListenRequestParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('subscriptions/listen'),
-    params: realSchema(SubscriptionsListenRequestParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('subscriptions/listen'),
+      params: realSchema(SubscriptionsListenRequestParamsSchema),
+    }),
+  isSubscriptionsListenRequest,
 );
 export type SubscriptionsListenRequest = z.infer<typeof SubscriptionsListenRequestSchema>;
 
@@ -64,10 +79,12 @@ export type SubscriptionsListenRequest = z.infer<typeof SubscriptionsListenReque
 export const SubscriptionsListenResultMetaObjectSchema: Extended<
   typeof ResultMetaObjectSchema,
   { [MetaKey.SubscriptionId]: typeof RequestIdSchema }
-> = lazySchema(() =>
-  realSchema(ResultMetaObjectSchema).extend({
-    [MetaKey.SubscriptionId]: realSchema(RequestIdSchema),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(ResultMetaObjectSchema).extend({
+      [MetaKey.SubscriptionId]: realSchema(RequestIdSchema),
+    }),
+  isSubscriptionsListenResultMetaObject,
 );
 export type SubscriptionsListenResultMetaObject = z.infer<typeof SubscriptionsListenResultMetaObjectSchema>;
 
@@ -75,10 +92,12 @@ export type SubscriptionsListenResultMetaObject = z.infer<typeof SubscriptionsLi
 export const SubscriptionsListenResultSchema: Extended<
   typeof ResultSchema,
   { _meta: typeof SubscriptionsListenResultMetaObjectSchema }
-> = lazySchema(() =>
-  realSchema(ResultSchema).extend({
-    _meta: realSchema(SubscriptionsListenResultMetaObjectSchema),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(ResultSchema).extend({
+      _meta: realSchema(SubscriptionsListenResultMetaObjectSchema),
+    }),
+  isSubscriptionsListenResult,
 );
 export type SubscriptionsListenResult = z.infer<typeof SubscriptionsListenResultSchema>;
 
@@ -86,11 +105,13 @@ export type SubscriptionsListenResult = z.infer<typeof SubscriptionsListenResult
 export const SubscriptionsAcknowledgedNotificationParamsSchema: LooseObject<{
   notifications: typeof SubscriptionFilterSchema;
   _meta: z.ZodOptional<typeof NotificationMetaObjectSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    notifications: realSchema(SubscriptionFilterSchema),
-    _meta: realSchema(NotificationMetaObjectSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      notifications: realSchema(SubscriptionFilterSchema),
+      _meta: realSchema(NotificationMetaObjectSchema).optional(),
+    }),
+  isSubscriptionsAcknowledgedNotificationParams,
 );
 export type SubscriptionsAcknowledgedNotificationParams = z.infer<
   typeof SubscriptionsAcknowledgedNotificationParamsSchema
@@ -100,11 +121,13 @@ export type SubscriptionsAcknowledgedNotificationParams = z.infer<
 export const SubscriptionsAcknowledgedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/subscriptions/acknowledged'>;
   params: typeof SubscriptionsAcknowledgedNotificationParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('notifications/subscriptions/acknowledged'),
-    params: realSchema(SubscriptionsAcknowledgedNotificationParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('notifications/subscriptions/acknowledged'),
+      params: realSchema(SubscriptionsAcknowledgedNotificationParamsSchema),
+    }),
+  isSubscriptionsAcknowledgedNotification,
 );
 export type SubscriptionsAcknowledgedNotification = z.infer<
   typeof SubscriptionsAcknowledgedNotificationSchema

@@ -1,5 +1,22 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import {
+  isCancelTaskRequest,
+  isCreateTaskResult,
+  isGetTaskPayloadRequest,
+  isGetTaskRequest,
+  isGetTaskResult,
+  isListTasksRequest,
+  isListTasksResult,
+  isRelatedTaskMetadata,
+  isTask,
+  isTaskAugmentedRequestParams,
+  isTaskIdParams,
+  isTaskMetadata,
+  isTaskStatus,
+  isTaskStatusNotification,
+  isTaskStatusNotificationParams,
+} from './generated/checks.js';
 import { NotificationMetaObjectSchema, PaginatedResultSchema, ResultSchema } from './common.js';
 import { TASK_STATUSES } from './meta-keys.js';
 import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-params.js';
@@ -11,25 +28,33 @@ import type { Extended, LooseObject } from './schema-types.js';
  */
 
 /** Lifecycle state of a task. */
-export const TaskStatusSchema = lazySchema(() => z.enum(TASK_STATUSES));
+export const TaskStatusSchema = lazySchema(() => z.enum(TASK_STATUSES), isTaskStatus);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 
 /** Asks the receiver to run a request as a task (`params.task`). */
-export const TaskMetadataSchema = lazySchema(() => z.looseObject({ ttl: z.number().int().optional() }));
+export const TaskMetadataSchema = lazySchema(
+  () => z.looseObject({ ttl: z.number().int().optional() }),
+  isTaskMetadata,
+);
 export type TaskMetadata = z.infer<typeof TaskMetadataSchema>;
 
 /** `_meta["io.modelcontextprotocol/related-task"]`: ties a message to a task. */
-export const RelatedTaskMetadataSchema = lazySchema(() => z.looseObject({ taskId: z.string() }));
+export const RelatedTaskMetadataSchema = lazySchema(
+  () => z.looseObject({ taskId: z.string() }),
+  isRelatedTaskMetadata,
+);
 export type RelatedTaskMetadata = z.infer<typeof RelatedTaskMetadataSchema>;
 
 /** Params of a request that may be task-augmented. */
 export const TaskAugmentedRequestParamsSchema: Extended<
   typeof RequestParamsSchema,
   { task: z.ZodOptional<typeof TaskMetadataSchema> }
-> = lazySchema(() =>
-  realSchema(RequestParamsSchema).extend({
-    task: realSchema(TaskMetadataSchema).optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(RequestParamsSchema).extend({
+      task: realSchema(TaskMetadataSchema).optional(),
+    }),
+  isTaskAugmentedRequestParams,
 );
 export type TaskAugmentedRequestParams = z.infer<typeof TaskAugmentedRequestParamsSchema>;
 
@@ -58,28 +83,32 @@ export const TaskSchema: LooseObject<{
   lastUpdatedAt: z.ZodString;
   ttl: z.ZodNullable<z.ZodNumber>;
   pollInterval: z.ZodOptional<z.ZodNumber>;
-}> = lazySchema(() =>
-  z.looseObject({
-    taskId: z.string(),
-    status: realSchema(TaskStatusSchema),
-    statusMessage: z.string().optional(),
-    createdAt: z.string(),
-    lastUpdatedAt: z.string(),
-    ttl: z.number().int().nullable(),
-    pollInterval: z.number().int().optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      taskId: z.string(),
+      status: realSchema(TaskStatusSchema),
+      statusMessage: z.string().optional(),
+      createdAt: z.string(),
+      lastUpdatedAt: z.string(),
+      ttl: z.number().int().nullable(),
+      pollInterval: z.number().int().optional(),
+    }),
+  isTask,
 );
 export type Task = z.infer<typeof TaskSchema>;
 
 /** Answer to a task-augmented request: the task handle instead of the result. */
 export const CreateTaskResultSchema: Extended<typeof ResultSchema, { task: typeof TaskSchema }> = lazySchema(
   () => realSchema(ResultSchema).extend({ task: realSchema(TaskSchema) }),
+  isCreateTaskResult,
 );
 export type CreateTaskResult = z.infer<typeof CreateTaskResultSchema>;
 
 /** Params naming one task. */
 export const TaskIdParamsSchema: Extended<typeof RequestParamsSchema, { taskId: z.ZodString }> = lazySchema(
   () => realSchema(RequestParamsSchema).extend({ taskId: z.string() }),
+  isTaskIdParams,
 );
 export type TaskIdParams = z.infer<typeof TaskIdParamsSchema>;
 
@@ -87,17 +116,20 @@ export type TaskIdParams = z.infer<typeof TaskIdParamsSchema>;
 export const GetTaskRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tasks/get'>;
   params: typeof TaskIdParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('tasks/get'),
-    params: realSchema(TaskIdParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('tasks/get'),
+      params: realSchema(TaskIdParamsSchema),
+    }),
+  isGetTaskRequest,
 );
 export type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
 
 /** A task's current state. */
-export const GetTaskResultSchema: Extended<typeof ResultSchema, typeof TaskSchema.shape> = lazySchema(() =>
-  realSchema(ResultSchema).extend(realSchema(TaskSchema).shape),
+export const GetTaskResultSchema: Extended<typeof ResultSchema, typeof TaskSchema.shape> = lazySchema(
+  () => realSchema(ResultSchema).extend(realSchema(TaskSchema).shape),
+  isGetTaskResult,
 );
 export type GetTaskResult = z.infer<typeof GetTaskResultSchema>;
 
@@ -105,11 +137,13 @@ export type GetTaskResult = z.infer<typeof GetTaskResultSchema>;
 export const GetTaskPayloadRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tasks/result'>;
   params: typeof TaskIdParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('tasks/result'),
-    params: realSchema(TaskIdParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('tasks/result'),
+      params: realSchema(TaskIdParamsSchema),
+    }),
+  isGetTaskPayloadRequest,
 );
 export type GetTaskPayloadRequest = z.infer<typeof GetTaskPayloadRequestSchema>;
 
@@ -121,11 +155,13 @@ export type GetTaskPayloadResult = z.infer<typeof GetTaskPayloadResultSchema>;
 export const CancelTaskRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tasks/cancel'>;
   params: typeof TaskIdParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('tasks/cancel'),
-    params: realSchema(TaskIdParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('tasks/cancel'),
+      params: realSchema(TaskIdParamsSchema),
+    }),
+  isCancelTaskRequest,
 );
 export type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
 
@@ -137,11 +173,13 @@ export type CancelTaskResult = z.infer<typeof CancelTaskResultSchema>;
 export const ListTasksRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tasks/list'>;
   params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('tasks/list'),
-    params: realSchema(PaginatedRequestParamsSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('tasks/list'),
+      params: realSchema(PaginatedRequestParamsSchema).optional(),
+    }),
+  isListTasksRequest,
 );
 export type ListTasksRequest = z.infer<typeof ListTasksRequestSchema>;
 
@@ -149,17 +187,22 @@ export type ListTasksRequest = z.infer<typeof ListTasksRequestSchema>;
 export const ListTasksResultSchema: Extended<
   typeof PaginatedResultSchema,
   { tasks: z.ZodArray<typeof TaskSchema> }
-> = lazySchema(() => realSchema(PaginatedResultSchema).extend({ tasks: z.array(realSchema(TaskSchema)) }));
+> = lazySchema(
+  () => realSchema(PaginatedResultSchema).extend({ tasks: z.array(realSchema(TaskSchema)) }),
+  isListTasksResult,
+);
 export type ListTasksResult = z.infer<typeof ListTasksResultSchema>;
 
 /** Params of `notifications/tasks/status`: the task's new state. */
 export const TaskStatusNotificationParamsSchema: LooseObject<
   z.core.util.Extend<{ _meta: z.ZodOptional<typeof NotificationMetaObjectSchema> }, typeof TaskSchema.shape>
-> = lazySchema(() =>
-  z.looseObject({
-    _meta: realSchema(NotificationMetaObjectSchema).optional(),
-    ...TaskSchema.shape,
-  }),
+> = lazySchema(
+  () =>
+    z.looseObject({
+      _meta: realSchema(NotificationMetaObjectSchema).optional(),
+      ...TaskSchema.shape,
+    }),
+  isTaskStatusNotificationParams,
 );
 export type TaskStatusNotificationParams = z.infer<typeof TaskStatusNotificationParamsSchema>;
 
@@ -167,10 +210,12 @@ export type TaskStatusNotificationParams = z.infer<typeof TaskStatusNotification
 export const TaskStatusNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/tasks/status'>;
   params: typeof TaskStatusNotificationParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('notifications/tasks/status'),
-    params: realSchema(TaskStatusNotificationParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('notifications/tasks/status'),
+      params: realSchema(TaskStatusNotificationParamsSchema),
+    }),
+  isTaskStatusNotification,
 );
 export type TaskStatusNotification = z.infer<typeof TaskStatusNotificationSchema>;

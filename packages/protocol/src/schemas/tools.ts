@@ -1,8 +1,15 @@
 import * as z from 'zod';
 import { lazySchema, realSchema } from './lazy-schema.js';
+import {
+  isCallToolRequest,
+  isCallToolRequestParams,
+  isCallToolResult,
+  isListToolsRequest,
+  isListToolsResult,
+  isToolListChangedNotification,
+} from './generated/checks.js';
 import { CacheableResultSchema, CursorSchema, NotificationParamsSchema, ResultSchema } from './common.js';
 import { ContentBlockSchema } from './content.js';
-import { isPlainCallToolResult } from './fast-check.js';
 import { InputResponsesSchema } from './input-required.js';
 import { PaginatedRequestParamsSchema, RequestParamsSchema } from './request-params.js';
 import { TaskMetadataSchema } from './tasks.js';
@@ -13,11 +20,13 @@ import type { Extended, LooseObject } from './schema-types.js';
 export const ListToolsRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tools/list'>;
   params: z.ZodOptional<typeof PaginatedRequestParamsSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('tools/list'),
-    params: realSchema(PaginatedRequestParamsSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('tools/list'),
+      params: realSchema(PaginatedRequestParamsSchema).optional(),
+    }),
+  isListToolsRequest,
 );
 export type ListToolsRequest = z.infer<typeof ListToolsRequestSchema>;
 
@@ -25,11 +34,13 @@ export type ListToolsRequest = z.infer<typeof ListToolsRequestSchema>;
 export const ListToolsResultSchema: Extended<
   typeof CacheableResultSchema,
   { nextCursor: z.ZodOptional<typeof CursorSchema>; tools: z.ZodArray<typeof ToolSchema> }
-> = lazySchema(() =>
-  realSchema(CacheableResultSchema).extend({
-    nextCursor: realSchema(CursorSchema).optional(),
-    tools: z.array(realSchema(ToolSchema)),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(CacheableResultSchema).extend({
+      nextCursor: realSchema(CursorSchema).optional(),
+      tools: z.array(realSchema(ToolSchema)),
+    }),
+  isListToolsResult,
 );
 export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
 
@@ -43,14 +54,16 @@ export const CallToolRequestParamsSchema: Extended<
     inputResponses: z.ZodOptional<typeof InputResponsesSchema>;
     requestState: z.ZodOptional<z.ZodString>;
   }
-> = lazySchema(() =>
-  realSchema(RequestParamsSchema).extend({
-    name: z.string(),
-    arguments: z.record(z.string(), z.unknown()).optional(),
-    task: realSchema(TaskMetadataSchema).optional(),
-    inputResponses: realSchema(InputResponsesSchema).optional(),
-    requestState: z.string().optional(),
-  }),
+> = lazySchema(
+  () =>
+    realSchema(RequestParamsSchema).extend({
+      name: z.string(),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      task: realSchema(TaskMetadataSchema).optional(),
+      inputResponses: realSchema(InputResponsesSchema).optional(),
+      requestState: z.string().optional(),
+    }),
+  isCallToolRequestParams,
 );
 export type CallToolRequestParams = z.infer<typeof CallToolRequestParamsSchema>;
 
@@ -58,11 +71,13 @@ export type CallToolRequestParams = z.infer<typeof CallToolRequestParamsSchema>;
 export const CallToolRequestSchema: LooseObject<{
   method: z.ZodLiteral<'tools/call'>;
   params: typeof CallToolRequestParamsSchema;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('tools/call'),
-    params: realSchema(CallToolRequestParamsSchema),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('tools/call'),
+      params: realSchema(CallToolRequestParamsSchema),
+    }),
+  isCallToolRequest,
 );
 export type CallToolRequest = z.infer<typeof CallToolRequestSchema>;
 
@@ -94,7 +109,7 @@ export const CallToolResultSchema: Extended<
       structuredContent: z.unknown().optional(),
       isError: z.boolean().optional(),
     }),
-  isPlainCallToolResult,
+  isCallToolResult,
 );
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 
@@ -102,10 +117,12 @@ export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 export const ToolListChangedNotificationSchema: LooseObject<{
   method: z.ZodLiteral<'notifications/tools/list_changed'>;
   params: z.ZodOptional<typeof NotificationParamsSchema>;
-}> = lazySchema(() =>
-  z.looseObject({
-    method: z.literal('notifications/tools/list_changed'),
-    params: realSchema(NotificationParamsSchema).optional(),
-  }),
+}> = lazySchema(
+  () =>
+    z.looseObject({
+      method: z.literal('notifications/tools/list_changed'),
+      params: realSchema(NotificationParamsSchema).optional(),
+    }),
+  isToolListChangedNotification,
 );
 export type ToolListChangedNotification = z.infer<typeof ToolListChangedNotificationSchema>;

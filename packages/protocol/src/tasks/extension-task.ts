@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { InputRequestsSchema } from '../schemas/input-required.js';
 import { lazySchema, realSchema } from '../schemas/lazy-schema.js';
+import { isCreateTaskHandle, isDetailedTask } from '../schemas/generated/checks.js';
 import { TaskStatusSchema } from '../schemas/tasks.js';
 
 // The zod-free helpers of these tasks (`toDetailedTask`, `fromDetailedTask`, `TASKS_EXTENSION`) live in
@@ -18,19 +19,23 @@ import { TaskStatusSchema } from '../schemas/tasks.js';
  * if (task.status === 'completed') console.log(task.result);
  * ```
  */
-export const DetailedTaskSchema = lazySchema(() =>
-  z.looseObject({
-    taskId: z.string(),
-    status: realSchema(TaskStatusSchema),
-    statusMessage: z.string().optional(),
-    createdAt: z.string(),
-    lastUpdatedAt: z.string(),
-    ttlMs: z.number().int().nullable(),
-    pollIntervalMs: z.number().int().optional(),
-    inputRequests: realSchema(InputRequestsSchema).optional(),
-    result: z.record(z.string(), z.unknown()).optional(),
-    error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
-  }),
+export const DetailedTaskSchema = lazySchema(
+  () =>
+    z.looseObject({
+      taskId: z.string(),
+      status: realSchema(TaskStatusSchema),
+      statusMessage: z.string().optional(),
+      createdAt: z.string(),
+      lastUpdatedAt: z.string(),
+      ttlMs: z.number().int().nullable(),
+      pollIntervalMs: z.number().int().optional(),
+      inputRequests: realSchema(InputRequestsSchema).optional(),
+      result: z.record(z.string(), z.unknown()).optional(),
+      error: z
+        .looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() })
+        .optional(),
+    }),
+  isDetailedTask,
 );
 export type DetailedTask = z.infer<typeof DetailedTaskSchema>;
 
@@ -44,7 +49,8 @@ export type DetailedTask = z.infer<typeof DetailedTaskSchema>;
  * if (handle.success) console.log('poll', handle.data.taskId, 'every', handle.data.pollIntervalMs, 'ms');
  * ```
  */
-export const CreateTaskHandleSchema = lazySchema(() =>
-  realSchema(DetailedTaskSchema).extend({ resultType: z.literal('task') }),
+export const CreateTaskHandleSchema = lazySchema(
+  () => realSchema(DetailedTaskSchema).extend({ resultType: z.literal('task') }),
+  isCreateTaskHandle,
 );
 export type CreateTaskHandle = z.infer<typeof CreateTaskHandleSchema>;
