@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type BundleSize, bundleSizeTable, measureBundleSizes } from '../src/bundle-size.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as rolldown } from 'rolldown';
+import { BUNDLE_APPS, type BundleSize, bundleSizeTable, measureBundleSizes } from '../src/bundle-size.js';
 
 // Issue 30: the browser bundle of a small client app (connect, list tools, call a tool) per transport,
 // x-mcp next to the official SDK (v2 `@modelcontextprotocol/client`; v1 for WebSocket, which v2 lacks).
@@ -62,6 +67,40 @@ describe('browser bundle sizes (apps/bench bundle-size)', () => {
       expect(inputs.filter((input) => /zod\/v4\/locales\/(?!en\.js)/.test(input))).toEqual([]);
       // `revisionSchemas` is a pure getter table: nothing built, nothing bundled unless read.
       expect(inputs.filter((input) => /schemas\/revisions\//.test(input))).toEqual([]);
+    }
+  }, 60_000);
+
+  it('rolldown (the bundler of Vite) splits the same way: no zod in the first download', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'x-mcp-rolldown-'));
+    try {
+      for (const app of BUNDLE_APPS.filter((entry) => entry.sdk === 'x-mcp')) {
+        const file = join(dir, `${app.transport}.js`);
+        writeFileSync(file, app.source);
+        const { output } = await rolldown({
+          input: file,
+          platform: 'browser',
+          write: false,
+          logLevel: 'silent',
+          resolve: { modules: [fileURLToPath(new URL('../node_modules', import.meta.url)), 'node_modules'] },
+          output: { format: 'esm', minify: true, dir: join(dir, app.transport) },
+        });
+        const chunks = output.flatMap((item) => (item.type === 'chunk' ? [item] : []));
+        const entry = chunks.find((chunk) => chunk.isEntry)!;
+        const first = new Set([entry.fileName]);
+        for (const name of first)
+          for (const imported of chunks.find((c) => c.fileName === name)!.imports) first.add(imported);
+        const holdsZod = (names: Iterable<string>) =>
+          [...names].some((name) =>
+            Object.keys(chunks.find((chunk) => chunk.fileName === name)?.modules ?? {}).some((id) =>
+              /node_modules\/.*\/zod\//.test(id),
+            ),
+          );
+        expect(holdsZod(first), app.transport).toBe(false);
+        const onDemand = chunks.filter((chunk) => !first.has(chunk.fileName)).map((chunk) => chunk.fileName);
+        expect(holdsZod(onDemand), app.transport).toBe(true);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });
