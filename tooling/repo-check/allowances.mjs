@@ -3,24 +3,37 @@
  * `nodeDirs` names folders under `src/` of a runtime-neutral package (`node: false`) whose files may
  * import `node:` built-ins (its Node-only subpath, e.g. `./node`); nothing outside them may import
  * a file inside them, so the root stays reachable without Node.
+ * `refused` maps import specifiers a package must not use to the reason (the error names it).
  * Workspace packages are named by their npm names; anything not listed here is refused.
  */
+// The client and the client transports import `@x/protocol`'s zod-free entries, never its root (which
+// holds the zod schemas): a browser app then downloads zod only on demand (issue 30).
+const ZOD_FREE = {
+  '@x/protocol':
+    "its root holds the zod schemas, which a browser app must not download up front: import '@x/protocol/core' (or ./internal, ./http)",
+};
+
 export const ALLOWANCES = {
   '@x/protocol': { deps: ['zod'], node: false, nodeDirs: ['node'] },
-  '@x/client': { deps: ['@x/protocol'], node: false },
+  '@x/client': { deps: ['@x/protocol'], node: false, refused: ZOD_FREE },
   '@x/server': { deps: ['@x/protocol'], node: false },
-  '@x/transport-stdio': { deps: ['@x/protocol'], node: true },
+  '@x/transport-stdio': { deps: ['@x/protocol'], node: true, refused: ZOD_FREE },
   // `node: true` until the client's default fetch (a dynamic `node:events` import) moves behind a seam;
   // its server already keeps `node:` under src/node/, and a browser bundle test holds the main entry.
-  '@x/transport-sse': { deps: ['@x/protocol', 'undici', 'eventsource-parser'], node: true },
+  '@x/transport-sse': {
+    deps: ['@x/protocol', 'undici', 'eventsource-parser'],
+    node: true,
+    refused: ZOD_FREE,
+  },
   '@x/transport-streamable-http': {
     deps: ['@x/protocol', 'undici', 'eventsource-parser'],
     node: false,
     nodeDirs: ['node'],
+    refused: ZOD_FREE,
   },
   '@x/auth': { deps: ['@x/protocol', 'oauth4webapi', 'jose'], node: false, nodeDirs: ['node'] },
   // `@types/ws`: the public declarations import `ws` types, so a consumer's strict tsc needs them.
-  '@x/transport-ws': { deps: ['@x/protocol', 'ws', '@types/ws'], node: true },
+  '@x/transport-ws': { deps: ['@x/protocol', 'ws', '@types/ws'], node: true, refused: ZOD_FREE },
   // Scale-out stores (DESIGN §9, §10): implements the interfaces of @x/protocol; imports no transport.
   '@x/redis': { deps: ['@x/protocol', 'redis'], node: false },
   // OpenTelemetry in a package of its own: @x/client and @x/server stay free of it, and an application

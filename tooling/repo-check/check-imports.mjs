@@ -117,6 +117,11 @@ export function checkPackages(packagesDir, allowances = ALLOWANCES) {
             violations.push(`${where}: import built-in "${specifier}" as "node:${specifier}"`);
           continue;
         }
+        const refusal = allowance.refused?.[specifier];
+        if (refusal !== undefined) {
+          violations.push(`${where}: imports "${specifier}": ${refusal}`);
+          continue;
+        }
         const dep = packageNameOf(specifier);
         if (dep === name) {
           violations.push(`${where}: imports its own package name "${specifier}"; use a relative import`);

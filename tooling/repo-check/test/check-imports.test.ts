@@ -115,6 +115,26 @@ describe('repo check', () => {
     );
   });
 
+  it('refuses the specifiers an allowance refuses, naming the reason (the client never imports the root of @x/protocol)', () => {
+    root = mkdtempSync(join(tmpdir(), 'repo-check-'));
+    mkdirSync(join(root, 'client', 'src'), { recursive: true });
+    writeFileSync(join(root, 'client', 'package.json'), JSON.stringify({ name: '@x/client' }));
+    writeFileSync(
+      join(root, 'client', 'src', 'index.ts'),
+      "import { McpError } from '@x/protocol';\nimport { isThenable } from '@x/protocol/internal';",
+    );
+    const violations = checkPackages(root, {
+      '@x/client': {
+        deps: ['@x/protocol'],
+        node: false,
+        refused: { '@x/protocol': 'import @x/protocol/core' },
+      },
+    }) as string[];
+    expect(violations).toEqual([
+      expect.stringMatching(/index\.ts: imports "@x\/protocol": import @x\/protocol\/core$/),
+    ]);
+  });
+
   it('lets only src/node/ of @x/protocol import node: modules; the root and ./http never reach it', () => {
     root = mkdtempSync(join(tmpdir(), 'repo-check-'));
     const files: Record<string, string> = {
