@@ -4,7 +4,7 @@
 // events flow, SIGTERMs another (graceful drain), and prints what happened. Exits non-zero when any
 // check fails. Needs `redis-server` on PATH (or REDIS_SERVER=/path/to/redis-server).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,6 +20,7 @@ import {
 import { McpServer } from '@x/server';
 import { createStreamableHttpHandler, StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { toNodeHandler } from '@x/transport-streamable-http/node';
+import { startBalancer } from '@x/test-kit/balancer';
 import { startRedis } from '@x/test-kit/redis-server';
 import { createClient } from 'redis';
 import { z } from 'zod';
@@ -99,59 +100,6 @@ async function startProcess(name: string, url: string): Promise<Proc> {
   return { name, port, child };
 }
 
-/** Round robin, no session affinity; skips a backend that refuses connections or drains (503 + Retry-After). */
-async function startBalancer(
-  ports: () => number[],
-): Promise<{ url: string; hits: string[]; close(): Promise<void> }> {
-  let next = 0;
-  const hits: string[] = [];
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, attempt: number): void => {
-    const targets = ports();
-    const port = targets[next++ % targets.length] as number;
-    const upstream = httpRequest(
-      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent: false },
-      (reply) => {
-        if (
-          reply.statusCode === 503 &&
-          reply.headers['retry-after'] !== undefined &&
-          attempt < targets.length
-        ) {
-          reply.resume();
-          forward(req, res, body, attempt + 1);
-          return;
-        }
-        hits.push(`${req.method} ${port}`);
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(res);
-        // The backend died mid-stream: end the client's stream too, so it reconnects (elsewhere).
-        reply.on('error', () => res.destroy());
-      },
-    );
-    upstream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ECONNREFUSED' && attempt < targets.length) forward(req, res, body, attempt + 1);
-      else if (!res.headersSent) res.writeHead(502).end();
-      else res.destroy();
-    });
-    res.on('close', () => upstream.destroy());
-    upstream.end(body);
-  };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => forward(req, res, Buffer.concat(chunks), 1));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    hits,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -204,8 +152,8 @@ async function demo(): Promise<boolean> {
     check(new Set(ranOn).size === 3, `one session, six calls, served by ${ranOn.join(' ')}`);
 
     // The GET stream carries events once one raised elsewhere arrives on it.
-    await until(() => lb.hits.some((hit) => hit.startsWith('GET')), 'the GET stream');
-    const holderPort = Number(lb.hits.find((hit) => hit.startsWith('GET'))?.split(' ')[1]);
+    await until(() => lb.served.some((entry) => entry.method === 'GET'), 'the GET stream');
+    const holderPort = lb.served.find((entry) => entry.method === 'GET')?.port;
     const holder = procs.find((p) => p.port === holderPort) as Proc;
     log(`GET stream held by ${holder.name}`);
     // Live once an event raised on some process arrives on it (one raised before that is only stored).
@@ -230,9 +178,9 @@ async function demo(): Promise<boolean> {
       unique === TO && seen.length === TO,
       `count ran on ${counted}: ${seen.length}/${TO} events, ${TO - unique} lost, ${seen.length - unique} duplicated`,
     );
-    const resumedOn = lb.hits
-      .filter((hit) => hit.startsWith('GET'))
-      .map((hit) => nameOf(Number(hit.split(' ')[1])))
+    const resumedOn = lb.served
+      .filter((entry) => entry.method === 'GET')
+      .map((entry) => nameOf(entry.port))
       .filter((name) => name !== holder.name);
     check(resumedOn.length > 0, `GET stream resumed with Last-Event-ID on ${resumedOn.at(-1)}`);
 

@@ -9,7 +9,7 @@ import { MetaKey, TASKS_EXTENSION } from '@x/protocol';
 import { type RedisServerHandle, startRedis, waitFor } from '@x/test-kit';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Balancer, startBalancer } from './fixtures/balancer.js';
+import { type Balancer, startBalancer } from '@x/test-kit/balancer';
 
 // Three real x-mcp server processes (fixtures/cluster-server.mjs, on the built packages) share one real
 // redis-server; a round-robin balancer with no session affinity sits in front. Run `pnpm turbo run

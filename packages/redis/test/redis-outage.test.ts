@@ -10,7 +10,7 @@ import {
   RedisSessionStore,
   RedisSubscriptionFanOut,
 } from '../src/index.js';
-import { type Balancer, startBalancer } from './fixtures/balancer.js';
+import { type Balancer, startBalancer } from '@x/test-kit/balancer';
 import { type ClusterNode, startNode } from './fixtures/cluster-node.js';
 
 // What happens when Redis itself goes away (issue #27): requests that need it fail at once with a clear

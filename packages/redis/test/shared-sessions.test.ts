@@ -17,7 +17,7 @@ import {
   RedisSessionStore,
   RedisSubscriptionFanOut,
 } from '../src/index.js';
-import { type Balancer, startBalancer } from './fixtures/balancer.js';
+import { type Balancer, startBalancer } from '@x/test-kit/balancer';
 import { type ClusterNode, type SharedState, startNode } from './fixtures/cluster-node.js';
 
 // Several McpServer + handler pairs in one process, each on its own port behind a round-robin balancer,

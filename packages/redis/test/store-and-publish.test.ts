@@ -19,7 +19,7 @@ import {
   RedisSessionStore,
   RedisSubscriptionFanOut,
 } from '../src/index.js';
-import { startBalancer } from './fixtures/balancer.js';
+import { startBalancer } from '@x/test-kit/balancer';
 import { type ClusterNode, type SharedState, startNode } from './fixtures/cluster-node.js';
 
 // Issue #27: "one Redis round trip per forwarded message". A GET-stream message raised in shared mode is

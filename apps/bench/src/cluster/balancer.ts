@@ -11,7 +11,7 @@ export interface Balancer {
 
 /**
  * Round robin over `ports`, no session affinity: every request (POST, GET stream, DELETE) goes to the
- * next backend; `onget` hears which backend each GET (stream) request went to. Unlike the cluster demo's balancer (`apps/examples/src/cluster-demo.ts`, which opens a
+ * next backend; `onget` hears which backend each GET (stream) request went to. Unlike the test kit's balancer (`@x/test-kit/balancer`, used by the Redis tests and the cluster demo, which opens a
  * connection per request and skips draining backends), it keeps connections to the backends alive, as a
  * production balancer does, so a bench call does not pay a TCP handshake per hop.
  *
