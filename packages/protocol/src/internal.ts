@@ -26,7 +26,7 @@ export * from './schemas/generated/guards.js';
 export { deferredSchema, isDeferredUnloaded, schemaOrLoad } from './schemas/lazy-schema.js';
 // Straight from each module, never through a barrel that also holds zod schemas: this entry is on a
 // browser client's first download and must not reach zod (see core.ts).
-export { fastAccepts, isPlainCallToolResult, registerFastCheck } from './schemas/fast-check.js';
+export { fastAccepts, registerFastCheck } from './schemas/fast-check.js';
 export { lazySchema, realSchema } from './schemas/lazy-schema.js';
 export { methodsOf, revisionMethods } from './schemas/method-sets.js';
 export type { MethodSchemaEntry, RevisionMethods, RevisionMethodSets } from './schemas/index.js';

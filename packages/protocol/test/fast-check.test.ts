@@ -3,14 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   CallToolResultSchema,
+  CreateTaskHandleSchema,
+  orInputRequired,
   DiscoverResultSchema,
   InitializeRequestParamsSchema,
   InitializeResultSchema,
   Protocol,
 } from '@x/protocol';
 import {
+  DeferredCallToolOutcomeSchema,
   fastAccepts,
-  isPlainCallToolResult,
   lazySchema,
   parseParams,
   realSchema,
@@ -272,6 +274,13 @@ function holdsAgainstSchema(
   return accepted;
 }
 
+/**
+ * The client's check of a `tools/call` answer (its deferred handle, `schemas/deferred.ts`): a
+ * `CallToolResult`, a task handle, or an `input_required` result, split on `resultType` as the schema is.
+ */
+const acceptsCallToolAnswer = (value: unknown): boolean => fastAccepts(DeferredCallToolOutcomeSchema, value);
+const CallToolOutcomeSchema = orInputRequired(CallToolResultSchema).or(CreateTaskHandleSchema);
+
 describe('fast checks', () => {
   it('the CallToolResult check only accepts what the schema accepts, and the schema returns it unchanged', () => {
     let accepted = 0;
@@ -279,10 +288,10 @@ describe('fast checks', () => {
     fc.assert(
       fc.property(fc.oneof(plainResult, nearResult, fc.jsonValue({ maxDepth: 3 })), (generated) => {
         const value: unknown = JSON.parse(JSON.stringify(generated)); // as it comes off a wire
-        if (!isPlainCallToolResult(value)) return;
+        if (!acceptsCallToolAnswer(value)) return;
         accepted++;
         if ((value as { _meta?: unknown })._meta !== undefined) acceptedWithMeta++;
-        const parsed = CallToolResultSchema.safeParse(value);
+        const parsed = CallToolOutcomeSchema.safeParse(value);
         expect(parsed.success).toBe(true);
         expect(parsed.data).toStrictEqual(value);
       }),
@@ -294,23 +303,23 @@ describe('fast checks', () => {
 
   it('takes every shape the schema returns unchanged and turns down the rest, which go through the schema', () => {
     const plain = { content: [{ type: 'text', text: 'hi' }] };
-    expect(isPlainCallToolResult(plain)).toBe(true);
-    expect(isPlainCallToolResult({ ...plain, isError: true, structuredContent: { n: 1 } })).toBe(true);
+    expect(acceptsCallToolAnswer(plain)).toBe(true);
+    expect(acceptsCallToolAnswer({ ...plain, isError: true, structuredContent: { n: 1 } })).toBe(true);
     // A 2026-07-28 result: resultType and the server's identity in _meta.
     const modern = {
       ...plain,
       resultType: 'complete',
       _meta: { [SERVER_INFO]: { name: 'srv', version: '1.0.0', title: 'Server' }, 'x.example/trace': 7 },
     };
-    expect(isPlainCallToolResult(modern)).toBe(true);
-    expect(isPlainCallToolResult({ ...plain, _meta: { progressToken: 1 } })).toBe(true);
+    expect(acceptsCallToolAnswer(modern)).toBe(true);
+    expect(acceptsCallToolAnswer({ ...plain, _meta: { progressToken: 1 } })).toBe(true);
     // The generated check is exact: any content block, annotations, icons.
     for (const rare of [
       { content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }] },
       { content: [{ type: 'text', text: 'hi', annotations: { priority: 1 } }] },
       { ...plain, _meta: { [SERVER_INFO]: { name: 'srv', version: '1', icons: [{ src: 'a.png' }] } } },
     ]) {
-      expect(isPlainCallToolResult(rare)).toBe(true);
+      expect(acceptsCallToolAnswer(rare)).toBe(true);
     }
     for (const odd of [
       { content: [{ type: 'text', text: 'hi', annotations: { priority: 1.5 } }] },
@@ -321,11 +330,12 @@ describe('fast checks', () => {
       { ...plain, _meta: [] },
       { ...plain, _meta: null },
       { ...plain, isError: 'no' },
-      { ...plain, resultType: 'input_required' },
+      // Asks for input: checked as an InputRequiredResult, which takes no string `inputRequests`.
+      { ...plain, resultType: 'input_required', inputRequests: 'none' },
       { content: 'hi' },
       [plain],
     ]) {
-      expect(isPlainCallToolResult(odd)).toBe(false);
+      expect(acceptsCallToolAnswer(odd)).toBe(false);
     }
     expect(fastAccepts(CallToolResultSchema, plain)).toBe(true);
     expect(fastAccepts(z.object({}), plain)).toBe(false); // no check registered: run the schema
@@ -445,11 +455,11 @@ describe('fast checks', () => {
 
   it('sends an object with an own __proto__ key (which zod leaves out) to the schema', () => {
     const plain = { content: [{ type: 'text', text: 'hi' }] };
-    expect(isPlainCallToolResult(JSON.parse('{"__proto__": {}, "content": []}'))).toBe(false);
+    expect(acceptsCallToolAnswer(JSON.parse('{"__proto__": {}, "content": []}'))).toBe(false);
     expect(
-      isPlainCallToolResult({ content: [JSON.parse('{"__proto__": {}, "type": "text", "text": "x"}')] }),
+      acceptsCallToolAnswer({ content: [JSON.parse('{"__proto__": {}, "type": "text", "text": "x"}')] }),
     ).toBe(false);
-    expect(isPlainCallToolResult({ ...plain, _meta: JSON.parse('{"__proto__": {}}') })).toBe(false);
+    expect(acceptsCallToolAnswer({ ...plain, _meta: JSON.parse('{"__proto__": {}}') })).toBe(false);
     expect(Object.keys(CallToolResultSchema.parse(JSON.parse('{"__proto__": {}, "content": []}')))).toEqual([
       'content',
     ]);

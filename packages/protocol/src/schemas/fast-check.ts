@@ -1,6 +1,4 @@
 import { fastCheckOf, fastChecks, realSchema } from './lazy-schema.js';
-import { isCallToolResult } from './generated/checks.js';
-import { ResultType } from './meta-keys.js';
 
 /**
  * Fast checks: cheap predicates that let a hot path skip a zod parse for the everyday shape of a value.
@@ -44,22 +42,4 @@ export function registerFastCheck<S extends object>(schema: S, check: (value: un
 export function fastAccepts(schema: object, value: unknown): boolean {
   const check = fastCheckOf(schema);
   return check !== undefined && check(value) === true;
-}
-
-/**
- * The check `@x/client` gives the result schema of `tools/call` that also takes an `input_required`
- * answer (`orInputRequired(CallToolResultSchema)`, or a task handle): a value `CallToolResultSchema`
- * returns unchanged, unless it asks for input (that one is `InputRequiredResultSchema`'s to check).
- * Every other everyday schema's check is generated: see `generated/checks.ts`.
- *
- * @example
- * ```ts
- * isPlainCallToolResult({ content: [{ type: 'text', text: 'hi' }] }); // true
- * isPlainCallToolResult({ resultType: 'input_required', content: [] }); // false
- * ```
- */
-export function isPlainCallToolResult(value: unknown): boolean {
-  return (
-    isCallToolResult(value) && (value as { resultType?: unknown }).resultType !== ResultType.InputRequired
-  );
 }

@@ -2,7 +2,7 @@
  * Barrel of the MCP message schemas: everyday superset schemas and types (`<DefName>Schema`,
  * `<DefName>`), the method maps, per-revision method sets and exact per-revision schemas.
  */
-export { registerFastCheck, fastAccepts, isPlainCallToolResult } from './fast-check.js';
+export { registerFastCheck, fastAccepts } from './fast-check.js';
 export { lazySchema, realSchema } from './lazy-schema.js';
 export {
   MetaKey,
