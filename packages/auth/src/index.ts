@@ -4,11 +4,17 @@ export { bearerAuth } from './server/bearer-auth.js';
 export type { BearerAuthOptions } from './server/bearer-auth.js';
 export { introspectionVerifier } from './server/introspection-verifier.js';
 export type { IntrospectionVerifierOptions } from './server/introspection-verifier.js';
-export { jwtVerifier } from './server/jwt-verifier.js';
+export {
+  DEFAULT_ACCESS_TOKEN_TYPES,
+  DEFAULT_JWKS_COOLDOWN_MS,
+  DEFAULT_JWKS_TIMEOUT_MS,
+  jwtVerifier,
+} from './server/jwt-verifier.js';
 export type { JwtVerifierOptions } from './server/jwt-verifier.js';
 export { protectedResourceMetadataHandler } from './server/protected-resource-metadata.js';
 export type { ProtectedResourceMetadataOptions } from './server/protected-resource-metadata.js';
 export { resourceMetadataUrl } from './server/resource-metadata-url.js';
+export { DEFAULT_CLOCK_TOLERANCE_SEC } from './server/token-verifier.js';
 export type { TokenVerifier } from './server/token-verifier.js';
 export { authFetch } from './client/auth-fetch.js';
 export { parseBearerChallenge } from './client/bearer-challenge.js';

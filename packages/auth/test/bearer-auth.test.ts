@@ -11,6 +11,7 @@ import {
   protectedResourceMetadataHandler,
   resourceMetadataUrl,
 } from '../src/index.js';
+import { startHttpServer } from '@x/test-kit';
 import { startAuthorizationServer, type TestAuthorizationServer } from './fixtures/oidc.js';
 import { type ProtectedMcpServer, startProtectedMcpServer } from './fixtures/mcp-server.js';
 
@@ -190,6 +191,22 @@ describe('bearerAuth (introspection, RFC 7662, and a user function)', () => {
     const response = await initialize(server.url, token);
     expect(response.status).toBe(503);
     expect(errors[0]?.code).toBe('verifier_unavailable');
+  });
+
+  it('answers 503 (not 401 invalid_token) when the key set answers 500 with a cold cache, and reports it', async () => {
+    // An identity-provider outage is not a bad token: 401 would make every client drop its tokens.
+    await using jwks = await startHttpServer((_req, res) => res.writeHead(500).end('down'));
+    const errors: AuthError[] = [];
+    const { server, as } = await setup((a, s) => ({
+      ...jwksAuth(a, s),
+      jwks: `${jwks.url}/jwks`,
+      onerror: (e: AuthError) => errors.push(e),
+    }));
+    const token = await as.clientCredentialsToken(server.url, 'mcp:tools');
+    const response = await initialize(server.url, token);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(errors.map((e) => e.code)).toEqual(['verifier_unavailable']);
   });
 
   it('runs a user verify function', async () => {

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthError, jwtVerifier } from '../src/index.js';
+import { AuthError, DEFAULT_CLOCK_TOLERANCE_SEC, jwtVerifier } from '../src/index.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -33,7 +33,7 @@ describe('jwtVerifier with a rotating JWKS', () => {
     const verify = jwtVerifier({ jwks: `${origin}/jwks`, issuers: [origin], resource, jwksCooldownMs: 0 });
     const sign = (k: typeof k1) =>
       new SignJWT({ scope: 'a', client_id: 'c' })
-        .setProtectedHeader({ alg: 'ES256', kid: k.kid })
+        .setProtectedHeader({ alg: 'ES256', kid: k.kid, typ: 'at+jwt' })
         .setIssuer(origin)
         .setAudience(resource)
         .setExpirationTime('5m')
@@ -46,5 +46,101 @@ describe('jwtVerifier with a rotating JWKS', () => {
     const refused = await verify(await sign(k1), request).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AuthError);
     expect((refused as AuthError).code).toBe('invalid_token');
+  });
+});
+
+// RFC 9068 §4: "Resource servers receiving a JWT access token MUST validate the typ header value is
+// at+jwt or application/at+jwt and reject tokens carrying any other value."
+describe('jwtVerifier checks the JWT access token profile (RFC 9068)', () => {
+  const resource = 'https://mcp.example.com/mcp';
+  const issuer = 'https://as.example.com';
+  async function setupKeys() {
+    const k = await key('k1');
+    const sign = (typ: string | undefined, claims: { expiresIn?: number } = {}) => {
+      const header: { alg: string; kid: string; typ?: string } = { alg: 'ES256', kid: 'k1' };
+      if (typ !== undefined) header.typ = typ;
+      return new SignJWT({ scope: 'a', client_id: 'c' })
+        .setProtectedHeader(header)
+        .setIssuer(issuer)
+        .setAudience(resource)
+        .setExpirationTime(Math.floor(Date.now() / 1000) + (claims.expiresIn ?? 300))
+        .sign(k.privateKey);
+    };
+    return { jwks: { keys: [k.jwk] }, sign };
+  }
+
+  it.each([['at+jwt'], ['application/at+jwt'], ['AT+JWT']])('accepts typ %s', async (typ) => {
+    const { jwks, sign } = await setupKeys();
+    const verify = jwtVerifier({ jwks, issuers: [issuer], resource });
+    expect((await verify(await sign(typ), new Request(resource))).clientId).toBe('c');
+  });
+
+  it.each([['JWT'], ['dpop+jwt'], [undefined]])(
+    'refuses typ %s by default, accepts it when allowed',
+    async (typ) => {
+      const { jwks, sign } = await setupKeys();
+      const token = await sign(typ);
+      const verify = jwtVerifier({ jwks, issuers: [issuer], resource });
+      const refused = await verify(token, new Request(resource)).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(AuthError);
+      expect((refused as AuthError).code).toBe('invalid_token');
+      expect((refused as AuthError).message).toContain('accessTokenTypes');
+      const lenient = jwtVerifier({
+        jwks,
+        issuers: [issuer],
+        resource,
+        accessTokenTypes: typ === undefined ? false : ['at+jwt', typ],
+      });
+      expect((await lenient(token, new Request(resource))).clientId).toBe('c');
+    },
+  );
+
+  it(`allows ${DEFAULT_CLOCK_TOLERANCE_SEC} s of clock skew by default, not 30`, async () => {
+    expect(DEFAULT_CLOCK_TOLERANCE_SEC).toBeLessThanOrEqual(5);
+    const { jwks, sign } = await setupKeys();
+    const verify = jwtVerifier({ jwks, issuers: [issuer], resource });
+    const expired = await verify(await sign('at+jwt', { expiresIn: -20 }), new Request(resource)).catch(
+      (e: unknown) => e,
+    );
+    expect((expired as AuthError).code).toBe('invalid_token');
+    expect((expired as AuthError).message).toContain('expired');
+    const lenient = jwtVerifier({ jwks, issuers: [issuer], resource, clockToleranceSec: 30 });
+    expect((await lenient(await sign('at+jwt', { expiresIn: -20 }), new Request(resource))).clientId).toBe(
+      'c',
+    );
+  });
+});
+
+// An identity-provider outage must not look like a bad token: 401 invalid_token would log every user out.
+describe('jwtVerifier when the key set endpoint is down', () => {
+  it.each([
+    ['answers 500', (res: import('node:http').ServerResponse) => res.writeHead(500).end('boom')],
+    ['answers garbage', (res: import('node:http').ServerResponse) => res.writeHead(200).end('<html>')],
+    [
+      'answers a non-key-set',
+      (res: import('node:http').ServerResponse) => res.writeHead(200).end(JSON.stringify({ nope: 1 })),
+    ],
+    ['redirects', (res: import('node:http').ServerResponse) => res.writeHead(302, { location: '/x' }).end()],
+  ])('with a cold cache: verifier_unavailable when it %s', async (_name, answer) => {
+    const k = await key('k1');
+    let fetches = 0;
+    server = createServer((_req, res) => {
+      fetches += 1;
+      answer(res);
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const resource = 'https://mcp.example.com/mcp';
+    const verify = jwtVerifier({ jwks: `${origin}/jwks`, issuers: [origin], resource });
+    const token = await new SignJWT({ scope: 'a', client_id: 'c' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
+      .setIssuer(origin)
+      .setAudience(resource)
+      .setExpirationTime('5m')
+      .sign(k.privateKey);
+    const failed = await verify(token, new Request(resource)).catch((e: unknown) => e);
+    expect(fetches).toBe(1);
+    expect(failed).toBeInstanceOf(AuthError);
+    expect((failed as AuthError).code).toBe('verifier_unavailable');
   });
 });

@@ -23,8 +23,13 @@ export interface BearerAuthOptions {
   verify?: TokenVerifier | undefined;
   /** Scopes every request needs; a token without them gets 403 `insufficient_scope`. Default none. */
   requiredScopes?: readonly string[] | undefined;
-  /** Allowed clock skew for `exp`/`nbf`, in seconds. Default 30. */
+  /** Allowed clock skew for `exp`/`nbf`, in seconds. Default `DEFAULT_CLOCK_TOLERANCE_SEC` (5). */
   clockToleranceSec?: number | undefined;
+  /**
+   * With `jwks`: the accepted JWT `typ` headers, or `false` for any. Default
+   * `DEFAULT_ACCESS_TOKEN_TYPES` (`at+jwt`, RFC 9068 §4). See `JwtVerifierOptions.accessTokenTypes`.
+   */
+  accessTokenTypes?: readonly string[] | false | undefined;
   /** Where the PRM is served. Default `resourceMetadataUrl(resource)`. */
   resourceMetadataUrl?: string | URL | undefined;
   /** Requests without any `Authorization` pass as anonymous instead of 401. Default false. */
@@ -133,6 +138,7 @@ function verifierOf(options: BearerAuthOptions): TokenVerifier {
     issuers: options.authorizationServers.map(String),
     resource: options.resource,
     clockToleranceSec: options.clockToleranceSec,
+    accessTokenTypes: options.accessTokenTypes,
   });
 }
 

@@ -1,6 +1,12 @@
 import type { AuthInfo } from '@x/protocol';
 
 /**
+ * Default clock skew allowed on `exp`/`nbf`, in seconds. Small: RFC 9068 profiles and common resource
+ * servers allow seconds, not half a minute, and every second extends an expired token's life.
+ */
+export const DEFAULT_CLOCK_TOLERANCE_SEC = 5;
+
+/**
  * Turns a bearer token into the caller's `AuthInfo`. Throw `AuthError('invalid_token', …)` for a token
  * that is not valid here; any other error is treated as the verifier being unavailable (503).
  */
