@@ -24,8 +24,10 @@ export type AuthErrorCode =
   | 'token_request_failed'
   /** More re-authorizations for wider scopes than `maxStepUps` allows (SEP-835). */
   | 'step_up_limit'
-  /** The introspection endpoint or the JWKS could not be reached. */
-  | 'verifier_unavailable';
+  /** The introspection endpoint or the JWKS could not be reached, timed out or answered garbage (503). */
+  | 'verifier_unavailable'
+  /** The DPoP replay cache has no room without forgetting an unexpired proof (503, try again). */
+  | 'replay_cache_full';
 
 /**
  * A typed authorization failure.

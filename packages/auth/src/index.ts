@@ -2,6 +2,13 @@ export { AuthError } from './auth-error.js';
 export type { AuthErrorCode } from './auth-error.js';
 export { bearerAuth } from './server/bearer-auth.js';
 export type { BearerAuthOptions } from './server/bearer-auth.js';
+export { DEFAULT_DPOP_MAX_AGE_SEC } from './server/dpop-proof-verifier.js';
+export type { DpopProofVerifierOptions } from './server/dpop-proof-verifier.js';
+export {
+  DEFAULT_MAX_DPOP_PROOFS_PER_KEY,
+  DEFAULT_MAX_REMEMBERED_DPOP_PROOFS,
+} from './server/dpop-replay-cache.js';
+export type { DpopReplayCacheOptions } from './server/dpop-replay-cache.js';
 export { introspectionVerifier } from './server/introspection-verifier.js';
 export type { IntrospectionVerifierOptions } from './server/introspection-verifier.js';
 export {

@@ -7,15 +7,21 @@ import {
   jwtVerify,
 } from 'jose';
 import { AuthError } from '../auth-error.js';
+import { DpopReplayCache, type DpopReplayCacheOptions } from './dpop-replay-cache.js';
+
+/** Default `maxAgeSec`: how far a DPoP proof's `iat` may be from now, in seconds. */
+export const DEFAULT_DPOP_MAX_AGE_SEC = 60;
 
 const ALGS = ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA'];
 
-/** Options of `DpopProofVerifier`. */
-export interface DpopProofVerifierOptions {
-  /** How far a proof's `iat` may be from now, in seconds. Default 60. */
+/**
+ * Options of `DpopProofVerifier`. Proof ids (`jti`) are remembered per key until the proof's `iat`
+ * window closes; when `maxRememberedProofs` or a key's `maxProofsPerKey` is reached, new proofs get
+ * 503 (`replay_cache_full`) rather than any unexpired id being forgotten.
+ */
+export interface DpopProofVerifierOptions extends DpopReplayCacheOptions {
+  /** How far a proof's `iat` may be from now, in seconds. Default `DEFAULT_DPOP_MAX_AGE_SEC` (60). */
   maxAgeSec?: number | undefined;
-  /** Proof ids (`jti`) remembered to refuse replays. Default 10 000 (oldest forgotten first). */
-  maxRememberedProofs?: number | undefined;
 }
 
 /**
@@ -25,13 +31,11 @@ export interface DpopProofVerifierOptions {
  */
 export class DpopProofVerifier {
   readonly #maxAge: number;
-  readonly #max: number;
-  /** jti → expiry (ms); insertion order is age order, so the first keys are the oldest. */
-  #seen = new Map<string, number>();
+  readonly #seen: DpopReplayCache;
 
   constructor(options: DpopProofVerifierOptions = {}) {
-    this.#maxAge = options.maxAgeSec ?? 60;
-    this.#max = options.maxRememberedProofs ?? 10_000;
+    this.#maxAge = options.maxAgeSec ?? DEFAULT_DPOP_MAX_AGE_SEC;
+    this.#seen = new DpopReplayCache(options);
   }
 
   async verify(input: { proof: string; request: Request; accessToken: string; jkt: string }): Promise<void> {
@@ -75,14 +79,10 @@ export class DpopProofVerifier {
       throw fail('key is not the key the token is bound to');
     const jti = payload['jti'];
     if (typeof jti !== 'string' || jti.length > 256) throw fail('has no jti');
-    const now = Date.now();
-    const key = `${input.jkt}:${jti}`;
-    if ((this.#seen.get(key) ?? 0) > now) throw fail('was already used');
-    this.#seen.set(key, now + this.#maxAge * 2000);
-    for (const [old, expiry] of this.#seen) {
-      if (this.#seen.size <= this.#max && expiry > now) break;
-      this.#seen.delete(old);
-    }
+    // The iat check above refuses this proof from (iat + maxAge) on, so it need not be remembered
+    // longer; a second of margin for a fractional iat.
+    const expiresAt = (iat + this.#maxAge + 1) * 1000;
+    if (!this.#seen.remember({ jkt: input.jkt, jti, expiresAt })) throw fail('was already used');
   }
 }
 
