@@ -9,7 +9,17 @@ export {
   DEFAULT_MAX_REMEMBERED_DPOP_PROOFS,
 } from './server/dpop-replay-cache.js';
 export type { DpopReplayCacheOptions } from './server/dpop-replay-cache.js';
-export { introspectionVerifier } from './server/introspection-verifier.js';
+export {
+  DEFAULT_INTROSPECTION_CACHE_MAX_ENTRIES,
+  DEFAULT_INTROSPECTION_CACHE_TTL_SEC,
+  DEFAULT_INTROSPECTION_NEGATIVE_TTL_SEC,
+} from './server/introspection-cache.js';
+export type { IntrospectionCacheOptions } from './server/introspection-cache.js';
+export {
+  DEFAULT_INTROSPECTION_TIMEOUT_MS,
+  DEFAULT_MAX_INTROSPECTION_RESPONSE_BYTES,
+  introspectionVerifier,
+} from './server/introspection-verifier.js';
 export type { IntrospectionVerifierOptions } from './server/introspection-verifier.js';
 export {
   DEFAULT_ACCESS_TOKEN_TYPES,

@@ -165,6 +165,8 @@ describe('bearerAuth (introspection, RFC 7662, and a user function)', () => {
           endpoint: `${a.issuer}/token/introspection`,
           clientId: 'rs',
           clientSecret: 'rs-secret-rs-secret-rs-secret-0123456789',
+          // Answers are cached (cache.ttlSec) by default: a revocation would show only after that.
+          cache: false,
         },
       }),
       'opaque',
@@ -178,6 +180,25 @@ describe('bearerAuth (introspection, RFC 7662, and a user function)', () => {
     const revoked = await initialize(server.url, token);
     expect(revoked.status).toBe(401);
     expect(revoked.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('refuses an active token the AS introspects as issued for another resource', async () => {
+    const { server, as } = await setup(
+      (a, s) => ({
+        resource: s.url,
+        authorizationServers: [a.issuer],
+        introspection: {
+          endpoint: `${a.issuer}/token/introspection`,
+          clientId: 'rs',
+          clientSecret: 'rs-secret-rs-secret-rs-secret-0123456789',
+        },
+      }),
+      'opaque',
+    );
+    const token = await as.clientCredentialsToken('http://127.0.0.1:1/other', 'mcp:tools');
+    const response = await initialize(server.url, token);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('aud\\" claim is not accepted here');
   });
 
   it('answers 503 (not 401) when the verifier is unreachable, and reports it', async () => {

@@ -1,0 +1,47 @@
+/** A body over the cap; its message (`answered more than N bytes (option)`) names the option. */
+export class ResponseTooLarge extends Error {
+  override readonly name = 'ResponseTooLarge';
+}
+
+/**
+ * Reads a response body as UTF-8 text, refusing (and cancelling) it once it passes `maxBytes`, so a
+ * peer cannot make us buffer an unbounded answer. A declared `Content-Length` over the cap is refused
+ * before any byte is read. The error message names `option`, the setting that raises the cap.
+ *
+ * @example
+ * ```ts
+ * const text = await readCappedText(response, { maxBytes: 65_536, option: 'introspection.maxResponseBytes' });
+ * ```
+ */
+export async function readCappedText(
+  response: Response,
+  limit: { maxBytes: number; option: string },
+): Promise<string> {
+  const tooLarge = () => new ResponseTooLarge(`answered more than ${limit.maxBytes} bytes (${limit.option})`);
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit.maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit.maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
