@@ -24,6 +24,7 @@ export type { IntrospectionVerifierOptions } from './server/introspection-verifi
 export {
   DEFAULT_ACCESS_TOKEN_TYPES,
   DEFAULT_JWKS_COOLDOWN_MS,
+  DEFAULT_JWKS_MAX_BYTES,
   DEFAULT_JWKS_TIMEOUT_MS,
   jwtVerifier,
 } from './server/jwt-verifier.js';

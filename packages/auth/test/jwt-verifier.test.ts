@@ -3,8 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import { afterEach, describe, expect, it } from 'vitest';
-import { AuthError, DEFAULT_CLOCK_TOLERANCE_SEC, jwtVerifier } from '../src/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AuthError, DEFAULT_CLOCK_TOLERANCE_SEC, DEFAULT_JWKS_MAX_BYTES, jwtVerifier } from '../src/index.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -142,5 +142,42 @@ describe('jwtVerifier when the key set endpoint is down', () => {
     expect(fetches).toBe(1);
     expect(failed).toBeInstanceOf(AuthError);
     expect((failed as AuthError).code).toBe('verifier_unavailable');
+  });
+
+  it('stops reading a key set larger than jwksMaxBytes', async () => {
+    const k = await key('k1');
+    let closed = false;
+    server = createServer((_req, res) => {
+      res.on('close', () => {
+        closed = true;
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // A valid key set padded to 8 MB: read whole, it would verify the token.
+      res.write(`{"keys":[${JSON.stringify(k.jwk)}],"pad":"`);
+      const pad = 'x'.repeat(64 * 1024);
+      let written = 0;
+      const pump = () => {
+        while (!closed && written < 8 * 1024 * 1024) {
+          written += pad.length;
+          if (!res.write(pad)) return void res.once('drain', pump);
+        }
+        if (!closed) res.end('"}');
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const resource = 'https://mcp.example.com/mcp';
+    const verify = jwtVerifier({ jwks: `${origin}/jwks`, issuers: [origin], resource });
+    const token = await new SignJWT({ scope: 'a', client_id: 'c' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
+      .setIssuer(origin)
+      .setAudience(resource)
+      .setExpirationTime('5m')
+      .sign(k.privateKey);
+    const failed = await verify(token, new Request(resource)).catch((e: unknown) => e);
+    expect((failed as AuthError).code).toBe('verifier_unavailable');
+    expect((failed as AuthError).message).toContain(`${DEFAULT_JWKS_MAX_BYTES} bytes (jwksMaxBytes)`);
+    await vi.waitFor(() => expect(closed).toBe(true), { timeout: 10_000 });
   });
 });

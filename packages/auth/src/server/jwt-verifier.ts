@@ -2,12 +2,14 @@ import type { AuthInfo } from '@x/protocol';
 import {
   createLocalJWKSet,
   createRemoteJWKSet,
+  customFetch,
   errors,
   type JSONWebKeySet,
   type JWTVerifyGetKey,
   jwtVerify,
 } from 'jose';
 import { AuthError } from '../auth-error.js';
+import { ResponseTooLarge, readCappedText } from '../read-capped-text.js';
 import {
   audiencesOf,
   clientIdOf,
@@ -20,6 +22,8 @@ import {
 export const DEFAULT_JWKS_COOLDOWN_MS = 30_000;
 /** Default `jwksTimeoutMs`: a key set fetch abandoned after this long answers 503. */
 export const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
+/** Default `jwksMaxBytes`: the largest key set read (256 KiB; real ones are a few KiB). */
+export const DEFAULT_JWKS_MAX_BYTES = 256 * 1024;
 /** Default `accessTokenTypes`: the `typ` values RFC 9068 §4 lets a resource server accept. */
 export const DEFAULT_ACCESS_TOKEN_TYPES: readonly string[] = ['at+jwt', 'application/at+jwt'];
 
@@ -40,6 +44,8 @@ export interface JwtVerifierOptions {
   jwksCooldownMs?: number | undefined;
   /** Abandon a key set fetch after this long (then 503). Default `DEFAULT_JWKS_TIMEOUT_MS` (5 000). */
   jwksTimeoutMs?: number | undefined;
+  /** Refuse (503) a key set larger than this, reading no further. Default `DEFAULT_JWKS_MAX_BYTES`. */
+  jwksMaxBytes?: number | undefined;
   /** Accepted signature algorithms. Default: the asymmetric ones jose supports. */
   algorithms?: readonly string[] | undefined;
   /**
@@ -122,9 +128,20 @@ class KeySetUnavailable extends Error {
  * is the token's fault; jose checks the token's `alg` before it asks for a key.
  */
 function remoteKeys(url: URL, options: JwtVerifierOptions): JWTVerifyGetKey {
+  const maxBytes = options.jwksMaxBytes ?? DEFAULT_JWKS_MAX_BYTES;
   const remote = createRemoteJWKSet(url, {
     cooldownDuration: options.jwksCooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS,
     timeoutDuration: options.jwksTimeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS,
+    // jose reads the body whole; read it here under the cap and hand jose a buffered copy.
+    [customFetch]: async (href, init) => {
+      const response = await fetch(href, init);
+      if (response.status !== 200) {
+        await response.body?.cancel().catch(() => {});
+        return new Response(null, { status: response.status });
+      }
+      const text = await readCappedText(response, { maxBytes, option: 'jwksMaxBytes' });
+      return new Response(text, { status: 200 });
+    },
   });
   return async (header, token) => {
     try {
@@ -148,11 +165,14 @@ function toAuthError(error: unknown): AuthError {
     error instanceof KeySetUnavailable ||
     error instanceof errors.JWKSTimeout ||
     !(error instanceof errors.JOSEError)
-  )
-    return new AuthError('verifier_unavailable', 'the authorization server key set could not be read', {
-      // The jose error says why (status, JSON, timeout); the wrapper only says where.
-      cause: error instanceof KeySetUnavailable ? error.cause : error,
+  ) {
+    // The jose error says why (status, JSON, timeout); the wrapper only says where.
+    const cause = error instanceof KeySetUnavailable ? error.cause : error;
+    const why = cause instanceof ResponseTooLarge ? ` (it ${cause.message})` : '';
+    return new AuthError('verifier_unavailable', `the authorization server key set could not be read${why}`, {
+      cause,
     });
+  }
   if (error instanceof errors.JWTExpired)
     return new AuthError('invalid_token', 'the access token has expired');
   if (error instanceof errors.JWTClaimValidationFailed)
