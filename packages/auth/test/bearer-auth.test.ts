@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   AuthError,
   bearerAuth,
+  jwtVerifier,
   protectedResourceMetadataHandler,
   resourceMetadataUrl,
 } from '../src/index.js';
@@ -249,6 +250,38 @@ describe('bearerAuth (introspection, RFC 7662, and a user function)', () => {
   it('refuses options with no way (or two ways) to verify tokens', () => {
     expect(() => bearerAuth({ resource: 'https://a.example/mcp', authorizationServers: [] })).toThrow(
       expect.objectContaining({ code: 'invalid_options' }),
+    );
+  });
+});
+
+describe('bearerAuth limits', () => {
+  const base = { resource: 'https://a.example/mcp', authorizationServers: ['https://as.example'] };
+  const introspection = { endpoint: 'https://as.example/introspect', clientId: 'rs', clientSecret: 's' };
+  const jwks = { keys: [] };
+  const auth = (options: Partial<Parameters<typeof bearerAuth>[0]>) => () =>
+    bearerAuth({ ...base, ...options });
+  it.each([
+    ['clockToleranceSec', auth({ jwks, clockToleranceSec: -1 })],
+    [
+      'jwksMaxBytes',
+      () =>
+        jwtVerifier({
+          jwks: 'https://as.example/jwks',
+          issuers: [],
+          resource: base.resource,
+          jwksMaxBytes: 0,
+        }),
+    ],
+    ['maxProofsPerKey', auth({ jwks, dpop: { maxProofsPerKey: 0 } })],
+    ['maxRememberedProofs', auth({ jwks, dpop: { maxRememberedProofs: Number.NaN } })],
+    ['maxAgeSec', auth({ jwks, dpop: { maxAgeSec: -5 } })],
+    ['timeoutMs', auth({ introspection: { ...introspection, timeoutMs: 0 } })],
+    ['maxResponseBytes', auth({ introspection: { ...introspection, maxResponseBytes: -1 } })],
+    ['ttlSec', auth({ introspection: { ...introspection, cache: { ttlSec: Number.POSITIVE_INFINITY } } })],
+    ['maxEntries', auth({ introspection: { ...introspection, cache: { maxEntries: 1.5 } } })],
+  ])('refuses a bad %s with invalid_options naming it', (name, create) => {
+    expect(create).toThrow(
+      expect.objectContaining({ code: 'invalid_options', message: expect.stringContaining(name) }),
     );
   });
 });

@@ -7,6 +7,7 @@ import {
   jwtVerify,
 } from 'jose';
 import { AuthError } from '../auth-error.js';
+import { limitOption } from '../limit-option.js';
 import { DpopReplayCache, type DpopReplayCacheOptions } from './dpop-replay-cache.js';
 
 /** Default `maxAgeSec`: how far a DPoP proof's `iat` may be from now, in seconds. */
@@ -34,7 +35,7 @@ export class DpopProofVerifier {
   readonly #seen: DpopReplayCache;
 
   constructor(options: DpopProofVerifierOptions = {}) {
-    this.#maxAge = options.maxAgeSec ?? DEFAULT_DPOP_MAX_AGE_SEC;
+    this.#maxAge = limitOption('dpop.maxAgeSec', options.maxAgeSec, DEFAULT_DPOP_MAX_AGE_SEC, { min: 1 });
     this.#seen = new DpopReplayCache(options);
   }
 

@@ -1,4 +1,5 @@
 import { AuthError } from '../auth-error.js';
+import { limitOption } from '../limit-option.js';
 
 /** Default `maxRememberedProofs`: unexpired DPoP proof ids remembered in all, over every key. */
 export const DEFAULT_MAX_REMEMBERED_DPOP_PROOFS = 100_000;
@@ -42,8 +43,19 @@ export class DpopReplayCache {
   #nextFullSweep = 0;
 
   constructor(options: DpopReplayCacheOptions = {}) {
-    this.#maxTotal = options.maxRememberedProofs ?? DEFAULT_MAX_REMEMBERED_DPOP_PROOFS;
-    this.#maxPerKey = options.maxProofsPerKey ?? DEFAULT_MAX_DPOP_PROOFS_PER_KEY;
+    const rule = { min: 1, integer: true };
+    this.#maxTotal = limitOption(
+      'dpop.maxRememberedProofs',
+      options.maxRememberedProofs,
+      DEFAULT_MAX_REMEMBERED_DPOP_PROOFS,
+      rule,
+    );
+    this.#maxPerKey = limitOption(
+      'dpop.maxProofsPerKey',
+      options.maxProofsPerKey,
+      DEFAULT_MAX_DPOP_PROOFS_PER_KEY,
+      rule,
+    );
   }
 
   /** Unexpired and not yet swept entries, over every key. */

@@ -1,3 +1,5 @@
+import { limitOption } from '../limit-option.js';
+
 /** Default `cache.ttlSec`: how long an active answer is reused (never past the token's `exp`). */
 export const DEFAULT_INTROSPECTION_CACHE_TTL_SEC = 30;
 /** Default `cache.negativeTtlSec`: how long an inactive answer is reused. */
@@ -42,9 +44,27 @@ export class IntrospectionCache {
   readonly #inactive = new Map<string, Entry>();
 
   constructor(options: IntrospectionCacheOptions = {}) {
-    this.#ttlMs = (options.ttlSec ?? DEFAULT_INTROSPECTION_CACHE_TTL_SEC) * 1000;
-    this.#negativeTtlMs = (options.negativeTtlSec ?? DEFAULT_INTROSPECTION_NEGATIVE_TTL_SEC) * 1000;
-    this.#max = options.maxEntries ?? DEFAULT_INTROSPECTION_CACHE_MAX_ENTRIES;
+    const seconds = { min: 0 };
+    this.#ttlMs =
+      limitOption(
+        'introspection cache.ttlSec',
+        options.ttlSec,
+        DEFAULT_INTROSPECTION_CACHE_TTL_SEC,
+        seconds,
+      ) * 1000;
+    this.#negativeTtlMs =
+      limitOption(
+        'introspection cache.negativeTtlSec',
+        options.negativeTtlSec,
+        DEFAULT_INTROSPECTION_NEGATIVE_TTL_SEC,
+        seconds,
+      ) * 1000;
+    this.#max = limitOption(
+      'introspection cache.maxEntries',
+      options.maxEntries,
+      DEFAULT_INTROSPECTION_CACHE_MAX_ENTRIES,
+      { min: 0, integer: true },
+    );
   }
 
   /** A fresh answer: `claims` of an active token, `undefined` claims for an inactive one. */

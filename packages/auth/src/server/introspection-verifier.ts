@@ -1,5 +1,6 @@
 import type { AuthInfo } from '@x/protocol';
 import { AuthError } from '../auth-error.js';
+import { limitOption } from '../limit-option.js';
 import { ResponseTooLarge, readCappedText } from '../read-capped-text.js';
 import { IntrospectionCache, type IntrospectionCacheOptions } from './introspection-cache.js';
 import {
@@ -64,13 +65,27 @@ function basic(id: string, secret: string): string {
  */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
   const audiences = new Set(options.audiences ?? audiencesOf(options.resource));
-  const tolerance = options.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC;
+  const tolerance = limitOption('clockToleranceSec', options.clockToleranceSec, DEFAULT_CLOCK_TOLERANCE_SEC, {
+    min: 0,
+  });
+  const limits = {
+    timeoutMs: limitOption('introspection timeoutMs', options.timeoutMs, DEFAULT_INTROSPECTION_TIMEOUT_MS, {
+      min: 1,
+      integer: true,
+    }),
+    maxBytes: limitOption(
+      'introspection maxResponseBytes',
+      options.maxResponseBytes,
+      DEFAULT_MAX_INTROSPECTION_RESPONSE_BYTES,
+      { min: 1, integer: true },
+    ),
+  };
   const cache = options.cache === false ? undefined : new IntrospectionCache(options.cache);
   return async (token) => {
     const key = cache === undefined ? '' : await digest(token);
     let answer = cache?.get(key, Date.now());
     if (answer === undefined) {
-      answer = { claims: await introspect(options, token) };
+      answer = { claims: await introspect(options, limits, token) };
       cache?.set(key, answer.claims, Date.now());
     }
     const claims = answer.claims;
@@ -108,9 +123,9 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
 /** Asks the AS: the claims of an active token, `undefined` for an inactive one. */
 async function introspect(
   options: IntrospectionVerifierOptions,
+  { timeoutMs, maxBytes }: { timeoutMs: number; maxBytes: number },
   token: string,
 ): Promise<Record<string, unknown> | undefined> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_INTROSPECTION_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   let body: unknown;
   try {
@@ -134,7 +149,7 @@ async function introspect(
       );
     }
     const text = await readCappedText(response, {
-      maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_INTROSPECTION_RESPONSE_BYTES,
+      maxBytes,
       option: 'introspection maxResponseBytes',
     });
     body = JSON.parse(text);

@@ -9,6 +9,7 @@ import {
   jwtVerify,
 } from 'jose';
 import { AuthError } from '../auth-error.js';
+import { limitOption } from '../limit-option.js';
 import { ResponseTooLarge, readCappedText } from '../read-capped-text.js';
 import {
   audiencesOf,
@@ -81,7 +82,9 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const verifyOptions = {
     issuer: [...options.issuers],
     audience: audiencesOf(options.resource),
-    clockTolerance: options.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC,
+    clockTolerance: limitOption('clockToleranceSec', options.clockToleranceSec, DEFAULT_CLOCK_TOLERANCE_SEC, {
+      min: 0,
+    }),
     algorithms: [...(options.algorithms ?? ASYMMETRIC)],
     requiredClaims: ['exp'],
   };
@@ -128,7 +131,10 @@ class KeySetUnavailable extends Error {
  * is the token's fault; jose checks the token's `alg` before it asks for a key.
  */
 function remoteKeys(url: URL, options: JwtVerifierOptions): JWTVerifyGetKey {
-  const maxBytes = options.jwksMaxBytes ?? DEFAULT_JWKS_MAX_BYTES;
+  const maxBytes = limitOption('jwksMaxBytes', options.jwksMaxBytes, DEFAULT_JWKS_MAX_BYTES, {
+    min: 1,
+    integer: true,
+  });
   const remote = createRemoteJWKSet(url, {
     cooldownDuration: options.jwksCooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS,
     timeoutDuration: options.jwksTimeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS,
