@@ -121,6 +121,7 @@ describe('jwtVerifier when the key set endpoint is down', () => {
       (res: import('node:http').ServerResponse) => res.writeHead(200).end(JSON.stringify({ nope: 1 })),
     ],
     ['redirects', (res: import('node:http').ServerResponse) => res.writeHead(302, { location: '/x' }).end()],
+    ['never answers', () => {}],
   ])('with a cold cache: verifier_unavailable when it %s', async (_name, answer) => {
     const k = await key('k1');
     let fetches = 0;
@@ -131,7 +132,7 @@ describe('jwtVerifier when the key set endpoint is down', () => {
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const resource = 'https://mcp.example.com/mcp';
-    const verify = jwtVerifier({ jwks: `${origin}/jwks`, issuers: [origin], resource });
+    const verify = jwtVerifier({ jwks: `${origin}/jwks`, issuers: [origin], resource, jwksTimeoutMs: 500 });
     const token = await new SignJWT({ scope: 'a', client_id: 'c' })
       .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
       .setIssuer(origin)
@@ -179,5 +180,32 @@ describe('jwtVerifier when the key set endpoint is down', () => {
     expect((failed as AuthError).code).toBe('verifier_unavailable');
     expect((failed as AuthError).message).toContain(`${DEFAULT_JWKS_MAX_BYTES} bytes (jwksMaxBytes)`);
     await vi.waitFor(() => expect(closed).toBe(true), { timeout: 10_000 });
+  });
+
+  it('with a warm cache: a token under an unknown kid while the key set is down is 503, a known kid still passes', async () => {
+    const k1 = await key('k1');
+    const k2 = await key('k2');
+    let up = true;
+    server = createServer((_req, res) => {
+      if (up)
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [k1.jwk] }));
+      else res.writeHead(503).end();
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const resource = 'https://mcp.example.com/mcp';
+    const verify = jwtVerifier({ jwks: `${origin}/jwks`, issuers: [origin], resource, jwksCooldownMs: 0 });
+    const sign = (k: typeof k1) =>
+      new SignJWT({ scope: 'a', client_id: 'c' })
+        .setProtectedHeader({ alg: 'ES256', kid: k.kid, typ: 'at+jwt' })
+        .setIssuer(origin)
+        .setAudience(resource)
+        .setExpirationTime('5m')
+        .sign(k.privateKey);
+    expect((await verify(await sign(k1), new Request(resource))).clientId).toBe('c');
+    up = false;
+    const failed = await verify(await sign(k2), new Request(resource)).catch((e: unknown) => e);
+    expect((failed as AuthError).code).toBe('verifier_unavailable');
+    expect((await verify(await sign(k1), new Request(resource))).clientId).toBe('c');
   });
 });
