@@ -232,4 +232,15 @@ describe('introspectionVerifier: answers are cached, within bounds', () => {
     await uncached('a');
     expect(calls()).toBe(7);
   });
+
+  it('asks once for concurrent requests with the same token', async () => {
+    const held: ServerResponse[] = [];
+    const { url, calls } = await introspection((res) => held.push(res));
+    const verify = verifier(url);
+    const pending = Promise.all([verify(), verify(), verify(), verify(), verify()]);
+    await vi.waitFor(() => expect(held.length).toBe(1), { timeout: 10_000 });
+    for (const res of held) json(res, active());
+    expect((await pending).map((info) => info.clientId)).toEqual(['c', 'c', 'c', 'c', 'c']);
+    expect(calls()).toBe(1);
+  });
 });

@@ -36,7 +36,10 @@ export interface IntrospectionVerifierOptions {
   timeoutMs?: number | undefined;
   /** Refuse (503) a larger answer, reading no further. Default `DEFAULT_MAX_INTROSPECTION_RESPONSE_BYTES`. */
   maxResponseBytes?: number | undefined;
-  /** Reuse answers (see `IntrospectionCacheOptions`); `false` asks the AS on every request. Default `{}`. */
+  /**
+   * Reuse answers (see `IntrospectionCacheOptions`); `false` asks the AS on every request (concurrent
+   * requests with one token still share one question). Default `{}`.
+   */
   cache?: IntrospectionCacheOptions | false | undefined;
   fetch?: typeof fetch | undefined;
 }
@@ -81,14 +84,25 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     ),
   };
   const cache = options.cache === false ? undefined : new IntrospectionCache(options.cache);
-  return async (token) => {
-    const key = cache === undefined ? '' : await digest(token);
-    let answer = cache?.get(key, Date.now());
-    if (answer === undefined) {
-      answer = { claims: await introspect(options, limits, token) };
-      cache?.set(key, answer.claims, Date.now());
+  // Requests in flight by token digest, so a burst with one new token asks the AS once (bounded by
+  // the requests being served).
+  const asking = new Map<string, Promise<Record<string, unknown> | undefined>>();
+  const ask = (key: string, token: string) => {
+    let pending = asking.get(key);
+    if (pending === undefined) {
+      pending = introspect(options, limits, token).then((claims) => {
+        cache?.set(key, claims, Date.now());
+        return claims;
+      });
+      const settled = () => asking.delete(key);
+      pending.then(settled, settled);
+      asking.set(key, pending);
     }
-    const claims = answer.claims;
+    return pending;
+  };
+  return async (token) => {
+    const key = await digest(token);
+    const claims = (cache?.get(key, Date.now()) ?? { claims: await ask(key, token) }).claims;
     if (claims === undefined) throw new AuthError('invalid_token', 'the access token is not active');
     const now = Date.now() / 1000;
     const exp = claims['exp'];
