@@ -58,11 +58,6 @@ export class DpopReplayCache {
     );
   }
 
-  /** Unexpired and not yet swept entries, over every key. */
-  get size(): number {
-    return this.#size;
-  }
-
   /**
    * Records a proof's `jti` under its key until `expiresAt` (ms). Returns false for a replay (seen and
    * unexpired). Throws `AuthError('replay_cache_full')` when there is no room without forgetting an
