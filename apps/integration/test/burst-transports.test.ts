@@ -81,7 +81,7 @@ describe('a burst of large messages loses nothing (issue #35)', () => {
     );
     await Promise.all(sends);
     await waitFor(() => received.length === BURST, { timeoutMs: CALL_TIMEOUT_MS, what: 'every message' });
-    const texts = received.map((message) => (message as { params: { data: string } }).params.data);
+    const texts = received.map((message) => (message as unknown as { params: { data: string } }).params.data);
     expect(texts.map((text, i) => text === `${i}:${data}`)).toEqual(texts.map(() => true));
     // The session still works after the burst.
     await client.ping({ timeout: CALL_TIMEOUT_MS });
