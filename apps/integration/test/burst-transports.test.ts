@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@x/client';
 import type { StreamableHttpServerTransport } from '@x/transport-streamable-http';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
-import { createSseHandler, SseClientTransport } from '@x/transport-sse';
+import { createSseHandler, SseClientTransport, type SseServerTransport } from '@x/transport-sse';
 import { toNodeHandler } from '@x/transport-sse/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -38,6 +38,23 @@ async function burst(client: Client): Promise<void> {
   const [results] = await Promise.all([Promise.all(calls), client.ping({ timeout: CALL_TIMEOUT_MS })]);
   const expected = payload(MiB);
   expect(results.map((result) => textOf(result) === expected)).toEqual(results.map(() => true));
+}
+
+/** A legacy SSE handler on 127.0.0.1, closed after the test. */
+async function hostSse(onsession: (transport: SseServerTransport) => unknown): Promise<{ url: URL }> {
+  const sse = createSseHandler({ onsession });
+  const handle = toNodeHandler(sse);
+  const http = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  resources.track({
+    close: async () => {
+      await sse.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  });
+  const { port } = http.address() as AddressInfo;
+  return { url: new URL(`http://127.0.0.1:${port}/sse`) };
 }
 
 describe('a burst of large messages loses nothing (issue #35)', () => {
@@ -87,22 +104,37 @@ describe('a burst of large messages loses nothing (issue #35)', () => {
     await client.ping({ timeout: CALL_TIMEOUT_MS });
   }, 30_000);
 
+  it('legacy SSE: 24 server messages of 1 MiB sent in one turn all arrive', async () => {
+    const server = createE2eServer();
+    const sessions: SseServerTransport[] = [];
+    const { url } = await hostSse((transport) => {
+      sessions.push(transport);
+      return server.connect(transport);
+    });
+    const client = resources.track(e2eClient({ protocolVersion: '2024-11-05' }));
+    const transport = new SseClientTransport(url);
+    await client.connect(transport);
+    const received = tapReceived(transport);
+    const data = payload(MiB);
+    const sends = Array.from({ length: BURST }, (_, i) =>
+      sessions[0]!.send({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', data: `${i}:${data}` },
+      }),
+    );
+    await Promise.all(sends);
+    await waitFor(() => received.length === BURST, { timeoutMs: CALL_TIMEOUT_MS, what: 'every message' });
+    const texts = received.map((message) => (message as unknown as { params: { data: string } }).params.data);
+    expect(texts.map((text, i) => text === `${i}:${data}`)).toEqual(texts.map(() => true));
+    await client.ping({ timeout: CALL_TIMEOUT_MS });
+  }, 30_000);
+
   it('legacy SSE: 24 concurrent 1 MiB results and a ping', async () => {
     const server = createE2eServer();
-    const sse = createSseHandler({ onsession: (transport) => server.connect(transport) });
-    const handle = toNodeHandler(sse);
-    const http = createServer((req, res) => void handle(req, res));
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    resources.track({
-      close: async () => {
-        await sse.close();
-        http.closeAllConnections();
-        await new Promise<void>((resolve) => http.close(() => resolve()));
-      },
-    });
-    const { port } = http.address() as AddressInfo;
+    const { url } = await hostSse((transport) => server.connect(transport));
     const client = resources.track(e2eClient({ protocolVersion: '2024-11-05' }));
-    await client.connect(new SseClientTransport(new URL(`http://127.0.0.1:${port}/sse`)));
+    await client.connect(new SseClientTransport(url));
     await burst(client);
   }, 30_000);
 });
