@@ -121,6 +121,37 @@ describe('liveness and backpressure', () => {
     expect(server.listener.sessions.size).toBe(0);
   });
 
+  it('client (Node): a server that stops reading is given up after sendStallTimeoutMs: onerror, every waiting send fails, onclose (issue #35)', async () => {
+    // Never started: the server's socket stays paused and reads nothing.
+    const server = await startServer({ autoStart: false });
+    const client = new WebSocketClientTransport(server.url, { keepAliveMs: 0, sendStallTimeoutMs: 100 });
+    defer(() => client.close());
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    let closed = false;
+    client.onclose = () => {
+      closed = true;
+    };
+    await client.start();
+    const text = 'c'.repeat(1024 * 1024);
+    // 16 MiB: more than the kernel takes for a reader that reads nothing, under the queue bound.
+    const outcomes = Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        client.send(request(i, { text })).then(
+          () => 'sent',
+          (error: unknown) => error,
+        ),
+      ),
+    );
+    await waitFor(() => errors.length > 0, { timeoutMs: 5_000, what: 'the stall' });
+    expect(errors[0]).toBeInstanceOf(SendStalledError);
+    expect(errors[0]?.message).toMatch(/sendStallTimeoutMs \(100 ms\)/);
+    const settled = await outcomes;
+    expect(settled.filter((outcome) => outcome === errors[0]).length).toBeGreaterThan(0);
+    expect(settled.every((outcome) => outcome === 'sent' || outcome === errors[0])).toBe(true);
+    await waitFor(() => closed, { timeoutMs: 5_000, what: 'the connection to end' });
+  });
+
   it('server: a peer that stops reading is dropped after sendStallTimeoutMs with SendStalledError (issue #35)', async () => {
     const server = await startServer({ keepAliveMs: 0, sendStallTimeoutMs: 100 });
     stalledClient(server.url);
