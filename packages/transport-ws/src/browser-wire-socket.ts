@@ -103,6 +103,11 @@ export class BrowserWireSocket implements WireSocket {
     const waiting = this.#waiting;
     if (waiting === undefined || this.#done) return;
     const socket = this.#socket;
+    if (socket.readyState !== 1) {
+      // Closing: a browser would discard these frames without a word.
+      this.#failWaiting(new ConnectionClosedError('WebSocket is closing; message not sent'));
+      return;
+    }
     const max = this.#options.maxBufferedBytes;
     let buffered = socket.bufferedAmount;
     const now = Date.now();
