@@ -216,7 +216,7 @@ describe('a client that does not read its stream', () => {
     await waitFor(() => refused > 0);
     expect(refused).toBeGreaterThan(0);
     expect(harness.sse.sessionCount).toBe(0);
-    expect(errors.some((error) => /maxBufferedBytes \(16777216\)/.test(error.message))).toBe(true);
+    expect(errors.some((error) => /maxBufferedBytes \(33554432\)/.test(error.message))).toBe(true);
     // 120 MiB were sent at it; the server kept at most the cap plus one message (and garbage).
     expect(grown).toBeLessThan(80 * 1024 * 1024);
   }, 60_000);

@@ -95,6 +95,17 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
   /** Bytes queued for the server before `send()` waits for the pipe to drain. Default 4 MiB. */
   maxBufferedBytes?: number | undefined;
   /**
+   * Bytes that may wait beyond `maxBufferedBytes` for a server that does not read its stdin; past them
+   * the server counts as not reading: `onerror` gets `PeerNotReadingError`, the transport closes (the
+   * server is shut down) and pending requests fail at once. Default 32 MiB (`DEFAULT_MAX_QUEUED_BYTES`).
+   */
+  maxQueuedBytes?: number | undefined;
+  /**
+   * How long sends may wait for the server's stdin with no message leaving before the server counts as
+   * not reading (as above). 0 disables. Default 30 s (`DEFAULT_SEND_STALL_TIMEOUT_MS`).
+   */
+  sendStallTimeoutMs?: number | undefined;
+  /**
    * Signal sent to a still-running server when this process exits without closing the transport;
    * `false` disables the hook. Default `'SIGTERM'`.
    */
@@ -361,7 +372,16 @@ export class StdioClientTransport implements Transport {
   #attach(child: ChildProcess): void {
     const stdin = child.stdin!;
     const stdout = child.stdout!;
-    this.#writer = new LineWriter(stdin, this.#options.maxBufferedBytes);
+    this.#writer = new LineWriter(stdin, {
+      maxBufferedBytes: this.#options.maxBufferedBytes,
+      maxQueuedBytes: this.#options.maxQueuedBytes,
+      sendStallTimeoutMs: this.#options.sendStallTimeoutMs,
+      onstall: (error) => {
+        // The server stopped reading its stdin: report it and shut it down; what is pending fails at once.
+        this.#report(error);
+        void this.close();
+      },
+    });
     this.#closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });

@@ -1,4 +1,41 @@
-import { ConnectionClosedError } from '@x/protocol/core';
+import { ConnectionClosedError, ErrorCode, McpError } from '@x/protocol/core';
+
+/**
+ * The peer stopped reading what this side writes (its end of the pipe is full): more than
+ * `maxQueuedBytes` waited beyond `maxBufferedBytes`, or writes waited with no message leaving for
+ * `sendStallTimeoutMs`. The transport reports it through `onerror` and closes, so memory stays bounded
+ * and pending requests fail at once instead of waiting out their timeout. `option` names the limit
+ * that was hit.
+ *
+ * @example
+ * ```ts
+ * transport.onerror = (error) => {
+ *   if (error instanceof PeerNotReadingError) console.error(`peer stuck (${error.option} ${error.limit})`);
+ * };
+ * ```
+ */
+export class PeerNotReadingError extends McpError {
+  override readonly name = 'PeerNotReadingError';
+  readonly option: 'maxQueuedBytes' | 'sendStallTimeoutMs';
+  readonly limit: number;
+  /** Bytes queued for the peer when it was given up. */
+  readonly queuedBytes: number;
+
+  constructor(details: {
+    option: 'maxQueuedBytes' | 'sendStallTimeoutMs';
+    limit: number;
+    queuedBytes: number;
+  }) {
+    const what =
+      details.option === 'maxQueuedBytes'
+        ? `${details.queuedBytes} bytes are queued, over maxQueuedBytes (${details.limit}) beyond maxBufferedBytes`
+        : `nothing left the pipe for sendStallTimeoutMs (${details.limit} ms) with ${details.queuedBytes} bytes queued`;
+    super(ErrorCode.ConnectionClosed, `The peer is not reading: ${what}; closing`, { ...details });
+    this.option = details.option;
+    this.limit = details.limit;
+    this.queuedBytes = details.queuedBytes;
+  }
+}
 
 /**
  * The server process could not be started: the command was not found, is not executable, or the

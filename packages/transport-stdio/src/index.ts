@@ -9,8 +9,13 @@ export {
   DEFAULT_STDIN_CLOSE_TIMEOUT_MS,
 } from './child-shutdown.js';
 export type { ShutdownTimeouts } from './child-shutdown.js';
-export { ProcessSpawnError, ServerExitError } from './errors.js';
+export { PeerNotReadingError, ProcessSpawnError, ServerExitError } from './errors.js';
 export { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES } from './stderr-tail.js';
-export { DEFAULT_MAX_BUFFERED_BYTES } from './line-writer.js';
+export {
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_SEND_STALL_TIMEOUT_MS,
+} from './line-writer.js';
+export type { LineWriterOptions } from './line-writer.js';
 export { STDIO_RESTART_DEFAULTS } from './restart-policy.js';
 export type { RestartOptions } from './restart-policy.js';

@@ -2,6 +2,7 @@
 import { nextTick } from 'node:process';
 import type { Writable } from 'node:stream';
 import { ConnectionClosedError, SENT } from '@x/protocol/core';
+import { PeerNotReadingError } from './errors.js';
 
 /**
  * Default bound on bytes queued in memory before `send()` starts waiting for the pipe to drain.
@@ -19,14 +20,66 @@ import { ConnectionClosedError, SENT } from '@x/protocol/core';
 export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /**
+ * Default bound on bytes waiting beyond `maxBufferedBytes` for a peer that does not drain its pipe: 32
+ * MiB, room for a burst of some 30 messages of 1 MiB (the engine does not wait for a send, so a burst
+ * is written at once). Past it the peer counts as not reading: the transport reports
+ * `PeerNotReadingError` naming `maxQueuedBytes` and closes.
+ *
+ * @example
+ * ```ts
+ * const transport = new StdioServerTransport({ maxQueuedBytes: 4 * DEFAULT_MAX_QUEUED_BYTES });
+ * ```
+ */
+export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Default time writes may wait for the pipe to drain with no message leaving it: 30 s. Past it the
+ * peer counts as not reading: the transport reports `PeerNotReadingError` naming `sendStallTimeoutMs`
+ * and closes. Noticed within twice this time.
+ *
+ * @example
+ * ```ts
+ * const transport = new StdioServerTransport({ sendStallTimeoutMs: 10_000 });
+ * ```
+ */
+export const DEFAULT_SEND_STALL_TIMEOUT_MS = 30_000;
+
+/** Bounds of a {@link LineWriter}, and what it calls when the peer stopped reading. */
+export interface LineWriterOptions {
+  /** Bytes queued before `write()` waits for the stream to drain. Default 4 MiB. */
+  maxBufferedBytes?: number | undefined;
+  /** Bytes that may wait beyond `maxBufferedBytes`; past them the peer is given up. Default 32 MiB. */
+  maxQueuedBytes?: number | undefined;
+  /** How long writes may wait with no line leaving; then the peer is given up. 0: never. Default 30 s. */
+  sendStallTimeoutMs?: number | undefined;
+  /**
+   * The peer is not reading: the writer has failed (pending and later writes reject with `error`); the
+   * owner reports it and closes. Called at most once.
+   */
+  onstall?: ((error: PeerNotReadingError) => void) | undefined;
+}
+
+/**
  * Writes lines to a stream with bounded buffering: a write resolves at once while the stream's queue is
- * under the bound, otherwise when the stream drains. Order is the order of `write()` calls, since every
- * line goes straight into the stream's own queue. Blocked writers share one promise (no per-message
- * closure on the hot path).
+ * under `maxBufferedBytes`, otherwise when the stream drains. Order is the order of `write()` calls,
+ * since every line goes straight into the stream's own queue. Blocked writers share one promise (no
+ * per-message closure on the hot path). Memory stays bounded for a peer that stops reading: past
+ * `maxBufferedBytes + maxQueuedBytes` queued, or with writes waiting and no line leaving for
+ * `sendStallTimeoutMs`, the writer fails with `PeerNotReadingError` and calls `onstall` (issue #35).
+ * Only lines written while the stream is backed up carry a write callback (the stall check's sign of
+ * progress), so the everyday path schedules nothing.
  */
 export class LineWriter {
   readonly #stream: Writable;
   readonly #maxBufferedBytes: number;
+  readonly #maxQueuedBytes: number;
+  readonly #stallTimeoutMs: number;
+  readonly #onstall: ((error: PeerNotReadingError) => void) | undefined;
+  /** Runs while writers wait for a drain; see `#checkStall`. */
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Write callbacks of backed-up lines so far, and their count when the stall timer was armed. */
+  #flushed = 0;
+  #flushedAtCheck = 0;
   #drained: Promise<void> | undefined;
   #resolveDrained: (() => void) | undefined;
   #rejectDrained: ((error: Error) => void) | undefined;
@@ -36,10 +89,16 @@ export class LineWriter {
   /** A line was written in this turn (a microtask ends it). */
   #turnStarted = false;
 
-  constructor(stream: Writable, maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES) {
+  constructor(stream: Writable, options: LineWriterOptions = {}) {
     this.#stream = stream;
     // Above the stream's high-water mark `write()` returns false, which guarantees a later 'drain'.
-    this.#maxBufferedBytes = Math.max(maxBufferedBytes, stream.writableHighWaterMark);
+    this.#maxBufferedBytes = Math.max(
+      options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+      stream.writableHighWaterMark,
+    );
+    this.#maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
+    this.#stallTimeoutMs = options.sendStallTimeoutMs ?? DEFAULT_SEND_STALL_TIMEOUT_MS;
+    this.#onstall = options.onstall;
     stream.on('drain', this.#onDrain);
   }
 
@@ -63,15 +122,34 @@ export class LineWriter {
         void SENT.then(this.#endTurn);
       }
     }
-    stream.write(line);
-    if (stream.writableLength <= this.#maxBufferedBytes) return SENT;
+    // A line that backs the stream up (or joins a backed-up one) gets the shared write callback: its
+    // call is the stall check's sign that the peer still reads.
+    if (this.#drained !== undefined || stream.writableLength + line.length > this.#maxBufferedBytes) {
+      stream.write(line, this.#onFlushed);
+    } else {
+      stream.write(line);
+    }
+    const queued = stream.writableLength;
+    if (queued <= this.#maxBufferedBytes) return SENT;
+    if (queued - this.#maxBufferedBytes > this.#maxQueuedBytes) {
+      const error = new PeerNotReadingError({
+        option: 'maxQueuedBytes',
+        limit: this.#maxQueuedBytes,
+        queuedBytes: queued,
+      });
+      this.#stall(error);
+      return Promise.reject(error);
+    }
     return this.#waitForDrain();
   }
 
   /** Resolves when every byte written so far has been handed to the OS (or the stream failed). */
   flush(): Promise<void> {
     const stream = this.#stream;
-    if (stream.writableLength === 0 || !stream.writable) return Promise.resolve();
+    // A failed writer (a peer that stopped reading) will never see its bytes flushed.
+    if (stream.writableLength === 0 || !stream.writable || this.#failure !== undefined) {
+      return Promise.resolve();
+    }
     // Write callbacks run in order, so the callback of an empty write runs after every earlier write.
     return new Promise((resolve) => stream.write('', () => resolve()));
   }
@@ -80,13 +158,57 @@ export class LineWriter {
   fail(error: Error): void {
     if (this.#failure !== undefined) return;
     this.#failure = error;
+    this.#stopStallTimer();
     this.#stream.off('drain', this.#onDrain);
     this.#rejectDrained?.(error);
     this.#clearWaiter();
   }
 
+  #stall(error: PeerNotReadingError): void {
+    if (this.#failure !== undefined) return;
+    this.fail(error);
+    this.#onstall?.(error);
+  }
+
+  #stopStallTimer(): void {
+    if (this.#stallTimer === undefined) return;
+    clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
+  }
+
+  /** Fires every `sendStallTimeoutMs` while writers wait; gives up when no line left since the last time. */
+  readonly #checkStall = (): void => {
+    this.#stallTimer = undefined;
+    if (this.#drained === undefined || this.#failure !== undefined) return;
+    if (this.#flushed === this.#flushedAtCheck) {
+      this.#stall(
+        new PeerNotReadingError({
+          option: 'sendStallTimeoutMs',
+          limit: this.#stallTimeoutMs,
+          queuedBytes: this.#stream.writableLength,
+        }),
+      );
+      return;
+    }
+    this.#armStallTimer();
+  };
+
+  #armStallTimer(): void {
+    if (this.#stallTimeoutMs <= 0 || this.#stallTimer !== undefined) return;
+    this.#flushedAtCheck = this.#flushed;
+    this.#stallTimer = setTimeout(this.#checkStall, this.#stallTimeoutMs);
+    this.#stallTimer.unref();
+  }
+
+  /** The write callback of every backed-up line (one function per writer). */
+  readonly #onFlushed = (): void => {
+    this.#flushed++;
+  };
+
   #waitForDrain(): Promise<void> {
     if (this.#drained === undefined) {
+      // One timer per drain cycle, not per message.
+      this.#armStallTimer();
       this.#drained = new Promise<void>((resolve, reject) => {
         this.#resolveDrained = resolve;
         this.#rejectDrained = reject;
@@ -105,6 +227,7 @@ export class LineWriter {
   };
 
   readonly #onDrain = (): void => {
+    this.#stopStallTimer();
     this.#resolveDrained?.();
     this.#clearWaiter();
   };

@@ -51,6 +51,17 @@ export interface StdioServerTransportOptions {
   /** Bytes queued for the client before `send()` waits for the pipe to drain. Default 4 MiB. */
   maxBufferedBytes?: number | undefined;
   /**
+   * Bytes that may wait beyond `maxBufferedBytes` for a client that does not drain its pipe; past them
+   * the client counts as not reading: `onerror` gets `PeerNotReadingError` and the transport closes.
+   * Default 32 MiB (`DEFAULT_MAX_QUEUED_BYTES`).
+   */
+  maxQueuedBytes?: number | undefined;
+  /**
+   * How long sends may wait for the pipe with no message leaving it before the client counts as not
+   * reading (`PeerNotReadingError`, then close). 0 disables. Default 30 s (`DEFAULT_SEND_STALL_TIMEOUT_MS`).
+   */
+  sendStallTimeoutMs?: number | undefined;
+  /**
    * On `SIGTERM`, write out what is queued, close, then let the signal end the process as it would have
    * (unless another `SIGTERM` listener is installed, which then decides). Default: on when `stdout` is
    * the process's own.
@@ -120,7 +131,16 @@ export class StdioServerTransport implements Transport {
     this.#endOutputOnClose = options.endOutputOnClose ?? !ownStdout;
     this.#maxBatchSize = options.maxBatchSize;
     this.#redirectConsole = ownStdout && options.redirectConsole !== false;
-    this.#writer = new LineWriter(this.#stdout, options.maxBufferedBytes);
+    this.#writer = new LineWriter(this.#stdout, {
+      maxBufferedBytes: options.maxBufferedBytes,
+      maxQueuedBytes: options.maxQueuedBytes,
+      sendStallTimeoutMs: options.sendStallTimeoutMs,
+      onstall: (error) => {
+        // The client stopped reading our output: say so and end the session (memory stays bounded).
+        this.#report(error);
+        void this.close();
+      },
+    });
     this.#decoder = new JsonLineDecoder(
       {
         onmessage: (message) => this.#deliverLine(message),

@@ -72,7 +72,7 @@ describe('LineWriter', () => {
 
   it('waits for drain past the bound, counting lines not yet handed over', async () => {
     const { stream } = recordingStream();
-    const writer = new LineWriter(stream, 16);
+    const writer = new LineWriter(stream, { maxBufferedBytes: 16 });
     // The high-water mark (16 KiB by default) is the floor of the bound.
     const big = 'z'.repeat(20 * 1024);
     void writer.write('first\n'); // handed over at once: nothing queued

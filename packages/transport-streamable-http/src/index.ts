@@ -8,6 +8,7 @@ export type { ConnectionInfo, HttpAuthenticate, WebHandler } from '@x/protocol/h
 export { InMemoryEventStore } from '@x/protocol/core';
 export type { EventStore, InMemoryEventStoreOptions } from '@x/protocol/core';
 export type { CorsOptions } from './server/cors.js';
+export { DEFAULT_MAX_BUFFERED_BYTES } from './server/sse-writer.js';
 export { StreamableHttpClientTransport } from './client/transport.js';
 export { STREAMABLE_HTTP_RECONNECT_DEFAULTS } from './client/options.js';
 export type { StreamableHttpClientTransportOptions } from './client/options.js';

@@ -59,6 +59,35 @@ describe('LegacySessionTransport', () => {
     await expect(sent).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
+  it('a GET stream whose client falls more than maxBufferedBytes behind is dropped, and onerror names the option (issue #35)', async () => {
+    const transport = new LegacySessionTransport({
+      sessionId: 'sid',
+      tag: 't',
+      settings: { ...settings, maxBufferedBytes: 64 * 1024 },
+      principal: undefined,
+      onFinished: () => {},
+    });
+    const errors: Error[] = [];
+    transport.onerror = (error) => errors.push(error);
+    await transport.start();
+    const response = await transport.handleGet(null, {});
+    expect(response.status).toBe(200);
+    expect(transport.hasOpenStream).toBe(true);
+    // The body is never read: the client stopped reading.
+    const data = 'x'.repeat(16 * 1024);
+    for (let i = 0; i < 16; i++) {
+      await transport.send({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', data },
+      });
+    }
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toMatch(/maxBufferedBytes \(65536\)/);
+    expect(transport.hasOpenStream).toBe(false);
+    await transport.close();
+  });
+
   it('hands itself to onFinished once it closes, which a store shares between its sessions', async () => {
     const store = new SessionStore({ idleTimeoutMs: 60_000, maxSessions: 10 });
     expect(store.forget).toBe(store.forget);

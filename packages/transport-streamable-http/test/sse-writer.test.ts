@@ -2,13 +2,15 @@ import { expect, it } from 'vitest';
 import { SseWriter } from '../src/server/sse-writer.js';
 
 it('drops a reader that stops reading instead of buffering without bound', async () => {
-  let disconnected = 0;
-  const writer = new SseWriter({ maxBufferedBytes: 4096, onDisconnect: () => disconnected++ });
+  const disconnects: Array<Error | undefined> = [];
+  const writer = new SseWriter({ maxBufferedBytes: 4096, onDisconnect: (error) => disconnects.push(error) });
   let writes = 0;
   while (writer.event(JSON.stringify({ pad: 'x'.repeat(500) }))) writes++;
   expect(writes).toBeGreaterThan(4);
   expect(writes).toBeLessThan(200);
-  expect(disconnected).toBe(1);
+  // The owner learns why, so the loss of what was not read is reported, not silent (issue #35).
+  expect(disconnects).toHaveLength(1);
+  expect(disconnects[0]?.message).toMatch(/maxBufferedBytes \(4096\)/);
   expect(writer.closed).toBe(true);
   await expect(writer.stream.getReader().read()).rejects.toThrow(/fell behind by more than maxBufferedBytes/);
 });

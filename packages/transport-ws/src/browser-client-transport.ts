@@ -5,6 +5,8 @@ import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_SEND_STALL_TIMEOUT_MS,
   MCP_SUBPROTOCOL,
 } from './constants.js';
 import { WebSocketHandshakeError } from './errors.js';
@@ -75,6 +77,8 @@ function openBrowserSocket(
         new BrowserWireSocket(socket, events, {
           maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
           maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+          maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
+          sendStallTimeoutMs: options.sendStallTimeoutMs ?? DEFAULT_SEND_STALL_TIMEOUT_MS,
           closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
         }),
       );

@@ -1,20 +1,39 @@
 import { ConnectionClosedError } from '@x/protocol/core';
 import { CloseCode } from './constants.js';
-import { SendBufferFullError } from './errors.js';
+import { SendBufferFullError, SendStalledError } from './errors.js';
 import type { WireSocket, WireSocketEvents } from './wire-socket.js';
 
 export interface BrowserWireSocketOptions {
   maxMessageBytes: number;
   maxBufferedBytes: number;
+  maxQueuedBytes: number;
+  /** 0 disables the stall check. */
+  sendStallTimeoutMs: number;
   closeTimeoutMs: number;
 }
 
 const encoder = new TextEncoder();
 
 /**
- * The global `WebSocket` under the MCP framing rules. Browsers give no write callbacks, no pings and no
- * payload cap, so: `send()` settles once the frame is queued (bounded by `bufferedAmount`), liveness is
- * left to the browser, and `maxMessageBytes` is enforced after a message arrived.
+ * How often the socket is looked at while messages wait for it to drain: a browser `WebSocket` has no
+ * drain event, so `bufferedAmount` is polled, and only while something waits.
+ */
+const DRAIN_POLL_MS = 10;
+
+interface WaitingSend {
+  text: string;
+  bytes: number;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * The global `WebSocket` under the MCP framing rules. Browsers give no write callbacks, no drain event,
+ * no pings and no payload cap, so: `send()` settles once the frame is handed to the socket; a frame that
+ * finds `maxBufferedBytes` in it waits in order, handed over as a timer polling `bufferedAmount` (only
+ * while something waits) sees the socket drain; liveness is left to the browser; `maxMessageBytes` is
+ * enforced after a message arrived. A server that stops reading (`maxQueuedBytes`,
+ * `sendStallTimeoutMs`) ends the connection as on Node, with 1000 where the browser forbids 1008.
  */
 export class BrowserWireSocket implements WireSocket {
   readonly #socket: WebSocket;
@@ -23,6 +42,15 @@ export class BrowserWireSocket implements WireSocket {
   readonly #closed: Promise<void>;
   #done = false;
   #finish: (code: number, reason: string) => void = () => {};
+  /** Frames waiting for the socket to drain (`#head` onward); undefined while none wait. */
+  #waiting: WaitingSend[] | undefined;
+  #head = 0;
+  #queuedBytes = 0;
+  #poll: ReturnType<typeof setTimeout> | undefined;
+  /** `bufferedAmount` at the last poll that saw the socket drain, and when that was. */
+  #lastBuffered = 0;
+  #lastProgressAt = 0;
+  #failure: Error | undefined;
 
   constructor(socket: WebSocket, events: WireSocketEvents, options: BrowserWireSocketOptions) {
     this.#socket = socket;
@@ -32,6 +60,7 @@ export class BrowserWireSocket implements WireSocket {
       this.#finish = (code, reason) => {
         if (this.#done) return;
         this.#done = true;
+        this.#failWaiting(new ConnectionClosedError(`WebSocket closed (${code})`));
         events.onclose(code, reason);
         resolve();
       };
@@ -42,13 +71,89 @@ export class BrowserWireSocket implements WireSocket {
   }
 
   send(text: string): Promise<void> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.#done || this.#socket.readyState !== 1) return Promise.reject(new ConnectionClosedError());
-    const buffered = this.#socket.bufferedAmount;
-    if (buffered >= this.#options.maxBufferedBytes) {
-      return Promise.reject(new SendBufferFullError(this.#options.maxBufferedBytes, buffered));
+    if (this.#waiting === undefined && this.#socket.bufferedAmount < this.#options.maxBufferedBytes) {
+      this.#socket.send(text);
+      return Promise.resolve();
     }
-    this.#socket.send(text);
-    return Promise.resolve();
+    const bytes = utf8Length(text);
+    const max = this.#options.maxQueuedBytes;
+    if (this.#queuedBytes + bytes > max) {
+      const error = new SendBufferFullError(max, this.#queuedBytes + bytes);
+      this.#stall(error, `Send queue over maxQueuedBytes (${max})`);
+      return Promise.reject(error);
+    }
+    this.#queuedBytes += bytes;
+    if (this.#waiting === undefined) {
+      this.#waiting = [];
+      this.#lastBuffered = this.#socket.bufferedAmount;
+      this.#lastProgressAt = Date.now();
+      this.#poll = setTimeout(this.#pump, DRAIN_POLL_MS);
+    }
+    const waiting = this.#waiting;
+    return new Promise<void>((resolve, reject) => {
+      waiting.push({ text, bytes, resolve, reject });
+    });
+  }
+
+  /** Hands waiting frames to the socket while it has room; gives the peer up when nothing drains. */
+  readonly #pump = (): void => {
+    this.#poll = undefined;
+    const waiting = this.#waiting;
+    if (waiting === undefined || this.#done) return;
+    const socket = this.#socket;
+    if (socket.readyState !== 1) {
+      // Closing: a browser would discard these frames without a word.
+      this.#failWaiting(new ConnectionClosedError('WebSocket is closing; message not sent'));
+      return;
+    }
+    const max = this.#options.maxBufferedBytes;
+    let buffered = socket.bufferedAmount;
+    const now = Date.now();
+    if (buffered < this.#lastBuffered) this.#lastProgressAt = now;
+    while (this.#head < waiting.length && buffered < max) {
+      const entry = waiting[this.#head++] as WaitingSend;
+      this.#queuedBytes -= entry.bytes;
+      socket.send(entry.text);
+      entry.resolve();
+      buffered = socket.bufferedAmount;
+      this.#lastProgressAt = now;
+    }
+    this.#lastBuffered = buffered;
+    if (this.#head === waiting.length) {
+      this.#waiting = undefined;
+      this.#head = 0;
+      return;
+    }
+    const timeoutMs = this.#options.sendStallTimeoutMs;
+    if (timeoutMs > 0 && now - this.#lastProgressAt >= timeoutMs) {
+      this.#stall(
+        new SendStalledError(timeoutMs, buffered),
+        `Nothing sent for sendStallTimeoutMs (${timeoutMs})`,
+      );
+      return;
+    }
+    this.#poll = setTimeout(this.#pump, DRAIN_POLL_MS);
+  };
+
+  /** The server is not reading: fail what waits, report it, end the connection. */
+  #stall(error: SendBufferFullError | SendStalledError, reason: string): void {
+    this.#failure = error;
+    this.#failWaiting(error);
+    this.#events.onerror(error);
+    this.close(CloseCode.PolicyViolation, reason).catch(() => {});
+  }
+
+  #failWaiting(error: Error): void {
+    if (this.#poll !== undefined) clearTimeout(this.#poll);
+    this.#poll = undefined;
+    const waiting = this.#waiting;
+    const head = this.#head;
+    this.#waiting = undefined;
+    this.#head = 0;
+    this.#queuedBytes = 0;
+    if (waiting !== undefined) for (let i = head; i < waiting.length; i++) waiting[i]?.reject(error);
   }
 
   close(code: number, reason: string): Promise<void> {
@@ -81,4 +186,20 @@ export class BrowserWireSocket implements WireSocket {
     }
     this.#events.ontext(data);
   }
+}
+
+/** UTF-8 bytes of `text` (what `bufferedAmount` counts), without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length) {
+      // A surrogate pair: 4 bytes for its 2 units.
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
 }

@@ -60,8 +60,18 @@ export type HandshakeAuthHooks = Pick<HttpClientAuthOptions, 'onUnauthorized' | 
 export interface WebSocketClientCommonOptions {
   /** Largest incoming message in bytes; a bigger one closes the connection with 1009. Default 4 MiB. */
   maxMessageBytes?: number | undefined;
-  /** Unsent bytes beyond which `send()` rejects with `SendBufferFullError`. Default 8 MiB. */
+  /** Unsent bytes the socket may hold; further messages wait for it to drain. Default 8 MiB. */
   maxBufferedBytes?: number | undefined;
+  /**
+   * Bytes of messages that may wait for the socket to drain; past it the server counts as not reading
+   * and the connection closes with 1008 (`SendBufferFullError`). Default 32 MiB.
+   */
+  maxQueuedBytes?: number | undefined;
+  /**
+   * How long messages may wait without one leaving the socket; past it the connection closes with 1008
+   * (`SendStalledError`). 0 disables. Default 30 s.
+   */
+  sendStallTimeoutMs?: number | undefined;
   /** How long `close()` waits for the server's close frame. Default 2 s. */
   closeTimeoutMs?: number | undefined;
   /**

@@ -9,6 +9,8 @@ import {
   DEFAULT_KEEP_ALIVE_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_SEND_STALL_TIMEOUT_MS,
   MCP_SUBPROTOCOL,
 } from './constants.js';
 import { WebSocketHandshakeError } from './errors.js';
@@ -155,6 +157,8 @@ async function openNodeSocket(
         new NodeWireSocket(socket, events, {
           heartbeatIntervalMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
           maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+          maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
+          sendStallTimeoutMs: options.sendStallTimeoutMs ?? DEFAULT_SEND_STALL_TIMEOUT_MS,
           closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
         }),
       );

@@ -25,8 +25,9 @@ export const MCP_SUBPROTOCOL = 'mcp';
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /**
- * Unsent bytes a connection may hold before `send()` rejects with `SendBufferFullError`: two maximal
- * messages, so a slow peer costs bounded memory instead of growing the buffer without end.
+ * Unsent bytes a connection's socket may hold: a message that finds it this full waits in the send
+ * queue (bounded by `maxQueuedBytes`) until the socket drains, so a slow peer gets backpressure rather
+ * than an unbounded socket buffer. Two maximal messages.
  *
  * @example
  * ```ts
@@ -36,6 +37,31 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
  * ```
  */
 export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Bytes of messages that may wait for a connection's socket to drain (on top of `maxBufferedBytes` in
+ * the socket): 32 MiB, room for a burst of some 40 answers of 1 MiB to a peer that reads. Past it the
+ * peer counts as not reading: the connection closes with 1008 and `SendBufferFullError`.
+ *
+ * @example
+ * ```ts
+ * // A server whose tools return many large results at once.
+ * const ws = await listenWebSocket({ port: 8080, maxQueuedBytes: 4 * DEFAULT_MAX_QUEUED_BYTES, onsession });
+ * ```
+ */
+export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+
+/**
+ * How long messages may wait to be sent without one leaving the socket before the peer counts as not
+ * reading: the connection closes with 1008 and `SendStalledError`. Noticed within twice this time.
+ *
+ * @example
+ * ```ts
+ * // Give up on a client that stops reading sooner than the default 30 s.
+ * const ws = await listenWebSocket({ port: 8080, sendStallTimeoutMs: 10_000, onsession });
+ * ```
+ */
+export const DEFAULT_SEND_STALL_TIMEOUT_MS = 30_000;
 
 /**
  * How often a silent peer is pinged. A peer that misses one whole interval is dropped.

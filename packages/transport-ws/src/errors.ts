@@ -1,32 +1,63 @@
 import { ErrorCode, McpError } from '@x/protocol/core';
 
 /**
- * `send()` refused a message because the connection already holds too many unsent bytes: the peer reads
- * slower than we write. The message was not queued; the connection stays open.
+ * The peer stopped reading: the messages waiting for the socket to drain would pass `maxQueuedBytes`.
+ * The connection ends (close code 1008, reason naming the option), every waiting `send()` rejects with
+ * this error and the transport reports it through `onerror`; the peer's pending requests fail at once
+ * with the close. A peer that reads, however slowly, never sees it: a burst waits for the socket to
+ * drain instead (backpressure).
  *
  * @example
  * ```ts
- * try {
- *   await transport.send(message);
- * } catch (error) {
- *   if (error instanceof SendBufferFullError) await slowDown();
- * }
+ * transport.onerror = (error) => {
+ *   if (error instanceof SendBufferFullError) log.warn(`dropped a client over ${error.limit} queued bytes`);
+ * };
  * ```
  */
 export class SendBufferFullError extends McpError {
   override readonly name = 'SendBufferFullError';
-  /** The configured `maxBufferedBytes`. */
+  /** The configured `maxQueuedBytes`. */
   readonly limit: number;
-  /** Unsent bytes at the moment the message was refused. */
+  /** Bytes that would have been waiting, counting the refused message. */
   readonly bufferedAmount: number;
 
   constructor(limit: number, bufferedAmount: number) {
     super(
       ErrorCode.InternalError,
-      `WebSocket send buffer is full (${bufferedAmount} unsent bytes, limit ${limit}); message not sent`,
+      `WebSocket peer is not reading: ${bufferedAmount} bytes would wait to be sent, over maxQueuedBytes (${limit}); connection closed`,
       { limit, bufferedAmount },
     );
     this.limit = limit;
+    this.bufferedAmount = bufferedAmount;
+  }
+}
+
+/**
+ * The peer stopped reading: messages waited to be sent and none left the socket for
+ * `sendStallTimeoutMs`. The connection ends (close code 1008, reason naming the option), every waiting
+ * `send()` rejects with this error and the transport reports it through `onerror`.
+ *
+ * @example
+ * ```ts
+ * transport.onerror = (error) => {
+ *   if (error instanceof SendStalledError) log.warn(`client stalled for ${error.timeoutMs} ms`);
+ * };
+ * ```
+ */
+export class SendStalledError extends McpError {
+  override readonly name = 'SendStalledError';
+  /** The configured `sendStallTimeoutMs`. */
+  readonly timeoutMs: number;
+  /** Bytes the socket still held. */
+  readonly bufferedAmount: number;
+
+  constructor(timeoutMs: number, bufferedAmount: number) {
+    super(
+      ErrorCode.InternalError,
+      `WebSocket peer is not reading: nothing was sent for sendStallTimeoutMs (${timeoutMs} ms) with ${bufferedAmount} bytes unsent; connection closed`,
+      { timeoutMs, bufferedAmount },
+    );
+    this.timeoutMs = timeoutMs;
     this.bufferedAmount = bufferedAmount;
   }
 }

@@ -7,6 +7,8 @@ export {
   DEFAULT_KEEP_ALIVE_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_SEND_STALL_TIMEOUT_MS,
   MCP_SUBPROTOCOL,
 } from './constants.js';
-export { SendBufferFullError, WebSocketHandshakeError } from './errors.js';
+export { SendBufferFullError, SendStalledError, WebSocketHandshakeError } from './errors.js';

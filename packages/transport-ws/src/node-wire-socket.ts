@@ -4,6 +4,7 @@ import { nextTick } from 'node:process';
 import { ConnectionClosedError, SENT } from '@x/protocol/core';
 import type { RawData, WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
+import { SendBufferFullError, type SendStalledError } from './errors.js';
 import { Heartbeat } from './heartbeat.js';
 import { SendQueue } from './send-queue.js';
 import type { WireSocket, WireSocketEvents } from './wire-socket.js';
@@ -17,6 +18,9 @@ export interface NodeWireSocketOptions {
   /** 0 disables pings. */
   heartbeatIntervalMs: number;
   maxBufferedBytes: number;
+  maxQueuedBytes: number;
+  /** 0 disables the stall check. */
+  sendStallTimeoutMs: number;
   closeTimeoutMs: number;
 }
 
@@ -37,7 +41,7 @@ let corkedCount = 0;
 export class NodeWireSocket implements WireSocket {
   readonly #socket: WebSocket;
   readonly #events: WireSocketEvents;
-  readonly #queue: SendQueue;
+  readonly #queue: SendQueue<WebSocket>;
   readonly #heartbeat: Heartbeat | undefined;
   readonly #closeTimeoutMs: number;
   /** Made when someone awaits the close (see `close()`); settled by the socket's close event. */
@@ -52,7 +56,12 @@ export class NodeWireSocket implements WireSocket {
     this.#socket = socket;
     this.#events = events;
     this.#closeTimeoutMs = options.closeTimeoutMs;
-    this.#queue = new SendQueue(socket, options.maxBufferedBytes);
+    this.#queue = new SendQueue(socket, {
+      maxBufferedBytes: options.maxBufferedBytes,
+      maxQueuedBytes: options.maxQueuedBytes,
+      sendStallTimeoutMs: options.sendStallTimeoutMs,
+      onstall: NodeWireSocket.#onQueueStall,
+    });
     this.#heartbeat =
       options.heartbeatIntervalMs > 0 ? new Heartbeat(options.heartbeatIntervalMs, socket) : undefined;
 
@@ -85,6 +94,25 @@ export class NodeWireSocket implements WireSocket {
   static readonly #onSocketError = function (this: WebSocket, error: Error): void {
     const wire = (this as TaggedSocket)[WIRE];
     if (wire !== undefined) wire.#events.onerror(error);
+  };
+
+  /**
+   * The peer stopped reading: report it on our side and end the connection with 1008, whose reason names
+   * the option, so the peer (if it reads again at all) fails its pending requests at once. A peer that
+   * reads nothing never sees the close frame; the close timeout then drops the socket.
+   */
+  static readonly #onQueueStall = (
+    socket: WebSocket,
+    error: SendBufferFullError | SendStalledError,
+  ): void => {
+    const wire = (socket as TaggedSocket)[WIRE];
+    if (wire === undefined) return;
+    wire.#events.onerror(error);
+    const reason =
+      error instanceof SendBufferFullError
+        ? `Send queue over maxQueuedBytes (${error.limit})`
+        : `Nothing sent for sendStallTimeoutMs (${error.timeoutMs})`;
+    wire.close(CloseCode.PolicyViolation, reason).catch(() => {});
   };
 
   static readonly #onSocketClose = function (this: WebSocket, code: number, reason: Buffer): void {

@@ -1,5 +1,7 @@
+// Imported, not the global: Node defines `Buffer` on globalThis as a getter (a call per use).
+import { Buffer } from 'node:buffer';
 import { ConnectionClosedError, SENT } from '@x/protocol/core';
-import { SendBufferFullError } from './errors.js';
+import { SendBufferFullError, SendStalledError } from './errors.js';
 
 /** The part of a `ws` socket the queue writes to. */
 export interface QueueSocket {
@@ -9,10 +11,30 @@ export interface QueueSocket {
   send(data: string, callback?: (error?: Error | null) => void): void;
 }
 
+/** The bounds of one queue and what it calls when the peer stopped reading. */
+export interface SendQueueOptions<S extends QueueSocket = QueueSocket> {
+  /** Bytes the socket may hold; a frame that finds it this full waits in the queue instead. */
+  maxBufferedBytes: number;
+  /** Bytes of frames waiting in the queue (not yet handed to the socket); past it the peer is given up. */
+  maxQueuedBytes: number;
+  /** How long the socket may hold frames without writing one out before the peer is given up; 0: never. */
+  sendStallTimeoutMs: number;
+  /**
+   * The peer is not reading (a bound above was reached): the queue has failed every waiting send with
+   * `error`; the owner reports it and ends the connection. Called at most once, with the queue's socket
+   * (so one shared function serves every connection, instead of a closure each).
+   */
+  onstall(socket: S, error: SendBufferFullError | SendStalledError): void;
+}
+
 /** `WebSocket.OPEN`. */
 const OPEN = 1;
 
 interface PendingSend {
+  /** The frame while it waits in the queue; undefined once handed to the socket. */
+  data: string | undefined;
+  /** UTF-8 bytes of `data` while it waits. */
+  bytes: number;
   resolve: () => void;
   reject: (error: Error) => void;
 }
@@ -24,29 +46,51 @@ interface PendingSend {
 export const EAGER_BUFFER_BYTES = 64 * 1024;
 
 /**
- * Outgoing frames of one socket, bounded by bytes. The socket's own buffer (`bufferedAmount`) is the
- * queue: a message is refused with `SendBufferFullError` while it holds `maxBufferedBytes` or more, so a
- * slow reader costs bounded memory and nothing is dropped silently. A frame that finds nothing waiting
- * and leaves the socket holding at most `EAGER_BUFFER_BYTES` (the frames of this turn, or a kernel that
- * keeps up) settles at once with a shared settled promise and is written without a callback: a write
- * callback makes Node's stream schedule a `process.nextTick` per write (some 25 calls into its task
- * queue and async hooks), where a callback-less write schedules none. Past that bound a frame settles
- * when it has been handed to the kernel (its own write callback), which gives awaiting senders
- * backpressure; `fail()` rejects whatever is still waiting when the connection dies. Write callbacks
- * of one socket run in order, and only waiting frames have one, so each callback belongs to the oldest
- * waiting send. A failed write of an eager frame ends the connection (`ws` closes on a socket error),
- * which fails the queue from the close.
+ * Outgoing frames of one socket, with backpressure and bounded memory. A frame that finds nothing
+ * waiting and leaves the socket holding at most `EAGER_BUFFER_BYTES` (the frames of this turn, or a
+ * kernel that keeps up) settles at once with a shared settled promise and is written without a
+ * callback: a write callback makes Node's stream schedule a `process.nextTick` per write (some 25 calls
+ * into its task queue and async hooks), where a callback-less write schedules none. Past that bound a
+ * frame settles when it has been handed to the kernel (its own write callback), which gives awaiting
+ * senders backpressure.
+ *
+ * A frame that finds the socket holding `maxBufferedBytes` or more is not refused (the engine does not
+ * retry an answer, so a refusal loses it): it waits here, in order, and is handed to the socket as the
+ * write callbacks of earlier frames show the socket draining. A burst of large answers thus leaves as
+ * fast as the peer reads. Only a peer that really stops reading ends the connection, through `onstall`:
+ * when the waiting frames would pass `maxQueuedBytes`, or when no frame leaves the socket for
+ * `sendStallTimeoutMs`. Nothing is dropped silently: every waiting send rejects with that error.
+ *
+ * Write callbacks of one socket run in order, and only waiting frames have one, so each callback
+ * belongs to the oldest frame handed to the socket. A failed write of an eager frame ends the
+ * connection (`ws` closes on a socket error), which fails the queue from the close.
  */
-export class SendQueue {
-  readonly #socket: QueueSocket;
+export class SendQueue<S extends QueueSocket = QueueSocket> {
+  readonly #socket: S;
   readonly #maxBufferedBytes: number;
+  readonly #maxQueuedBytes: number;
+  readonly #stallTimeoutMs: number;
+  readonly #onstall: SendQueueOptions<S>['onstall'];
+  /** Frames awaiting their write callback (`#head` to `#next`), then frames not yet written. */
   #pending: Array<PendingSend | undefined> = [];
   #head = 0;
+  /** Index of the first frame not yet handed to the socket. */
+  #next = 0;
+  /** UTF-8 bytes of the frames not yet handed to the socket. */
+  #queuedBytes = 0;
   #failure: Error | undefined;
+  /** Runs while frames await callbacks (the socket is backed up); see `#checkStall`. */
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Write callbacks so far, and their count when the stall timer was armed. */
+  #written = 0;
+  #writtenAtCheck = 0;
 
-  constructor(socket: QueueSocket, maxBufferedBytes: number) {
+  constructor(socket: S, options: SendQueueOptions<S>) {
     this.#socket = socket;
-    this.#maxBufferedBytes = maxBufferedBytes;
+    this.#maxBufferedBytes = options.maxBufferedBytes;
+    this.#maxQueuedBytes = options.maxQueuedBytes;
+    this.#stallTimeoutMs = options.sendStallTimeoutMs;
+    this.#onstall = options.onstall;
   }
 
   /** Sends not yet written out (of those that had to wait). */
@@ -54,39 +98,126 @@ export class SendQueue {
     return this.#pending.length - this.#head;
   }
 
+  /** UTF-8 bytes of the frames waiting for the socket to drain. */
+  get queuedBytes(): number {
+    return this.#queuedBytes;
+  }
+
   send(data: string): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const socket = this.#socket;
-    const buffered = socket.bufferedAmount;
-    if (buffered >= this.#maxBufferedBytes) {
-      return Promise.reject(new SendBufferFullError(this.#maxBufferedBytes, buffered));
-    }
     // `ws` drops a frame sent while closing, telling only its callback: an eager frame has none.
     if (socket.readyState !== OPEN) {
       return Promise.reject(new ConnectionClosedError('WebSocket is closing; message not sent'));
     }
-    // A string's length bounds its UTF-8 bytes from below: a frame of multi-byte text may leave the
-    // socket up to three times as full before one waits, still far below `maxBufferedBytes`.
-    if (this.size === 0 && buffered + data.length <= EAGER_BUFFER_BYTES) {
-      socket.send(data);
-      return SENT;
+    const buffered = socket.bufferedAmount;
+    if (this.size === 0) {
+      // A string's length bounds its UTF-8 bytes from below: a frame of multi-byte text may leave the
+      // socket up to three times as full before one waits, still far below `maxBufferedBytes`.
+      if (buffered + data.length <= EAGER_BUFFER_BYTES) {
+        socket.send(data);
+        return SENT;
+      }
+      // Nothing awaits a callback, so the socket holds only eager frames (a bounded few): write it, or
+      // no callback would ever come to write it later.
+      return this.#write(data);
     }
-    return new Promise<void>((resolve, reject) => {
-      this.#pending.push({ resolve, reject });
-      socket.send(data, this.#onWritten);
-    });
+    if (this.#next === this.#pending.length && buffered < this.#maxBufferedBytes) {
+      return this.#write(data);
+    }
+    return this.#enqueue(data);
   }
 
   /** Rejects every unsent message and refuses new ones. */
   fail(error: Error): void {
     if (this.#failure !== undefined) return;
     this.#failure = error;
+    this.#stopStallTimer();
     const pending = this.#pending;
     const head = this.#head;
     this.#pending = [];
     this.#head = 0;
+    this.#next = 0;
+    this.#queuedBytes = 0;
     for (let i = head; i < pending.length; i++) pending[i]?.reject(error);
   }
+
+  /** Hands `data` to the socket now; settles at its write callback. */
+  #write(data: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#pending.push({ data: undefined, bytes: 0, resolve, reject });
+      this.#next = this.#pending.length;
+      this.#startStallTimer();
+      this.#socket.send(data, this.#onWritten);
+    });
+  }
+
+  /** Holds `data` until the socket drains, or gives the peer up when the queue is full. */
+  #enqueue(data: string): Promise<void> {
+    const bytes = Buffer.byteLength(data);
+    const max = this.#maxQueuedBytes;
+    if (this.#queuedBytes + bytes > max) {
+      const error = new SendBufferFullError(max, this.#queuedBytes + bytes);
+      this.#stall(error);
+      return Promise.reject(error);
+    }
+    this.#queuedBytes += bytes;
+    return new Promise<void>((resolve, reject) => {
+      this.#pending.push({ data, bytes, resolve, reject });
+    });
+  }
+
+  /** Writes waiting frames while the socket has room; at least one when nothing else awaits a callback. */
+  #pump(): void {
+    const socket = this.#socket;
+    const max = this.#maxBufferedBytes;
+    while (
+      this.#next < this.#pending.length &&
+      (this.#next === this.#head || socket.bufferedAmount < max) &&
+      this.#failure === undefined
+    ) {
+      const entry = this.#pending[this.#next++] as PendingSend;
+      const data = entry.data as string;
+      entry.data = undefined;
+      this.#queuedBytes -= entry.bytes;
+      socket.send(data, this.#onWritten);
+    }
+  }
+
+  #stall(error: SendBufferFullError | SendStalledError): void {
+    if (this.#failure !== undefined) return;
+    this.fail(error);
+    this.#onstall(this.#socket, error);
+  }
+
+  #startStallTimer(): void {
+    const timeoutMs = this.#stallTimeoutMs;
+    if (this.#stallTimer !== undefined || timeoutMs <= 0) return;
+    this.#writtenAtCheck = this.#written;
+    this.#stallTimer = setTimeout(this.#checkStall, timeoutMs);
+    // Browsers' numeric timer ids have no unref; a Node timer must not hold the process open.
+    (this.#stallTimer as { unref?: () => void }).unref?.();
+  }
+
+  #stopStallTimer(): void {
+    if (this.#stallTimer === undefined) return;
+    clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
+  }
+
+  /**
+   * One timer per backed-up stretch, not one per frame: it fires every `sendStallTimeoutMs` while
+   * frames await callbacks, and gives the peer up when no callback came since the last time.
+   */
+  readonly #checkStall = (): void => {
+    this.#stallTimer = undefined;
+    if (this.size === 0 || this.#failure !== undefined) return;
+    if (this.#written === this.#writtenAtCheck) {
+      this.#stall(new SendStalledError(this.#stallTimeoutMs, this.#socket.bufferedAmount));
+      return;
+    }
+    this.#startStallTimer();
+  };
 
   /**
    * The write callback of every waiting frame (one function per queue). Callbacks come in write order,
@@ -99,14 +230,20 @@ export class SendQueue {
       return;
     }
     const entry = this.#pending[this.#head];
-    if (entry === undefined) return;
+    if (entry === undefined || this.#head === this.#next) return;
+    this.#written++;
     this.#pending[this.#head] = undefined;
     this.#head++;
+    this.#pump();
     if (this.#head === this.#pending.length) {
       this.#pending = [];
       this.#head = 0;
+      // The stall timer is left to lapse (it finds nothing waiting): clearing and re-arming it per
+      // frame would cost two timer operations on every large answer.
+      this.#next = 0;
     } else if (this.#head > 1024 && this.#head * 2 > this.#pending.length) {
       this.#pending = this.#pending.slice(this.#head);
+      this.#next -= this.#head;
       this.#head = 0;
     }
     entry.resolve();

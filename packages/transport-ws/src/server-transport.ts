@@ -17,6 +17,8 @@ import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_SEND_STALL_TIMEOUT_MS,
 } from './constants.js';
 import { decodeText, InvalidText } from './incoming-text.js';
 import { NodeWireSocket } from './node-wire-socket.js';
@@ -46,8 +48,18 @@ export interface WebSocketServerTransportOptions {
   authInfo?: AuthInfo | undefined;
   /** Keep-alive (ping) period; a peer silent for a whole period after a ping is dropped. 0 disables. Default 30 s. */
   keepAliveMs?: number | undefined;
-  /** Unsent bytes beyond which `send()` rejects with `SendBufferFullError`. Default 8 MiB. */
+  /** Unsent bytes the socket may hold; further messages wait for it to drain. Default 8 MiB. */
   maxBufferedBytes?: number | undefined;
+  /**
+   * Bytes of messages that may wait for the socket to drain; past it the peer counts as not reading and
+   * the connection closes with 1008 (`SendBufferFullError` via `onerror`). Default 32 MiB.
+   */
+  maxQueuedBytes?: number | undefined;
+  /**
+   * How long messages may wait without one leaving the socket; past it the connection closes with 1008
+   * (`SendStalledError` via `onerror`). 0 disables. Default 30 s.
+   */
+  sendStallTimeoutMs?: number | undefined;
   /** How long `close()` waits for the peer's close frame. Default 2 s. */
   closeTimeoutMs?: number | undefined;
   /** Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000. */
@@ -119,6 +131,8 @@ export class WebSocketServerTransport implements Transport {
     this.#wire = new NodeWireSocket(options.socket, new WebSocketServerTransport.#WireEvents(this), {
       heartbeatIntervalMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+      maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
+      sendStallTimeoutMs: options.sendStallTimeoutMs ?? DEFAULT_SEND_STALL_TIMEOUT_MS,
       closeTimeoutMs: options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS,
     });
     options.socket.pause();

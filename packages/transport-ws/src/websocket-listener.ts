@@ -94,8 +94,12 @@ export interface WebSocketHandlerOptions {
    * 0 disables. Default 30 s.
    */
   keepAliveMs?: number | undefined;
-  /** Unsent bytes per connection beyond which `send()` rejects. Default 8 MiB. */
+  /** Unsent bytes a connection's socket may hold; further messages wait for it to drain. Default 8 MiB. */
   maxBufferedBytes?: number | undefined;
+  /** Bytes of messages waiting per connection; past it the peer is dropped with 1008. Default 32 MiB. */
+  maxQueuedBytes?: number | undefined;
+  /** How long a connection's messages may wait without one leaving; then 1008. 0 disables. Default 30 s. */
+  sendStallTimeoutMs?: number | undefined;
   /** Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000. */
   maxBatchSize?: number | undefined;
   /**
@@ -378,6 +382,8 @@ export class WebSocketHandler {
       authInfo,
       keepAliveMs: options.keepAliveMs,
       maxBufferedBytes: options.maxBufferedBytes,
+      maxQueuedBytes: options.maxQueuedBytes,
+      sendStallTimeoutMs: options.sendStallTimeoutMs,
       maxBatchSize: options.maxBatchSize,
       maxNestingDepth: options.maxNestingDepth,
     });

@@ -3,7 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { WebSocketClientTransport } from '../src/browser.js';
+import type { JSONRPCMessage } from '@x/protocol';
+import { SendBufferFullError, SendStalledError, WebSocketClientTransport } from '../src/browser.js';
 import { defer, request, startServer } from './helpers.js';
 import { waitFor } from '@x/test-kit';
 
@@ -66,6 +67,79 @@ describe('browser build', () => {
       await waitFor(() => received.length === 100);
       expect(received[99]).toEqual({ jsonrpc: '2.0', id: 99, result: { echo: {} } });
     });
+
+    it('sends a burst of 24 messages of 1 MiB whole: what does not fit maxBufferedBytes waits for the socket to drain (issue #35)', async () => {
+      const server = await startServer();
+      const client = new WebSocketClientTransport(server.url);
+      defer(() => client.close());
+      const received: JSONRPCMessage[] = [];
+      client.onmessage = (message) => received.push(message);
+      await client.start();
+      const text = 'b'.repeat(1024 * 1024);
+      const outcomes = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          client.send(request(i, { text })).then(
+            () => 'sent',
+            (error: unknown) => error,
+          ),
+        ),
+      );
+      expect(outcomes).toEqual(outcomes.map(() => 'sent'));
+      await waitFor(() => received.length === 24, { timeoutMs: 8_000, what: 'every echo' });
+      expect(
+        received
+          .map((message) => ('id' in message ? message.id : undefined))
+          .sort((a, b) => Number(a) - Number(b)),
+      ).toEqual(Array.from({ length: 24 }, (_, i) => i));
+    });
+
+    it.each([
+      {
+        what: 'the queue passes maxQueuedBytes',
+        options: { maxBufferedBytes: 64 * 1024, maxQueuedBytes: 2 * 1024 * 1024 },
+        error: SendBufferFullError,
+        names: /maxQueuedBytes \(2097152\)/,
+      },
+      {
+        what: 'nothing drains for sendStallTimeoutMs',
+        options: { sendStallTimeoutMs: 100 },
+        error: SendStalledError,
+        names: /sendStallTimeoutMs \(100 ms\)/,
+      },
+    ])(
+      'gives up on a server that stops reading when $what: onerror, every waiting send fails, the connection ends (issue #35)',
+      async ({ options, error: errorClass, names }) => {
+        // Never started: the server's socket stays paused, so it reads nothing.
+        const server = await startServer({ autoStart: false });
+        const client = new WebSocketClientTransport(server.url, options);
+        defer(() => client.close());
+        const errors: Error[] = [];
+        client.onerror = (error) => errors.push(error);
+        let closed = false;
+        client.onclose = () => {
+          closed = true;
+        };
+        await client.start();
+        const text = 'b'.repeat(1024 * 1024);
+        // 32 MiB: far more than the kernel takes from a reader that reads nothing.
+        const outcomes = Promise.all(
+          Array.from({ length: 32 }, (_, i) =>
+            client.send(request(i, { text })).then(
+              () => 'sent',
+              (error: unknown) => error,
+            ),
+          ),
+        );
+        await waitFor(() => errors.length > 0, { timeoutMs: 8_000, what: 'the stall' });
+        const error = errors[0] as Error;
+        expect(error).toBeInstanceOf(errorClass);
+        expect(error.message).toMatch(names);
+        const settled = await outcomes;
+        expect(settled.filter((outcome) => outcome === error).length).toBeGreaterThan(0);
+        expect(settled.every((outcome) => outcome === 'sent' || outcome === error)).toBe(true);
+        await waitFor(() => closed, { timeoutMs: 8_000, what: 'the connection to end' });
+      },
+    );
 
     it('closes on binary (1003) and oversized (1009) frames', async () => {
       const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', handleProtocols: () => 'mcp' });

@@ -1,7 +1,7 @@
 import { ConnectionClosedError } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { SendBufferFullError, WebSocketClientTransport } from '../src/index.js';
+import { SendBufferFullError, SendStalledError, WebSocketClientTransport } from '../src/index.js';
 import { defer, listenerWithSockets, rawClient, request, startServer, stalledClient } from './helpers.js';
 import { afterTurn, waitFor } from '@x/test-kit';
 
@@ -75,10 +75,17 @@ describe('liveness and backpressure', () => {
     expect(server.listener.sessions.size).toBe(0);
   });
 
-  it('server: keeps a slow reader bounded (SendBufferFullError), then fails pending sends when it is dropped', async () => {
-    const server = await startServer({ keepAliveMs: 300, maxBufferedBytes: 256 * 1024 });
+  it('server: a peer that stops reading gets backpressure up to maxQueuedBytes, then 1008; every waiting send fails with SendBufferFullError (issue #35)', async () => {
+    // No heartbeat: the queue bound alone must end the connection.
+    const server = await startServer({
+      keepAliveMs: 0,
+      maxBufferedBytes: 256 * 1024,
+      maxQueuedBytes: 512 * 1024,
+    });
     stalledClient(server.url);
     const serverSide = await server.next();
+    const errors: Error[] = [];
+    serverSide.onerror = (error) => errors.push(error);
     let closed = false;
     serverSide.onclose = () => {
       closed = true;
@@ -86,27 +93,89 @@ describe('liveness and backpressure', () => {
 
     const chunk = 'z'.repeat(64 * 1024);
     const pending: Array<Promise<unknown>> = [];
-    let refusal: unknown;
-    for (let i = 0; i < 2_000 && refusal === undefined && !closed; i++) {
+    // Far more than the kernel, the socket and the queue hold together: the sends must stop being taken.
+    for (let i = 0; i < 2_000 && errors.length === 0; i++) {
       const sent = serverSide.send({ jsonrpc: '2.0', method: 'notifications/message', params: { chunk } });
-      const settled = sent.then(
+      pending.push(
+        sent.then(
+          () => 'sent',
+          (error: unknown) => error,
+        ),
+      );
+      // Let the socket flush what the kernel will take before the next one.
+      await afterTurn();
+    }
+    expect(errors).toHaveLength(1);
+    const error = errors[0] as SendBufferFullError;
+    expect(error).toBeInstanceOf(SendBufferFullError);
+    expect(error.limit).toBe(512 * 1024);
+    expect(error.message).toMatch(/maxQueuedBytes/);
+
+    // Every send not handed to the kernel fails with that error, none is left hanging, and the
+    // connection ends (the peer never answers the close frame: the close timeout drops it).
+    const outcomes = await Promise.all(pending);
+    const failed = outcomes.filter((outcome) => outcome !== 'sent');
+    expect(failed.length).toBeGreaterThan(1);
+    for (const outcome of failed) expect(outcome).toBe(error);
+    await waitFor(() => closed, { timeoutMs: 5_000, what: 'the connection to end' });
+    expect(server.listener.sessions.size).toBe(0);
+  });
+
+  it('client (Node): a server that stops reading is given up after sendStallTimeoutMs: onerror, every waiting send fails, onclose (issue #35)', async () => {
+    // Never started: the server's socket stays paused and reads nothing.
+    const server = await startServer({ autoStart: false });
+    const client = new WebSocketClientTransport(server.url, { keepAliveMs: 0, sendStallTimeoutMs: 100 });
+    defer(() => client.close());
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    let closed = false;
+    client.onclose = () => {
+      closed = true;
+    };
+    await client.start();
+    const text = 'c'.repeat(1024 * 1024);
+    // 16 MiB: more than the kernel takes for a reader that reads nothing, under the queue bound.
+    const outcomes = Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        client.send(request(i, { text })).then(
+          () => 'sent',
+          (error: unknown) => error,
+        ),
+      ),
+    );
+    await waitFor(() => errors.length > 0, { timeoutMs: 5_000, what: 'the stall' });
+    expect(errors[0]).toBeInstanceOf(SendStalledError);
+    expect(errors[0]?.message).toMatch(/sendStallTimeoutMs \(100 ms\)/);
+    const settled = await outcomes;
+    expect(settled.filter((outcome) => outcome === errors[0]).length).toBeGreaterThan(0);
+    expect(settled.every((outcome) => outcome === 'sent' || outcome === errors[0])).toBe(true);
+    await waitFor(() => closed, { timeoutMs: 5_000, what: 'the connection to end' });
+  });
+
+  it('server: a peer that stops reading is dropped after sendStallTimeoutMs with SendStalledError (issue #35)', async () => {
+    const server = await startServer({ keepAliveMs: 0, sendStallTimeoutMs: 100 });
+    stalledClient(server.url);
+    const serverSide = await server.next();
+    const errors: Error[] = [];
+    serverSide.onerror = (error) => errors.push(error);
+    let closed = false;
+    serverSide.onclose = () => {
+      closed = true;
+    };
+    // 16 MiB: more than the kernel takes from a peer that never reads, well under the queue bound.
+    const chunk = 'z'.repeat(1024 * 1024);
+    const pending = Array.from({ length: 16 }, () =>
+      serverSide.send({ jsonrpc: '2.0', method: 'notifications/message', params: { chunk } }).then(
         () => 'sent',
         (error: unknown) => error,
-      );
-      pending.push(settled);
-      // Let the socket flush what the kernel will take before deciding the peer is slow.
-      await afterTurn();
-      const outcome = await Promise.race([settled, Promise.resolve('pending')]);
-      if (outcome instanceof SendBufferFullError) refusal = outcome;
-    }
-    expect(refusal).toBeInstanceOf(SendBufferFullError);
-    expect((refusal as SendBufferFullError).limit).toBe(256 * 1024);
-
-    // The stalled peer never answers the heartbeat; what is still unsent fails with ConnectionClosedError.
-    await waitFor(() => closed, { timeoutMs: 3_000, what: 'heartbeat drop' });
+      ),
+    );
+    await waitFor(() => errors.length === 1, { timeoutMs: 5_000, what: 'the stall' });
+    expect(errors[0]).toBeInstanceOf(SendStalledError);
+    expect(errors[0]?.message).toMatch(/sendStallTimeoutMs \(100 ms\)/);
     const outcomes = await Promise.all(pending);
-    const failed = outcomes.filter((outcome) => outcome instanceof ConnectionClosedError);
-    expect(failed.length).toBeGreaterThan(0);
-    expect(outcomes.filter((outcome) => outcome instanceof SendBufferFullError)).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome === errors[0]).length).toBeGreaterThan(0);
+    expect(outcomes.every((outcome) => outcome === 'sent' || outcome === errors[0])).toBe(true);
+    await waitFor(() => closed, { timeoutMs: 5_000, what: 'the connection to end' });
   });
 });

@@ -22,7 +22,13 @@ function wire(socket: WebSocket): { wire: NodeWireSocket; closes: Array<[number,
   const result = new NodeWireSocket(
     socket,
     { ontext: () => {}, onerror: () => {}, onclose: (code, reason) => closes.push([code, reason]) },
-    { heartbeatIntervalMs: 0, maxBufferedBytes: 1 << 20, closeTimeoutMs: 2_000 },
+    {
+      heartbeatIntervalMs: 0,
+      maxBufferedBytes: 1 << 20,
+      maxQueuedBytes: 1 << 22,
+      sendStallTimeoutMs: 0,
+      closeTimeoutMs: 2_000,
+    },
   );
   return { wire: result, closes };
 }

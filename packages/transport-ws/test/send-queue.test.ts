@@ -1,7 +1,8 @@
 import { ConnectionClosedError } from '@x/protocol';
+import { waitFor } from '@x/test-kit';
 import { describe, expect, it } from 'vitest';
-import { SendBufferFullError } from '../src/errors.js';
-import { EAGER_BUFFER_BYTES, type QueueSocket, SendQueue } from '../src/send-queue.js';
+import { SendBufferFullError, SendStalledError } from '../src/errors.js';
+import { EAGER_BUFFER_BYTES, type QueueSocket, SendQueue, type SendQueueOptions } from '../src/send-queue.js';
 
 /** A socket whose buffer the test sets, and whose write callbacks it runs (in order, as `ws` does). */
 class FakeSocket implements QueueSocket {
@@ -23,6 +24,23 @@ class FakeSocket implements QueueSocket {
   }
 }
 
+/** A queue on `socket` that records its stalls; the stall check is off unless asked for. */
+function queueOf(
+  socket: FakeSocket,
+  maxBufferedBytes: number,
+  options: Partial<SendQueueOptions<FakeSocket>> = {},
+): { queue: SendQueue<FakeSocket>; stalls: Error[] } {
+  const stalls: Error[] = [];
+  const queue = new SendQueue(socket, {
+    maxBufferedBytes,
+    maxQueuedBytes: 1 << 30,
+    sendStallTimeoutMs: 0,
+    onstall: (_socket, error) => stalls.push(error),
+    ...options,
+  });
+  return { queue, stalls };
+}
+
 async function state(promise: Promise<void>): Promise<string> {
   return Promise.race([
     promise.then(
@@ -37,7 +55,7 @@ describe('SendQueue', () => {
   it('settles frames at once while the socket holds at most a turn’s worth, and gives them no callback', async () => {
     const socket = new FakeSocket();
     socket.leave = 100; // e.g. held by the cork until the turn ends
-    const queue = new SendQueue(socket, 1_000_000);
+    const { queue } = queueOf(socket, 1_000_000);
     const first = queue.send('a');
     const second = queue.send('b');
     expect(await state(first)).toBe('resolved');
@@ -50,7 +68,7 @@ describe('SendQueue', () => {
 
   it('makes a frame that finds the buffer full wait for its own callback, and later frames behind it', async () => {
     const socket = new FakeSocket();
-    const queue = new SendQueue(socket, 1_000_000);
+    const { queue } = queueOf(socket, 1_000_000);
     const early = queue.send('early'); // written at once
     socket.bufferedAmount = EAGER_BUFFER_BYTES; // the socket now holds a turn's worth
     const stuck = queue.send('stuck');
@@ -68,25 +86,99 @@ describe('SendQueue', () => {
     expect(socket.sent).toEqual(['early', 'stuck', 'behind']);
   });
 
-  it('refuses while the buffer is full and fails waiting frames when a write fails', async () => {
+  it('holds frames that find the socket full until earlier ones are written, in order, and refuses none (issue #35)', async () => {
     const socket = new FakeSocket();
     const max = 3 * EAGER_BUFFER_BYTES;
-    const queue = new SendQueue(socket, max);
+    const { queue, stalls } = queueOf(socket, max);
     socket.bufferedAmount = EAGER_BUFFER_BYTES + 1;
     socket.leave = EAGER_BUFFER_BYTES;
-    const one = queue.send('1'); // past the eager bound: waits
-    const two = queue.send('2'); // behind it: waits
-    const refused = queue.send('3'); // the buffer holds 3 × EAGER_BUFFER_BYTES + 1: refused
-    expect(await state(refused)).toBe(`rejected: ${SendBufferFullError.name}`);
+    const one = queue.send('1'); // past the eager bound: written, waits for its callback
+    const two = queue.send('2'); // behind it: written, waits
+    // The socket now holds 3 × EAGER_BUFFER_BYTES + 1: these wait in the queue, not in the socket.
+    const held = [queue.send('3'), queue.send('4'), queue.send('5')];
+    expect(socket.sent).toEqual(['1', '2']);
+    for (const promise of held) expect(await state(promise)).toBe('pending');
+    expect(queue.queuedBytes).toBe(3);
+    // '1' left: the socket drained below the bound, so one held frame goes out.
+    socket.bufferedAmount -= EAGER_BUFFER_BYTES;
+    socket.complete(1);
+    expect(await state(one)).toBe('resolved');
+    expect(socket.sent).toEqual(['1', '2', '3']);
+    // Everything written so far leaves; the queue empties in order, one callback at a time.
+    socket.leave = 0;
+    socket.bufferedAmount = 0;
+    while (socket.callbacks.length > 0) socket.complete(1);
+    expect(socket.sent).toEqual(['1', '2', '3', '4', '5']);
+    expect(await state(two)).toBe('resolved');
+    for (const promise of held) expect(await state(promise)).toBe('resolved');
+    expect(queue.size).toBe(0);
+    expect(queue.queuedBytes).toBe(0);
+    expect(stalls).toEqual([]);
+  });
+
+  it('gives the peer up when held frames would pass maxQueuedBytes: every waiting send fails with the error, onstall once', async () => {
+    const socket = new FakeSocket();
+    const { queue, stalls } = queueOf(socket, EAGER_BUFFER_BYTES, { maxQueuedBytes: 10 });
+    socket.bufferedAmount = 2 * EAGER_BUFFER_BYTES;
+    const written = queue.send('w'.repeat(EAGER_BUFFER_BYTES)); // nothing awaits a callback: written
+    const held = queue.send('12345'); // socket full: held (5 bytes)
+    const heldToo = queue.send('é'.repeat(2)); // 4 UTF-8 bytes: 9 held
+    const over = queue.send('xy'); // 11 > 10
+    const error = await over.catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(SendBufferFullError);
+    expect((error as SendBufferFullError).limit).toBe(10);
+    expect((error as Error).message).toMatch(/maxQueuedBytes \(10\)/);
+    expect(stalls).toEqual([error]);
+    for (const promise of [written, held, heldToo, queue.send('later')]) {
+      expect(await promise.catch((reason: unknown) => reason)).toBe(error);
+    }
+    expect(socket.sent).toHaveLength(1);
+  });
+
+  it('gives the peer up when no frame leaves for sendStallTimeoutMs, and not while frames keep leaving', async () => {
+    const socket = new FakeSocket();
+    const { queue, stalls } = queueOf(socket, EAGER_BUFFER_BYTES, { sendStallTimeoutMs: 50 });
+    socket.bufferedAmount = 2 * EAGER_BUFFER_BYTES;
+    const first = queue.send('a'); // written, awaits its callback
+    const second = queue.send('b'); // held
+    // A callback every turn of the event loop (a peer that keeps reading), across several timeouts:
+    // every check of the stall timer finds progress since the last one.
+    const started = Date.now();
+    let sends = 0;
+    while (Date.now() - started < 200) {
+      void queue.send(`more-${sends++}`).catch(() => {});
+      await new Promise((resolve) => setImmediate(resolve));
+      socket.complete(1);
+    }
+    expect(stalls).toEqual([]);
+    expect(await state(first)).toBe('resolved');
+    expect(await state(second)).toBe('resolved');
+    // Now nothing leaves.
+    const stuck = queue.send('stuck').catch((reason: unknown) => reason);
+    await waitFor(() => stalls.length === 1, { timeoutMs: 5_000, what: 'the stall' });
+    expect(stalls[0]).toBeInstanceOf(SendStalledError);
+    expect(stalls[0]?.message).toMatch(/sendStallTimeoutMs \(50 ms\)/);
+    expect(await stuck).toBe(stalls[0]);
+  });
+
+  it('fails waiting frames when a write fails', async () => {
+    const socket = new FakeSocket();
+    const { queue } = queueOf(socket, 3 * EAGER_BUFFER_BYTES);
+    socket.bufferedAmount = EAGER_BUFFER_BYTES + 1;
+    socket.leave = EAGER_BUFFER_BYTES;
+    const one = queue.send('1');
+    const two = queue.send('2');
+    const held = queue.send('3');
     socket.complete(1, new Error('EPIPE'));
     expect(await state(one)).toBe(`rejected: ${ConnectionClosedError.name}`);
     expect(await state(two)).toBe(`rejected: ${ConnectionClosedError.name}`);
+    expect(await state(held)).toBe(`rejected: ${ConnectionClosedError.name}`);
     expect(await state(queue.send('4'))).toBe(`rejected: ${ConnectionClosedError.name}`);
   });
 
   it('refuses a frame once the socket is closing (ws would drop it silently), writing nothing', async () => {
     const socket = new FakeSocket();
-    const queue = new SendQueue(socket, 1_000_000);
+    const { queue } = queueOf(socket, 1_000_000);
     socket.readyState = 2; // CLOSING
     expect(await state(queue.send('late'))).toBe(`rejected: ${ConnectionClosedError.name}`);
     expect(socket.sent).toEqual([]);

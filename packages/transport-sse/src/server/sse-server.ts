@@ -67,15 +67,17 @@ export const DEFAULT_MAX_SESSIONS = 1_000;
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 
 /**
- * Default cap on the bytes one event stream may hold unsent (16 MiB, as Streamable HTTP): a client that
- * does not read its stream past it loses its session instead of growing the server's memory.
+ * Default cap on the bytes one event stream may hold unsent (32 MiB, as Streamable HTTP): a client that
+ * does not read its stream past it loses its session instead of growing the server's memory. Every
+ * answer of a session shares its one stream, so the cap must hold a burst: 24 results of 1 MiB sent in
+ * one turn ended the session under the former 16 MiB though the client read at full speed (issue #35).
  *
  * @example
  * ```ts
  * const sse = createSseHandler({ onsession, maxBufferedBytes: 2 * DEFAULT_MAX_BUFFERED_BYTES });
  * ```
  */
-export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 
 /**
  * What `onsession` learns about the GET that opened the session.
@@ -160,7 +162,7 @@ export interface SseHandlerOptions {
   sessionRateLimit?: RateLimiterOptions | false | undefined;
   /**
    * Unsent bytes one event stream may hold: a send that finds more ends the session (the client is not
-   * reading) and reports it via the transport's `onerror`. Default 16 MiB.
+   * reading) and reports it via the transport's `onerror`. Default 32 MiB (`DEFAULT_MAX_BUFFERED_BYTES`).
    */
   maxBufferedBytes?: number | undefined;
   /** Interval of keep-alive comments on each stream; 0 disables them. Default 15 s. */

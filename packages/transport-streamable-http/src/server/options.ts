@@ -103,7 +103,9 @@ export interface StreamableHttpHandlerOptions {
   maxNestingDepth?: number | undefined;
   /**
    * Bytes an SSE response may hold unread by its client before the server drops that connection, so a
-   * client that stops reading cannot grow server memory. Default 16 MiB.
+   * client that stops reading cannot grow server memory. Default 32 MiB (`DEFAULT_MAX_BUFFERED_BYTES`):
+   * a burst of large messages to a client that reads fits; the error of a dropped connection reaches
+   * `onerror` and names this option.
    */
   maxBufferedBytes?: number | undefined;
   /**

@@ -201,7 +201,11 @@ export class RequestTransport extends ServerTransportBase implements StreamableH
     return new SseWriter({
       keepAliveMs: longLived ? this.#options.keepAliveMs : 0,
       maxBufferedBytes: this.#options.maxBufferedBytes,
-      onDisconnect: () => this.#disconnected(),
+      onDisconnect: (error) => {
+        // Dropped for falling behind: the answers it held are lost to this connection; say so.
+        if (error !== undefined) this.reportError(error);
+        this.#disconnected();
+      },
     });
   }
 

@@ -6,11 +6,15 @@ export interface SseWriterOptions {
   keepAliveMs?: number | undefined;
   /**
    * Bytes the reader may fall behind before the writer gives up on it and closes the stream, so a
-   * stalled client cannot grow server memory without bound. Default 16 MiB.
+   * stalled client cannot grow server memory without bound. Default 32 MiB.
    */
   maxBufferedBytes?: number | undefined;
-  /** Called once when the stream ends for any reason other than `close()`: the client went away. */
-  onDisconnect?: (() => void) | undefined;
+  /**
+   * Called once when the stream ends for any reason other than `close()`: the client went away, or
+   * (with the error, which names `maxBufferedBytes`) it fell too far behind and the writer dropped it,
+   * with whatever it had not read.
+   */
+  onDisconnect?: ((error?: Error) => void) | undefined;
 }
 
 /**
@@ -26,8 +30,12 @@ export interface SseSink {
 }
 
 const encoder = new TextEncoder();
-/** Default of `maxBufferedBytes`: 16 MiB. */
-export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/**
+ * Default of `maxBufferedBytes`: 32 MiB, room for a burst of some 30 messages of 1 MiB to a client that
+ * reads (issue #35: 24 results of 1 MiB at once overflowed the former 16 MiB and the GET stream was
+ * dropped with them), the same order as a WebSocket's socket and send queue together.
+ */
+export const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 // What a reader may hold unread before it counts as falling behind (the stream's high-water mark).
 const HIGH_WATER_BYTES = 64 * 1024;
 
@@ -48,7 +56,7 @@ export class SseWriter {
   #closed = false;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
   #maxBuffered: number;
-  #onDisconnect: (() => void) | undefined;
+  #onDisconnect: ((error?: Error) => void) | undefined;
 
   constructor(options: SseWriterOptions = {}) {
     this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
@@ -186,7 +194,7 @@ export class SseWriter {
     this.#takeHeld();
     if (this.#sink !== undefined) this.#sink.destroy(error);
     else this.#controller?.error(error);
-    this.#onDisconnect?.();
+    this.#onDisconnect?.(error);
   }
 
   #stop(): void {

@@ -480,7 +480,9 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     const writer: SseWriter = new SseWriter({
       keepAliveMs: this.#settings.keepAliveMs,
       maxBufferedBytes: this.#settings.maxBufferedBytes,
-      onDisconnect: () => {
+      onDisconnect: (error) => {
+        // Dropped for falling behind: what it held is lost to this connection; say so.
+        if (error !== undefined) this.reportError(error);
         target?.detach(writer);
         if (target === this.#standaloneChannel) this.#unlisten();
       },
@@ -534,7 +536,9 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     const writer: SseWriter = new SseWriter({
       keepAliveMs,
       maxBufferedBytes: this.#settings.maxBufferedBytes,
-      onDisconnect: () => {
+      onDisconnect: (error) => {
+        // Dropped for falling behind: what it held is lost to this connection; say so.
+        if (error !== undefined) this.reportError(error);
         channel.detach(writer);
         if (channel === this.#standaloneChannel) this.#unlisten();
       },
