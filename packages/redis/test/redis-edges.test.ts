@@ -78,7 +78,11 @@ const post = (node: ClusterNode, body: string, sessionId?: string): Promise<Answ
   send(`${node.http.url}/mcp`, { method: 'POST', headers: headers(sessionId), body });
 
 /** Two nodes sharing `client`'s Redis (under `prefix`), with the test's small `storeTimeoutMs`. */
-async function cluster(client: RedisClient, prefix: string): Promise<ClusterNode[]> {
+async function cluster(
+  client: RedisClient,
+  prefix: string,
+  names: readonly string[] = ['a', 'b'],
+): Promise<ClusterNode[]> {
   const fanOut = new RedisSubscriptionFanOut({ client, prefix, onerror: () => undefined });
   const messageBus = new RedisMessageBus({ client, prefix, onerror: () => undefined });
   const shared: SharedState = {
@@ -88,9 +92,16 @@ async function cluster(client: RedisClient, prefix: string): Promise<ClusterNode
     messageBus,
   };
   const nodes: ClusterNode[] = [];
-  for (const name of ['a', 'b']) {
+  for (const name of names) {
+    // Node `custom` issues ids of its own format: the handler then checks only that an id is visible
+    // ASCII, and the Redis store itself must refuse one that names another key.
+    const ids = name === 'custom' ? { sessionIdGenerator: () => crypto.randomUUID() } : {};
     nodes.push(
-      await startNode(name, shared, true, { storeTimeoutMs: STORE_TIMEOUT_MS, onerror: () => undefined }),
+      await startNode(name, shared, true, {
+        storeTimeoutMs: STORE_TIMEOUT_MS,
+        onerror: () => undefined,
+        ...ids,
+      }),
     );
   }
   closers.push(
@@ -188,12 +199,15 @@ describe('crafted session ids and event ids name no other Redis key', () => {
     client.on('error', () => undefined);
     await client.connect();
     clients.push(client);
-    const [a, b] = (await cluster(client, 'ids:')) as [ClusterNode, ClusterNode];
+    const [a, b, custom] = (await cluster(client, 'ids:', ['a', 'b', 'custom'])) as [
+      ClusterNode,
+      ClusterNode,
+      ClusterNode,
+    ];
     const opened = await post(a, INITIALIZE);
     const sessionId = opened.sessionId as string;
     // The session's subscription set (what `resources/subscribe` writes): `<id>:subs` is a real key.
     await client.sAdd(`ids:session:${sessionId}:subs`, 'note://a');
-    await client.set(`ids:session:${sessionId}x`, 'a string, not a hash');
 
     const crafted = [
       `${sessionId}:subs`,
@@ -205,7 +219,7 @@ describe('crafted session ids and event ids name no other Redis key', () => {
       'x'.repeat(300),
       `${sessionId.slice(0, -1)}:`,
     ];
-    for (const node of [a, b]) {
+    for (const node of [a, b, custom]) {
       for (const id of crafted) {
         for (const answer of [
           await post(node, PING, id),
