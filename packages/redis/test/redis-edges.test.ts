@@ -143,7 +143,15 @@ describe('a frozen Redis (SIGSTOP), with the outage client of the README', () =>
     const sessionId = opened.sessionId as string;
 
     redis.pause();
-    const [initialize, adoption] = await Promise.all([post(b, INITIALIZE), post(b, PING, sessionId)]);
+    const [initialize, adoption, resumption] = await Promise.all([
+      post(b, INITIALIZE),
+      post(b, PING, sessionId),
+      // A resumption on the process holding the session: the event store cannot answer either.
+      send(`${a.http.url}/mcp`, {
+        method: 'GET',
+        headers: { ...headers(sessionId), accept: 'text/event-stream', 'last-event-id': 'abc.g#1-1' },
+      }),
+    ]);
     for (const answer of [initialize, adoption]) {
       expectStoreUnavailable(answer);
       expect(answer.text).toContain(
@@ -151,6 +159,11 @@ describe('a frozen Redis (SIGSTOP), with the outage client of the README', () =>
       );
       expect(answer.ms).toBeLessThan(5_000);
     }
+    // 503, not 400 "unknown Last-Event-ID": the client may resume once the store is back.
+    expect(resumption.status).toBe(503);
+    expect(resumption.retryAfter).toBe('1');
+    expect(resumption.text).toContain(`event store did not answer within ${STORE_TIMEOUT_MS} ms`);
+    expectNoAddress(resumption);
     redis.resume();
 
     await vi.waitFor(async () => expect((await post(b, PING, sessionId)).status).toBe(200), {
