@@ -347,6 +347,7 @@ export {
   InMemorySessionStore,
   InMemorySubscriptionFanOut,
   StoreDeadline,
+  StoreFailedError,
   StoreTimeoutError,
 } from './scale-out/index.js';
 export type {
@@ -358,6 +359,7 @@ export type {
   PublishedEvent,
   SessionRecord,
   SessionStore,
+  StoreDeadlineOptions,
   SubscriptionFanOut,
   Unsubscribe,
 } from './scale-out/index.js';

@@ -8,7 +8,8 @@ import type { ServerOptions } from './server-options.js';
  */
 export function boundServerStores(options: ServerOptions): ServerOptions {
   // Checked even without a store, so a wrong value is refused where it is written.
-  const deadline = new StoreDeadline(options.storeTimeoutMs);
+  // Failures hidden: a handler's error message reaches the client, the store's may carry its address.
+  const deadline = new StoreDeadline(options.storeTimeoutMs, { hideFailures: true });
   const { sessionStore, fanOut, tasks } = options;
   if (sessionStore === undefined && fanOut === undefined && tasks?.store === undefined) return options;
   return {

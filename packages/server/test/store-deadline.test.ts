@@ -8,6 +8,8 @@ import {
 } from '@x/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../src/index.js';
+import { session } from './tasks-fixture.js';
+import { InMemoryTaskStore, type TaskStore } from '@x/protocol';
 
 // Issue #35, finding 6: the server's own store calls (a legacy session's handshake state written before
 // `initialize` is answered, `logging/setLevel`, `resources/subscribe`) have a deadline too
@@ -81,5 +83,21 @@ describe('McpServer storeTimeoutMs', () => {
 
   it('refuses a deadline that is not a positive number of milliseconds', () => {
     expect(() => new McpServer({ name: 'x', version: '1' }, { storeTimeoutMs: 0 })).toThrow(/storeTimeoutMs/);
+  });
+});
+
+describe('a failing task store', () => {
+  it('answers tasks/get with an error naming the task store, never its own message (its address)', async () => {
+    const failing: TaskStore = new InMemoryTaskStore();
+    failing.get = () => Promise.reject(new Error('connect ECONNREFUSED 10.9.8.7:6379'));
+    const server = new McpServer({ name: 'tasks', version: '1.0.0' }, { tasks: { store: failing } });
+    closers.push(() => server.close());
+    const wire = await session(server);
+    const error = await wire.call('tasks/get', { taskId: 'x' }).then(
+      () => undefined,
+      (e: unknown) => e as McpError,
+    );
+    expect(error?.message).toContain('task store failed');
+    expect(error?.message).not.toContain('10.9.8.7');
   });
 });

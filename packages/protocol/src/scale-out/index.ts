@@ -15,4 +15,10 @@ export { InMemorySubscriptionFanOut } from './in-memory-subscription-fan-out.js'
 export type { MessageBus, Unsubscribe } from './message-bus.js';
 export type { SessionRecord, SessionStore } from './session-store.js';
 export type { ChangeNotice, SubscriptionFanOut } from './subscription-fan-out.js';
-export { DEFAULT_STORE_TIMEOUT_MS, StoreDeadline, StoreTimeoutError } from './store-deadline.js';
+export {
+  DEFAULT_STORE_TIMEOUT_MS,
+  StoreDeadline,
+  StoreFailedError,
+  StoreTimeoutError,
+} from './store-deadline.js';
+export type { StoreDeadlineOptions } from './store-deadline.js';

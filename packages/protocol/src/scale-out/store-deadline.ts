@@ -41,6 +41,44 @@ export class StoreTimeoutError extends Error {
 }
 
 /**
+ * A store call that failed, as a peer may see it: the message names the store only, since the store's
+ * own error may carry its address or credentials; that error is the `cause`. What a bounded store
+ * rejects with when its deadline was made with `hideFailures` (the server's stores: a handler's error
+ * message goes to the client).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await store.get(taskId);
+ * } catch (error) {
+ *   if (error instanceof StoreFailedError) log.warn(error.store, error.cause);
+ * }
+ * ```
+ */
+export class StoreFailedError extends Error {
+  readonly store: string;
+
+  constructor(store: string, cause: unknown) {
+    super(`${store} failed`, { cause });
+    this.name = 'StoreFailedError';
+    this.store = store;
+  }
+}
+
+/**
+ * Options of {@link StoreDeadline} besides its time.
+ *
+ * @example
+ * ```ts
+ * const deadline = new StoreDeadline(2_000, { hideFailures: true });
+ * ```
+ */
+export interface StoreDeadlineOptions {
+  /** Reject with a {@link StoreFailedError} (store's error as `cause`) instead of the store's own error. */
+  hideFailures?: boolean | undefined;
+}
+
+/**
  * The deadline every call of a bounded store runs under (see `boundSessionStore` and its siblings).
  * Undefined is the default (`DEFAULT_STORE_TIMEOUT_MS`); `Infinity` turns the deadline off.
  *
@@ -52,8 +90,10 @@ export class StoreTimeoutError extends Error {
  */
 export class StoreDeadline {
   readonly timeoutMs: number;
+  readonly #hideFailures: boolean;
 
-  constructor(timeoutMs: number | undefined = DEFAULT_STORE_TIMEOUT_MS) {
+  constructor(timeoutMs: number | undefined = DEFAULT_STORE_TIMEOUT_MS, options: StoreDeadlineOptions = {}) {
+    this.#hideFailures = options.hideFailures === true;
     if (!(timeoutMs > 0)) {
       throw new RangeError(`storeTimeoutMs must be a positive number of milliseconds (got ${timeoutMs})`);
     }
@@ -70,7 +110,14 @@ export class StoreDeadline {
     try {
       pending = call();
     } catch (error) {
-      return Promise.reject(error);
+      pending = Promise.reject(error);
+    }
+    if (this.#hideFailures) {
+      pending = pending.catch((error: unknown) => {
+        throw error instanceof StoreTimeoutError || error instanceof StoreFailedError
+          ? error
+          : new StoreFailedError(store, error);
+      });
     }
     if (this.timeoutMs === Number.POSITIVE_INFINITY) return pending;
     return new Promise<T>((resolve, reject) => {

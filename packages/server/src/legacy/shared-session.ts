@@ -1,4 +1,4 @@
-import { type SessionStore, StoreTimeoutError } from '@x/protocol';
+import { type SessionStore, StoreFailedError, StoreTimeoutError } from '@x/protocol';
 import type { ServerCore } from '../server-core.js';
 import type { SessionState } from '../session/session-state.js';
 import { LegacySessionState } from './legacy-session-state.js';
@@ -22,7 +22,9 @@ export function persisted<T extends object>(
     (error: unknown) => {
       // The store's own message may carry its address or credentials: the client reads this one.
       const message =
-        error instanceof StoreTimeoutError ? `The ${error.message}` : 'The session store failed';
+        error instanceof StoreTimeoutError || error instanceof StoreFailedError
+          ? `The ${error.message}`
+          : 'The session store failed';
       core.report(error);
       throw new Error(message, { cause: error });
     },
