@@ -264,3 +264,28 @@ describe('crafted session ids and event ids name no other Redis key', () => {
     expect((await post(a, PING, sessionId)).status).toBe(200);
   }, 60_000);
 });
+
+describe('connectRedis on a frozen Redis', () => {
+  it('drops the silent connection after socketTimeoutMs (PINGs unanswered), fails fast, and reconnects after SIGCONT', async () => {
+    const errors: Error[] = [];
+    const client = await connectRedis({
+      url: redis.url,
+      pingIntervalMs: 100,
+      socketTimeoutMs: 500,
+      onerror: (error) => errors.push(error),
+    });
+    clients.push(client);
+    redis.pause();
+    await vi.waitFor(() => expect(client.isReady).toBe(false), { timeout: 10_000 });
+    expect(errors.some((error) => /timeout/i.test(error.message))).toBe(true);
+    // While it cannot reach Redis, a command fails at once instead of queueing.
+    const started = Date.now();
+    await expect(client.get('k')).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    redis.resume();
+    await vi.waitFor(async () => expect(await client.ping()).toBe('PONG'), {
+      timeout: 15_000,
+      interval: 100,
+    });
+  }, 60_000);
+});
