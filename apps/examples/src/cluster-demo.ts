@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@x/client';
 import {
+  connectRedis,
   RedisEventStore,
   RedisMessageBus,
   RedisSessionStore,
@@ -22,7 +23,6 @@ import { createStreamableHttpHandler, StreamableHttpClientTransport } from '@x/t
 import { toNodeHandler } from '@x/transport-streamable-http/node';
 import { startBalancer } from '@x/test-kit/balancer';
 import { startRedis } from '@x/test-kit/redis-server';
-import { createClient } from 'redis';
 import { z } from 'zod';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -30,7 +30,11 @@ const SELF = fileURLToPath(import.meta.url);
 // ---------------------------------------------------------------- one server process (argv: serve)
 
 async function serve(name: string, url: string): Promise<void> {
-  const client = await createClient({ url }).connect();
+  // connectRedis: fails fast while Redis is away or frozen instead of queueing commands (see @x/redis).
+  const client = await connectRedis({
+    url,
+    onerror: (error) => console.error(`[${name}] redis:`, error.message),
+  });
   const sessionStore = new RedisSessionStore({ client });
   const server = new McpServer(
     { name: 'cluster-demo', version: '1.0.0' },

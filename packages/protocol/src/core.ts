@@ -336,10 +336,19 @@ export type { CreateTaskHandle, DetailedTask } from './tasks/index.js';
 
 // Scale-out (DESIGN §9): the state several server processes share, with one-process defaults
 export {
+  boundEventStore,
+  boundMessageBus,
+  boundSessionStore,
+  boundSubscriptionFanOut,
+  boundTaskStore,
+  DEFAULT_STORE_TIMEOUT_MS,
   InMemoryEventStore,
   InMemoryMessageBus,
   InMemorySessionStore,
   InMemorySubscriptionFanOut,
+  StoreDeadline,
+  StoreFailedError,
+  StoreTimeoutError,
 } from './scale-out/index.js';
 export type {
   ChangeNotice,
@@ -350,6 +359,7 @@ export type {
   PublishedEvent,
   SessionRecord,
   SessionStore,
+  StoreDeadlineOptions,
   SubscriptionFanOut,
   Unsubscribe,
 } from './scale-out/index.js';

@@ -1,6 +1,12 @@
 import type { EventStore, JSONRPCMessage, MessageBus } from '@x/protocol';
 import { defineScript } from 'redis';
-import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
+import {
+  DEFAULT_PREFIX,
+  isKeySafe,
+  type RedisClient,
+  type RedisStoreOptions,
+  unsafeId,
+} from './redis-client.js';
 import { channelOn } from './redis-message-bus.js';
 
 /**
@@ -71,6 +77,7 @@ export class RedisEventStore implements EventStore {
   }
 
   async storeEvent(streamId: string, message: JSONRPCMessage | undefined): Promise<string> {
+    if (!isKeySafe(streamId)) throw unsafeId('Stream', streamId);
     const key = this.#prefix + streamId;
     // The priming event (no message) is an empty `m`: it takes an id, and is never replayed.
     const replies = await this.#client
@@ -99,6 +106,7 @@ export class RedisEventStore implements EventStore {
     bus: MessageBus,
     topic: string,
   ): Promise<string> {
+    if (!isKeySafe(streamId)) throw unsafeId('Stream', streamId);
     const channel = this.#scripting ? channelOn(bus, this.#client, topic) : undefined;
     if (channel === undefined) return this.#storeThenPublish(streamId, message, bus, topic);
     const head = JSON.stringify(`${streamId}${SEPARATOR}`);
@@ -175,5 +183,7 @@ function split(eventId: string): { streamId: string; entryId: string } | undefin
   if (at <= 0) return undefined;
   const entryId = eventId.slice(at + 1);
   if (!/^\d{1,20}-\d{1,20}$/.test(entryId)) return undefined;
-  return { streamId: eventId.slice(0, at), entryId };
+  const streamId = eventId.slice(0, at);
+  // A `Last-Event-ID` comes from the client: one that could name another key names no stream.
+  return isKeySafe(streamId) ? { streamId, entryId } : undefined;
 }

@@ -1,5 +1,11 @@
 import type { SessionRecord, SessionStore } from '@x/protocol';
-import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
+import {
+  DEFAULT_PREFIX,
+  isKeySafe,
+  type RedisClient,
+  type RedisStoreOptions,
+  unsafeId,
+} from './redis-client.js';
 
 /**
  * Options for {@link RedisSessionStore}.
@@ -43,6 +49,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async create(sessionId: string, record: SessionRecord): Promise<void> {
+    if (!isKeySafe(sessionId)) throw unsafeId('Session', sessionId);
     const key = this.#prefix + sessionId;
     await this.#client
       .multi()
@@ -53,6 +60,8 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async get(sessionId: string): Promise<SessionRecord | undefined> {
+    // An id that could name another key (`<id>:subs`) names no session (the transport answers 404).
+    if (!isKeySafe(sessionId)) return undefined;
     const key = this.#prefix + sessionId;
     const replies = await this.#client
       .multi()
@@ -66,6 +75,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async update(sessionId: string, patch: SessionRecord): Promise<boolean> {
+    if (!isKeySafe(sessionId)) return false;
     const key = this.#prefix + sessionId;
     const fields = encode(patch);
     // EXISTS first in the same transaction: a patch must not resurrect an expired session.
@@ -78,19 +88,23 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async subscriptions(sessionId: string): Promise<string[]> {
+    if (!isKeySafe(sessionId)) return [];
     return this.#client.sMembers(`${this.#prefix + sessionId}:subs`);
   }
 
   async addSubscription(sessionId: string, uri: string): Promise<void> {
+    if (!isKeySafe(sessionId)) return;
     const key = `${this.#prefix + sessionId}:subs`;
     await this.#client.multi().sAdd(key, uri).pExpire(key, this.#ttlMs).exec();
   }
 
   async removeSubscription(sessionId: string, uri: string): Promise<void> {
+    if (!isKeySafe(sessionId)) return;
     await this.#client.sRem(`${this.#prefix + sessionId}:subs`, uri);
   }
 
   async delete(sessionId: string): Promise<void> {
+    if (!isKeySafe(sessionId)) return;
     const key = this.#prefix + sessionId;
     await this.#client.del([key, `${key}:subs`]);
   }

@@ -1,5 +1,11 @@
 import type { InputRequests, StoredTask, Task, TaskOutcome, TaskPage, TaskStore } from '@x/protocol';
-import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
+import {
+  DEFAULT_PREFIX,
+  isKeySafe,
+  type RedisClient,
+  type RedisStoreOptions,
+  unsafeId,
+} from './redis-client.js';
 
 const CURSOR_PREFIX = 'tasks:';
 const SET_IF_EXISTS =
@@ -25,6 +31,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async create(record: StoredTask): Promise<void> {
+    if (!isKeySafe(record.task.taskId)) throw unsafeId('Task', record.task.taskId);
     const key = this.#task(record.task.taskId);
     const seq = await this.#client.incr(`${this.#prefix}task-seq`);
     const multi = this.#client
@@ -36,6 +43,8 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
+    // A task id from a request that could name another key names no task.
+    if (!isKeySafe(taskId)) return undefined;
     const text = await this.#client.hGet(this.#task(taskId), 'record');
     return text === null || text === undefined ? undefined : live(JSON.parse(text) as StoredTask);
   }
@@ -48,17 +57,20 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async setOutcome(taskId: string, outcome: TaskOutcome): Promise<void> {
+    if (!isKeySafe(taskId)) return;
     const key = this.#task(taskId);
     if ((await this.#client.exists(key)) === 0) return;
     await this.#client.hSet(key, 'outcome', JSON.stringify(outcome));
   }
 
   async getOutcome(taskId: string): Promise<TaskOutcome | undefined> {
+    if (!isKeySafe(taskId)) return undefined;
     const text = await this.#client.hGet(this.#task(taskId), 'outcome');
     return text === null || text === undefined ? undefined : (JSON.parse(text) as TaskOutcome);
   }
 
   async setInputRequests(taskId: string, inputRequests: InputRequests | undefined): Promise<void> {
+    if (!isKeySafe(taskId)) return;
     const key = this.#task(taskId);
     if (inputRequests === undefined) {
       await this.#client.hDel(key, 'input');
@@ -73,6 +85,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async getInputRequests(taskId: string): Promise<InputRequests | undefined> {
+    if (!isKeySafe(taskId)) return undefined;
     const text = await this.#client.hGet(this.#task(taskId), 'input');
     return text === null || text === undefined ? undefined : (JSON.parse(text) as InputRequests);
   }
@@ -108,6 +121,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async delete(taskId: string): Promise<void> {
+    if (!isKeySafe(taskId)) return;
     const record = await this.get(taskId);
     const multi = this.#client.multi().del(this.#task(taskId));
     if (record !== undefined) multi.zRem(this.#owner(record.owner), taskId);

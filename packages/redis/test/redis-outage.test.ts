@@ -94,7 +94,8 @@ describe('Redis goes away and comes back', () => {
     expect(body.error.message).toMatch(/session store failed/);
     const unknown = await fetch(`${nodes[1]?.http.url}/mcp`, {
       method: 'POST',
-      headers: headers('held-by-nobody-here'),
+      // Well formed (the default generator's 22 base64url characters), so the store is asked.
+      headers: headers('heldByNobodyHere_00000'),
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
     });
     expect(unknown.status).toBe(503);

@@ -312,3 +312,35 @@ describe.each(Object.keys(implementations))('%s stores', (name) => {
     expect(typeof store.setInputRequests).toBe('function');
   });
 });
+
+describe('ids that could name another Redis key (issue #35, finding 12)', () => {
+  it('name nothing on read and are refused on write, whatever key they would reach', async () => {
+    const p = prefix();
+    const sessions = new RedisSessionStore({ client, prefix: p });
+    const events = new RedisEventStore({ client, prefix: p });
+    const tasks = new RedisTaskStore({ client, prefix: p });
+    await sessions.create('s1', { principal: 'alice' });
+    await sessions.addSubscription('s1', 'note://a');
+    // Keys of other types under the names a crafted id would reach.
+    await client.sAdd(`${p}events:a:b`, 'x');
+    await client.sAdd(`${p}task:t:1`, 'x');
+
+    expect(await sessions.get('s1:subs')).toBeUndefined();
+    expect(await sessions.update('s1:subs', { logLevel: 'debug' })).toBe(false);
+    expect(await sessions.subscriptions('{s1}')).toEqual([]);
+    await sessions.delete('s1:subs');
+    expect(await sessions.subscriptions('s1')).toEqual(['note://a']);
+    expect(await sessions.get('x'.repeat(300))).toBeUndefined();
+    await expect(sessions.create('a:b', {})).rejects.toThrow(TypeError);
+
+    const sink = { send: () => undefined };
+    expect(await events.replayEventsAfter('a:b#1-1', sink)).toBeUndefined();
+    expect(await events.getStreamIdForEventId('a:b#1-1')).toBeUndefined();
+    await expect(events.storeEvent('a:b', undefined)).rejects.toThrow(TypeError);
+
+    expect(await tasks.get('t:1')).toBeUndefined();
+    expect(await tasks.getOutcome('t:1')).toBeUndefined();
+    expect(await tasks.update('t:1', { taskId: 't:1', status: 'working' } as StoredTask['task'])).toBe(false);
+    expect(await client.type(`${p}task:t:1`)).toBe('set');
+  });
+});

@@ -137,6 +137,14 @@ export interface ServerOptions {
    * `subscriptions/listen` streams. Default: none (changes reach this process's sessions directly).
    */
   fanOut?: SubscriptionFanOut | undefined;
+  /**
+   * How long one call of `sessionStore`, `fanOut` or `tasks.store` may take (ms). Past it the request
+   * that waits for it fails with an error naming the store and this option (e.g. "The session store did
+   * not answer within 2000 ms (storeTimeoutMs)"), so a store that stops answering (a frozen Redis)
+   * never holds requests open. `Infinity` turns it off. Default 2 000 (`DEFAULT_STORE_TIMEOUT_MS`);
+   * give the Streamable HTTP handler the same value.
+   */
+  storeTimeoutMs?: number | undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ChangeNotice, Interceptor, ServerCapabilities, Transport, Unsubscribe } from '@x/protocol';
+import { boundServerStores } from './bounded-server-stores.js';
 import {
   type ParamsSchema,
   ServerCore,
@@ -30,7 +31,8 @@ export class Server {
   /** The `fanOut` subscription, once made; changes are published after it so this process hears its own. */
   readonly #fanOut: Promise<Unsubscribe | undefined> | undefined;
 
-  constructor(info: ServerInfo, options: ServerOptions = {}) {
+  constructor(info: ServerInfo, given: ServerOptions = {}) {
+    const options = boundServerStores(given);
     const core = new ServerCore(info, options);
     this.#core = core;
     const fanOut = options.fanOut;

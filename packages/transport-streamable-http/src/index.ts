@@ -1,5 +1,6 @@
 export { createStreamableHttpHandler } from './server/handler.js';
 export type { DrainOptions, StreamableHttpHandler } from './server/handler.js';
+export { MAX_SESSION_ID_LENGTH } from './server/session-id.js';
 export type {
   StreamableHttpHandlerOptions,
   StreamableHttpServerTransport,

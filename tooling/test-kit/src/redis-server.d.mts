@@ -7,6 +7,10 @@ export interface RedisServerHandle extends AsyncDisposable {
   stop(): Promise<void>;
   /** Starts it again on the same port (empty: persistence is off), after `stop()`. */
   restart(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open and nothing answers, as a hung Redis. */
+  pause(): void;
+  /** Thaws a paused server (SIGCONT). Harmless when it was not paused. */
+  resume(): void;
 }
 
 /**

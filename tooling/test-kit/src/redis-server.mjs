@@ -99,11 +99,26 @@ export async function startRedis() {
   const stop = async () => {
     const running = child;
     child = undefined;
+    // A frozen (paused) server ignores SIGTERM: thaw it first, so stop() never waits for the SIGKILL.
+    running?.kill('SIGCONT');
     if (running !== undefined) await stopChild(running);
   };
   const restart = async () => {
     await stop();
     child = await launch(binary, port);
   };
-  return { url: `redis://127.0.0.1:${port}`, port, stop, restart, [Symbol.asyncDispose]: stop };
+  // SIGSTOP freezes the server with its sockets open: clients connect and write, nothing answers.
+  const signal = (name) => {
+    if (child === undefined && name === 'SIGSTOP') throw new Error('redis-server is not running');
+    child?.kill(name);
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    restart,
+    pause: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
+    [Symbol.asyncDispose]: stop,
+  };
 }

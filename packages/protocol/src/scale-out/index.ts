@@ -1,3 +1,10 @@
+export {
+  boundEventStore,
+  boundMessageBus,
+  boundSessionStore,
+  boundSubscriptionFanOut,
+  boundTaskStore,
+} from './bounded-stores.js';
 export type { EventStore, PublishedEvent } from './event-store.js';
 export { InMemoryEventStore } from './in-memory-event-store.js';
 export type { InMemoryEventStoreOptions } from './in-memory-event-store.js';
@@ -8,3 +15,10 @@ export { InMemorySubscriptionFanOut } from './in-memory-subscription-fan-out.js'
 export type { MessageBus, Unsubscribe } from './message-bus.js';
 export type { SessionRecord, SessionStore } from './session-store.js';
 export type { ChangeNotice, SubscriptionFanOut } from './subscription-fan-out.js';
+export {
+  DEFAULT_STORE_TIMEOUT_MS,
+  StoreDeadline,
+  StoreFailedError,
+  StoreTimeoutError,
+} from './store-deadline.js';
+export type { StoreDeadlineOptions } from './store-deadline.js';

@@ -1,4 +1,4 @@
-import type { SessionStore } from '@x/protocol';
+import { type SessionStore, StoreFailedError, StoreTimeoutError } from '@x/protocol';
 import type { ServerCore } from '../server-core.js';
 import type { SessionState } from '../session/session-state.js';
 import { LegacySessionState } from './legacy-session-state.js';
@@ -20,9 +20,13 @@ export function persisted<T extends object>(
   return write(store, sessionId).then(
     () => result,
     (error: unknown) => {
-      throw new Error(`The session store failed: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      });
+      // The store's own message may carry its address or credentials: the client reads this one.
+      const message =
+        error instanceof StoreTimeoutError || error instanceof StoreFailedError
+          ? `The ${error.message}`
+          : 'The session store failed';
+      core.report(error);
+      throw new Error(message, { cause: error });
     },
   );
 }

@@ -21,6 +21,8 @@ export interface EndpointState {
   sessions: SessionStore;
   /** `sessionStore`: sessions shared with other processes; undefined for one process. */
   sharedSessions: SharedSessionStore | undefined;
+  /** Whether an `Mcp-Session-Id` has the form of this handler's ids (else 404, no store lookup). */
+  isSessionId(id: string): boolean;
   /** The `replies:<instanceId>` subscription (shared mode), awaited before a shared session is served. */
   sharedReady: Promise<unknown> | undefined;
   /** Adoptions of shared sessions under way, so concurrent requests of one session adopt it once. */

@@ -36,6 +36,8 @@ import {
 } from '@x/protocol/http';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse-writer.js';
 import { NODE_DISPATCH } from './node-dispatch.js';
+import { boundedStores } from './bounded-options.js';
+import { isVisibleSessionId, sessionIdCheck } from './session-id.js';
 
 /**
  * A Web-standard MCP endpoint: `(request) => Promise<Response>` for Node (through `toNodeHandler`),
@@ -86,8 +88,6 @@ export interface DrainOptions {
   retryAfterSeconds?: number | undefined;
 }
 
-// Session ids: "MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E)".
-const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 const ALLOW = 'GET, POST, DELETE, OPTIONS';
 
 /**
@@ -164,6 +164,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   const generate = options.sessionIdGenerator ?? defaultSessionId;
   const principalOf = options.sessionPrincipal ?? defaultPrincipal;
   const acceptsPost = lastValueMemo((header) => acceptsAll(header, [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE]));
+  const stores = boundedStores(options);
   let closed = false;
   /** The 503 answered while draining; undefined while not. */
   let drainRefusal: { retryAfter: string } | undefined;
@@ -172,22 +173,23 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     options,
     settings: {
       json: options.enableJsonResponse === true,
-      eventStore: options.eventStore,
+      eventStore: stores.eventStore,
       retryMs: options.retryIntervalMs ?? 1_000,
       keepAliveMs: options.keepAliveMs ?? 15_000,
       maxQueued: options.maxQueuedMessages ?? 1_000,
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
       shared:
-        options.messageBus === undefined
+        stores.messageBus === undefined
           ? undefined
-          : { bus: options.messageBus, instanceId: options.instanceId ?? randomInstanceId() },
+          : { bus: stores.messageBus, instanceId: options.instanceId ?? randomInstanceId() },
     },
     sessionsEnabled: options.sessions !== false,
     sessions: new SessionStore({
       idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
       maxSessions: options.maxSessions ?? 10_000,
     }),
-    sharedSessions: options.sessionStore,
+    sharedSessions: stores.sessionStore,
+    isSessionId: sessionIdCheck(options.sessionIdGenerator !== undefined),
     sharedReady: undefined,
     adopting: new Map(),
     live: new InFlightSet(),
@@ -198,7 +200,9 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     paramHeaders: options.paramHeaders,
     newSessionId: () => {
       const id = generate();
-      if (!VISIBLE_ASCII.test(id)) throw new TypeError('Session ids must be visible ASCII (0x21-0x7E)');
+      if (!isVisibleSessionId(id)) {
+        throw new TypeError('Session ids must be visible ASCII (0x21-0x7E), at most 256 characters');
+      }
       return id;
     },
     connect: async (transport: StreamableHttpServerTransport) => {

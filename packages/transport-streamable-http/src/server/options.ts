@@ -166,6 +166,15 @@ export interface StreamableHttpHandlerOptions {
    * `~`). Default: 64 random bits, hex.
    */
   instanceId?: string | undefined;
+  /**
+   * How long one call of `sessionStore`, `eventStore` or `messageBus` may take (ms). Past it the request
+   * that needs the call gets 503 with `Retry-After: 1` and a message naming the store and this option
+   * (e.g. "session store did not answer within 2000 ms (storeTimeoutMs)"), and `onerror` the
+   * `StoreTimeoutError`; a write that only makes a message resumable is skipped and reported. So a
+   * store that stops answering (a frozen Redis, a client queueing commands while it reconnects) never
+   * holds requests open. `Infinity` turns it off. Default 2 000 (`DEFAULT_STORE_TIMEOUT_MS`).
+   */
+  storeTimeoutMs?: number | undefined;
   /** Server-initiated messages held per session while no GET stream is open. Default 1 000. */
   maxQueuedMessages?: number | undefined;
   /** Faults that have no HTTP response to go to (a failed event-store write, a throwing `onsession`). */

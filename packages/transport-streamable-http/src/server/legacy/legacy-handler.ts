@@ -26,6 +26,7 @@ import {
 import type { HttpIncoming } from '@x/protocol/http';
 import { LegacySessionTransport } from './session-transport.js';
 import { scopeChallenge } from '../scope-challenge.js';
+import { storeUnavailable } from '../store-unavailable.js';
 
 function randomTag(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
@@ -56,6 +57,7 @@ function lookupSession(
   // "Servers that require a session ID SHOULD respond to requests without an MCP-Session-Id header
   // (other than initialization) with HTTP 400 Bad Request".
   if (id === null) return badRequest('Mcp-Session-Id header is required');
+  if (!state.isSessionId(id)) return sessionNotFound();
   const session = state.sessions.find(id);
   if (session === undefined) return state.sharedSessions === undefined ? sessionNotFound() : undefined;
   if (session.principal !== caller.principal) return forbiddenSession();
@@ -130,16 +132,7 @@ async function adopt(
 
 /** 503 when `sessionStore` fails (e.g. Redis is down): a clear error, never a hang. */
 function storeFailed(state: EndpointState, error: unknown): Response {
-  state.onerror(error);
-  const reason = error instanceof Error ? error.message : String(error);
-  return errorResponse(
-    503,
-    ErrorCode.InternalError,
-    `Service Unavailable: the session store failed (${reason})`,
-    {
-      headers: { 'retry-after': '1' },
-    },
-  );
+  return storeUnavailable(state.onerror, error, 'session store');
 }
 
 function forbiddenSession(): Response {

@@ -19,6 +19,7 @@ import type { StreamableHttpServerTransport } from '../options.js';
 import { ResponseChannel } from '../response-channel.js';
 import { ServerTransportBase } from '../server-transport-base.js';
 import { SseWriter } from '../sse-writer.js';
+import { storeUnavailable } from '../store-unavailable.js';
 import type { EventStore, Unsubscribe } from '@x/protocol/core';
 import {
   globalRequestId,
@@ -490,8 +491,13 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     const replayed = new Set<string>();
     // Live frames of the resumed stream are held back during the replay (see ResponseChannel); when the
     // store cannot tell the stream up front, every stream of the session holds its frames meanwhile.
-    const known =
-      store.getStreamIdForEventId === undefined ? undefined : await store.getStreamIdForEventId(lastEventId);
+    let known: string | undefined;
+    try {
+      known = await store.getStreamIdForEventId?.(lastEventId);
+    } catch (error) {
+      writer.close();
+      return storeUnavailable((e) => this.reportError(e), error, 'event store');
+    }
     const candidates =
       known === undefined ? [this.#standalone, ...(this.#resumable?.values() ?? [])] : [this.#channel(known)];
     for (const channel of candidates) channel?.beginReplay();
@@ -507,7 +513,10 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
         },
       });
     } catch (error) {
-      this.reportError(error);
+      // Not "unknown Last-Event-ID" (400 makes a client give up resuming): the store could not tell.
+      for (const channel of candidates) channel?.abortReplay();
+      writer.close();
+      return storeUnavailable((e) => this.reportError(e), error, 'event store');
     }
     // Never replay another session's stream ("MUST NOT replay messages that would have been delivered
     // on a different stream"): a stream id outside this session's prefix is refused.
