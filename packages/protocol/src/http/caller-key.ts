@@ -1,0 +1,51 @@
+import type { AuthInfo } from '../transport.js';
+import type { ForwardedHeaders } from './trusted-proxies.js';
+
+/**
+ * What a network server knows of a caller when it picks the caller's rate-limit bucket: the argument
+ * of the `callerKey` option of the Streamable HTTP, SSE and WebSocket servers.
+ *
+ * @example
+ * ```ts
+ * // One bucket per API key, else the default rule.
+ * const callerKey = (caller: CallerInfo) =>
+ *   caller.headers.get('x-api-key') !== null ? `key:${caller.headers.get('x-api-key')}` : defaultCallerKey(caller);
+ * ```
+ */
+export interface CallerInfo {
+  /** What `authenticate` returned; undefined for an anonymous caller. */
+  authInfo: AuthInfo | undefined;
+  /** The caller's principal (`principalOf(authInfo)`, or the server's own principal rule). */
+  principal: string | undefined;
+  /** The socket's peer: the last proxy when there are proxies. */
+  peerAddress: string | undefined;
+  /** The client's address: the peer's, or the one the `trustedProxies` forwarded (`TrustedProxies`). */
+  clientAddress: string | undefined;
+  /** The request's (or WebSocket upgrade's) headers. */
+  headers: ForwardedHeaders;
+}
+
+/**
+ * The `callerKey` option: the rate-limit bucket of a caller. Callers with equal keys share one bucket.
+ *
+ * @example
+ * ```ts
+ * const perTenant: CallerKey = (caller) => `tenant:${String(caller.authInfo?.extra?.['tenant'] ?? caller.clientAddress)}`;
+ * ```
+ */
+export type CallerKey = (caller: CallerInfo) => string;
+
+/**
+ * The default `callerKey` of every x-mcp network server: the principal when the caller authenticated,
+ * else its client address (resolved through `trustedProxies`), else `'unknown'`. The two kinds are
+ * prefixed (`p:`, `a:`) so no principal can name an address's bucket.
+ *
+ * @example
+ * ```ts
+ * defaultCallerKey({ authInfo: undefined, principal: undefined, peerAddress: '10.0.0.2', clientAddress: '203.0.113.7', headers: new Headers() });
+ * // 'a:203.0.113.7'
+ * ```
+ */
+export function defaultCallerKey(caller: Pick<CallerInfo, 'principal' | 'clientAddress'>): string {
+  return caller.principal !== undefined ? `p:${caller.principal}` : `a:${caller.clientAddress ?? 'unknown'}`;
+}
