@@ -1,5 +1,5 @@
 import { type Interceptor, type JSONRPCRequest, McpError, type RequestContext } from '@x/protocol';
-import { RateLimiter, type RateLimiterOptions } from '@x/protocol/http';
+import { defaultCallerKey, principalOf, RateLimiter, type RateLimiterOptions } from '@x/protocol/http';
 
 /**
  * The JSON-RPC error code of a refused request: in the range JSON-RPC 2.0 leaves to implementations
@@ -24,9 +24,10 @@ export const RATE_LIMITED = -32029;
  */
 export interface RateLimitOptions extends RateLimiterOptions {
   /**
-   * The bucket a request draws from. Default: the authenticated principal (`authInfo.clientId` and
-   * its `extra.sub`/`subject`/`userId`), else the transport session (`Mcp-Session-Id`), else one
-   * bucket for the connection's anonymous callers. Return undefined to let a request through unmetered.
+   * The bucket a request draws from. Default {@link callerKey}: the authenticated principal
+   * (`principalOf` of `@x/protocol/http`: `authInfo.clientId` and its `extra.sub`/`subject`/`userId`),
+   * else the transport session (`Mcp-Session-Id`), else one bucket for the connection's anonymous
+   * callers. Return undefined to let a request through unmetered.
    */
   key?: ((request: JSONRPCRequest, ctx: RequestContext) => string | undefined) | undefined;
   /** Requests never limited. Default: `initialize` (so a client can always start) and `ping`. */
@@ -44,12 +45,10 @@ export interface RateLimitOptions extends RateLimiterOptions {
  */
 export function callerKey(_request: JSONRPCRequest, ctx: RequestContext): string {
   const auth = ctx.authInfo;
-  if (auth !== undefined) {
-    const extra = auth.extra;
-    const subject = extra?.['sub'] ?? extra?.['subject'] ?? extra?.['userId'];
-    return typeof subject === 'string' ? `principal:${auth.clientId}:${subject}` : `client:${auth.clientId}`;
-  }
-  return ctx.sessionId === undefined ? 'anonymous' : `session:${ctx.sessionId}`;
+  // `p:` + the JSON-encoded principal, the key the transports' session rate limits use: no clientId or
+  // user can spell another pair's key, nor a session's (`s:`).
+  if (auth !== undefined) return defaultCallerKey({ principal: principalOf(auth), clientAddress: undefined });
+  return ctx.sessionId === undefined ? 'anonymous' : `s:${ctx.sessionId}`;
 }
 
 const DEFAULT_EXEMPT = (request: JSONRPCRequest): boolean =>
