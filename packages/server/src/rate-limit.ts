@@ -30,13 +30,17 @@ export interface RateLimitOptions extends RateLimiterOptions {
    * callers. Return undefined to let a request through unmetered.
    */
   key?: ((request: JSONRPCRequest, ctx: RequestContext) => string | undefined) | undefined;
-  /** Requests never limited. Default: `initialize` (so a client can always start) and `ping`. */
+  /**
+   * Requests never limited. Default: `initialize` and `server/discover` (so a client of either era can
+   * always start) and `ping`.
+   */
   exempt?: ((request: JSONRPCRequest) => boolean) | undefined;
 }
 
 /**
- * The default caller identity of {@link rateLimit}: who is signed in, else which session, else
- * everyone anonymous.
+ * The default caller identity of {@link rateLimit}: who is signed in (`p:` + `principalOf`), else which
+ * session (`s:`), else the client address the transport resolved (`a:`; `RequestInfo.clientAddress`,
+ * through its `trustedProxies`), else everyone anonymous.
  *
  * @example
  * ```ts
@@ -48,11 +52,19 @@ export function callerKey(_request: JSONRPCRequest, ctx: RequestContext): string
   // `p:` + the JSON-encoded principal, the key the transports' session rate limits use: no clientId or
   // user can spell another pair's key, nor a session's (`s:`).
   if (auth !== undefined) return defaultCallerKey({ principal: principalOf(auth), clientAddress: undefined });
-  return ctx.sessionId === undefined ? 'anonymous' : `s:${ctx.sessionId}`;
+  if (ctx.sessionId !== undefined) return `s:${ctx.sessionId}`;
+  // A stateless (2026-07-28) anonymous request: its client address (read through the transport's
+  // trustedProxies), so one flood does not spend every anonymous caller's budget.
+  const address = ctx.requestInfo?.clientAddress;
+  return address === undefined
+    ? 'anonymous'
+    : defaultCallerKey({ principal: undefined, clientAddress: address });
 }
 
+// `server/discover` is the 2026-07-28 client's `initialize`: limited, a client past its budget could not
+// even connect to learn it is limited.
 const DEFAULT_EXEMPT = (request: JSONRPCRequest): boolean =>
-  request.method === 'initialize' || request.method === 'ping';
+  request.method === 'initialize' || request.method === 'server/discover' || request.method === 'ping';
 
 /**
  * A server interceptor limiting each caller's requests with a token bucket (`RateLimiter` of

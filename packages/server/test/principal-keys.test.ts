@@ -62,5 +62,12 @@ describe('rateLimit callerKey cannot collide', () => {
     ];
     expect(new Set(keys).size).toBe(keys.length);
     expect(callerKey(request, ctx(auth('app', 'alice')))).toBe('p:["app","alice"]');
+    // A stateless anonymous request: the address the transport resolved, not one shared bucket.
+    const anonymous = {
+      authInfo: undefined,
+      sessionId: undefined,
+      requestInfo: { headers: {}, clientAddress: '203.0.113.7' },
+    };
+    expect(callerKey(request, anonymous as unknown as RequestContext)).toBe('a:203.0.113.7');
   });
 });

@@ -116,6 +116,20 @@ describe('SSE caller keys behind proxies', () => {
     expect((await get(harness.port, { 'x-forwarded-for': '203.0.113.1' })).status).toBe(429);
   });
 
+  it('reports the resolved client address to handlers as requestInfo.clientAddress', async () => {
+    const seen: (string | undefined)[] = [];
+    const harness = await startSseServer(addCleanup, { trustedProxies: ['127.0.0.1'] }, (transport) => {
+      transport.onmessage = (_message, extra) => seen.push(extra?.requestInfo?.clientAddress);
+    });
+    const stream = await openStream(harness.port, { 'x-forwarded-for': '203.0.113.5' });
+    const endpoint = await stream.endpoint();
+    expect((await post(harness.port, endpoint, { 'x-forwarded-for': '203.0.113.9, 127.0.0.1' })).status).toBe(
+      202,
+    );
+    await waitFor(() => seen.length === 1);
+    expect(seen).toEqual(['203.0.113.9']);
+  });
+
   it('keys by the callerKey option when given', async () => {
     const harness = await startSseServer(addCleanup, {
       sessionRateLimit: ONE,

@@ -337,14 +337,12 @@ export class WebSocketHandler {
   ): boolean {
     const limiter = this.#rateLimiter;
     if (limiter === undefined) return false;
-    const peerAddress = request.socket.remoteAddress;
-    const proxies = this.#proxies;
     const waitMs = limiter.take(
       this.#callerKey({
         authInfo,
         principal: authInfo === undefined ? undefined : principalOf(authInfo),
-        peerAddress,
-        clientAddress: proxies === undefined ? peerAddress : proxies.clientAddress(peerAddress, headers),
+        peerAddress: request.socket.remoteAddress,
+        clientAddress: this.#clientAddress(request),
         headers,
       }),
     );
@@ -356,6 +354,13 @@ export class WebSocketHandler {
       Math.ceil(waitMs / 1000),
     );
     return true;
+  }
+
+  /** The caller's address: the peer, or behind `trustedProxies` the client they name. */
+  #clientAddress(request: IncomingMessage): string | undefined {
+    const proxies = this.#proxies;
+    const peer = request.socket.remoteAddress;
+    return proxies === undefined ? peer : proxies.clientAddress(peer, new UpgradeHeaders(request).headers);
   }
 
   /** The `authenticate` hook on the upgrade: its AuthInfo, or false once the socket was answered. */
@@ -427,6 +432,7 @@ export class WebSocketHandler {
     const transport = new WebSocketServerTransport({
       socket: ws,
       request,
+      clientAddress: this.#clientAddress(request),
       authInfo,
       keepAliveMs: options.keepAliveMs,
       maxBufferedBytes: options.maxBufferedBytes,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { defer, startServer } from './helpers.js';
+import { waitFor } from '@x/test-kit';
 
 // Issue #35, finding 8 (and the one principal rule): the WebSocket listener keys sessionRateLimit by
 // principal, else by the client address read through trustedProxies, or by the callerKey option.
@@ -54,6 +55,20 @@ describe('WebSocket caller keys', () => {
     const server = await startServer({ sessionRateLimit: ONE, authenticate: () => undefined });
     expect(await upgrade(server.url, {})).toBe('open');
     expect(await upgrade(server.url, {})).toBe(429);
+  });
+
+  it('reports the resolved client address to handlers as requestInfo.clientAddress', async () => {
+    const server = await startServer({ trustedProxies: ['127.0.0.1', '::1'] });
+    const socket = new WebSocket(server.url, ['mcp'], { headers: { 'x-forwarded-for': '203.0.113.5' } });
+    socket.on('error', () => {});
+    defer(() => socket.terminate());
+    await new Promise((resolve) => socket.once('open', resolve));
+    const transport = await server.next();
+    const seen: (string | undefined)[] = [];
+    transport.onmessage = (_message, extra) => seen.push(extra?.requestInfo?.clientAddress);
+    socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    await waitFor(() => seen.length === 1);
+    expect(seen).toEqual(['203.0.113.5']);
   });
 
   it('keys by the callerKey option when given', async () => {

@@ -378,15 +378,12 @@ export class SseServer {
     const principal = authInfo === undefined ? undefined : this.#principalOf(authInfo);
     const limiter = this.#rateLimiter;
     if (limiter !== undefined) {
-      const peerAddress = incoming.remoteAddress;
-      const proxies = this.#proxies;
       const waitMs = limiter.take(
         this.#callerKey({
           authInfo,
           principal,
-          peerAddress,
-          clientAddress:
-            proxies === undefined ? peerAddress : proxies.clientAddress(peerAddress, incoming.headers),
+          peerAddress: incoming.remoteAddress,
+          clientAddress: this.#clientAddress(incoming),
           headers: incoming.headers,
         }),
       );
@@ -492,7 +489,12 @@ export class SseServer {
       return this.#rejectBody(error);
     }
     const extra: MessageExtraInfo = {
-      requestInfo: { method: incoming.method, url, headers: incoming.headerRecord() },
+      requestInfo: {
+        method: incoming.method,
+        url,
+        headers: incoming.headerRecord(),
+        clientAddress: this.#clientAddress(incoming),
+      },
       authInfo,
     };
     if (Array.isArray(message)) {
@@ -503,6 +505,13 @@ export class SseServer {
       session.deliver(message, extra);
     }
     return ACCEPTED;
+  }
+
+  /** The caller's address: the peer, or behind `trustedProxies` the client they name. */
+  #clientAddress(incoming: HttpIncoming): string | undefined {
+    const proxies = this.#proxies;
+    const peer = incoming.remoteAddress;
+    return proxies === undefined ? peer : proxies.clientAddress(peer, incoming.headers);
   }
 
   #report(context: string, cause: unknown): void {

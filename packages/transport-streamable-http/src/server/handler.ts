@@ -302,11 +302,15 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       if (result instanceof Response) return result;
       auth = result;
     }
+    const peerAddress = request.remoteAddress;
+    const clientAddress =
+      proxies === undefined ? peerAddress : proxies.clientAddress(peerAddress, request.headers);
     const extra: MessageExtraInfo = {
       requestInfo: {
         method: request.method,
         url: request.url,
         headers: request.headerRecord(),
+        clientAddress,
       },
       authInfo: auth,
     };
@@ -314,13 +318,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const caller: Caller = {
       principal,
       key: () => {
-        const peerAddress = request.remoteAddress;
         const info: CallerInfo = {
           authInfo: auth,
           principal,
           peerAddress,
-          clientAddress:
-            proxies === undefined ? peerAddress : proxies.clientAddress(peerAddress, request.headers),
+          clientAddress,
           headers: request.headers,
         };
         return callerKey(info);
