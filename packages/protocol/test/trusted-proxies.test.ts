@@ -40,6 +40,17 @@ describe('defaultCallerKey', () => {
     expect(defaultCallerKey({ principal: '["app"]', clientAddress: '1.2.3.4' })).toBe('p:["app"]');
     expect(defaultCallerKey({ principal: undefined, clientAddress: '1.2.3.4' })).toBe('a:1.2.3.4');
     expect(defaultCallerKey({ principal: undefined, clientAddress: undefined })).toBe('a:unknown');
+    // One IPv6 host usually holds a /64: all of it is one caller, however it is written.
+    expect(defaultCallerKey({ principal: undefined, clientAddress: '2001:db8:1:2::1' })).toBe(
+      'a:2001:db8:1:2::/64',
+    );
+    expect(defaultCallerKey({ principal: undefined, clientAddress: '2001:db8:1:2:ffff::9' })).toBe(
+      'a:2001:db8:1:2::/64',
+    );
+    expect(defaultCallerKey({ principal: undefined, clientAddress: '2001:db8:1:3::1' })).toBe(
+      'a:2001:db8:1:3::/64',
+    );
+    expect(defaultCallerKey({ principal: undefined, clientAddress: '::ffff:127.0.0.1' })).toBe('a:127.0.0.1');
   });
 });
 

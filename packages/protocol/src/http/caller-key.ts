@@ -1,4 +1,5 @@
 import type { AuthInfo } from '../transport.js';
+import { formatIp, parseIp } from './ip-address.js';
 import type { ForwardedHeaders } from './trusted-proxies.js';
 
 /**
@@ -38,14 +39,27 @@ export type CallerKey = (caller: CallerInfo) => string;
 /**
  * The default `callerKey` of every x-mcp network server: the principal when the caller authenticated,
  * else its client address (resolved through `trustedProxies`), else `'unknown'`. The two kinds are
- * prefixed (`p:`, `a:`) so no principal can name an address's bucket.
+ * prefixed (`p:`, `a:`) so no principal can name an address's bucket. An IPv6 client is keyed by its
+ * /64: one host is usually given a whole /64, and keying by the full address would hand it 2^64 buckets.
  *
  * @example
  * ```ts
- * defaultCallerKey({ authInfo: undefined, principal: undefined, peerAddress: '10.0.0.2', clientAddress: '203.0.113.7', headers: new Headers() });
- * // 'a:203.0.113.7'
+ * defaultCallerKey({ principal: undefined, clientAddress: '203.0.113.7' }); // 'a:203.0.113.7'
+ * defaultCallerKey({ principal: undefined, clientAddress: '2001:db8::1' }); // 'a:2001:db8:0:0::/64'
  * ```
  */
 export function defaultCallerKey(caller: Pick<CallerInfo, 'principal' | 'clientAddress'>): string {
-  return caller.principal !== undefined ? `p:${caller.principal}` : `a:${caller.clientAddress ?? 'unknown'}`;
+  if (caller.principal !== undefined) return `p:${caller.principal}`;
+  const address = caller.clientAddress;
+  return `a:${address === undefined ? 'unknown' : addressKey(address)}`;
+}
+
+/** IPv4 as is, IPv6 as its /64, anything else (a runtime's own notion of a peer) verbatim. */
+function addressKey(address: string): string {
+  const bytes = parseIp(address);
+  if (bytes === undefined) return address;
+  if (bytes.length === 4) return formatIp(bytes);
+  const network = new Uint8Array(16);
+  network.set(bytes.subarray(0, 8));
+  return `${formatIp(network).split(':').slice(0, 4).join(':')}::/64`;
 }
