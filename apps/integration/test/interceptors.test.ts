@@ -156,6 +156,30 @@ describe('interceptors over real transports', () => {
     expect(runs).toBe(4);
   });
 
+  it('rateLimit keys anonymous stateless callers by client address, read through trustedProxies (issue #35)', async () => {
+    const mcp = server();
+    mcp.use(rateLimit({ perSecond: 0.001, burst: 1 }));
+    // The loopback client is "the proxy"; each client says who it is behind it.
+    const hosted = resources.track(await hostHttp(mcp, { trustedProxies: ['127.0.0.1'] }));
+    const connect = async (forwardedFor: string) => {
+      const client = resources.track(new Client({ name: 'c', version: '1' }, { protocolVersion: 'modern' }));
+      await client.connect(
+        new StreamableHttpClientTransport(hosted.url, { headers: { 'x-forwarded-for': forwardedFor } }),
+      );
+      return client;
+    };
+    const alice = await connect('203.0.113.1');
+    const bob = await connect('203.0.113.2');
+    const aliceAgain = await connect('203.0.113.1');
+    expect(hosted.log.some((exchange) => exchange.responseSessionId !== null)).toBe(false); // no sessions
+    await expect(alice.callTool({ name: 'sleep', arguments: { ms: 0 } })).resolves.toBeDefined();
+    // Before, every anonymous stateless caller drew from one 'anonymous' bucket.
+    await expect(bob.callTool({ name: 'sleep', arguments: { ms: 0 } })).resolves.toBeDefined();
+    await expect(aliceAgain.callTool({ name: 'sleep', arguments: { ms: 0 } })).rejects.toMatchObject({
+      code: RATE_LIMITED,
+    });
+  });
+
   it('a /healthz endpoint in front of both HTTP transports; everything else reaches MCP', async () => {
     let healthy = true;
     const health = createHealthCheck({

@@ -167,6 +167,12 @@ export interface RequestInfo {
   method?: string | undefined;
   url?: URL | undefined;
   headers: IsomorphicHeaders;
+  /**
+   * The client's IP address as the network server resolved it: the socket's peer, or, when that peer is
+   * one of the server's `trustedProxies`, the client the forwarding header names. Undefined when the
+   * runtime did not tell the peer. What `rateLimit()` keys an anonymous caller by.
+   */
+  clientAddress?: string | undefined;
 }
 
 /**

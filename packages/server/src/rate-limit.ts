@@ -1,5 +1,5 @@
 import { type Interceptor, type JSONRPCRequest, McpError, type RequestContext } from '@x/protocol';
-import { RateLimiter, type RateLimiterOptions } from '@x/protocol/http';
+import { defaultCallerKey, principalOf, RateLimiter, type RateLimiterOptions } from '@x/protocol/http';
 
 /**
  * The JSON-RPC error code of a refused request: in the range JSON-RPC 2.0 leaves to implementations
@@ -24,18 +24,23 @@ export const RATE_LIMITED = -32029;
  */
 export interface RateLimitOptions extends RateLimiterOptions {
   /**
-   * The bucket a request draws from. Default: the authenticated principal (`authInfo.clientId` and
-   * its `extra.sub`/`subject`/`userId`), else the transport session (`Mcp-Session-Id`), else one
-   * bucket for the connection's anonymous callers. Return undefined to let a request through unmetered.
+   * The bucket a request draws from. Default {@link callerKey}: the authenticated principal
+   * (`principalOf` of `@x/protocol/http`: `authInfo.clientId` and its `extra.sub`/`subject`/`userId`),
+   * else the transport session (`Mcp-Session-Id`), else one bucket for the connection's anonymous
+   * callers. Return undefined to let a request through unmetered.
    */
   key?: ((request: JSONRPCRequest, ctx: RequestContext) => string | undefined) | undefined;
-  /** Requests never limited. Default: `initialize` (so a client can always start) and `ping`. */
+  /**
+   * Requests never limited. Default: `initialize` and `server/discover` (so a client of either era can
+   * always start) and `ping`.
+   */
   exempt?: ((request: JSONRPCRequest) => boolean) | undefined;
 }
 
 /**
- * The default caller identity of {@link rateLimit}: who is signed in, else which session, else
- * everyone anonymous.
+ * The default caller identity of {@link rateLimit}: who is signed in (`p:` + `principalOf`), else which
+ * session (`s:`), else the client address the transport resolved (`a:`; `RequestInfo.clientAddress`,
+ * through its `trustedProxies`), else everyone anonymous.
  *
  * @example
  * ```ts
@@ -44,16 +49,22 @@ export interface RateLimitOptions extends RateLimiterOptions {
  */
 export function callerKey(_request: JSONRPCRequest, ctx: RequestContext): string {
   const auth = ctx.authInfo;
-  if (auth !== undefined) {
-    const extra = auth.extra;
-    const subject = extra?.['sub'] ?? extra?.['subject'] ?? extra?.['userId'];
-    return typeof subject === 'string' ? `principal:${auth.clientId}:${subject}` : `client:${auth.clientId}`;
-  }
-  return ctx.sessionId === undefined ? 'anonymous' : `session:${ctx.sessionId}`;
+  // `p:` + the JSON-encoded principal, the key the transports' session rate limits use: no clientId or
+  // user can spell another pair's key, nor a session's (`s:`).
+  if (auth !== undefined) return defaultCallerKey({ principal: principalOf(auth), clientAddress: undefined });
+  if (ctx.sessionId !== undefined) return `s:${ctx.sessionId}`;
+  // A stateless (2026-07-28) anonymous request: its client address (read through the transport's
+  // trustedProxies), so one flood does not spend every anonymous caller's budget.
+  const address = ctx.requestInfo?.clientAddress;
+  return address === undefined
+    ? 'anonymous'
+    : defaultCallerKey({ principal: undefined, clientAddress: address });
 }
 
+// `server/discover` is the 2026-07-28 client's `initialize`: limited, a client past its budget could not
+// even connect to learn it is limited.
 const DEFAULT_EXEMPT = (request: JSONRPCRequest): boolean =>
-  request.method === 'initialize' || request.method === 'ping';
+  request.method === 'initialize' || request.method === 'server/discover' || request.method === 'ping';
 
 /**
  * A server interceptor limiting each caller's requests with a token bucket (`RateLimiter` of

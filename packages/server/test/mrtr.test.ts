@@ -237,6 +237,50 @@ describe('2026-07-28 multi round-trip requests', () => {
     ).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/principal/) });
   });
 
+  it('binds requestState to the client and the user together (issue #35, finding 14)', async () => {
+    const server = build();
+    const replay = async (
+      from: { clientId: string; sub?: string },
+      to: { clientId: string; sub?: string },
+    ) => {
+      const as = (who: { clientId: string; sub?: string }) =>
+        connect(server, {
+          extra: {
+            authInfo: {
+              token: 't',
+              clientId: who.clientId,
+              scopes: [],
+              extra: who.sub === undefined ? {} : { sub: who.sub },
+            },
+          },
+        });
+      const first = await (await as(from)).call(
+        'tools/call',
+        params({ name: 'greet', arguments: { greeting: 'Hi' } }),
+      );
+      return (await as(to)).call(
+        'tools/call',
+        params({
+          name: 'greet',
+          arguments: { greeting: 'Hi' },
+          requestState: first['requestState'],
+          inputResponses: {},
+        }),
+      );
+    };
+    // The same user name at another OAuth client, and a client named like a user, are other principals.
+    await expect(
+      replay({ clientId: 'a', sub: 'alice' }, { clientId: 'b', sub: 'alice' }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/principal/),
+    });
+    await expect(replay({ clientId: 'a', sub: 'alice' }, { clientId: 'alice' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/principal/),
+    });
+  });
+
   it('asks only for declared capabilities (-32021) and validates input responses (-32602)', async () => {
     const wire = await connect(build());
     await expect(

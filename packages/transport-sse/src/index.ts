@@ -7,7 +7,16 @@ export {
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
 } from './server/sse-server.js';
 export type { SseHandlerOptions, SseSessionContext } from './server/sse-server.js';
-export type { ConnectionInfo, CorsOptions, HttpAuthenticate, WebHandler } from '@x/protocol/http';
+export type {
+  CallerInfo,
+  CallerKey,
+  ConnectionInfo,
+  CorsOptions,
+  HttpAuthenticate,
+  TrustedProxiesOption,
+  TrustedProxiesOptions,
+  WebHandler,
+} from '@x/protocol/http';
 export { SseServerTransport } from './server/sse-server-transport.js';
 export { DEFAULT_MAX_MESSAGE_BYTES, SseClientTransport } from './client/sse-client-transport.js';
 export { SseEndpointError } from './client/sse-endpoint-error.js';

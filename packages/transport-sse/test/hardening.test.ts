@@ -179,7 +179,7 @@ describe('sessions are bound to their caller', () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
     const mallory = await post(harness.port, endpoint, body, { authorization: 'Bearer mallory' });
     expect(mallory.status).toBe(403);
-    expect(errorOf(mallory.body).message).toBe('Session belongs to another client');
+    expect(errorOf(mallory.body).message).toBe('Session belongs to another principal');
     expect((await post(harness.port, endpoint, body, { authorization: 'Bearer alice' })).status).toBe(202);
     await waitFor(() => received.length === 1);
   });

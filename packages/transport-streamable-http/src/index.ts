@@ -1,11 +1,20 @@
 export { createStreamableHttpHandler } from './server/handler.js';
 export type { DrainOptions, StreamableHttpHandler } from './server/handler.js';
 export { MAX_SESSION_ID_LENGTH } from './server/session-id.js';
+export { DEFAULT_MAX_LISTEN_STREAMS } from './server/listen-streams.js';
 export type {
   StreamableHttpHandlerOptions,
   StreamableHttpServerTransport,
 } from './server/options.js';
-export type { ConnectionInfo, HttpAuthenticate, WebHandler } from '@x/protocol/http';
+export type {
+  CallerInfo,
+  CallerKey,
+  ConnectionInfo,
+  HttpAuthenticate,
+  TrustedProxiesOption,
+  TrustedProxiesOptions,
+  WebHandler,
+} from '@x/protocol/http';
 export { InMemoryEventStore } from '@x/protocol/core';
 export type { EventStore, InMemoryEventStoreOptions } from '@x/protocol/core';
 export type { CorsOptions } from './server/cors.js';

@@ -10,3 +10,4 @@ export type {
   WebSocketListenOptions,
   WebSocketSessionContext,
 } from './websocket-listener.js';
+export type { CallerInfo, CallerKey, TrustedProxiesOption, TrustedProxiesOptions } from '@x/protocol/http';

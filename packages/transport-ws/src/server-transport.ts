@@ -44,6 +44,11 @@ export interface WebSocketServerTransportOptions {
   socket: WebSocket;
   /** The upgrade request; its URL and headers reach handlers as `extra.requestInfo`. */
   request?: IncomingMessage | undefined;
+  /**
+   * The client's address for `extra.requestInfo.clientAddress` (the listener passes the one it read
+   * through `trustedProxies`). Default: the upgrade socket's peer.
+   */
+  clientAddress?: string | undefined;
   /** Who the caller is (e.g. from `WebSocketListener`'s `authenticate`); every message carries it as `extra.authInfo`. */
   authInfo?: AuthInfo | undefined;
   /** Keep-alive (ping) period; a peer silent for a whole period after a ping is dropped. 0 disables. Default 30 s. */
@@ -121,7 +126,10 @@ export class WebSocketServerTransport implements Transport {
 
   constructor(options: WebSocketServerTransportOptions) {
     this.#socket = options.socket;
-    const requestInfo = options.request === undefined ? undefined : new UpgradeRequestInfo(options.request);
+    const requestInfo =
+      options.request === undefined
+        ? undefined
+        : new UpgradeRequestInfo(options.request, options.clientAddress);
     this.#extra =
       requestInfo === undefined && options.authInfo === undefined
         ? undefined
@@ -269,12 +277,14 @@ export function onTransportClosed(
 class UpgradeRequestInfo implements RequestInfo {
   readonly method: string | undefined;
   readonly headers: IncomingHttpHeaders;
+  readonly clientAddress: string | undefined;
   /** The request target until parsed; then the URL, or null when the Host header made it unparsable. */
   #url: string | URL | null;
 
-  constructor(request: IncomingMessage) {
+  constructor(request: IncomingMessage, clientAddress: string | undefined) {
     this.method = request.method;
     this.headers = request.headers;
+    this.clientAddress = clientAddress ?? request.socket.remoteAddress;
     this.#url = request.url ?? '/';
   }
 

@@ -3,14 +3,19 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type AuthInfo, ErrorCode } from '@x/protocol/core';
 import {
+  type CallerKey,
   createDnsRebindingGuard,
+  defaultCallerKey,
   type DnsRebindingGuard,
   type DnsRebindingOptions,
   type GuardedRequest,
   type HttpAuthenticate,
   jsonRpcErrorText,
+  principalOf,
   RateLimiter,
   type RateLimiterOptions,
+  TrustedProxies,
+  type TrustedProxiesOption,
 } from '@x/protocol/http';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CloseCode, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_SESSIONS, MCP_SUBPROTOCOL } from './constants.js';
@@ -85,10 +90,26 @@ export interface WebSocketHandlerOptions {
    */
   maxSessions?: number | undefined;
   /**
-   * How fast one caller (its remote address) may open connections; past it an upgrade is refused with
-   * 429 and `Retry-After`. `false` disables. Default 10/s, bursts of 50 (`DEFAULT_RATE_LIMIT`).
+   * How fast one caller may open connections: a token bucket per `callerKey` (by default its principal,
+   * `principalOf` of the `authenticate` hook's `AuthInfo`, else its client address, see
+   * `trustedProxies`); past it an upgrade is refused with 429 and `Retry-After`. `false` disables.
+   * Default 10/s, bursts of 50 (`DEFAULT_RATE_LIMIT`).
    */
   sessionRateLimit?: RateLimiterOptions | false | undefined;
+  /**
+   * The reverse proxies / load balancers in front of this server: exact addresses or CIDR ranges
+   * (`['10.0.0.0/8', 'fd00::/8']`), or `{ addresses, header }` to read RFC 7239 `Forwarded` instead of
+   * `X-Forwarded-For`. Only when the socket's peer is one of them is that header read, right to left,
+   * skipping listed hops; a malformed one counts as absent. The address found keys the rate limit of an
+   * anonymous caller. Default: none (the socket's peer is the client; forwarding headers are ignored).
+   */
+  trustedProxies?: TrustedProxiesOption | undefined;
+  /**
+   * The `sessionRateLimit` bucket of a caller, from its principal, client address and upgrade headers
+   * (e.g. one bucket per API key or tenant). Default `defaultCallerKey` of `@x/protocol/http`: the
+   * principal, else the client address.
+   */
+  callerKey?: CallerKey | undefined;
   /**
    * Keep-alive (ping) period per connection; a peer silent for a whole period after a ping is dropped.
    * 0 disables. Default 30 s.
@@ -165,6 +186,8 @@ export class WebSocketHandler {
   readonly #connections = new Set<WebSocketServerTransport>();
   readonly #guard: DnsRebindingGuard | undefined;
   readonly #rateLimiter: RateLimiter | undefined;
+  readonly #proxies: TrustedProxies | undefined;
+  readonly #callerKey: CallerKey;
   readonly #maxSessions: number;
   /** Upgrades accepted by the checks whose WebSocket is not open yet: they count against the cap. */
   #upgrading = 0;
@@ -181,6 +204,10 @@ export class WebSocketHandler {
         : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
     this.#rateLimiter =
       options.sessionRateLimit === false ? undefined : new RateLimiter(options.sessionRateLimit ?? {});
+    // Built up front so a bad entry fails at construction, naming the option.
+    this.#proxies =
+      options.trustedProxies === undefined ? undefined : new TrustedProxies(options.trustedProxies);
+    this.#callerKey = options.callerKey ?? defaultCallerKey;
     this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.#wss = new WebSocketServer({
       noServer: true,
@@ -261,19 +288,10 @@ export class WebSocketHandler {
       refuse(socket, 403, rejection);
       return;
     }
-    const limiter = this.#rateLimiter;
-    if (limiter !== undefined) {
-      const waitMs = limiter.take(request.socket.remoteAddress ?? 'unknown');
-      if (waitMs > 0) {
-        refuse(
-          socket,
-          429,
-          `Too many new connections from this client: over sessionRateLimit (${limiter.perSecond}/s, burst ${limiter.burst})`,
-          Math.ceil(waitMs / 1000),
-        );
-        return;
-      }
-    }
+    const headers = new UpgradeHeaders(request).headers;
+    // Without a hook the caller is known now; with one, after it (its principal keys the bucket).
+    if (this.#options.authenticate === undefined && this.#rateLimited(request, headers, socket, undefined))
+      return;
     if (this.#connections.size + this.#upgrading >= this.#maxSessions) {
       refuse(
         socket,
@@ -293,6 +311,10 @@ export class WebSocketHandler {
     // `ws` never calls back for an upgrade it refuses itself (bad key, version): the socket closing ends it.
     socket.once('close', settle);
     const upgrade = (authInfo: AuthInfo | undefined): void => {
+      if (this.#options.authenticate !== undefined && this.#rateLimited(request, headers, socket, authInfo)) {
+        settle();
+        return;
+      }
       this.#wss.handleUpgrade(request, socket, head, (ws) => {
         settle();
         socket.off('close', settle);
@@ -308,6 +330,41 @@ export class WebSocketHandler {
       if (authInfo === false) settle();
       else upgrade(authInfo);
     });
+  }
+
+  /** Whether the caller is over `sessionRateLimit`; if so the upgrade was refused with 429. */
+  #rateLimited(
+    request: IncomingMessage,
+    headers: UpgradeHeaders['headers'],
+    socket: Duplex,
+    authInfo: AuthInfo | undefined,
+  ): boolean {
+    const limiter = this.#rateLimiter;
+    if (limiter === undefined) return false;
+    const waitMs = limiter.take(
+      this.#callerKey({
+        authInfo,
+        principal: authInfo === undefined ? undefined : principalOf(authInfo),
+        peerAddress: request.socket.remoteAddress,
+        clientAddress: this.#clientAddress(request),
+        headers,
+      }),
+    );
+    if (waitMs === 0) return false;
+    refuse(
+      socket,
+      429,
+      `Too many new connections from this client: over sessionRateLimit (${limiter.perSecond}/s, burst ${limiter.burst})`,
+      Math.ceil(waitMs / 1000),
+    );
+    return true;
+  }
+
+  /** The caller's address: the peer, or behind `trustedProxies` the client they name. */
+  #clientAddress(request: IncomingMessage): string | undefined {
+    const proxies = this.#proxies;
+    const peer = request.socket.remoteAddress;
+    return proxies === undefined ? peer : proxies.clientAddress(peer, new UpgradeHeaders(request).headers);
   }
 
   /** The `authenticate` hook on the upgrade: its AuthInfo, or false once the socket was answered. */
@@ -379,6 +436,7 @@ export class WebSocketHandler {
     const transport = new WebSocketServerTransport({
       socket: ws,
       request,
+      clientAddress: this.#clientAddress(request),
       authInfo,
       keepAliveMs: options.keepAliveMs,
       maxBufferedBytes: options.maxBufferedBytes,

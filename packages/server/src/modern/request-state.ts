@@ -51,7 +51,10 @@ export interface RequestBinding {
   /** Tool or prompt name, or resource URI. */
   target: string;
   arguments: unknown;
-  /** Authenticated principal (token subject or client id); undefined when unauthenticated. */
+  /**
+   * Authenticated principal (`principalOf` of `@x/protocol/http`: the client and its user); undefined
+   * when unauthenticated.
+   */
   principal: string | undefined;
 }
 

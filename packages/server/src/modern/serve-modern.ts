@@ -7,6 +7,7 @@ import {
   ResultType,
 } from '@x/protocol';
 import { isThenable, methodsOf, parseParams } from '@x/protocol/internal';
+import { principalOf } from '@x/protocol/http';
 import type { ServerCore } from '../server-core.js';
 import { ServerContext } from '../server-context.js';
 import type { SessionState } from '../session/session-state.js';
@@ -181,12 +182,13 @@ function bindingOf(
   auth: AuthInfo | undefined,
 ): RequestBinding {
   const target = method === 'resources/read' ? params['uri'] : params['name'];
-  const subject = auth?.extra?.['sub'];
   return {
     method,
     target: typeof target === 'string' ? target : '',
     arguments: params['arguments'] ?? {},
-    principal: typeof subject === 'string' ? subject : auth?.clientId,
+    // The one principal rule (client and user, JSON-encoded): a bare `sub` let the same user name at
+    // another OAuth client, or a client named like a user, replay the state.
+    principal: auth === undefined ? undefined : principalOf(auth),
   };
 }
 

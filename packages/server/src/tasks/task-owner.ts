@@ -1,14 +1,18 @@
 import type { AuthInfo } from '@x/protocol';
+import { principalOf, subjectOf } from '@x/protocol/http';
 
 /**
  * The key of an authenticated requestor (spec 2025-11-25 basic/utilities/tasks "Task Isolation and
- * Access Control"; SEP-2663 "Auth binding"): its `sub` when the token carries one, else the client id
- * and a hash of the token (tokens never reach a durable store in the clear).
+ * Access Control"; SEP-2663 "Auth binding"): its principal (`principalOf`: the client and the user of
+ * `extra.sub` / `subject` / `userId`, the rule legacy sessions are bound by) when the token names a
+ * user, else the client id and a hash of the token (tokens never reach a durable store in the clear).
+ * The parts are JSON-encoded, so no `clientId` or user can spell another pair's key; keys may be stored
+ * (a Redis `TaskStore`), and tasks created under the old `auth:<clientId>:sub:<sub>` form are not found
+ * under the new one.
  */
 export async function principalKey(authInfo: AuthInfo): Promise<string> {
-  const subject = authInfo.extra?.['sub'];
-  if (typeof subject === 'string') return `auth:${authInfo.clientId}:sub:${subject}`;
-  return `auth:${authInfo.clientId}:token:${await sha256(authInfo.token)}`;
+  if (subjectOf(authInfo) !== undefined) return `auth:${principalOf(authInfo)}`;
+  return `auth-token:${JSON.stringify([authInfo.clientId, await sha256(authInfo.token)])}`;
 }
 
 async function sha256(text: string): Promise<string> {

@@ -2,18 +2,23 @@ import { ErrorCode, McpError, parseMessageOrBatch } from '@x/protocol/core';
 import { randomUuid } from '@x/protocol/internal';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol/core';
 import {
+  type CallerKey,
   type ConnectionInfo,
   type CorsOptions,
   createDnsRebindingGuard,
   DEFAULT_MAX_BODY_BYTES,
+  defaultCallerKey,
   type DnsRebindingGuard,
   type DnsRebindingOptions,
   type HttpAuthenticate,
   type HttpIncoming,
   isJsonContentType,
   PayloadTooLargeError,
+  principalOf,
   RateLimiter,
   type RateLimiterOptions,
+  TrustedProxies,
+  type TrustedProxiesOption,
   webIncoming,
 } from '@x/protocol/http';
 import { NODE_DISPATCH } from './node-dispatch.js';
@@ -156,10 +161,33 @@ export interface SseHandlerOptions {
    */
   sessionIdleTimeoutMs?: number | undefined;
   /**
-   * How fast one caller (its `authenticate` clientId, else its remote address) may open sessions; past
-   * it a GET gets 429 with `Retry-After`. `false` disables. Default 10/s, bursts of 50 (`DEFAULT_RATE_LIMIT`).
+   * How fast one caller may open sessions: a token bucket per `callerKey` (by default its principal, see
+   * `sessionPrincipal`, else its client address, see `trustedProxies`); past it a GET gets 429 with
+   * `Retry-After`. `false` disables. Default 10/s, bursts of 50 (`DEFAULT_RATE_LIMIT`).
    */
   sessionRateLimit?: RateLimiterOptions | false | undefined;
+  /**
+   * The reverse proxies / load balancers in front of this server: exact addresses or CIDR ranges
+   * (`['10.0.0.0/8', 'fd00::/8']`), or `{ addresses, header }` to read RFC 7239 `Forwarded` instead of
+   * `X-Forwarded-For`. Only when the socket's peer is one of them is that header read, right to left,
+   * skipping listed hops; a malformed one counts as absent. The address found keys the rate limit of an
+   * anonymous caller. Default: none (the socket's peer is the client; forwarding headers are ignored).
+   */
+  trustedProxies?: TrustedProxiesOption | undefined;
+  /**
+   * The `sessionRateLimit` bucket of a caller, from its principal, client address and headers (e.g. one
+   * bucket per API key or tenant). Default `defaultCallerKey` of `@x/protocol/http`: the principal, else
+   * the client address.
+   */
+  callerKey?: CallerKey | undefined;
+  /**
+   * The principal a session is bound to, from the `authenticate` hook's `AuthInfo`: POSTs to the session
+   * must come from the same principal (403 otherwise), the rule of Streamable HTTP. Default `principalOf`
+   * of `@x/protocol/http`: the `clientId` plus the user of `extra.sub` / `extra.subject` /
+   * `extra.userId`, so two users of one app cannot post into each other's sessions. A session opened
+   * without `AuthInfo` takes anonymous POSTs only.
+   */
+  sessionPrincipal?: ((auth: AuthInfo) => string | undefined) | undefined;
   /**
    * Unsent bytes one event stream may hold: a send that finds more ends the session (the client is not
    * reading) and reports it via the transport's `onerror`. Default 32 MiB (`DEFAULT_MAX_BUFFERED_BYTES`).
@@ -173,8 +201,8 @@ export interface SseHandlerOptions {
    */
   maxBatchSize?: number | undefined;
   /**
-   * Runs for every request. When the GET that opened a session was authenticated, POSTs to that
-   * session must carry the same `clientId` (403 otherwise).
+   * Runs for every request. POSTs to a session must come from the principal of the GET that opened it
+   * (see `sessionPrincipal`; 403 otherwise).
    */
   authenticate?: HttpAuthenticate | undefined;
   /**
@@ -184,7 +212,7 @@ export interface SseHandlerOptions {
   onerror?: ((error: Error) => void) | undefined;
 }
 
-/** A session as the server tracks it: who opened it, so nobody else can post into it. */
+/** A session as the server tracks it: who opened it (its principal), so nobody else can post into it. */
 interface Session extends SseSessionHandle {
   owner: string | undefined;
 }
@@ -204,6 +232,9 @@ export class SseServer {
   readonly #maxBufferedBytes: number;
   readonly #parseOptions: { maxNestingDepth: number | undefined };
   readonly #rateLimiter: RateLimiter | undefined;
+  readonly #proxies: TrustedProxies | undefined;
+  readonly #callerKey: CallerKey;
+  readonly #principalOf: (auth: AuthInfo) => string | undefined;
   #sessions = new Map<string, Session>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
   /** Forgets a disposed session: one function for all of them. */
@@ -240,6 +271,11 @@ export class SseServer {
     this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
     this.#rateLimiter =
       options.sessionRateLimit === false ? undefined : new RateLimiter(options.sessionRateLimit ?? {});
+    // Built up front so a bad entry fails at construction, naming the option.
+    this.#proxies =
+      options.trustedProxies === undefined ? undefined : new TrustedProxies(options.trustedProxies);
+    this.#callerKey = options.callerKey ?? defaultCallerKey;
+    this.#principalOf = options.sessionPrincipal ?? principalOf;
     // Not a public method: the `node:http` adapter finds it by symbol (see node-dispatch.ts).
     Object.defineProperty(this, NODE_DISPATCH, {
       value: <S extends SseSink>(incoming: HttpIncoming, openSink: () => S) =>
@@ -341,9 +377,18 @@ export class SseServer {
     authInfo: AuthInfo | undefined,
     openSink: () => S,
   ): Promise<SseReply<S>> {
+    const principal = authInfo === undefined ? undefined : this.#principalOf(authInfo);
     const limiter = this.#rateLimiter;
     if (limiter !== undefined) {
-      const waitMs = limiter.take(authInfo?.clientId ?? incoming.remoteAddress ?? 'unknown');
+      const waitMs = limiter.take(
+        this.#callerKey({
+          authInfo,
+          principal,
+          peerAddress: incoming.remoteAddress,
+          clientAddress: this.#clientAddress(incoming),
+          headers: incoming.headers,
+        }),
+      );
       if (waitMs > 0) {
         return errorReply(
           429,
@@ -382,7 +427,7 @@ export class SseServer {
         },
         sink,
       ),
-      owner: authInfo?.clientId,
+      owner: principal,
     };
     this.#sessions.set(sessionId, session);
     this.#startSweeper();
@@ -428,10 +473,12 @@ export class SseServer {
     if (sessionId === null) return errorReply(400, ErrorCode.InvalidRequest, 'Missing sessionId');
     const session = this.#sessions.get(sessionId);
     if (session === undefined) return errorReply(404, ErrorCode.InvalidRequest, 'Session not found');
-    // A session opened by an authenticated client takes messages from that client only: knowing the
-    // session id (it appears in URLs and logs) must not be enough to speak in someone else's session.
-    if (session.owner !== undefined && authInfo?.clientId !== session.owner) {
-      return errorReply(403, ErrorCode.InvalidRequest, 'Session belongs to another client');
+    // A session takes messages from the principal that opened it only (an anonymous one from anonymous
+    // callers only): knowing the session id (it appears in URLs and logs) must not be enough to speak
+    // in someone else's session, nor is being another user of the same OAuth app.
+    const principal = authInfo === undefined ? undefined : this.#principalOf(authInfo);
+    if (principal !== session.owner) {
+      return errorReply(403, ErrorCode.InvalidRequest, 'Session belongs to another principal');
     }
     if (!isJsonContentType(incoming.headers.get('content-type'))) {
       return errorReply(415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
@@ -444,7 +491,12 @@ export class SseServer {
       return this.#rejectBody(error);
     }
     const extra: MessageExtraInfo = {
-      requestInfo: { method: incoming.method, url, headers: incoming.headerRecord() },
+      requestInfo: {
+        method: incoming.method,
+        url,
+        headers: incoming.headerRecord(),
+        clientAddress: this.#clientAddress(incoming),
+      },
       authInfo,
     };
     if (Array.isArray(message)) {
@@ -455,6 +507,13 @@ export class SseServer {
       session.deliver(message, extra);
     }
     return ACCEPTED;
+  }
+
+  /** The caller's address: the peer, or behind `trustedProxies` the client they name. */
+  #clientAddress(incoming: HttpIncoming): string | undefined {
+    const proxies = this.#proxies;
+    const peer = incoming.remoteAddress;
+    return proxies === undefined ? peer : proxies.clientAddress(peer, incoming.headers);
   }
 
   #report(context: string, cause: unknown): void {

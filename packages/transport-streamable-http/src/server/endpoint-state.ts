@@ -34,6 +34,9 @@ export interface EndpointState {
   parse: ParseOptions;
   /** `sessionRateLimit`; undefined when disabled. */
   sessionRate: RateLimiter | undefined;
+  /** Open `subscriptions/listen` streams, at most `maxListenStreams`. */
+  listenStreams: Set<object>;
+  maxListenStreams: number;
   paramHeaders: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined;
   newSessionId: () => string;
   /** Hands a new transport to the user; a throwing `onsession` closes it and yields a 500. */
@@ -42,12 +45,13 @@ export interface EndpointState {
 }
 
 /**
- * Who sent a request: the principal of its `AuthInfo` (see `sessionPrincipal`) and the client's address.
+ * Who sent a request: the principal of its `AuthInfo` (see `sessionPrincipal`) and its rate-limit key.
  * A legacy session serves only its creator's principal; session creation is rate-limited per caller.
  */
 export interface Caller {
   principal: string | undefined;
-  remoteAddress: string | undefined;
+  /** The `callerKey` of the request, computed when asked (only session creation asks). */
+  key(): string;
 }
 
 /** One POST/GET/DELETE after the common checks. */
@@ -73,9 +77,13 @@ export async function serveOnOwnTransport(
     json: state.settings.json,
     keepAliveMs: state.settings.keepAliveMs,
     maxBufferedBytes: state.settings.maxBufferedBytes,
-    onFinished: () => state.live.delete(transport),
+    onFinished: () => {
+      state.live.delete(transport);
+      state.listenStreams.delete(transport);
+    },
   });
   state.live.add(transport);
+  if (exchange.longLived) state.listenStreams.add(transport);
   const failed = await state.connect(transport);
   if (failed !== undefined) return failed;
   return transport.handle(exchange);

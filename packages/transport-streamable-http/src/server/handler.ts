@@ -24,16 +24,21 @@ import type { StreamableHttpHandlerOptions, StreamableHttpServerTransport } from
 import {
   acceptsAll,
   assertWebRequest,
+  type CallerInfo,
   type ConnectionInfo,
   createDnsRebindingGuard,
   DEFAULT_MAX_BODY_BYTES,
+  defaultCallerKey,
   type DnsRebindingGuard,
   type HttpIncoming,
   isJsonContentType,
   PayloadTooLargeError,
+  principalOf as defaultPrincipal,
   RateLimiter,
+  TrustedProxies,
   webIncoming,
 } from '@x/protocol/http';
+import { DEFAULT_MAX_LISTEN_STREAMS } from './listen-streams.js';
 import { DEFAULT_MAX_BUFFERED_BYTES } from './sse-writer.js';
 import { NODE_DISPATCH } from './node-dispatch.js';
 import { boundedStores } from './bounded-options.js';
@@ -106,23 +111,6 @@ function lastValueMemo(fn: (header: string | null) => boolean): (header: string 
   };
 }
 
-const SUBJECT_KEYS = ['sub', 'subject', 'userId'] as const;
-
-/**
- * The default `sessionPrincipal`: the OAuth client plus, when the hook recorded one, the user it acts
- * for. Not the token: a refreshed token must keep its sessions.
- */
-function defaultPrincipal(auth: AuthInfo): string {
-  const extra = auth.extra;
-  if (extra !== undefined) {
-    for (const key of SUBJECT_KEYS) {
-      const subject = Object.hasOwn(extra, key) ? extra[key] : undefined;
-      if (typeof subject === 'string') return JSON.stringify([auth.clientId, subject]);
-    }
-  }
-  return JSON.stringify([auth.clientId]);
-}
-
 function randomInstanceId(): string {
   let out = '';
   for (const byte of crypto.getRandomValues(new Uint8Array(8))) out += byte.toString(16).padStart(2, '0');
@@ -163,6 +151,10 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
   const generate = options.sessionIdGenerator ?? defaultSessionId;
   const principalOf = options.sessionPrincipal ?? defaultPrincipal;
+  // Built up front so a bad entry fails at construction, naming the option.
+  const proxies =
+    options.trustedProxies === undefined ? undefined : new TrustedProxies(options.trustedProxies);
+  const callerKey = options.callerKey ?? defaultCallerKey;
   const acceptsPost = lastValueMemo((header) => acceptsAll(header, [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE]));
   const stores = boundedStores(options);
   let closed = false;
@@ -197,6 +189,8 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     parse: { maxNestingDepth: options.maxNestingDepth },
     sessionRate:
       options.sessionRateLimit === false ? undefined : new RateLimiter(options.sessionRateLimit ?? {}),
+    listenStreams: new Set(),
+    maxListenStreams: options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS,
     paramHeaders: options.paramHeaders,
     newSessionId: () => {
       const id = generate();
@@ -312,17 +306,31 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       if (result instanceof Response) return result;
       auth = result;
     }
+    const peerAddress = request.remoteAddress;
+    const clientAddress =
+      proxies === undefined ? peerAddress : proxies.clientAddress(peerAddress, request.headers);
     const extra: MessageExtraInfo = {
       requestInfo: {
         method: request.method,
         url: request.url,
         headers: request.headerRecord(),
+        clientAddress,
       },
       authInfo: auth,
     };
+    const principal = auth === undefined ? undefined : principalOf(auth);
     const caller: Caller = {
-      principal: auth === undefined ? undefined : principalOf(auth),
-      remoteAddress: request.remoteAddress,
+      principal,
+      key: () => {
+        const info: CallerInfo = {
+          authInfo: auth,
+          principal,
+          peerAddress,
+          clientAddress,
+          headers: request.headers,
+        };
+        return callerKey(info);
+      },
     };
     switch (request.method) {
       case 'POST':

@@ -1,6 +1,12 @@
 import type { AuthInfo, Era, Transport } from '@x/protocol/core';
 import type { CorsOptions } from './cors.js';
-import type { DnsRebindingOptions, HttpAuthenticate, RateLimiterOptions } from '@x/protocol/http';
+import type {
+  CallerKey,
+  DnsRebindingOptions,
+  HttpAuthenticate,
+  RateLimiterOptions,
+  TrustedProxiesOption,
+} from '@x/protocol/http';
 import type { EventStore, MessageBus, SessionStore } from '@x/protocol/core';
 import type { ParamHeader } from '../shared/param-headers.js';
 
@@ -69,17 +75,38 @@ export interface StreamableHttpHandlerOptions {
    */
   maxSessions?: number | undefined;
   /**
-   * How fast one caller may create sessions: a token bucket per principal (see `sessionPrincipal`), else
-   * per `ConnectionInfo.remoteAddress`. Past it `initialize` gets 429 with `Retry-After`. `false`
-   * disables it. Default `DEFAULT_RATE_LIMIT` of `@x/protocol/http`: 10 per second, bursts of 50,
-   * 10 000 callers tracked.
+   * `subscriptions/listen` streams (2026-07-28) open at once in this process; past it the request gets
+   * 503 with `Retry-After` and a JSON-RPC error naming this option (none is evicted: each is a client's
+   * live stream). Default `DEFAULT_MAX_LISTEN_STREAMS` (10 000), as `maxSessions`.
+   */
+  maxListenStreams?: number | undefined;
+  /**
+   * How fast one caller may create sessions: a token bucket per `callerKey` (by default its principal,
+   * see `sessionPrincipal`, else its client address, see `trustedProxies`). Past it `initialize` gets 429
+   * with `Retry-After`. `false` disables it. Default `DEFAULT_RATE_LIMIT` of `@x/protocol/http`: 10 per
+   * second, bursts of 50, 10 000 callers tracked.
    */
   sessionRateLimit?: RateLimiterOptions | false | undefined;
   /**
+   * The reverse proxies / load balancers in front of this server: exact addresses or CIDR ranges
+   * (`['10.0.0.0/8', 'fd00::/8']`), or `{ addresses, header }` to read RFC 7239 `Forwarded` instead of
+   * `X-Forwarded-For`. Only when the socket's peer is one of them is that header read, right to left,
+   * skipping listed hops; a malformed one counts as absent. The address found keys the rate limit of an
+   * anonymous caller. Default: none (the socket's peer is the client; forwarding headers are ignored).
+   */
+  trustedProxies?: TrustedProxiesOption | undefined;
+  /**
+   * The `sessionRateLimit` bucket of a caller, from its principal, client address and headers (e.g. one
+   * bucket per API key or tenant). Default `defaultCallerKey` of `@x/protocol/http`: the principal, else
+   * the client address.
+   */
+  callerKey?: CallerKey | undefined;
+  /**
    * The principal a legacy session is bound to, from the `authenticate` hook's `AuthInfo`: only requests
-   * of the same principal may use the session (others get 403). Default: `clientId` plus, when the hook
-   * put one in `extra`, the first string of `extra.sub`, `extra.subject`, `extra.userId` (so one OAuth
-   * client acting for two users yields two principals; a refreshed token keeps its principal). Sessions
+   * of the same principal may use the session (others get 403). Default `principalOf` of
+   * `@x/protocol/http`: `clientId` plus, when the hook put one in `extra`, the first string of
+   * `extra.sub`, `extra.subject`, `extra.userId` (so one OAuth client acting for two users yields two
+   * principals; a refreshed token keeps its principal), encoded so no two pairs collide. Sessions
    * opened without `AuthInfo` are anonymous and serve only anonymous requests.
    */
   sessionPrincipal?: ((auth: AuthInfo) => string | undefined) | undefined;

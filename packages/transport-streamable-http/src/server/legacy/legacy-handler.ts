@@ -146,9 +146,7 @@ function forbiddenSession(): Response {
 function refuseNewSession(state: EndpointState, caller: Caller): Response | undefined {
   const limiter = state.sessionRate;
   if (limiter !== undefined) {
-    const key =
-      caller.principal !== undefined ? `p:${caller.principal}` : `a:${caller.remoteAddress ?? 'unknown'}`;
-    const waitMs = limiter.take(key);
+    const waitMs = limiter.take(caller.key());
     if (waitMs > 0) {
       const message =
         `Too Many Requests: this client creates sessions faster than sessionRateLimit ` +

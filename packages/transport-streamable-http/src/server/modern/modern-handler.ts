@@ -13,6 +13,7 @@ import { type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';
 import type { HttpIncoming } from '@x/protocol/http';
 import { validateModernHeaders } from './header-validation.js';
 import { scopeChallenge } from '../scope-challenge.js';
+import { refuseListenStream } from '../listen-streams.js';
 
 /**
  * A modern POST (2026-07-28 streamable-http): stateless, one message, headers mirrored from the body.
@@ -54,12 +55,17 @@ export async function handleModernPost(
   // After the header check: the method and name the headers carry are now those of the body.
   const forbidden = scopeChallenge(state.options, message, extra.authInfo);
   if (forbidden !== undefined) return forbidden;
+  // A subscriptions/listen response is a long-lived stream (2026-07-28 "Receiving Messages").
+  const longLived = 'method' in message && message.method === 'subscriptions/listen';
+  if (longLived) {
+    const full = refuseListenStream(state, id);
+    if (full !== undefined) return full;
+  }
   return serveOnOwnTransport(state, 'modern', undefined, {
     messages: [message],
     extra,
     batch: false,
-    // A subscriptions/listen response is a long-lived stream (2026-07-28 "Receiving Messages").
-    longLived: 'method' in message && message.method === 'subscriptions/listen',
+    longLived,
     client: request,
   });
 }
