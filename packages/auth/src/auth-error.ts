@@ -25,7 +25,11 @@ export type AuthErrorCode =
   /** More re-authorizations for wider scopes than `maxStepUps` allows (SEP-835). */
   | 'step_up_limit'
   /** The introspection endpoint or the JWKS could not be reached. */
-  | 'verifier_unavailable';
+  | 'verifier_unavailable'
+  /** A response body (metadata, registration, token) is larger than `maxResponseBytes`. */
+  | 'response_too_large'
+  /** The token file or its folder is a symlink, or writable by others (`FileTokenStore`). */
+  | 'insecure_storage';
 
 /**
  * A typed authorization failure.

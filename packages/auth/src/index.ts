@@ -11,6 +11,7 @@ export type { ProtectedResourceMetadataOptions } from './server/protected-resour
 export { resourceMetadataUrl } from './server/resource-metadata-url.js';
 export type { TokenVerifier } from './server/token-verifier.js';
 export { authFetch } from './client/auth-fetch.js';
+export { DEFAULT_MAX_RESPONSE_BYTES } from './client/capped-fetch.js';
 export { parseBearerChallenge } from './client/bearer-challenge.js';
 export type { ParsedChallenge } from './client/bearer-challenge.js';
 export type { ClientPrivateKey } from './client/client-auth.js';
