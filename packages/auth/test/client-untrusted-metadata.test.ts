@@ -5,7 +5,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuthError, DEFAULT_MAX_RESPONSE_BYTES, OAuthClientProvider } from '../src/index.js';
+import {
+  AuthError,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  OAuthClientProvider,
+  tokenExchangeAssertion,
+} from '../src/index.js';
+import { startLoopbackRedirect } from '../src/node/index.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -270,4 +276,37 @@ describe("a challenge's resource_metadata URL (finding 7)", () => {
     expect(error.code).toBe('invalid_metadata');
     expect(seen).toEqual(['/custom-prm']);
   });
+});
+
+describe('siblings', () => {
+  it('tokenExchangeAssertion reads the IdP answer with the cap too', async () => {
+    const huge = hugeBody(SIXTY_FOUR_MB);
+    const { origin } = await serve({ '/token': huge.route });
+    const assertion = tokenExchangeAssertion({
+      tokenEndpoint: `${origin}/token`,
+      clientId: 'c',
+      subjectToken: () => 'id-token',
+    });
+    const error = await failure(
+      Promise.resolve().then(() =>
+        assertion({ issuer: origin, resource: `${origin}/mcp`, scope: undefined }),
+      ),
+    );
+    expect(error.code).toBe('response_too_large');
+    expect(error.message).toContain('maxResponseBytes');
+    await huge.result.closed;
+    expect(huge.result.finished).toBe(false);
+    expect(huge.result.written).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it.each(['file:///etc/passwd?state=s', 'x-unknown-handler://x?state=s', 'javascript:alert(1)?state=s'])(
+    'startLoopbackRedirect never hands %s to openUrl',
+    async (url) => {
+      const openUrl = vi.fn();
+      await using loopback = await startLoopbackRedirect({ openUrl });
+      const error = await failure(loopback.authorize(new URL(url)));
+      expect(error.code).toBe('invalid_metadata');
+      expect(openUrl).not.toHaveBeenCalled();
+    },
+  );
 });
