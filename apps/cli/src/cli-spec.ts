@@ -168,7 +168,14 @@ export const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'token',
     value: '<token>',
-    description: 'send "Authorization: Bearer <token>" (a pre-obtained credential; no OAuth flow)',
+    description:
+      'send "Authorization: Bearer <token>" (a pre-obtained credential; no OAuth flow); other users can see it in the process list, prefer --token-file or X_MCP_TOKEN',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'token-file',
+    value: '<path>',
+    description: 'like --token, the token read from a file (surrounding white space ignored)',
     commands: CLIENT_COMMANDS,
   },
   {
