@@ -120,6 +120,28 @@ describe('the token from a file or X_MCP_TOKEN', () => {
   });
 });
 
+describe('serve --auth-token-file', () => {
+  it('protects the server with the secret read from a file; errors never show it', async () => {
+    const file = join(dir, 'serve-secret');
+    await writeFile(file, `${SECRET}\n`, { mode: 0o600 });
+    const { url } = await serve('http', ['--auth-token-file', file]);
+    const refused = await runCli(['tools', url], { env: { ...env, X_MCP_TOKEN: 'not-the-secret' } });
+    expect(refused.code).toBe(3);
+    const ok = await runCli(['tools', '--token', SECRET, url], { env });
+    expect(ok.stdout).toContain('test_simple_text');
+    expect(ok.code).toBe(0);
+    const both = await runCli(['serve', '--port', '0', '--auth-token', SECRET, '--auth-token-file', file]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('either --auth-token or --auth-token-file');
+    const bad = join(dir, 'bad-serve-secret');
+    await writeFile(bad, `${SECRET} and more`);
+    const notToken = await runCli(['serve', '--port', '0', '--auth-token-file', bad]);
+    expect(notToken.code).toBe(2);
+    expect(notToken.stderr).toContain('--auth-token-file expects a bearer token');
+    expect(notToken.stderr).not.toContain(SECRET);
+  });
+});
+
 describe('serve off loopback without --auth-*', () => {
   it('warns on stderr for 0.0.0.0 (http and ws), not with --auth-token, not on 127.0.0.1', async () => {
     const cases: [string[], boolean][] = [

@@ -1,4 +1,3 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { VersionSelection } from '@x/client';
@@ -9,6 +8,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@x/protocol';
 import type { ParsedArgs } from './parsed-args.js';
+import { readTokenFile } from './read-token-file.js';
 import type { Target } from './target.js';
 import { UsageError } from './usage-error.js';
 
@@ -36,9 +36,6 @@ export interface ClientOptions {
 
 /** The environment variable a bearer token may come from (not the command line, which others can see). */
 export const TOKEN_ENV = 'X_MCP_TOKEN';
-
-/** The largest `--token-file` x-mcp reads: a bearer token is a few KB at most; the rest is a mistake. */
-export const MAX_TOKEN_FILE_BYTES = 16 * 1024;
 
 // RFC 6750 §2.1 b64token: also keeps a pasted newline or space out of the header.
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -110,32 +107,7 @@ function readToken(args: ParsedArgs): { value: string; from: string } | undefine
   }
   if (inline !== undefined) return { value: inline, from: '--token' };
   if (path === undefined) return undefined;
-  return { value: readTokenFile(path, command), from: '--token-file' };
-}
-
-/** The token file's text without surrounding white space (an editor's final newline); never echoed. */
-function readTokenFile(path: string, command: string | undefined): string {
-  // At most MAX_TOKEN_FILE_BYTES + 1 bytes are read: `--token-file /dev/zero` is an error, not a hang.
-  const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
-  let length = 0;
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    for (;;) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      length += read;
-      if (read === 0 || length === buffer.length) break;
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`cannot read --token-file ${path} (${code})`, { command });
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-  if (length > MAX_TOKEN_FILE_BYTES) {
-    throw new UsageError(`--token-file ${path} is larger than ${MAX_TOKEN_FILE_BYTES} bytes`, { command });
-  }
-  return buffer.subarray(0, length).toString('utf8').trim();
+  return { value: readTokenFile(path, { option: '--token-file', command }), from: '--token-file' };
 }
 
 /**

@@ -5,6 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthenticate } from '@x/protocol/http';
 import type { ParsedArgs } from '../args/parsed-args.js';
+import { readTokenFile } from '../args/read-token-file.js';
 import { UsageError } from '../args/usage-error.js';
 import { ConnectError } from '../session/connect-error.js';
 
@@ -34,7 +35,16 @@ export interface ServeAuth {
 /** Reads `--auth-token` / `--auth-issuer` / `--auth-audience`; undefined when none is given. */
 export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpec | undefined {
   const one = (name: string): string | undefined => args.values.get(name)?.at(-1);
-  const secret = one('auth-token');
+  const inline = one('auth-token');
+  const secretFile = one('auth-token-file');
+  if (inline !== undefined && secretFile !== undefined)
+    throw new UsageError('give either --auth-token or --auth-token-file, not both', { command: 'serve' });
+  // A file keeps the secret out of the process list, where every user of the machine can read it.
+  const secret =
+    secretFile === undefined
+      ? inline
+      : readTokenFile(secretFile, { option: '--auth-token-file', command: 'serve' });
+  const secretOption = secretFile === undefined ? '--auth-token' : '--auth-token-file';
   const issuer = one('auth-issuer');
   const audience = one('auth-audience');
   const scopes = args.values.get('auth-scope') ?? [];
@@ -58,9 +68,12 @@ export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpe
     if (audience !== undefined || scopes.length > 0)
       throw new UsageError('--auth-audience and --auth-scope go with --auth-issuer', { command: 'serve' });
     if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(secret)) {
-      throw new UsageError('--auth-token expects a bearer token (letters, digits, -._~+/ and trailing =)', {
-        command: 'serve',
-      });
+      throw new UsageError(
+        `${secretOption} expects a bearer token (letters, digits, -._~+/ and trailing =)`,
+        {
+          command: 'serve',
+        },
+      );
     }
     return { kind: 'token', secret };
   }
