@@ -166,6 +166,22 @@ describe('endpoint URLs in metadata (finding 2)', () => {
   });
 });
 
+it('treats a member sent as null as absent (lenient servers), not as a bad URL', async () => {
+  const { origin } = await serve(metadata(() => ({ registration_endpoint: null, jwks_uri: null })));
+  const opened: URL[] = [];
+  const provider = new OAuthClientProvider({
+    serverUrl: `${origin}/mcp`,
+    redirectUri: 'http://127.0.0.1:1/callback',
+    client: { clientId: 'c' },
+    authorize: async (url) => {
+      opened.push(url);
+      throw new Error('stop here');
+    },
+  });
+  expect((await failure(provider.login())).code).toBe('interaction_required');
+  expect(opened[0]?.pathname).toBe('/authorize');
+});
+
 describe('response bodies are read with a cap (finding 7)', () => {
   it('exports the 256 KiB default', () => {
     expect(DEFAULT_MAX_RESPONSE_BYTES).toBe(256 * 1024);

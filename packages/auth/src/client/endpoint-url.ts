@@ -55,6 +55,8 @@ export function checkMetadataUrls(
   policy: HttpPolicy,
 ): void {
   for (const [name, value] of Object.entries(metadata)) {
+    // An absent member sent as null is absent (lenient servers do this); it is never fetched.
+    if (value === null || value === undefined) continue;
     if (name.endsWith('_endpoint') || name === 'jwks_uri' || name === 'issuer')
       checkEndpointUrl(value, `${name} of ${where}`, policy);
     else if (name === 'mtls_endpoint_aliases' && typeof value === 'object' && value !== null)
