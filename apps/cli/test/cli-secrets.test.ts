@@ -142,6 +142,51 @@ describe('serve --auth-token-file', () => {
   });
 });
 
+describe("serve --auth-issuer and the issuer's metadata", () => {
+  it('reads it with a cap and takes only a web jwks_uri (exit 3 otherwise)', async () => {
+    const progress = { written: 0, finished: false };
+    let closed: () => void = () => {};
+    const hungUp = new Promise<void>((resolve) => (closed = resolve));
+    const issuer = createServer((req, res) => {
+      if (req.url === '/.well-known/oauth-authorization-server') {
+        // 64 MB, written with backpressure: what was written is what the CLI read plus socket buffers.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        res.on('close', () => {
+          progress.finished = res.writableFinished;
+          closed();
+        });
+        const pump = (): void => {
+          while (progress.written < 64 * 1024 * 1024 && !res.destroyed) {
+            progress.written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          if (!res.destroyed) res.end();
+        };
+        pump();
+      } else if (req.url === '/.well-known/openid-configuration')
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jwks_uri: 'file:///etc/passwd' }));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => issuer.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(issuer.address() as AddressInfo).port}`;
+      const run = await runCli(['serve', '--port', '0', '--auth-issuer', origin]);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain('the document is larger than 262144 bytes');
+      expect(run.stderr).toContain('jwks_uri is file: (only https:, or http: on a loopback host)');
+      await hungUp;
+      expect(progress.finished).toBe(false);
+      expect(progress.written).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      issuer.closeAllConnections();
+      await new Promise<void>((resolve) => issuer.close(() => resolve()));
+    }
+  });
+});
+
 describe('serve off loopback without --auth-*', () => {
   it('warns on stderr for 0.0.0.0 (http and ws), not with --auth-token, not on 127.0.0.1', async () => {
     const cases: [string[], boolean][] = [
