@@ -118,7 +118,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'serve',
     usage:
-      'serve [--transport stdio|http|sse|ws] [--port <n>] [--host <address>] [--auth-token <secret> | --auth-issuer <url> [--auth-audience <aud>] [--auth-scope <scope>]…]',
+      'serve [--transport stdio|http|sse|ws] [--port <n>] [--host <address>] [--auth-token <secret> | --auth-token-file <path> | --auth-issuer <url> [--auth-audience <aud>] [--auth-scope <scope>]…]',
     summary: 'Run the example "everything" server; prints its URL on the first line of stdout',
     examples: [
       'x-mcp serve --transport http --port 3000',
@@ -168,7 +168,14 @@ export const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'token',
     value: '<token>',
-    description: 'send "Authorization: Bearer <token>" (a pre-obtained credential; no OAuth flow)',
+    description:
+      'send "Authorization: Bearer <token>" (a pre-obtained credential; no OAuth flow); other users can see it in the process list, prefer --token-file or X_MCP_TOKEN',
+    commands: CLIENT_COMMANDS,
+  },
+  {
+    name: 'token-file',
+    value: '<path>',
+    description: 'like --token, the token read from a file (surrounding white space ignored)',
     commands: CLIENT_COMMANDS,
   },
   {
@@ -277,7 +284,14 @@ export const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'auth-token',
     value: '<secret>',
-    description: 'http, sse: require "Authorization: Bearer <secret>" (401 with a challenge otherwise)',
+    description:
+      'http, sse: require "Authorization: Bearer <secret>" (401 with a challenge otherwise); visible in the process list, prefer --auth-token-file',
+    commands: ['serve'],
+  },
+  {
+    name: 'auth-token-file',
+    value: '<path>',
+    description: 'like --auth-token, the secret read from a file (surrounding white space ignored)',
     commands: ['serve'],
   },
   {

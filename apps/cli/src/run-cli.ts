@@ -1,4 +1,4 @@
-import { readClientOptions } from './args/client-options.js';
+import { readClientOptions, withEnvironmentToken } from './args/client-options.js';
 import { closestName } from './args/closest-name.js';
 import { parseArgs } from './args/parse-args.js';
 import type { ParsedArgs } from './args/parsed-args.js';
@@ -102,12 +102,12 @@ export async function runCli(
     ]);
     const implementation = CLIENT_COMMAND_IMPLEMENTATIONS[spec.name];
     if (implementation === undefined) throw new UsageError(`'${spec.name}' is not available yet`);
-    const options = readClientOptions(parsed);
     const { target, rest } = resolveTarget({
       positionals: parsed.positionals,
       serverCommand: parsed.serverCommand,
       command: spec.name,
     });
+    const options = withEnvironmentToken(readClientOptions(parsed), target, terminal.io.env, spec.name);
     const run = implementation({ command: spec.name, positionals: rest, args: parsed, options });
     connecting = true;
     targetName = describeTarget(target);

@@ -27,7 +27,11 @@ export type AuthErrorCode =
   /** The introspection endpoint or the JWKS could not be reached, timed out or answered garbage (503). */
   | 'verifier_unavailable'
   /** The DPoP replay cache has no room without forgetting an unexpired proof (503, try again). */
-  | 'replay_cache_full';
+  | 'replay_cache_full'
+  /** A response body (metadata, registration, token) is larger than `maxResponseBytes`. */
+  | 'response_too_large'
+  /** The token file or its folder is a symlink, or writable by others (`FileTokenStore`). */
+  | 'insecure_storage';
 
 /**
  * A typed authorization failure.

@@ -35,6 +35,7 @@ export { resourceMetadataUrl } from './server/resource-metadata-url.js';
 export { DEFAULT_CLOCK_TOLERANCE_SEC } from './server/token-verifier.js';
 export type { TokenVerifier } from './server/token-verifier.js';
 export { authFetch } from './client/auth-fetch.js';
+export { DEFAULT_MAX_RESPONSE_BYTES } from './client/capped-fetch.js';
 export { parseBearerChallenge } from './client/bearer-challenge.js';
 export type { ParsedChallenge } from './client/bearer-challenge.js';
 export type { ClientPrivateKey } from './client/client-auth.js';

@@ -8,11 +8,13 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@x/protocol';
 import type { ParsedArgs } from './parsed-args.js';
+import { readTokenFile } from './read-token-file.js';
+import type { Target } from './target.js';
 import { UsageError } from './usage-error.js';
 
 /** The connection and output options of every command that talks to a server. */
 export interface ClientOptions {
-  /** `-H` headers, plus `authorization` from `--token`. */
+  /** `-H` headers, plus `authorization` from `--token` / `--token-file`. */
   readonly headers: Readonly<Record<string, string>>;
   /** `--no-browser`: an OAuth authorization only prints its URL. */
   readonly noBrowser: boolean;
@@ -31,6 +33,12 @@ export interface ClientOptions {
   readonly json: boolean;
   readonly out: string | undefined;
 }
+
+/** The environment variable a bearer token may come from (not the command line, which others can see). */
+export const TOKEN_ENV = 'X_MCP_TOKEN';
+
+// RFC 6750 §2.1 b64token: also keeps a pasted newline or space out of the header.
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** Reads and checks the client options of a parsed command line; a bad value is a `UsageError`. */
 export function readClientOptions(args: ParsedArgs): ClientOptions {
@@ -58,18 +66,17 @@ export function readClientOptions(args: ParsedArgs): ClientOptions {
     throw new UsageError(`unknown --transport ${transport}; use http, sse, ws or stdio`, { command });
   }
   const headers = parseHeaders(args.values.get('header') ?? [], command);
-  const token = one('token');
+  const token = readToken(args);
   if (token !== undefined) {
     if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
-      throw new UsageError('give either --token or -H Authorization, not both', { command });
+      throw new UsageError(`give either ${token.from} or -H Authorization, not both`, { command });
     }
-    // RFC 6750 §2.1 b64token: also keeps a pasted newline or space out of the header.
-    if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
-      throw new UsageError('--token expects a bearer token (letters, digits, -._~+/ and trailing =)', {
+    if (!B64TOKEN.test(token.value)) {
+      throw new UsageError(`${token.from} expects a bearer token (letters, digits, -._~+/ and trailing =)`, {
         command,
       });
     }
-    headers['authorization'] = `Bearer ${token}`;
+    headers['authorization'] = `Bearer ${token.value}`;
   }
   return {
     headers,
@@ -90,27 +97,98 @@ export function readClientOptions(args: ParsedArgs): ClientOptions {
   };
 }
 
+/** `--token <token>` or `--token-file <path>` (not both); undefined when neither is given. */
+function readToken(args: ParsedArgs): { value: string; from: string } | undefined {
+  const command = args.command;
+  const inline = args.values.get('token')?.at(-1);
+  const path = args.values.get('token-file')?.at(-1);
+  if (inline !== undefined && path !== undefined) {
+    throw new UsageError('give either --token or --token-file, not both', { command });
+  }
+  if (inline !== undefined) return { value: inline, from: '--token' };
+  if (path === undefined) return undefined;
+  return { value: readTokenFile(path, { option: '--token-file', command }), from: '--token-file' };
+}
+
+/**
+ * The token in `X_MCP_TOKEN`, as an `authorization` header for a URL target that has no other
+ * credential (`--token`, `--token-file` and `-H Authorization` win; stdio servers never get it).
+ *
+ * @example
+ * ```ts
+ * const options = withEnvironmentToken(readClientOptions(parsed), target, process.env);
+ * ```
+ */
+export function withEnvironmentToken(
+  options: ClientOptions,
+  target: Target,
+  env: Readonly<Record<string, string | undefined>>,
+  command?: string,
+): ClientOptions {
+  const token = env[TOKEN_ENV];
+  if (token === undefined || token === '' || target.kind === 'stdio') return options;
+  if (Object.keys(options.headers).some((name) => name.toLowerCase() === 'authorization')) return options;
+  if (!B64TOKEN.test(token.trim())) {
+    throw new UsageError(
+      `${TOKEN_ENV} holds no bearer token (letters, digits, -._~+/ and trailing =); unset it or fix it`,
+      { command },
+    );
+  }
+  return { ...options, headers: { ...options.headers, authorization: `Bearer ${token.trim()}` } };
+}
+
+/**
+ * What fetch refuses in a header value (and what would split a header on the wire): control
+ * characters other than tab, and anything past U+00FF.
+ */
+function isBadHeaderValue(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f || code > 0xff) return true;
+  }
+  return false;
+}
+
+/**
+ * `-H 'Name: value'` entries. Errors show at most the header's name, never its value: a mistyped
+ * `-H 'Authorization Bearer …'` must not print the token.
+ */
 function parseHeaders(raw: readonly string[], command: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const entry of raw) {
+  raw.forEach((entry, index) => {
     const colon = entry.indexOf(':');
     const name = colon === -1 ? '' : entry.slice(0, colon).trim();
     // RFC 9110 field names are tokens: no spaces, no separators.
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-      throw new UsageError(`-H expects 'Name: value', got '${entry}'`, { command });
+      throw new UsageError(
+        `-H expects 'Name: value'; header ${index + 1} has no valid name before ':' (its text is not shown, it may hold a secret)`,
+        { command },
+      );
     }
-    headers[name] = entry.slice(colon + 1).trim();
-  }
+    const value = entry.slice(colon + 1).trim();
+    if (isBadHeaderValue(value)) {
+      throw new UsageError(
+        `-H ${name}: the value holds a line break or another control character (value not shown)`,
+        { command },
+      );
+    }
+    headers[name] = value;
+  });
   return headers;
 }
 
 function parseEnv(raw: readonly string[], command: string | undefined): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const entry of raw) {
+  raw.forEach((entry, index) => {
     const eq = entry.indexOf('=');
-    if (eq <= 0) throw new UsageError(`-e expects KEY=VALUE, got '${entry}'`, { command });
+    // The text is not echoed: a mistyped `-e` may be the value alone, a secret.
+    if (eq <= 0) {
+      throw new UsageError(`-e expects KEY=VALUE; entry ${index + 1} has no name before '=' (not shown)`, {
+        command,
+      });
+    }
     env[entry.slice(0, eq)] = entry.slice(eq + 1);
-  }
+  });
   return env;
 }
 

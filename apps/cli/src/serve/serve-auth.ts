@@ -5,6 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthenticate } from '@x/protocol/http';
 import type { ParsedArgs } from '../args/parsed-args.js';
+import { readTokenFile } from '../args/read-token-file.js';
 import { UsageError } from '../args/usage-error.js';
 import { ConnectError } from '../session/connect-error.js';
 
@@ -34,7 +35,16 @@ export interface ServeAuth {
 /** Reads `--auth-token` / `--auth-issuer` / `--auth-audience`; undefined when none is given. */
 export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpec | undefined {
   const one = (name: string): string | undefined => args.values.get(name)?.at(-1);
-  const secret = one('auth-token');
+  const inline = one('auth-token');
+  const secretFile = one('auth-token-file');
+  if (inline !== undefined && secretFile !== undefined)
+    throw new UsageError('give either --auth-token or --auth-token-file, not both', { command: 'serve' });
+  // A file keeps the secret out of the process list, where every user of the machine can read it.
+  const secret =
+    secretFile === undefined
+      ? inline
+      : readTokenFile(secretFile, { option: '--auth-token-file', command: 'serve' });
+  const secretOption = secretFile === undefined ? '--auth-token' : '--auth-token-file';
   const issuer = one('auth-issuer');
   const audience = one('auth-audience');
   const scopes = args.values.get('auth-scope') ?? [];
@@ -58,9 +68,12 @@ export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpe
     if (audience !== undefined || scopes.length > 0)
       throw new UsageError('--auth-audience and --auth-scope go with --auth-issuer', { command: 'serve' });
     if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(secret)) {
-      throw new UsageError('--auth-token expects a bearer token (letters, digits, -._~+/ and trailing =)', {
-        command: 'serve',
-      });
+      throw new UsageError(
+        `${secretOption} expects a bearer token (letters, digits, -._~+/ and trailing =)`,
+        {
+          command: 'serve',
+        },
+      );
     }
     return { kind: 'token', secret };
   }
@@ -94,9 +107,13 @@ export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpe
  * set its metadata names (audience = `--auth-audience`, else the server URL).
  */
 export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promise<ServeAuth> {
-  const { AuthError, bearerAuth, protectedResourceMetadataHandler, resourceMetadataUrl } = await import(
-    '@x/auth'
-  );
+  const {
+    AuthError,
+    bearerAuth,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    protectedResourceMetadataHandler,
+    resourceMetadataUrl,
+  } = await import('@x/auth');
   const metadataPath = resourceMetadataUrl(resource).pathname;
   let authenticate: HttpAuthenticate;
   let authorizationServers: string[];
@@ -118,7 +135,7 @@ export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promi
     });
     description = 'Protected: send "Authorization: Bearer <--auth-token>" (x-mcp … --token <secret>)';
   } else {
-    const jwks = await jwksUri(new URL(spec.issuer));
+    const jwks = await jwksUri(new URL(spec.issuer), DEFAULT_MAX_RESPONSE_BYTES);
     authorizationServers = [spec.issuer];
     authenticate = bearerAuth({
       resource: spec.audience ?? resource.href,
@@ -145,9 +162,10 @@ export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promi
 
 /**
  * The issuer's `jwks_uri`, from its RFC 8414 metadata (path-inserted well-known URL) or, failing that,
- * its OpenID Connect discovery document.
+ * its OpenID Connect discovery document. The document is read up to `maxBytes` (the OAuth client's
+ * cap), and the key set must be `https:` (or `http:` on a loopback host), as the client requires.
  */
-async function jwksUri(issuer: URL): Promise<string> {
+async function jwksUri(issuer: URL, maxBytes: number): Promise<string> {
   const path = issuer.pathname === '/' ? '' : issuer.pathname.replace(/\/$/, '');
   const candidates = [
     new URL(`/.well-known/oauth-authorization-server${path}`, issuer.origin),
@@ -162,12 +180,46 @@ async function jwksUri(issuer: URL): Promise<string> {
         await response.body?.cancel();
         continue;
       }
-      const metadata = (await response.json()) as { jwks_uri?: unknown };
-      if (typeof metadata.jwks_uri === 'string') return metadata.jwks_uri;
+      const metadata = JSON.parse(await readCapped(response, maxBytes)) as { jwks_uri?: unknown };
+      if (typeof metadata.jwks_uri === 'string') {
+        const jwks = new URL(metadata.jwks_uri);
+        if (jwks.protocol === 'https:' || (jwks.protocol === 'http:' && isLoopbackHost(jwks.hostname)))
+          return jwks.href;
+        failures.push(`${url.href}: jwks_uri is ${jwks.protocol} (only https:, or http: on a loopback host)`);
+        continue;
+      }
       failures.push(`${url.href}: no jwks_uri`);
     } catch (error) {
       failures.push(`${url.href}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   throw new ConnectError(`cannot find the key set of --auth-issuer ${issuer.href} (${failures.join('; ')})`);
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** The body as text, refused past `maxBytes` (the connection is closed, the rest never read). */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const tooLarge = `the document is larger than ${maxBytes} bytes`;
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    await response.body?.cancel();
+    throw new Error(tooLarge);
+  }
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new Error(tooLarge);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

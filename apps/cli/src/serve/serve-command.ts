@@ -76,6 +76,11 @@ export function prepareServe(
         ),
       );
       if (protection !== undefined) terminal.err(terminal.errStyle.dim(protection));
+      // Off loopback, an unprotected server is everyone's: its tools run for whoever reaches the port.
+      if (authSpec === undefined && !isLoopbackHost(host))
+        terminal.err(
+          `warning: ${host} is reachable from other machines and the server has no authorization; anyone who can connect can use it${name === 'ws' ? ' (ws takes no --auth-*: bind 127.0.0.1, or serve http with --auth-token or --auth-issuer)' : ' (protect it with --auth-token or --auth-issuer, or bind 127.0.0.1)'}`,
+        );
     }
     const stopped = new Promise<void>((resolve) =>
       signal.addEventListener('abort', () => resolve(), { once: true }),
@@ -85,6 +90,14 @@ export function prepareServe(
     await server.close();
     return ExitCode.Ok;
   };
+}
+
+/** 127.0.0.0/8, ::1 and localhost: addresses no other machine can connect to. */
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || bare === '::ffff:127.0.0.1'
+  );
 }
 
 /** Why a listen failed, by system error code, with what to do about it. */

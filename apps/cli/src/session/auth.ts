@@ -1,11 +1,11 @@
 // Everything x-mcp does with `@x/auth` on the client side lives here, so the wiring is in one place:
 // where tokens are kept, how the user is sent to the authorization server, and what the HTTP
 // transports are given (`fetch: authFetch(provider)`).
-import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { authFetch, OAuthClientProvider } from '@x/auth';
 import { FileTokenStore, type LoopbackRedirect, startLoopbackRedirect } from '@x/auth/node';
 import type { Terminal } from '../output/terminal.js';
+import { isOpenableUrl, openBrowser } from './open-browser.js';
 import { tokenFile } from './token-file.js';
 
 export { configDir, tokenFile } from './token-file.js';
@@ -53,11 +53,17 @@ export async function startCliAuth(options: CliAuthOptions): Promise<CliAuth> {
   let authorized = false;
   const loopback: LoopbackRedirect = await startLoopbackRedirect({
     openUrl: (url) => {
+      // The OAuth client already refuses such metadata; this is the last check before the opener.
+      if (!isOpenableUrl(url))
+        throw new Error(
+          `refusing to open a ${url.protocol} authorization URL (only https:, or http: on loopback)`,
+        );
       interacting = true;
       terminal.err(`To authorize x-mcp for ${serverUrl.href}, open this URL in a browser:`);
       terminal.err(`  ${url.href}`);
       terminal.err(terminal.errStyle.dim('Waiting for the authorization server to redirect back…'));
-      if (!options.noBrowser && browserAvailable(terminal)) openBrowser(url);
+      if (!options.noBrowser && browserAvailable(terminal))
+        openBrowser(url, { platform: process.platform, env: terminal.io.env });
     },
   });
   // close() gives up a pending authorization at once, so nothing waits for a browser that never comes.
@@ -116,21 +122,4 @@ function browserAvailable(terminal: Terminal): boolean {
   if (process.platform === 'darwin' || process.platform === 'win32') return true;
   const env = terminal.io.env;
   return Boolean(env['DISPLAY'] || env['WAYLAND_DISPLAY']);
-}
-
-function openBrowser(url: URL): void {
-  const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [url.href]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url.href.replace(/&/g, '^&')]]
-        : ['xdg-open', [url.href]];
-  try {
-    const child = spawn(command, args, { stdio: 'ignore', detached: true });
-    // No browser opener installed: the printed URL is enough.
-    child.on('error', () => {});
-    child.unref();
-  } catch {
-    // Same: the URL is on stderr.
-  }
 }

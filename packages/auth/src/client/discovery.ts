@@ -1,5 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { AuthError } from '../auth-error.js';
+import { cappedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './capped-fetch.js';
+import { checkEndpointUrl, checkMetadataUrls, type HttpPolicy, isAllowedUrl } from './endpoint-url.js';
 
 /** What discovery found for one MCP server. */
 export interface Discovered {
@@ -14,35 +16,47 @@ export interface Discovered {
 }
 
 export interface DiscoveryContext {
+  /** The fetch to use; the provider gives a `cappedFetch`, so no body is read past its cap. */
   fetch: typeof fetch;
-  /** Allows `http:` URLs (loopback development). */
-  insecure: boolean;
+  /** Which `http:` URLs may be fetched (loopback development). */
+  http: HttpPolicy;
+  /**
+   * Origins besides the MCP server's whose `resource_metadata` URL (in a `WWW-Authenticate` challenge)
+   * the client fetches. Default none.
+   */
+  resourceMetadataOrigins?: readonly string[] | undefined;
+  /** The most bytes read of one document. Default `DEFAULT_MAX_RESPONSE_BYTES`. */
+  maxResponseBytes?: number | undefined;
   signal?: AbortSignal | undefined;
 }
 
-const MAX_METADATA_BYTES = 256 * 1024;
-
 async function getJson(url: URL, ctx: DiscoveryContext): Promise<{ status: number; body?: unknown }> {
-  if (url.protocol !== 'https:' && !(ctx.insecure && url.protocol === 'http:'))
+  if (!isAllowedUrl(url, ctx.http))
     throw new AuthError(
       'discovery_failed',
-      `refusing to fetch metadata over ${url.protocol} (${url.origin})`,
+      `refusing to fetch metadata over ${url.protocol} (${url.origin}); only https:, or http: on a loopback host where allowed (allowInsecureHttp)`,
     );
   const init: RequestInit = { headers: { accept: 'application/json' }, redirect: 'manual' };
   if (ctx.signal !== undefined) init.signal = ctx.signal;
   let response: Response;
   try {
-    response = await ctx.fetch(url, init);
+    response = await cappedFetch(ctx.fetch, ctx.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES)(url, init);
   } catch (error) {
+    if (error instanceof AuthError) throw error;
     throw new AuthError('discovery_failed', `could not fetch ${url.origin}${url.pathname}`, { cause: error });
   }
   if (response.status !== 200) {
     await response.body?.cancel();
     return { status: response.status };
   }
-  const text = await response.text();
-  if (text.length > MAX_METADATA_BYTES)
-    throw new AuthError('invalid_metadata', `${url.pathname} is larger than ${MAX_METADATA_BYTES} bytes`);
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    // The capped fetch errors the body past maxResponseBytes; that error says so.
+    if (error instanceof AuthError) throw error;
+    throw new AuthError('discovery_failed', `could not read ${url.origin}${url.pathname}`, { cause: error });
+  }
   try {
     return { status: 200, body: JSON.parse(text) };
   } catch {
@@ -89,10 +103,23 @@ export async function discoverResource(
 ): Promise<{ resource: string; authorizationServers: string[]; scopesSupported?: string[] } | undefined> {
   const candidates: URL[] = [];
   if (challengeMetadataUrl !== undefined) {
+    let url: URL | undefined;
     try {
-      candidates.push(new URL(challengeMetadataUrl));
+      url = new URL(challengeMetadataUrl);
     } catch {
       // a malformed parameter is ignored; the well-known paths follow
+    }
+    if (url !== undefined) {
+      // RFC 9728 §3.3/§7.3: the PRM must name this server as its resource, but that is checked only
+      // after the fetch; so the challenge may not make the client fetch just anything first. The
+      // server's own origin (where RFC 9728 §3.1 puts the document) is fetched, other origins only
+      // when listed in resourceMetadataOrigins.
+      if (url.origin !== serverUrl.origin && !(ctx.resourceMetadataOrigins ?? []).includes(url.origin))
+        throw new AuthError(
+          'discovery_failed',
+          `the server's challenge names resource_metadata on ${url.origin}, not ${serverUrl.origin}; allow that origin with the resourceMetadataOrigins option`,
+        );
+      candidates.push(url);
     }
   }
   candidates.push(wellKnown(serverUrl, 'oauth-protected-resource', true));
@@ -113,6 +140,9 @@ export async function discoverResource(
         'invalid_metadata',
         'the Protected Resource Metadata lists no authorization_servers',
       );
+    for (const issuer of servers)
+      checkEndpointUrl(issuer, 'an authorization_servers entry of the PRM', ctx.http);
+    checkMetadataUrls(body, 'the Protected Resource Metadata', ctx.http);
     const out: { resource: string; authorizationServers: string[]; scopesSupported?: string[] } = {
       resource: body['resource'],
       authorizationServers: servers as string[],
@@ -148,6 +178,7 @@ export async function discoverAuthorizationServer(
   for (const url of candidates) {
     const { status, body } = await getJson(url, ctx);
     if (status !== 200) continue;
+    if (isRecord(body)) checkMetadataUrls(body, `the authorization server metadata of ${issuer}`, ctx.http);
     try {
       return await oauth.processDiscoveryResponse(
         issuerUrl,

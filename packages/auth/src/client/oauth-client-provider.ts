@@ -3,6 +3,7 @@ import * as oauth from 'oauth4webapi';
 import { AuthError } from '../auth-error.js';
 import type { AssertionSource } from './assertion-source.js';
 import { parseBearerChallenge, type ParsedChallenge } from './bearer-challenge.js';
+import { cappedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './capped-fetch.js';
 import { type ClientPrivateKey, clientAuthFor } from './client-auth.js';
 import { DpopProofs, withDpopNonceRetry } from './dpop-proofs.js';
 import {
@@ -11,6 +12,7 @@ import {
   discover,
   discoverAuthorizationServer,
 } from './discovery.js';
+import { checkEndpointUrl, type HttpPolicy, isLoopbackHost } from './endpoint-url.js';
 import { toAuthError } from './oauth-errors.js';
 import {
   type AuthState,
@@ -53,8 +55,23 @@ export interface OAuthClientProviderOptions {
   /** Default `InMemoryTokenStore`. */
   store?: TokenStore | undefined;
   fetch?: typeof fetch | undefined;
-  /** Allow `http:` URLs. Default: only when the MCP server itself is `http:` on a loopback address. */
+  /**
+   * `true`: allow `http:` URLs on any host; `false`: only `https:`. Default: `http:` on loopback hosts
+   * when the MCP server itself is `http:` on one, else only `https:`. Other schemes are always refused
+   * in metadata, before anything is fetched or opened.
+   */
   allowInsecureHttp?: boolean | undefined;
+  /**
+   * The most bytes read of any response body the client fetches (metadata, registration, tokens);
+   * the read is aborted past it. Default `DEFAULT_MAX_RESPONSE_BYTES` (256 KiB).
+   */
+  maxResponseBytes?: number | undefined;
+  /**
+   * Origins (`https://meta.example`) besides the MCP server's own whose `resource_metadata` URL, named
+   * in a `WWW-Authenticate` challenge, the client fetches. Default none: a challenge pointing at
+   * another origin is refused (`discovery_failed`) before anything is fetched from it.
+   */
+  resourceMetadataOrigins?: readonly string[] | undefined;
   /** Re-authorizations for wider scopes (403 `insufficient_scope`) before giving up. Default 2. */
   maxStepUps?: number | undefined;
   /**
@@ -73,7 +90,6 @@ const SCHEMES = new Map([
   ['dpop', 'DPoP'],
 ]);
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * An OAuth 2.1 client for one MCP server (MCP "Authorization"): discovery (RFC 9728, RFC 8414, OIDC,
@@ -98,7 +114,7 @@ export class OAuthClientProvider {
   readonly #key: string;
   readonly #store: TokenStore;
   readonly #fetch: typeof fetch;
-  readonly #insecure: boolean;
+  readonly #httpPolicy: HttpPolicy;
   #discovered: Discovered | undefined;
   #dpop: DpopProofs | undefined;
   #inFlight: Promise<void> | undefined;
@@ -111,9 +127,18 @@ export class OAuthClientProvider {
     this.#server = new URL(options.serverUrl);
     this.#key = this.#server.href;
     this.#store = options.store ?? new InMemoryTokenStore();
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
-    this.#insecure =
-      options.allowInsecureHttp ?? (this.#server.protocol === 'http:' && LOOPBACK.has(this.#server.hostname));
+    const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0)
+      throw new AuthError('invalid_options', 'maxResponseBytes must be a positive integer');
+    this.#fetch = cappedFetch(options.fetch ?? ((input, init) => fetch(input, init)), maxBytes);
+    this.#httpPolicy =
+      options.allowInsecureHttp === true
+        ? 'any'
+        : options.allowInsecureHttp === false
+          ? 'never'
+          : this.#server.protocol === 'http:' && isLoopbackHost(this.#server.hostname)
+            ? 'loopback'
+            : 'never';
     if ((options.grant ?? 'authorization_code') === 'authorization_code' && options.redirectUri === undefined)
       throw new AuthError('invalid_options', 'the authorization code grant needs a redirectUri');
     if (options.grant === 'jwt_bearer' && options.assertion === undefined)
@@ -245,7 +270,12 @@ export class OAuthClientProvider {
   }
 
   #ctx(): DiscoveryContext {
-    return { fetch: this.#fetch, insecure: this.#insecure };
+    return {
+      fetch: this.#fetch,
+      http: this.#httpPolicy,
+      resourceMetadataOrigins: this.#options.resourceMetadataOrigins,
+      maxResponseBytes: this.#options.maxResponseBytes,
+    };
   }
 
   #http(): {
@@ -253,7 +283,11 @@ export class OAuthClientProvider {
     [oauth.allowInsecureRequests]: boolean;
     DPoP?: oauth.DPoPHandle;
   } {
-    const options = { [oauth.customFetch]: this.#fetch, [oauth.allowInsecureRequests]: this.#insecure };
+    // Every URL oauth4webapi fetches was checked in discovery (checkMetadataUrls): http: only as allowed.
+    const options = {
+      [oauth.customFetch]: this.#fetch,
+      [oauth.allowInsecureRequests]: this.#httpPolicy !== 'never',
+    };
     return this.#dpop === undefined ? options : { ...options, DPoP: this.#dpop.handle };
   }
 
@@ -385,7 +419,9 @@ export class OAuthClientProvider {
     const redirectUri = String(this.#options.redirectUri);
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
-    const url = new URL(as.authorization_endpoint);
+    // Checked again right before the user is sent there: whatever opens this URL (a browser opener,
+    // a shell) must only ever see https: (or http: on loopback).
+    const url = checkEndpointUrl(as.authorization_endpoint, 'authorization_endpoint', this.#httpPolicy);
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', stored.clientId);
     url.searchParams.set('redirect_uri', redirectUri);
@@ -523,7 +559,7 @@ function applicationTypeOf(redirectUri: string | URL | undefined): 'native' | 'w
   if (redirectUri === undefined) return 'web';
   const url = new URL(redirectUri);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'native';
-  return LOOPBACK.has(url.hostname) ? 'native' : 'web';
+  return isLoopbackHost(url.hostname) ? 'native' : 'web';
 }
 
 function tokensOf(

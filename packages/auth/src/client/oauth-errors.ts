@@ -7,6 +7,15 @@ import { AuthError, type AuthErrorCode } from '../auth-error.js';
  */
 export function toAuthError(error: unknown, code: AuthErrorCode, what: string): AuthError {
   if (error instanceof AuthError) return error;
+  // oauth4webapi wraps a failed body read (the capped fetch's response_too_large) in its own error.
+  for (
+    let cause = (error as { cause?: unknown })?.cause, depth = 0;
+    depth < 4 && cause !== undefined;
+    depth++
+  ) {
+    if (cause instanceof AuthError) return cause;
+    cause = (cause as { cause?: unknown }).cause;
+  }
   if (error instanceof oauth.ResponseBodyError)
     return new AuthError(code, `${what}: the server answered ${error.status} ${oauthCode(error.error)}`, {
       cause: error,

@@ -1,5 +1,6 @@
 import { AuthError } from '../auth-error.js';
 import type { AssertionSource } from './assertion-source.js';
+import { cappedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './capped-fetch.js';
 
 /** Options of `tokenExchangeAssertion`. */
 export interface TokenExchangeAssertionOptions {
@@ -14,6 +15,8 @@ export interface TokenExchangeAssertionOptions {
   /** Default `urn:ietf:params:oauth:token-type:id_token`. */
   subjectTokenType?: string | undefined;
   fetch?: typeof fetch | undefined;
+  /** The most bytes read of the IdP's answer. Default `DEFAULT_MAX_RESPONSE_BYTES` (256 KiB). */
+  maxResponseBytes?: number | undefined;
 }
 
 const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag';
@@ -32,7 +35,10 @@ const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag';
  * ```
  */
 export function tokenExchangeAssertion(options: TokenExchangeAssertionOptions): AssertionSource {
-  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  const fetchImpl = cappedFetch(
+    options.fetch ?? ((input, init) => fetch(input, init)),
+    options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+  );
   return async ({ issuer, resource, scope }) => {
     const body = new URLSearchParams({
       grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
@@ -65,6 +71,7 @@ export function tokenExchangeAssertion(options: TokenExchangeAssertionOptions): 
       const parsed: unknown = await response.json();
       answer = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
     } catch (error) {
+      if (error instanceof AuthError) throw error;
       throw new AuthError('token_request_failed', 'the token exchange at the IdP failed', { cause: error });
     }
     const token = answer['access_token'];

@@ -62,6 +62,13 @@ export async function startLoopbackRedirect(options: LoopbackRedirectOptions): P
   return {
     redirectUri,
     authorize: async (authorizationUrl) => {
+      // Whatever openUrl does (a browser opener, a shell), it only ever gets a web URL: an
+      // authorization server may not make this machine open file: or a custom scheme handler.
+      if (authorizationUrl.protocol !== 'https:' && authorizationUrl.protocol !== 'http:')
+        throw new AuthError(
+          'invalid_metadata',
+          `refusing to open a ${authorizationUrl.protocol} authorization URL (only https: and http:)`,
+        );
       const state = authorizationUrl.searchParams.get('state');
       if (state === null) throw new AuthError('interaction_required', 'the authorization URL has no state');
       let timer: ReturnType<typeof setTimeout> | undefined;
