@@ -49,6 +49,9 @@ export const ALLOWANCES = {
       '@x/transport-stdio',
       '@x/transport-streamable-http',
       '@x/transport-sse',
+      // `server/express.js` (createMcpExpressApp) returns an Express app, as 1.x: an optional peer.
+      'express',
+      '@types/express',
     ],
     node: true,
   },

@@ -172,9 +172,9 @@ export class Server {
       await (transport as Transport & AttachingTransport)[ATTACH](this.#x, (session) => {
         this.#session = session;
       });
-      return;
+    } else {
+      this.#session = await this.#x.connect(transport);
     }
-    this.#session = await this.#x.connect(transport);
     const closed = transport.onclose;
     transport.onclose = () => {
       closed?.();
@@ -188,8 +188,10 @@ export class Server {
   async close(): Promise<void> {
     const transport = this.#transport;
     if (transport === undefined) return;
-    if (this.#session !== undefined) await this.#session.close();
-    else await transport.close();
+    const session = this.#session;
+    if (session !== undefined) await session.close();
+    // A Streamable HTTP transport also owns its handler; a plain one is closed by its session.
+    if (session === undefined || ATTACH in transport) await transport.close();
   }
 
   /** The capabilities the client declared in `initialize`. */
