@@ -89,6 +89,7 @@ export class StreamableHTTPClientTransport extends StreamableHttpClientTransport
 /** `requestInit.headers` in any of its forms, as a plain record. */
 function headersOf(init: HeadersInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (init !== undefined) new Headers(init).forEach((value, key) => (out[key] = value));
+  if (init === undefined) return out;
+  for (const [key, value] of new Headers(init)) out[key] = value;
   return out;
 }

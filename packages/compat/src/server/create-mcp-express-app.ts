@@ -59,12 +59,10 @@ function hostGuard(allowed: readonly string[]) {
       next();
       return;
     }
-    res
-      .status(403)
-      .json({
-        jsonrpc: '2.0',
-        error: { code: -32000, message: `Invalid Host: ${header ?? '(none)'}` },
-        id: null,
-      });
+    res.status(403).json({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: `Invalid Host: ${header ?? '(none)'}` },
+      id: null,
+    });
   };
 }
