@@ -210,7 +210,10 @@ export class Server {
   }
 
   /** `sampling/createMessage` to the client (needs its `sampling` capability). */
-  createMessage(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
+  async createMessage(
+    params: CreateMessageRequestParams,
+    options?: RequestOptions,
+  ): Promise<CreateMessageResult> {
     return this.#connected().request(
       { method: 'sampling/createMessage', params } as OutgoingRequest,
       CreateMessageResultSchema,
@@ -219,7 +222,7 @@ export class Server {
   }
 
   /** `elicitation/create` to the client (needs its `elicitation` capability). */
-  elicitInput(params: ElicitRequestParams, options?: RequestOptions): Promise<ElicitResult> {
+  async elicitInput(params: ElicitRequestParams, options?: RequestOptions): Promise<ElicitResult> {
     return this.#connected().request(
       { method: 'elicitation/create', params } as OutgoingRequest,
       ElicitResultSchema,
@@ -228,7 +231,7 @@ export class Server {
   }
 
   /** `roots/list` to the client (needs its `roots` capability). */
-  listRoots(params?: Record<string, unknown>, options?: RequestOptions): Promise<ListRootsResult> {
+  async listRoots(params?: Record<string, unknown>, options?: RequestOptions): Promise<ListRootsResult> {
     const request = params === undefined ? { method: 'roots/list' } : { method: 'roots/list', params };
     return this.#connected().request(request as OutgoingRequest, ListRootsResultSchema, options);
   }
@@ -249,7 +252,7 @@ export class Server {
   }
 
   /** Any notification to the client. */
-  notification(notification: { method: string; params?: Record<string, unknown> }): Promise<void> {
+  async notification(notification: { method: string; params?: Record<string, unknown> }): Promise<void> {
     return this.#connected().notification(notification as OutgoingNotification);
   }
 
@@ -258,7 +261,7 @@ export class Server {
    * `logging/setLevel` (use `ctx`-level logging of x-mcp for that filter); `sessionId` is ignored, as
    * this server has one connection.
    */
-  sendLoggingMessage(params: LoggingMessageNotificationParams, _sessionId?: string): Promise<void> {
+  async sendLoggingMessage(params: LoggingMessageNotificationParams, _sessionId?: string): Promise<void> {
     return this.notification({ method: 'notifications/message', params });
   }
 
@@ -282,6 +285,7 @@ export class Server {
     this.#x.sendPromptListChanged();
   }
 
+  /** The connection; a call before `connect` (or after close) rejects, as every method here is async. */
   #connected(): ServerSession {
     if (this.#session === undefined) throw new McpError(ErrorCode.ConnectionClosed, 'Not connected');
     return this.#session;
