@@ -52,9 +52,14 @@ async function pair(server: Server, client: { connect(t: InMemoryTransport): Pro
 describe('compat Server (server/index.js)', () => {
   it('keys handlers by the request schema and serves the x-mcp Client on the initialize era', async () => {
     const server = lowLevelServer();
+    let initialized = 0;
+    let closed = 0;
+    server.oninitialized = () => initialized++;
+    server.onclose = () => closed++;
     const client = new XClient({ name: 'x', version: '1.0.0' });
     await pair(server, client);
     expect(client.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    await expect.poll(() => initialized).toBe(1);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo']);
     const logs: unknown[] = [];
     client.on('log', (entry) => logs.push(entry.data));
@@ -64,6 +69,8 @@ describe('compat Server (server/index.js)', () => {
     expect(logs).toEqual(['calling']);
     expect(server.getClientVersion()).toEqual({ name: 'x', version: '1.0.0' });
     await client.close();
+    await expect.poll(() => closed).toBe(1);
+    expect(server.transport).toBeUndefined();
   });
 
   it('answers a request its schema refuses with -32602 naming the field, and serves custom methods', async () => {

@@ -84,7 +84,13 @@ export class Server {
         instructions: options.instructions,
       });
     this.#x.onerror = (error) => this.onerror?.(error);
-    this.#x.setNotificationHandler('notifications/initialized', () => this.oninitialized?.());
+    // x-mcp consumes `notifications/initialized` itself (no user handler sees it): watch it pass.
+    this.#x.use({
+      incomingNotification: async (notification, extra, next) => {
+        await next(notification);
+        if (notification.method === 'notifications/initialized') this.oninitialized?.();
+      },
+    });
   }
 
   /** The transport of the connection, once connected. */
