@@ -86,7 +86,7 @@ export class Server {
     this.#x.onerror = (error) => this.onerror?.(error);
     // x-mcp consumes `notifications/initialized` itself (no user handler sees it): watch it pass.
     this.#x.use({
-      incomingNotification: async (notification, extra, next) => {
+      incomingNotification: async (notification, _extra, next) => {
         await next(notification);
         if (notification.method === 'notifications/initialized') this.oninitialized?.();
       },
