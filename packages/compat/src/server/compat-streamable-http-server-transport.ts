@@ -84,6 +84,13 @@ export class StreamableHTTPServerTransport implements Transport {
       dnsRebindingProtection: guard,
       onerror: (error) => this.onerror?.(error),
       onsession: async (inner) => {
+        if (inner.era !== 'legacy') {
+          // A 2026-07-28 request (an x-mcp client's `server/discover` probe): the 1.x server serves
+          // the initialize era only and refuses it, and the client falls back to `initialize`. It is
+          // not this transport's session.
+          await server.connect(inner);
+          return;
+        }
         if (this.#inner !== undefined) {
           // 1.x: one session per transport instance. A second `initialize` sent to it gets no session.
           await inner.close();
