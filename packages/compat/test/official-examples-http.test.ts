@@ -121,12 +121,15 @@ describe('client/multipleClientsParallel.js (official example client) aliased to
     );
     return stdout;
   };
-  const expectAllDone = (stdout: string) => {
+  const expectAllDone = (stdout: string, notifications?: number) => {
     expect(stdout).toContain('=== All clients completed successfully ===');
     for (const id of ['client1', 'client2', 'client3']) {
       expect(stdout).toContain(`[${id}] Tool call completed`);
     }
     expect(stdout.match(/Started sending periodic notifications/g)).toHaveLength(3);
+    if (notifications !== undefined) {
+      expect(stdout.match(/\] Notification: Periodic notification #\d+/g)).toHaveLength(notifications);
+    }
   };
 
   it('against the stateless example server run on @x/compat', async () => {
