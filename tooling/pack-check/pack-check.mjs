@@ -132,6 +132,17 @@ export async function installConsumer(results, root = ROOT) {
   const cache = join(root, 'node_modules/.cache/x-pack-check/npm');
   mkdirSync(cache, { recursive: true });
   const tarballs = results.map((result) => result.tarball);
+  // Peer dependencies an entry needs to load (optional ones too: npm installs only required peers by
+  // itself), e.g. `express` for `@x/compat/server/express.js`.
+  const peers = [
+    ...new Set(
+      results.flatMap((result) =>
+        Object.entries(result.packed.peerDependencies ?? {})
+          .filter(([name]) => !name.startsWith('@x/'))
+          .map(([name, range]) => `${name}@${range}`),
+      ),
+    ),
+  ];
   await run(
     'npm',
     [
@@ -141,6 +152,7 @@ export async function installConsumer(results, root = ROOT) {
       '--prefer-offline',
       '--loglevel=error',
       ...tarballs,
+      ...peers,
       'zod@^4',
       '@types/node@^20',
     ],

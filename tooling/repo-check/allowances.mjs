@@ -39,6 +39,22 @@ export const ALLOWANCES = {
   // OpenTelemetry in a package of its own: @x/client and @x/server stay free of it, and an application
   // without @x/otel loads none of it. `@opentelemetry/api` is a peer (one API instance per process).
   '@x/otel': { deps: ['@x/protocol', '@opentelemetry/api'], node: false },
+  // The official SDK 1.x module paths on top of x-mcp (issue 39): a user-facing facade, so it may import
+  // the client, the server and the transports' public entries (nothing imports it back).
+  '@x/compat': {
+    deps: [
+      '@x/protocol',
+      '@x/server',
+      '@x/client',
+      '@x/transport-stdio',
+      '@x/transport-streamable-http',
+      '@x/transport-sse',
+      // `server/express.js` (createMcpExpressApp) returns an Express app, as 1.x: an optional peer.
+      'express',
+      '@types/express',
+    ],
+    node: true,
+  },
 };
 
 /**

@@ -251,3 +251,28 @@ describe('legacy requests', () => {
     expect(requests('tools/list')).toHaveLength(2);
   });
 });
+
+describe('requests for a method outside the client method map', () => {
+  // `client.request` is typed by the method map, but JavaScript callers (and the 1.x facade in
+  // @x/compat, whose `request(req, schema)` takes any method) send custom methods: the answer must
+  // settle the request (it used to leave it pending forever, past its own timeout).
+  it('resolves with the answer, checked as a plain result, and still times out when unanswered', async () => {
+    const { client } = await connected((server) => {
+      server.setRequestHandler('custom/echo', (params) => ({ echoed: params['text'] }));
+    });
+    const request = client.request as (
+      req: { method: string; params?: object },
+      options?: object,
+    ) => Promise<unknown>;
+    await expect(
+      request.call(client, { method: 'custom/echo', params: { text: 'hi' } }, { timeout: 5_000 }),
+    ).resolves.toEqual({
+      echoed: 'hi',
+    });
+    await expect(
+      request.call(client, { method: 'custom/unanswered' }, { timeout: 5_000 }),
+    ).rejects.toMatchObject({
+      code: -32601,
+    });
+  });
+});

@@ -8,7 +8,7 @@ import type {
   ServerCapabilities,
   ZodSchema,
 } from '@x/protocol/core';
-import { deferredClientResultSchemas } from '@x/protocol/internal';
+import { deferredClientResultSchemaOf } from '@x/protocol/internal';
 import type { ClientEngine } from '../client-engine.js';
 import type { EraSession } from '../era-session.js';
 
@@ -53,7 +53,7 @@ export class LegacySession implements EraSession {
     return this.requestAs<ClientRequestMap[M]['result']>(
       method,
       params,
-      deferredClientResultSchemas[method],
+      deferredClientResultSchemaOf(method),
       options,
     );
   }

@@ -11,7 +11,7 @@ import {
 } from '@x/protocol/core';
 import {
   DeferredCallToolOutcomeSchema,
-  deferredClientResultSchemas,
+  deferredClientResultSchemaOf,
   DeferredGetPromptOutcomeSchema,
   DeferredReadResourceOutcomeSchema,
 } from '@x/protocol/internal';
@@ -78,7 +78,7 @@ export function requestWithInput(
   options: RequestOptions | undefined,
 ): Promise<Result> {
   const inputSchema = inputCapableSchema(method);
-  const schema = inputSchema ?? deferredClientResultSchemas[method];
+  const schema = inputSchema ?? deferredClientResultSchemaOf(method);
   const first = ctx.engine.send({ method, params: ctx.envelope.apply(params) }, schema, options);
   return first.then((result) =>
     isComplete(result as Result, method, inputSchema)

@@ -202,3 +202,22 @@ export const deferredClientResultSchemas: ClientResultSchemas = {
   'tasks/cancel': DeferredCancelTaskResultSchema,
   'tasks/list': DeferredListTasksResultSchema,
 };
+
+/**
+ * The deferred result schema of a client request `method`: its own for a method of the map, the plain
+ * `Result` schema for any other (a custom method a JavaScript caller or a facade sends). A plain lookup
+ * gave `undefined` for those, and the request then never settled.
+ *
+ * @example
+ * ```ts
+ * engine.request({ method: 'custom/echo', params }, deferredClientResultSchemaOf('custom/echo'));
+ * ```
+ */
+export function deferredClientResultSchemaOf<M extends string>(
+  method: M,
+): M extends keyof ClientResultSchemas ? ClientResultSchemas[M] : typeof DeferredResultSchema {
+  const own = Object.hasOwn(deferredClientResultSchemas, method)
+    ? deferredClientResultSchemas[method as keyof ClientResultSchemas]
+    : DeferredResultSchema;
+  return own as M extends keyof ClientResultSchemas ? ClientResultSchemas[M] : typeof DeferredResultSchema;
+}

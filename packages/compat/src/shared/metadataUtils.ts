@@ -1,0 +1,2 @@
+// `@modelcontextprotocol/sdk/shared/metadataUtils.js` of the official SDK 1.x.
+export { getDisplayName } from './display-name.js';

@@ -1,0 +1,78 @@
+import {
+  mkdtempSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const compatDir = realpathSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
+/** The real official SDK 1.32.2 (a devDependency under its own name): its shipped examples. */
+export const OFFICIAL_EXAMPLES = join(
+  realpathSync(join(compatDir, 'node_modules', '@modelcontextprotocol', 'sdk')),
+  'dist',
+  'esm',
+  'examples',
+);
+
+/**
+ * A throwaway application folder whose `@modelcontextprotocol/sdk` is `@x/compat`, the way a package
+ * manager lays out `"@modelcontextprotocol/sdk": "npm:@x/compat@…"`: a node_modules entry under the
+ * official name pointing at this package (built: Node loads `dist/`). `zod` is the application's own.
+ */
+export interface AliasedApp extends Disposable {
+  readonly dir: string;
+  /** Copies an official example in; returns its path in the app. */
+  addOfficialExample(relativePath: string): string;
+  /** Copies a file of this package's `test/fixtures` in as it is; returns its path in the app. */
+  addFixture(name: string): string;
+}
+
+/**
+ * Builds the app folder. An official example is copied byte for byte except its import specifiers of
+ * the SDK's own modules: inside the SDK's package they are relative (`'../../server/mcp.js'`); in an
+ * application they are `'@modelcontextprotocol/sdk/server/mcp.js'`. Nothing else changes (asserted).
+ */
+export function aliasedApp(): AliasedApp {
+  const dir = mkdtempSync(join(tmpdir(), 'x-compat-app-'));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'aliased-app',
+      private: true,
+      type: 'module',
+      dependencies: { '@modelcontextprotocol/sdk': 'npm:@x/compat@0.0.0', zod: '^4.0.0' },
+    }),
+  );
+  mkdirSync(join(dir, 'node_modules', '@modelcontextprotocol'), { recursive: true });
+  symlinkSync(compatDir, join(dir, 'node_modules', '@modelcontextprotocol', 'sdk'), 'dir');
+  symlinkSync(realpathSync(join(compatDir, 'node_modules', 'zod')), join(dir, 'node_modules', 'zod'), 'dir');
+  return {
+    dir,
+    addOfficialExample(relativePath) {
+      const source = readFileSync(join(OFFICIAL_EXAMPLES, relativePath), 'utf8');
+      const rewritten = source.replace(/from '\.\.\/\.\.\/([^']+)'/g, "from '@modelcontextprotocol/sdk/$1'");
+      const untouched = (text: string) => text.replace(/^import .*$/gm, '');
+      if (untouched(rewritten) !== untouched(source))
+        throw new Error(`${relativePath}: more than imports changed`);
+      if (/from '\.\.?\//.test(rewritten))
+        throw new Error(`${relativePath} imports a sibling example; copy it too`);
+      const target = join(dir, relativePath.replaceAll('/', '-'));
+      writeFileSync(target, rewritten);
+      return target;
+    },
+    addFixture(name) {
+      const target = join(dir, name);
+      writeFileSync(target, readFileSync(join(compatDir, 'test', 'fixtures', name)));
+      return target;
+    },
+    [Symbol.dispose]() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
