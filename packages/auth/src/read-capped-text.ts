@@ -1,3 +1,5 @@
+import { capBody } from './capped-body.js';
+
 /** A body over the cap; its message (`answered more than N bytes (option)`) names the option. */
 export class ResponseTooLarge extends Error {
   override readonly name = 'ResponseTooLarge';
@@ -18,30 +20,5 @@ export async function readCappedText(
   limit: { maxBytes: number; option: string },
 ): Promise<string> {
   const tooLarge = () => new ResponseTooLarge(`answered more than ${limit.maxBytes} bytes (${limit.option})`);
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > limit.maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit.maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  return (await capBody(response, limit.maxBytes, tooLarge)).text();
 }
