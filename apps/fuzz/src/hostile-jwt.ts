@@ -148,6 +148,28 @@ export function hostileTokenArbitrary(site: JwtSite): fc.Arbitrary<HostileToken>
   const trusted = fc.constantFrom(...site.trusted);
   const attacker = fc.constantFrom(...site.attacker);
   const bearer = (how: string) => (token: string) => ({ token, scheme: 'Bearer', how });
+  // The trusted key's signature over invalid claims, with huge or odd ones riding along: half the runs.
+  const badClaims: fc.Arbitrary<HostileToken> = fc
+    .tuple(
+      trusted,
+      // Mostly one invalid claim alone: the sharpest test that each check is made at all.
+      fc.oneof(
+        { weight: 3, arbitrary: invalidClaimArbitrary(site).map((edit) => [edit]) },
+        { weight: 1, arbitrary: fc.array(invalidClaimArbitrary(site), { minLength: 2, maxLength: 3 }) },
+      ),
+      fc.array(noiseClaimArbitrary(site), { maxLength: 2 }),
+      fc.constantFrom('at+jwt', 'JWT', 'application/at+jwt', undefined),
+    )
+    .map(([key, invalid, noise, typ]) => {
+      const claims = validClaims(site);
+      for (const [, edit] of [...invalid, ...noise]) edit(claims);
+      const header = { ...validHeader(key), typ };
+      return {
+        token: signJwt(header, claims, key),
+        scheme: 'Bearer',
+        how: `claims ${[...invalid, ...noise].map(([how]) => how).join(' ')}`,
+      };
+    });
   const kinds: fc.Arbitrary<HostileToken>[] = [
     textOf(TOKEN68, 400).map(bearer('random token68')),
     textOf(PRINTABLE, 200).map(bearer('random printable')),
@@ -240,24 +262,6 @@ export function hostileTokenArbitrary(site: JwtSite): fc.Arbitrary<HostileToken>
           how: `attacker ${key.alg} ${how}`,
         };
       }),
-    // The trusted key's signature over invalid claims, with huge or odd ones riding along.
-    fc
-      .tuple(
-        trusted,
-        fc.array(invalidClaimArbitrary(site), { minLength: 1, maxLength: 3 }),
-        fc.array(noiseClaimArbitrary(site), { maxLength: 2 }),
-        fc.constantFrom('at+jwt', 'JWT', 'application/at+jwt', undefined),
-      )
-      .map(([key, invalid, noise, typ]) => {
-        const claims = validClaims(site);
-        for (const [, edit] of [...invalid, ...noise]) edit(claims);
-        const header = { ...validHeader(key), typ };
-        return {
-          token: signJwt(header, claims, key),
-          scheme: 'Bearer',
-          how: `claims ${[...invalid, ...noise].map(([how]) => how).join(' ')}`,
-        };
-      }),
     fc.tuple(trusted, fc.constantFrom('[]', '"claims"', 'null', '42', 'true')).map(([key, payload]) => ({
       token: signJwt(validHeader(key), payload, key),
       scheme: 'Bearer',
@@ -300,5 +304,8 @@ export function hostileTokenArbitrary(site: JwtSite): fc.Arbitrary<HostileToken>
       })),
     trusted.map((key) => ({ token: `${validToken(site, key)}.x.y`, scheme: 'Bearer', how: 'five segments' })),
   ];
-  return fc.oneof(...kinds);
+  return fc.oneof(
+    { weight: kinds.length, arbitrary: badClaims },
+    ...kinds.map((arbitrary) => ({ weight: 1, arbitrary })),
+  );
 }
