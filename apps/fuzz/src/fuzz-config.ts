@@ -22,7 +22,7 @@ export function readFuzzConfig(env: NodeJS.ProcessEnv = process.env): FuzzConfig
   return {
     inputs: long ? Number(runs) : 400,
     clientInputs: long ? Number(runs) : 100,
-    authInputs: long ? Number(runs) : 150,
+    authInputs: long ? Number(runs) : 100,
     seed: env['FUZZ_SEED'] === undefined ? 20_241_124 : Number(env['FUZZ_SEED']),
     large: env['FUZZ_LARGE'] === '1',
     long,
