@@ -8,6 +8,8 @@ export interface FuzzConfig {
   readonly inputs: number;
   /** Replies per transport in the client fuzz (each may wait out a call timeout, so fewer when seeded). */
   readonly clientInputs: number;
+  /** Hostile documents or tokens per OAuth property (metadata, JWT, JWKS, introspection). */
+  readonly authInputs: number;
   readonly seed: number;
   readonly large: boolean;
   /** Long mode: `FUZZ_RUNS` was set. */
@@ -20,6 +22,7 @@ export function readFuzzConfig(env: NodeJS.ProcessEnv = process.env): FuzzConfig
   return {
     inputs: long ? Number(runs) : 400,
     clientInputs: long ? Number(runs) : 100,
+    authInputs: long ? Number(runs) : 100,
     seed: env['FUZZ_SEED'] === undefined ? 20_241_124 : Number(env['FUZZ_SEED']),
     large: env['FUZZ_LARGE'] === '1',
     long,

@@ -17,6 +17,7 @@ import { type FuzzSummary, formatSummary, summaries } from '../src/fuzz-run.js';
 import { MiB, settledHeap } from '../src/heap.js';
 import type { Host } from '../src/hosts.js';
 import { type ReplyPlan, replyPlanArbitrary, VALID_PLAN } from '../src/hostile-reply.js';
+import { settleWithin } from '../src/settle-within.js';
 import { watchUnhandled } from './watch-unhandled.js';
 
 // Issue #24, "Prove it stays fixed", client side: the x-mcp Client over each transport against a hostile
@@ -73,28 +74,6 @@ const targets: ClientTarget[] = [
   },
 ];
 
-type Outcome =
-  | { settled: 'resolved'; value: unknown }
-  | { settled: 'rejected'; error: unknown }
-  | { settled: 'hung' };
-
-/** Settles `promise` or gives up after `ms` (a call that outlives its own timeout by far is a hang). */
-function within(promise: Promise<unknown>, ms: number): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ settled: 'hung' }), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve({ settled: 'resolved', value });
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        resolve({ settled: 'rejected', error });
-      },
-    );
-  });
-}
-
 const textOf = (value: unknown): unknown =>
   (value as { content?: { text?: unknown }[] } | undefined)?.content?.[0]?.text;
 
@@ -116,7 +95,7 @@ async function fuzzClient(target: ClientTarget): Promise<FuzzSummary> {
     await client.connect(target.connect(host));
   };
   const call = (plan: ReplyPlan, timeout = CALL_TIMEOUT_MS) =>
-    within(client!.callTool({ name: 'hostile', arguments: { plan } }, { timeout }), timeout + 10_000);
+    settleWithin(client!.callTool({ name: 'hostile', arguments: { plan } }, { timeout }), timeout + 10_000);
   const started = performance.now();
   let inputs = 0;
   let reconnects = 0;

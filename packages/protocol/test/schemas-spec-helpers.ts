@@ -3,10 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Reads the spec data that sits beside the checkout (`<repo>/../shared/spec`, locally and in CI).
+ * Reads the spec data vendored in the repository (`tooling/spec`, see its README for source and
+ * licence), so a clone with nothing beside it passes its tests.
  */
 const repoRoot = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
-export const specRoot = path.resolve(repoRoot, '..', 'shared', 'spec');
+export const specRoot = path.join(repoRoot, 'tooling', 'spec');
 
 export type JsonSchema = { [key: string]: unknown };
 

@@ -68,6 +68,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * An authorization server's issuer identifier as a URL: RFC 8414 §2 makes it an `https` URL (`http`
+ * passes here so loopback development works; `getJson` decides whether it may be fetched). Anything
+ * else in a PRM's `authorization_servers` is hostile or broken input and gets a typed error, not the
+ * URL parser's TypeError.
+ */
+function issuerUrlOf(issuer: string): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+}
+
 function wellKnown(base: URL, suffix: string, keepPath: boolean): URL {
   const path = base.pathname === '/' ? '' : base.pathname.replace(/\/$/, '');
   return new URL(`/.well-known/${suffix}${keepPath ? path : ''}`, base.origin);
@@ -163,7 +179,9 @@ export async function discoverAuthorizationServer(
   issuer: string,
   ctx: DiscoveryContext,
 ): Promise<oauth.AuthorizationServer | undefined> {
-  const issuerUrl = new URL(issuer);
+  const issuerUrl = issuerUrlOf(issuer);
+  if (issuerUrl === undefined)
+    throw new AuthError('invalid_metadata', 'the authorization server issuer is not an http(s) URL');
   const hasPath = issuerUrl.pathname !== '/' && issuerUrl.pathname !== '';
   const candidates = hasPath
     ? [
