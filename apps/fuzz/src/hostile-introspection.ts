@@ -33,9 +33,9 @@ export function activeAnswer(site: IntrospectionSite): Record<string, unknown> {
 
 /**
  * May the resource accept a token for this introspection answer? Only an `active: true` object whose
- * `exp` (when a number) is in the future, whose `aud` (when present) names the resource, and whose
- * scope holds the one required. This is the floor: a stricter verifier (one that insists on `aud`,
- * checks `nbf` or refuses wrongly typed members) still meets it.
+ * `exp` (when a number) is in the future, whose `nbf` (when a number) is not, whose `aud` names the
+ * resource, and whose scope holds the one required. This is the floor: a stricter verifier (one that
+ * refuses wrongly typed members) still meets it.
  */
 export function mayAccept(reply: DocumentReply, site: IntrospectionSite): boolean {
   // RFC 7662 §2.2 says 200; another 2xx carrying a good answer is no attack.
@@ -52,7 +52,10 @@ export function mayAccept(reply: DocumentReply, site: IntrospectionSite): boolea
   const exp = claims['exp'];
   if (typeof exp === 'number' && exp < Date.now() / 1000) return false;
   const aud = claims['aud'];
-  if (aud !== undefined && !(Array.isArray(aud) ? aud : [aud]).includes(site.resource)) return false;
+  // MCP 2025-11-25 "Token Handling": the resource server MUST validate the audience, so none is no.
+  if (!(Array.isArray(aud) ? aud : [aud]).includes(site.resource)) return false;
+  const nbf = claims['nbf'];
+  if (typeof nbf === 'number' && nbf > Date.now() / 1000 + 60) return false;
   const scope = claims['scope'];
   const scp = claims['scp'];
   const scopes =
