@@ -42,7 +42,8 @@ server.use(
     incomingRequest: (request, _ctx, next) =>
       frozen && request.method === 'ping' ? new Promise(() => {}) : next(request),
   },
-  rateLimit({ perSecond: 0.1, burst: 10 }),
+  // Nine requests per caller (initialize, server/discover and ping are exempt), then one per 10 s.
+  rateLimit({ perSecond: 0.1, burst: 9 }),
 );
 
 // Streamable HTTP with /healthz in front (answered before MCP's Origin and auth checks).
