@@ -11,7 +11,8 @@
  * Everything else is imported from the previous revision, so `2025-03-26.ts` reads as
  * "2024-11-05 plus AudioContent, Annotations, …".
  *
- * Usage: node tooling/schema-tools/generate-revisions.mjs  (then `pnpm exec biome check --write`).
+ * Usage: `pnpm gen` (this, then `biome check --write` on the output, then the other generators).
+ * `--out=<dir>` writes elsewhere (the staleness test compares that output with the checked-in files).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,7 +21,10 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
 const specRoot = path.join(repoRoot, 'tooling', 'spec');
-const outDir = path.join(repoRoot, 'packages', 'protocol', 'src', 'schemas', 'revisions');
+const outArg = process.argv.find((arg) => arg.startsWith('--out='));
+const outDir = outArg
+  ? path.resolve(outArg.slice('--out='.length))
+  : path.join(repoRoot, 'packages', 'protocol', 'src', 'schemas', 'revisions');
 
 const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 

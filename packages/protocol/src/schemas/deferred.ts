@@ -1,42 +1,34 @@
 import type { z } from 'zod';
-import type * as Loaded from './deferred-load.js';
+import { deferredHandle } from './deferred-handle.js';
 import { fastAccepts } from './fast-check.js';
-import type { FastCheck } from './lazy-schema.js';
-import { deferredSchema, schemaOrLoad } from './lazy-schema.js';
-import type { clientRequestSchemas } from './methods.js';
+import {
+  DeferredCallToolResultSchema,
+  DeferredCancelTaskResultSchema,
+  DeferredCompleteResultSchema,
+  DeferredDiscoverResultSchema,
+  DeferredGetPromptResultSchema,
+  DeferredGetTaskPayloadResultSchema,
+  DeferredGetTaskResultSchema,
+  DeferredInitializeResultSchema,
+  DeferredListPromptsResultSchema,
+  DeferredListResourcesResultSchema,
+  DeferredListResourceTemplatesResultSchema,
+  DeferredListTasksResultSchema,
+  DeferredListToolsResultSchema,
+  DeferredReadResourceResultSchema,
+  DeferredResultSchema,
+  DeferredSubscriptionsListenResultSchema,
+} from './generated/deferred-handles.js';
 import {
   isCallToolResult,
-  isCancelledNotificationParams,
-  isCancelTaskResult,
-  isCompleteResult,
-  isCreateMessageRequestParams,
   isCreateTaskHandle,
-  isCreateTaskResult,
-  isDetailedTask,
-  isDiscoverResult,
-  isElicitationCompleteNotificationParams,
-  isElicitRequestParams,
   isGetPromptResult,
-  isGetTaskPayloadResult,
-  isGetTaskResult,
-  isInitializeResult,
   isInputRequiredResult,
-  isListPromptsResult,
-  isListResourcesResult,
-  isListResourceTemplatesResult,
-  isListRootsRequestParams,
-  isListTasksResult,
-  isListToolsResult,
-  isLoggingMessageNotificationParams,
-  isNotificationParams,
-  isProgressNotificationParams,
   isReadResourceResult,
-  isResourceUpdatedNotificationParams,
-  isResult,
-  isSubscriptionsAcknowledgedNotificationParams,
-  isSubscriptionsListenResult,
-  isTaskStatusNotificationParams,
 } from './generated/checks.js';
+import type { FastCheck } from './lazy-schema.js';
+import { schemaOrLoad } from './lazy-schema.js';
+import type { clientRequestSchemas } from './methods.js';
 
 /**
  * Deferred handles of the schemas a client validates with: each answers with its generated zod-free
@@ -46,15 +38,12 @@ import {
  * only well-formed messages never makes it fetch the rest. Each handle is typed as its schema; the
  * engine (`PendingRequests.settle`, `parseParams`) awaits the load on the rare path.
  *
+ * `generated/deferred-handles.ts` (`pnpm gen`) holds one handle per schema `deferred-load.ts` exports
+ * that has a generated check; this module adds the `…Outcome` unions, whose checks are written here.
+ *
  * Not for code that needs a schema synchronously: a handle throws on any other use until loaded.
  */
-
-type Module = typeof Loaded;
-
-/* @__NO_SIDE_EFFECTS__ */
-function deferred<K extends keyof Module>(name: K, check: FastCheck): Module[K] {
-  return deferredSchema(() => import('./deferred-load.js').then((module) => module[name]), check);
-}
+export * from './generated/deferred-handles.js';
 
 /** A check for a method that may answer `input_required`: that result, or the method's own. */
 function orInputRequiredCheck(check: FastCheck): FastCheck {
@@ -66,89 +55,20 @@ function orInputRequiredCheck(check: FastCheck): FastCheck {
       : check(value);
 }
 
-export const DeferredResultSchema = deferred('ResultSchema', isResult);
-export const DeferredInitializeResultSchema = deferred('InitializeResultSchema', isInitializeResult);
-export const DeferredDiscoverResultSchema = deferred('DiscoverResultSchema', isDiscoverResult);
-export const DeferredListToolsResultSchema = deferred('ListToolsResultSchema', isListToolsResult);
-export const DeferredCallToolResultSchema = deferred('CallToolResultSchema', isCallToolResult);
-export const DeferredListPromptsResultSchema = deferred('ListPromptsResultSchema', isListPromptsResult);
-export const DeferredGetPromptResultSchema = deferred('GetPromptResultSchema', isGetPromptResult);
-export const DeferredListResourcesResultSchema = deferred('ListResourcesResultSchema', isListResourcesResult);
-export const DeferredListResourceTemplatesResultSchema = deferred(
-  'ListResourceTemplatesResultSchema',
-  isListResourceTemplatesResult,
-);
-export const DeferredReadResourceResultSchema = deferred('ReadResourceResultSchema', isReadResourceResult);
-export const DeferredCompleteResultSchema = deferred('CompleteResultSchema', isCompleteResult);
-export const DeferredSubscriptionsListenResultSchema = deferred(
-  'SubscriptionsListenResultSchema',
-  isSubscriptionsListenResult,
-);
-export const DeferredGetTaskResultSchema = deferred('GetTaskResultSchema', isGetTaskResult);
-export const DeferredGetTaskPayloadResultSchema = deferred(
-  'GetTaskPayloadResultSchema',
-  isGetTaskPayloadResult,
-);
-export const DeferredCancelTaskResultSchema = deferred('CancelTaskResultSchema', isCancelTaskResult);
-export const DeferredListTasksResultSchema = deferred('ListTasksResultSchema', isListTasksResult);
-export const DeferredCreateTaskResultSchema = deferred('CreateTaskResultSchema', isCreateTaskResult);
-export const DeferredCreateTaskHandleSchema = deferred('CreateTaskHandleSchema', isCreateTaskHandle);
-export const DeferredDetailedTaskSchema = deferred('DetailedTaskSchema', isDetailedTask);
-
 /** `tools/call` in 2026-07-28: the result, an `input_required` result, or a task handle (SEP-2663). */
-export const DeferredCallToolOutcomeSchema = deferred(
+export const DeferredCallToolOutcomeSchema = /* @__PURE__ */ deferredHandle(
   'CallToolOutcomeSchema',
   orInputRequiredCheck((value) => isCallToolResult(value) || isCreateTaskHandle(value)),
 );
 /** `prompts/get` in 2026-07-28: the result or an `input_required` result. */
-export const DeferredGetPromptOutcomeSchema = deferred(
+export const DeferredGetPromptOutcomeSchema = /* @__PURE__ */ deferredHandle(
   'GetPromptOutcomeSchema',
   orInputRequiredCheck(isGetPromptResult),
 );
 /** `resources/read` in 2026-07-28: the result or an `input_required` result. */
-export const DeferredReadResourceOutcomeSchema = deferred(
+export const DeferredReadResourceOutcomeSchema = /* @__PURE__ */ deferredHandle(
   'ReadResourceOutcomeSchema',
   orInputRequiredCheck(isReadResourceResult),
-);
-
-export const DeferredCreateMessageRequestParamsSchema = deferred(
-  'CreateMessageRequestParamsSchema',
-  isCreateMessageRequestParams,
-);
-export const DeferredElicitRequestParamsSchema = deferred('ElicitRequestParamsSchema', isElicitRequestParams);
-export const DeferredListRootsRequestParamsSchema = deferred(
-  'ListRootsRequestParamsSchema',
-  isListRootsRequestParams,
-);
-
-export const DeferredNotificationParamsSchema = deferred('NotificationParamsSchema', isNotificationParams);
-export const DeferredCancelledNotificationParamsSchema = deferred(
-  'CancelledNotificationParamsSchema',
-  isCancelledNotificationParams,
-);
-export const DeferredProgressNotificationParamsSchema = deferred(
-  'ProgressNotificationParamsSchema',
-  isProgressNotificationParams,
-);
-export const DeferredLoggingMessageNotificationParamsSchema = deferred(
-  'LoggingMessageNotificationParamsSchema',
-  isLoggingMessageNotificationParams,
-);
-export const DeferredResourceUpdatedNotificationParamsSchema = deferred(
-  'ResourceUpdatedNotificationParamsSchema',
-  isResourceUpdatedNotificationParams,
-);
-export const DeferredSubscriptionsAcknowledgedNotificationParamsSchema = deferred(
-  'SubscriptionsAcknowledgedNotificationParamsSchema',
-  isSubscriptionsAcknowledgedNotificationParams,
-);
-export const DeferredElicitationCompleteNotificationParamsSchema = deferred(
-  'ElicitationCompleteNotificationParamsSchema',
-  isElicitationCompleteNotificationParams,
-);
-export const DeferredTaskStatusNotificationParamsSchema = deferred(
-  'TaskStatusNotificationParamsSchema',
-  isTaskStatusNotificationParams,
 );
 
 /**
