@@ -9,7 +9,14 @@ import {
   TransportLostError,
 } from '@x/protocol/transport';
 
-/** Options of a {@link SocketTransport}. */
+/**
+ * Options of a {@link SocketTransport}.
+ *
+ * @example
+ * ```ts
+ * new SocketTransport(socket, { maxLineBytes: 1024 * 1024 }); // 1 MiB per message
+ * ```
+ */
 export interface SocketTransportOptions {
   /** Bytes one message may hold; a longer line is dropped and reported. Default `DEFAULT_MAX_LINE_BYTES`. */
   maxLineBytes?: number | undefined;
