@@ -12,6 +12,7 @@ export const REPOSITORY_URL = 'https://github.com/x-mcp/x-mcp';
 export const BROWSER_ENTRIES = [
   '@x/protocol',
   '@x/protocol/http',
+  '@x/protocol/transport',
   '@x/protocol/json-schema',
   '@x/client',
   '@x/server',

@@ -13,27 +13,36 @@ const ZOD_FREE = {
     "its root holds the zod schemas, which a browser app must not download up front: import '@x/protocol/core' (or ./internal, ./http)",
 };
 
+// A transport package builds on public entries only (issue 36): what first-party transports import is
+// what a contributor's transport can import, under semver. `./internal` is for the client and server.
+const TRANSPORT = {
+  '@x/protocol':
+    "its root holds the zod schemas, which a browser app must not download up front: import '@x/protocol/core' (or ./transport, ./http)",
+  '@x/protocol/internal':
+    "it is not covered by semver and is for @x/client and @x/server only; a transport imports '@x/protocol/transport' (the transport kit), '@x/protocol/core', './http' or './node'",
+};
+
 export const ALLOWANCES = {
   '@x/protocol': { deps: ['zod'], node: false, nodeDirs: ['node'] },
   '@x/client': { deps: ['@x/protocol'], node: false, refused: ZOD_FREE },
   '@x/server': { deps: ['@x/protocol'], node: false },
-  '@x/transport-stdio': { deps: ['@x/protocol'], node: true, refused: ZOD_FREE },
+  '@x/transport-stdio': { deps: ['@x/protocol'], node: true, refused: TRANSPORT },
   // `node: true` until the client's default fetch (a dynamic `node:events` import) moves behind a seam;
   // its server already keeps `node:` under src/node/, and a browser bundle test holds the main entry.
   '@x/transport-sse': {
     deps: ['@x/protocol', 'undici', 'eventsource-parser'],
     node: true,
-    refused: ZOD_FREE,
+    refused: TRANSPORT,
   },
   '@x/transport-streamable-http': {
     deps: ['@x/protocol', 'undici', 'eventsource-parser'],
     node: false,
     nodeDirs: ['node'],
-    refused: ZOD_FREE,
+    refused: TRANSPORT,
   },
   '@x/auth': { deps: ['@x/protocol', 'oauth4webapi', 'jose'], node: false, nodeDirs: ['node'] },
   // `@types/ws`: the public declarations import `ws` types, so a consumer's strict tsc needs them.
-  '@x/transport-ws': { deps: ['@x/protocol', 'ws', '@types/ws'], node: true, refused: ZOD_FREE },
+  '@x/transport-ws': { deps: ['@x/protocol', 'ws', '@types/ws'], node: true, refused: TRANSPORT },
   // Scale-out stores (DESIGN §9, §10): implements the interfaces of @x/protocol; imports no transport.
   '@x/redis': { deps: ['@x/protocol', 'redis'], node: false },
   // OpenTelemetry in a package of its own: @x/client and @x/server stay free of it, and an application

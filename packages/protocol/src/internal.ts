@@ -1,10 +1,11 @@
 /**
- * `@x/protocol/internal`: the engine internals the x-mcp packages share (hot-path helpers, the
+ * `@x/protocol/internal`: the engine internals `@x/client` and `@x/server` share (hot-path helpers, the
  * per-revision method tables, the task receiver). NOT covered by semver: names and signatures change
  * in any release, like tRPC's `unstable-core-do-not-import`. Import from the root (`@x/protocol`) or
- * `@x/protocol/json-schema` instead; if you need something from here, open an issue.
+ * `@x/protocol/json-schema` instead; if you need something from here, open an issue. A transport
+ * package imports `@x/protocol/transport` (the semver-covered kit) instead: `tooling/repo-check`
+ * refuses this entry in `packages/transport-*`.
  */
-export { CancelHandle } from './cancel-handle.js';
 export { copyWith } from './copy-with.js';
 export {
   CANCELLED_NOTIFICATION,
@@ -18,7 +19,6 @@ export {
 } from './engine/index.js';
 export type { CancelledParams, ParamsParser, ProgressParams } from './engine/index.js';
 export { transportLossOf } from './errors.js';
-export { InFlightMap, InFlightSet } from './in-flight-map.js';
 export { randomUuid } from './random-uuid.js';
 export * from './schemas/deferred.js';
 // Exact zod-free checks of every exported `…Schema` (`isCallToolResult`, …), typed as guards.
@@ -46,5 +46,4 @@ export type {
   TaskReceiverOptions,
 } from './tasks/index.js';
 export { isThenable } from './thenable.js';
-export { deliverMessage } from './transports/deliver-message.js';
 export { negotiateLegacyVersion, pickCommonVersion } from './versions.js';

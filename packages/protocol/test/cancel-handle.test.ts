@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CancelHandle } from '@x/protocol/internal';
+import { CancelHandle } from '@x/protocol/transport';
 
 describe('CancelHandle', () => {
   it('runs its one callback once, with the reason; a late callback runs at once', () => {

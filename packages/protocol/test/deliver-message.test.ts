@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage, Transport } from '../src/index.js';
-import { deliverMessage } from '../src/internal.js';
+import { deliverMessage } from '../src/transport-kit.js';
 
 const ping: JSONRPCMessage = { jsonrpc: '2.0', id: 1, method: 'ping' };
 

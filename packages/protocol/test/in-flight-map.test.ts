@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InFlightMap, InFlightSet } from '../src/internal.js';
+import { InFlightMap, InFlightSet } from '../src/transport-kit.js';
 
 // The collections start over in a fresh table every 1,024 insertions; the runs below (over 800
 // insertions on average, up to 3,000 operations) cross that point, so each model check also covers the

@@ -16,7 +16,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol/core';
-import { deliverMessage } from '@x/protocol/internal';
+import { deliverMessage } from '@x/protocol/transport';
 import { type ShutdownTimeouts, shutDownChild, terminateChild } from './child-shutdown.js';
 import { buildEnvironment } from './default-environment.js';
 import { ProcessSpawnError, ServerExitError } from './errors.js';

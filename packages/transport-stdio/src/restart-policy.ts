@@ -8,7 +8,7 @@ import {
   TransportLostError,
   transportLostResponse,
 } from '@x/protocol/core';
-import { InFlightSet } from '@x/protocol/internal';
+import { InFlightSet } from '@x/protocol/transport';
 import type { ServerExitError } from './errors.js';
 
 /**

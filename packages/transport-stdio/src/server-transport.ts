@@ -13,7 +13,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol/core';
-import { deliverMessage } from '@x/protocol/internal';
+import { deliverMessage } from '@x/protocol/transport';
 import { redirectConsoleToStderr, restoreConsole } from './console-redirect.js';
 import { LineWriter } from './line-writer.js';
 

@@ -17,7 +17,7 @@ import {
   transportLostResponse,
 } from '@x/protocol/core';
 import { type HttpClientAuthOptions, MAX_AUTH_RETRIES } from '@x/protocol/http';
-import { deliverMessage, InFlightSet } from '@x/protocol/internal';
+import { deliverMessage, InFlightSet } from '@x/protocol/transport';
 import { CloseCode } from './constants.js';
 import { WebSocketHandshakeError } from './errors.js';
 import { decodeText, InvalidText } from './incoming-text.js';

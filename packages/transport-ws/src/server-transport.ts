@@ -10,7 +10,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol/core';
-import { deliverMessage, randomUuid } from '@x/protocol/internal';
+import { deliverMessage, randomUuid } from '@x/protocol/transport';
 import type { WebSocket } from 'ws';
 import {
   CloseCode,

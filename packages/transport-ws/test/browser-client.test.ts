@@ -33,9 +33,9 @@ function importGraph(entry: string): { files: string[]; external: string[] } {
 describe('browser build', () => {
   it('reaches nothing but @x/protocol (its zod-free ./core and the Web-standard ./http): no ws, no node: modules', () => {
     const { files, external } = importGraph('browser.ts');
-    // @x/protocol/internal: the engine helpers (isThenable, …) moved off the root (issue 25); still runtime-neutral.
+    // @x/protocol/transport: the semver-covered transport kit (deliverMessage, InFlightSet, …), zod-free.
     // ./core, not the root: the root holds the zod schemas, which a browser app loads only on demand (issue 30).
-    expect(external.sort()).toEqual(['@x/protocol/core', '@x/protocol/http', '@x/protocol/internal']);
+    expect(external.sort()).toEqual(['@x/protocol/core', '@x/protocol/http', '@x/protocol/transport']);
     expect(files.map((file) => file.slice(srcDir.length + 1)).sort()).not.toContain('client-transport.ts');
   });
 

@@ -135,6 +135,40 @@ describe('repo check', () => {
     ]);
   });
 
+  it('refuses @x/protocol/internal in every transport package, naming @x/protocol/transport as the way', () => {
+    root = mkdtempSync(join(tmpdir(), 'repo-check-'));
+    const transports = Object.keys(ALLOWANCES).filter((name) => name.startsWith('@x/transport-'));
+    expect(transports.length).toBeGreaterThanOrEqual(4);
+    const protocolExports = { '.': '', './core': '', './internal': '', './transport': '', './http': '' };
+    mkdirSync(join(root, 'protocol', 'src'), { recursive: true });
+    writeFileSync(
+      join(root, 'protocol', 'package.json'),
+      JSON.stringify({ name: '@x/protocol', exports: protocolExports }),
+    );
+    const allowances: Record<string, unknown> = { '@x/protocol': ALLOWANCES['@x/protocol'] };
+    for (const name of transports) {
+      const folder = name.slice('@x/'.length);
+      mkdirSync(join(root, folder, 'src'), { recursive: true });
+      writeFileSync(join(root, folder, 'package.json'), JSON.stringify({ name }));
+      writeFileSync(
+        join(root, folder, 'src', 'index.ts'),
+        [
+          "import { deliverMessage } from '@x/protocol/internal';",
+          "import { InFlightSet } from '@x/protocol/transport';",
+          "import type { Transport } from '@x/protocol/core';",
+        ].join('\n'),
+      );
+      allowances[name] = ALLOWANCES[name];
+    }
+    const violations = checkPackages(root, allowances) as string[];
+    expect(violations).toHaveLength(transports.length);
+    for (const violation of violations) {
+      expect(violation).toMatch(
+        /src\/index\.ts: imports "@x\/protocol\/internal": .*not covered by semver.*'@x\/protocol\/transport'/,
+      );
+    }
+  });
+
   it('lets only src/node/ of @x/protocol import node: modules; the root and ./http never reach it', () => {
     root = mkdtempSync(join(tmpdir(), 'repo-check-'));
     const files: Record<string, string> = {

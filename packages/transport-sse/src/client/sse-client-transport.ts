@@ -4,7 +4,7 @@ import {
   parseMessageOrBatch,
   serializeMessage,
 } from '@x/protocol/core';
-import { deliverMessage } from '@x/protocol/internal';
+import { deliverMessage } from '@x/protocol/transport';
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@x/protocol/core';
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';

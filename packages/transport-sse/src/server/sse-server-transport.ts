@@ -1,5 +1,5 @@
 import { BatchResponses, ConnectionClosedError, isJSONRPCRequest, readBatch, SENT } from '@x/protocol/core';
-import { deliverMessage, InFlightSet } from '@x/protocol/internal';
+import { deliverMessage, InFlightSet } from '@x/protocol/transport';
 import type {
   RequestId,
   JSONRPCErrorResponse,

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError, parseMessageOrBatch } from '@x/protocol/core';
-import { randomUuid } from '@x/protocol/internal';
+import { randomUuid } from '@x/protocol/transport';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol/core';
 import {
   type CallerKey,

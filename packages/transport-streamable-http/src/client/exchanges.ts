@@ -1,4 +1,4 @@
-import { CancelHandle as Exchange, InFlightMap } from '@x/protocol/internal';
+import { CancelHandle as Exchange, InFlightMap } from '@x/protocol/transport';
 
 /** An exchange that also follows a caller's signal, until it is released. */
 interface Linked {

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@x/protocol/core';
-import { type CancelHandle as Exchange, InFlightMap } from '@x/protocol/internal';
+import { type CancelHandle as Exchange, InFlightMap } from '@x/protocol/transport';
 import { addModernHeaders, ToolParamHeaders } from './request-headers.js';
 
 /**

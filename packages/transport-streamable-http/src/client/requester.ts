@@ -1,4 +1,4 @@
-import type { CancelHandle as Exchange } from '@x/protocol/internal';
+import type { CancelHandle as Exchange } from '@x/protocol/transport';
 import { type FetchLike, PayloadTooLargeError } from '@x/protocol/http';
 
 /**

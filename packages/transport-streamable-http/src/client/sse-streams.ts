@@ -10,7 +10,7 @@ import {
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HEADER } from '../shared/headers.js';
 import { IdleWatchdog, PayloadTooLargeError, parseMediaType } from '@x/protocol/http';
-import type { CancelHandle as Exchange } from '@x/protocol/internal';
+import type { CancelHandle as Exchange } from '@x/protocol/transport';
 import type { Exchanges } from './exchanges.js';
 import { HttpStatusError } from '@x/protocol/http';
 import { type HttpReply, type HttpRequester, readPrefix } from './requester.js';

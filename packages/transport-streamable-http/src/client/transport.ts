@@ -14,7 +14,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol/core';
-import { deliverMessage, CancelHandle as Exchange, isThenable } from '@x/protocol/internal';
+import { deliverMessage, CancelHandle as Exchange, isThenable } from '@x/protocol/transport';
 import { HEADER } from '../shared/headers.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { CancelHandle as Exchange } from '@x/protocol/internal';
+import type { CancelHandle as Exchange } from '@x/protocol/transport';
 import type { HttpReply, HttpRequester } from './requester.js';
 import { leasePool, type PoolLease } from './shared-pools.js';
 import { UndiciReply } from './undici-reply.js';

@@ -5,7 +5,7 @@ import type {
   ParseOptions,
   SessionStore as SharedSessionStore,
 } from '@x/protocol/core';
-import type { InFlightSet } from '@x/protocol/internal';
+import type { InFlightSet } from '@x/protocol/transport';
 import type { RateLimiter } from '@x/protocol/http';
 import { type RequestExchange, RequestTransport } from './request-transport.js';
 import type { SessionStore } from './legacy/session-store.js';

@@ -9,7 +9,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   validateMessage,
 } from '@x/protocol/core';
-import { InFlightSet } from '@x/protocol/internal';
+import { InFlightSet } from '@x/protocol/transport';
 import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
 import { classifyBodiless, classifyPost } from './classify-era.js';
 import { Cors } from './cors.js';

@@ -5,7 +5,7 @@ import {
   SENT,
   type TransportSendOptions,
 } from '@x/protocol/core';
-import { deliverMessage } from '@x/protocol/internal';
+import { deliverMessage } from '@x/protocol/transport';
 
 /**
  * What every server end shares: inbound messages wait until `start()` (so `onsession` may connect

@@ -12,7 +12,7 @@ import {
   type TransportSendOptions,
   SENT,
 } from '@x/protocol/core';
-import { InFlightMap } from '@x/protocol/internal';
+import { InFlightMap } from '@x/protocol/transport';
 import { encodeMessage, encodedText } from '../encode-message.js';
 import { accepted, badRequest, errorResponse, jsonResponse, sseResponse } from '../http-responses.js';
 import type { StreamableHttpServerTransport } from '../options.js';
