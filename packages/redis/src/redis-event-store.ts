@@ -47,7 +47,8 @@ return id`,
 });
 
 /**
- * An {@link EventStore} on Redis Streams: one stream per SSE stream (`<prefix>events:<streamId>`),
+ * An {@link EventStore} on Redis Streams: one stream per SSE stream (`<prefix>events:{<streamId>}`, hash-tagged so a
+ * cluster places each stream by its id alone),
  * bounded by `MAXLEN` and expiring when unused, so every process of a cluster can resume any stream
  * with `Last-Event-ID` (2025-11-25 transports, "Resumability and Redelivery"). Event ids are the stream
  * id plus the Redis entry id, so ids grow in send order and a replay is one `XRANGE`.
@@ -78,7 +79,7 @@ export class RedisEventStore implements EventStore {
 
   async storeEvent(streamId: string, message: JSONRPCMessage | undefined): Promise<string> {
     if (!isKeySafe(streamId)) throw unsafeId('Stream', streamId);
-    const key = this.#prefix + streamId;
+    const key = this.#key(streamId);
     // The priming event (no message) is an empty `m`: it takes an id, and is never replayed.
     const replies = await this.#client
       .multi()
@@ -115,7 +116,7 @@ export class RedisEventStore implements EventStore {
       'EVALSHA',
       STORE_AND_PUBLISH.SHA1,
       '1',
-      this.#prefix + streamId,
+      this.#key(streamId),
       max,
       ttl,
       JSON.stringify(message),
@@ -159,7 +160,7 @@ export class RedisEventStore implements EventStore {
     const parts = split(lastEventId);
     if (parts === undefined) return undefined;
     const { streamId, entryId } = parts;
-    const key = this.#prefix + streamId;
+    const key = this.#key(streamId);
     // The cursor itself must still be held; otherwise events after it were trimmed and are lost.
     const cursor = await this.#client.xRange(key, entryId, entryId, { COUNT: 1 });
     if (cursor.length === 0) return undefined;
@@ -175,6 +176,11 @@ export class RedisEventStore implements EventStore {
       }
       if (page.length < REPLAY_PAGE) return streamId;
     }
+  }
+
+  /** The stream's key; `{<streamId>}` is its hash tag (an id holds no `{` `}`). */
+  #key(streamId: string): string {
+    return `${this.#prefix}{${streamId}}`;
   }
 }
 

@@ -137,7 +137,7 @@ describe('RedisEventStore.storeEventAndPublish', () => {
     for (const id of ids) expect(await store.getStreamIdForEventId(id)).toBe(streamId);
 
     // MAXLEN and TTL as storeEvent sets them.
-    const key = `${storePrefix}events:${streamId}`;
+    const key = `${storePrefix}events:{${streamId}}`;
     expect(await client.xLen(key)).toBe(3);
     const ttl = await client.pTTL(key);
     expect(ttl).toBeGreaterThan(0);
@@ -397,7 +397,7 @@ describe('Redis goes away and comes back', () => {
       },
       { timeoutMs: 10_000, intervalMs: 50, what: 'an event through the resubscribed bus' },
     );
-    expect(await own.xLen('o:events:o.g')).toBe(sent.length);
+    expect(await own.xLen('o:events:{o.g}')).toBe(sent.length);
     for (const payload of got.slice(1)) {
       expect(payload.m).toEqual(note(3));
       expect(sent).toContain(payload.e);

@@ -27,17 +27,23 @@ import {
 
 let redis: RedisServerHandle;
 let client: RedisClient;
+// A cluster-mode node (all slots its own): every multi-key step must stay in one slot (issue #41).
+let clusterRedis: RedisServerHandle;
+let clusterClient: RedisClient;
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
+  [redis, clusterRedis] = await Promise.all([startRedis(), startRedis({ cluster: true })]);
   client = await createClient({ url: redis.url }).connect();
+  clusterClient = await createClient({ url: clusterRedis.url }).connect();
 }, 30_000);
 
 afterAll(async () => {
   for (const close of closers) await close();
   client?.destroy();
+  clusterClient?.destroy();
   await redis?.stop();
+  await clusterRedis?.stop();
 });
 
 let prefixes = 0;
@@ -74,6 +80,23 @@ const implementations: Record<string, Kinds> = {
       return fanOut;
     },
     tasks: () => new RedisTaskStore({ client, prefix: prefix() }),
+  },
+  'redis (cluster mode)': {
+    events: (max) =>
+      new RedisEventStore({ client: clusterClient, prefix: prefix(), maxEventsPerStream: max }),
+    sessions: (idleTimeoutMs) =>
+      new RedisSessionStore({ client: clusterClient, prefix: prefix(), idleTimeoutMs }),
+    bus: () => {
+      const bus = new RedisMessageBus({ client: clusterClient, prefix: prefix() });
+      closers.push(() => bus.close());
+      return bus;
+    },
+    fanOut: () => {
+      const fanOut = new RedisSubscriptionFanOut({ client: clusterClient, prefix: prefix() });
+      closers.push(() => fanOut.close());
+      return fanOut;
+    },
+    tasks: () => new RedisTaskStore({ client: clusterClient, prefix: prefix() }),
   },
 };
 

@@ -13,13 +13,24 @@ export interface RedisServerHandle extends AsyncDisposable {
   resume(): void;
 }
 
+/** Options of {@link startRedis}. */
+export interface StartRedisOptions {
+  /**
+   * Cluster mode (`--cluster-enabled yes`), the one node owning all 16 384 slots: a plain client works,
+   * and multi-key commands, transactions and scripts over keys of different slots fail with CROSSSLOT as
+   * on a real cluster. Default false.
+   */
+  cluster?: boolean | undefined;
+}
+
 /**
  * Starts a real `redis-server` (`REDIS_SERVER`, else /usr/bin/redis-server, else `PATH`) on a free port
  * of 127.0.0.1 with persistence off (`--save '' --appendonly no`). A missing binary fails loudly (never a
  * skip): the Redis tests must run. Use with `await using`, or call `stop()` in an `afterAll`.
+ * `{ cluster: true }`: see {@link StartRedisOptions.cluster}.
  *
  * @example
  * await using redis = await startRedis();
  * const client = createClient({ url: redis.url });
  */
-export function startRedis(): Promise<RedisServerHandle>;
+export function startRedis(options?: StartRedisOptions): Promise<RedisServerHandle>;
