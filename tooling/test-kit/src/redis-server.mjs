@@ -161,3 +161,95 @@ export async function startRedis(options = {}) {
     [Symbol.asyncDispose]: stop,
   };
 }
+
+/**
+ * Starts a real Redis Cluster on 127.0.0.1: `primaries × (1 + replicasPerPrimary)` `redis-server
+ * --cluster-enabled yes` on free ports (bus ports chosen free too, `--cluster-port`), joined by
+ * `redis-cli --cluster create --cluster-replicas <n> --cluster-yes`; resolves once every node reports
+ * `cluster_state:ok`. `--cluster-node-timeout` is short (default 2 s) so a failover takes seconds.
+ *
+ * @example
+ * await using cluster = await startRedisCluster();
+ * const client = await createCluster({ rootNodes: cluster.rootNodes }).connect();
+ */
+export async function startRedisCluster(options = {}) {
+  const primaries = options.primaries ?? 3;
+  const replicasPerPrimary = options.replicasPerPrimary ?? 1;
+  const nodeTimeoutMs = options.nodeTimeoutMs ?? 2_000;
+  const binary = redisBinary();
+  const count = primaries * (1 + replicasPerPrimary);
+  const dir = mkdtempSync(join(tmpdir(), 'x-redis-cluster-'));
+  const nodes = [];
+  const stop = async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    // Ports one at a time: two free-port probes in parallel could be handed the same port.
+    const ports = [];
+    for (let i = 0; i < count; i++) ports.push([await freePort(), await freePort()]);
+    const started = await Promise.all(
+      ports.map(async ([port, busPort]) => {
+        const args = [
+          '--cluster-enabled',
+          'yes',
+          '--cluster-port',
+          String(busPort),
+          '--cluster-config-file',
+          join(dir, `nodes-${port}.conf`),
+          '--cluster-node-timeout',
+          String(nodeTimeoutMs),
+          '--dir',
+          dir,
+        ];
+        return { port, child: await launch(binary, port, args) };
+      }),
+    );
+    for (const { port, child } of started) {
+      let running = child;
+      nodes.push({
+        host: '127.0.0.1',
+        port,
+        url: `redis://127.0.0.1:${port}`,
+        stop: async () => {
+          const current = running;
+          running = undefined;
+          current?.kill('SIGCONT');
+          if (current !== undefined) await stopChild(current);
+        },
+        kill: () => running?.kill('SIGKILL'),
+      });
+    }
+    await redisCli(ports[0][0], [
+      '--cluster',
+      'create',
+      ...ports.map(([port]) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      String(replicasPerPrimary),
+      '--cluster-yes',
+    ]);
+    const deadline = Date.now() + 30_000;
+    // Every node must see the whole cluster: slots served, and each replica attached to its primary.
+    const ready = async (port) =>
+      (await redisCli(port, ['CLUSTER', 'INFO'])).includes('cluster_state:ok') &&
+      (await redisCli(port, ['CLUSTER', 'NODES'])).split('\n').filter((line) => line.includes('slave'))
+        .length ===
+        primaries * replicasPerPrimary;
+    for (const [port] of ports) {
+      while (!(await ready(port))) {
+        if (Date.now() > deadline)
+          throw new Error(`redis cluster node ${port}: cluster_state never became ok`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    nodes,
+    rootNodes: nodes.map((node) => ({ url: node.url })),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
