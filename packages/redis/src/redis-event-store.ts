@@ -5,6 +5,7 @@ import {
   isKeySafe,
   type RedisClient,
   type RedisStoreOptions,
+  sendKeyed,
   unsafeId,
 } from './redis-client.js';
 import { channelOn } from './redis-message-bus.js';
@@ -112,11 +113,12 @@ export class RedisEventStore implements EventStore {
     if (channel === undefined) return this.#storeThenPublish(streamId, message, bus, topic);
     const head = JSON.stringify(`${streamId}${SEPARATOR}`);
     const [max, ttl] = this.#scriptLimits;
+    const key = this.#key(streamId);
     const command = [
       'EVALSHA',
       STORE_AND_PUBLISH.SHA1,
       '1',
-      this.#key(streamId),
+      key,
       max,
       ttl,
       JSON.stringify(message),
@@ -125,7 +127,7 @@ export class RedisEventStore implements EventStore {
     ];
     let entryId: unknown;
     try {
-      entryId = await this.#client.sendCommand(command);
+      entryId = await sendKeyed(this.#client, key, command);
     } catch (error) {
       if (!(error instanceof Error)) throw error;
       // A Redis user without `+@scripting` (ACL): the two-step path from now on, which needs only
@@ -138,7 +140,7 @@ export class RedisEventStore implements EventStore {
       if (!error.message.startsWith('NOSCRIPT')) throw error;
       command[0] = 'EVAL';
       command[1] = STORE_AND_PUBLISH.SCRIPT as string;
-      entryId = await this.#client.sendCommand(command);
+      entryId = await sendKeyed(this.#client, key, command);
     }
     return `${streamId}${SEPARATOR}${String(entryId)}`;
   }

@@ -14,6 +14,7 @@ import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type RedisClient,
+  type RedisNodeClient,
   RedisEventStore,
   RedisMessageBus,
   RedisSessionStore,
@@ -30,7 +31,7 @@ import { type ClusterNode, type SharedState, startNode } from './fixtures/cluste
 // separate XADD or PUBLISH (or a MULTI … EXEC) would show up on top.
 
 let redis: RedisServerHandle;
-let client: RedisClient;
+let client: RedisNodeClient;
 let prefixes = 0;
 const cleanup: Array<() => Promise<void>> = [];
 
