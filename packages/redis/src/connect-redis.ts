@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import type { RedisClient } from './redis-client.js';
+import type { RedisNodeClient } from './redis-client.js';
 
 /**
  * The limits {@link connectRedis} gives a node-redis client unless told otherwise (ms, and commands).
@@ -65,7 +65,7 @@ export interface ConnectRedisOptions {
  * const sessionStore = new RedisSessionStore({ client });
  * ```
  */
-export async function connectRedis(options: ConnectRedisOptions = {}): Promise<RedisClient> {
+export async function connectRedis(options: ConnectRedisOptions = {}): Promise<RedisNodeClient> {
   const limits = { ...DEFAULT_REDIS_CONNECTION, ...defined(options) };
   const extra = options.redis ?? {};
   const client = createClient({
@@ -81,7 +81,7 @@ export async function connectRedis(options: ConnectRedisOptions = {}): Promise<R
         Math.min(50 * 2 ** Math.min(retries, 16), limits.maxReconnectDelayMs),
       ...extra.socket,
     },
-  } as NodeRedisOptions) as RedisClient;
+  } as NodeRedisOptions) as RedisNodeClient;
   client.on('error', options.onerror ?? (() => undefined));
   await client.connect();
   return client;

@@ -1,6 +1,11 @@
 export { connectRedis, DEFAULT_REDIS_CONNECTION } from './connect-redis.js';
 export type { ConnectRedisOptions } from './connect-redis.js';
-export type { RedisClient, RedisStoreOptions } from './redis-client.js';
+export type {
+  RedisClient,
+  RedisClusterClient,
+  RedisNodeClient,
+  RedisStoreOptions,
+} from './redis-client.js';
 export { RedisEventStore } from './redis-event-store.js';
 export type { RedisEventStoreOptions } from './redis-event-store.js';
 export { RedisMessageBus } from './redis-message-bus.js';

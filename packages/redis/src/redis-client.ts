@@ -1,16 +1,53 @@
-import type { createClient } from 'redis';
+import type { createClient, createCluster } from 'redis';
 
 /**
- * A node-redis (v5) client as `createClient()` returns it, connected by the caller. Every store of this
- * package takes one; the message bus also makes a `duplicate()` of it for its subscriptions (a Redis
- * connection in subscriber mode runs nothing else).
+ * A node-redis (v5) client of one Redis server, as `createClient()` returns it.
  *
  * @example
  * ```ts
- * const client: RedisClient = await createClient({ url: 'redis://127.0.0.1:6379' }).connect();
+ * const client: RedisNodeClient = await createClient({ url: 'redis://127.0.0.1:6379' }).connect();
  * ```
  */
-export type RedisClient = ReturnType<typeof createClient>;
+export type RedisNodeClient = ReturnType<typeof createClient>;
+
+/**
+ * A node-redis (v5) Redis Cluster client, as `createCluster()` returns it: it follows each key to the
+ * primary of its slot.
+ *
+ * @example
+ * ```ts
+ * const client: RedisClusterClient = await createCluster({ rootNodes: [{ url: 'redis://10.0.0.1:6379' }] }).connect();
+ * ```
+ */
+export type RedisClusterClient = ReturnType<typeof createCluster>;
+
+/**
+ * What every class of this package takes, connected by the caller: a client of one Redis server
+ * (`createClient`, or `connectRedis`) or of a Redis Cluster (`createCluster`). Every multi-key step
+ * and script stays in one slot (see the README's key layout), so both run the same commands. The
+ * message bus also makes a `duplicate()` of it for its subscriptions (a connection in subscriber mode
+ * runs nothing else).
+ *
+ * @example
+ * ```ts
+ * const client: RedisClient = await createCluster({ rootNodes: [{ url: process.env.REDIS_URL }] }).connect();
+ * const sessionStore = new RedisSessionStore({ client });
+ * ```
+ */
+export type RedisClient = RedisNodeClient | RedisClusterClient;
+
+/** Whether `client` is a Redis Cluster client (it knows the cluster's primaries). Package-internal. */
+export function isCluster(client: RedisClient): client is RedisClusterClient {
+  return 'masters' in client;
+}
+
+/**
+ * Sends a raw command about `key` (e.g. `EVALSHA … 1 <key> …`): a cluster client routes it to the
+ * primary of the key's slot, a single-server client sends it as is. Package-internal.
+ */
+export function sendKeyed(client: RedisClient, key: string, args: string[]): Promise<unknown> {
+  return isCluster(client) ? client.sendCommand(key, false, args) : client.sendCommand(args);
+}
 
 /**
  * What every store of this package takes: the client and the prefix of its keys and channels.

@@ -5,6 +5,7 @@ import {
   isKeySafe,
   type RedisClient,
   type RedisStoreOptions,
+  sendKeyed,
   unsafeId,
 } from './redis-client.js';
 import { channelOn } from './redis-message-bus.js';
@@ -47,7 +48,8 @@ return id`,
 });
 
 /**
- * An {@link EventStore} on Redis Streams: one stream per SSE stream (`<prefix>events:<streamId>`),
+ * An {@link EventStore} on Redis Streams: one stream per SSE stream (`<prefix>events:{<streamId>}`, hash-tagged so a
+ * cluster places each stream by its id alone),
  * bounded by `MAXLEN` and expiring when unused, so every process of a cluster can resume any stream
  * with `Last-Event-ID` (2025-11-25 transports, "Resumability and Redelivery"). Event ids are the stream
  * id plus the Redis entry id, so ids grow in send order and a replay is one `XRANGE`.
@@ -78,7 +80,7 @@ export class RedisEventStore implements EventStore {
 
   async storeEvent(streamId: string, message: JSONRPCMessage | undefined): Promise<string> {
     if (!isKeySafe(streamId)) throw unsafeId('Stream', streamId);
-    const key = this.#prefix + streamId;
+    const key = this.#key(streamId);
     // The priming event (no message) is an empty `m`: it takes an id, and is never replayed.
     const replies = await this.#client
       .multi()
@@ -111,11 +113,12 @@ export class RedisEventStore implements EventStore {
     if (channel === undefined) return this.#storeThenPublish(streamId, message, bus, topic);
     const head = JSON.stringify(`${streamId}${SEPARATOR}`);
     const [max, ttl] = this.#scriptLimits;
+    const key = this.#key(streamId);
     const command = [
       'EVALSHA',
       STORE_AND_PUBLISH.SHA1,
       '1',
-      this.#prefix + streamId,
+      key,
       max,
       ttl,
       JSON.stringify(message),
@@ -124,7 +127,7 @@ export class RedisEventStore implements EventStore {
     ];
     let entryId: unknown;
     try {
-      entryId = await this.#client.sendCommand(command);
+      entryId = await sendKeyed(this.#client, key, command);
     } catch (error) {
       if (!(error instanceof Error)) throw error;
       // A Redis user without `+@scripting` (ACL): the two-step path from now on, which needs only
@@ -137,7 +140,7 @@ export class RedisEventStore implements EventStore {
       if (!error.message.startsWith('NOSCRIPT')) throw error;
       command[0] = 'EVAL';
       command[1] = STORE_AND_PUBLISH.SCRIPT as string;
-      entryId = await this.#client.sendCommand(command);
+      entryId = await sendKeyed(this.#client, key, command);
     }
     return `${streamId}${SEPARATOR}${String(entryId)}`;
   }
@@ -159,7 +162,7 @@ export class RedisEventStore implements EventStore {
     const parts = split(lastEventId);
     if (parts === undefined) return undefined;
     const { streamId, entryId } = parts;
-    const key = this.#prefix + streamId;
+    const key = this.#key(streamId);
     // The cursor itself must still be held; otherwise events after it were trimmed and are lost.
     const cursor = await this.#client.xRange(key, entryId, entryId, { COUNT: 1 });
     if (cursor.length === 0) return undefined;
@@ -175,6 +178,11 @@ export class RedisEventStore implements EventStore {
       }
       if (page.length < REPLAY_PAGE) return streamId;
     }
+  }
+
+  /** The stream's key; `{<streamId>}` is its hash tag (an id holds no `{` `}`). */
+  #key(streamId: string): string {
+    return `${this.#prefix}{${streamId}}`;
   }
 }
 

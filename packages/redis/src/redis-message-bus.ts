@@ -1,5 +1,5 @@
 import type { MessageBus, Unsubscribe } from '@x/protocol';
-import { DEFAULT_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-client.js';
+import { DEFAULT_PREFIX, isCluster, type RedisClient, type RedisStoreOptions } from './redis-client.js';
 
 /**
  * Options for {@link RedisMessageBus} (and `RedisSubscriptionFanOut`).
@@ -68,11 +68,12 @@ export class RedisMessageBus implements MessageBus {
     const subscriber = await this.#connection();
     const channel = this.#prefix + topic;
     // One wrapper per subscription: node-redis removes listeners by identity.
-    const onMessage = (text: string): void => listener(JSON.parse(text));
+    // Never a Buffer (no buffer mode asked); typed so for both client kinds' listener types.
+    const onMessage = (text: string | Buffer): void => listener(JSON.parse(text.toString()));
     await subscriber.subscribe(channel, onMessage);
     return async () => {
       // While Redis is away there is nothing to tell it; a closed bus has no subscriptions left.
-      if (subscriber.isReady) await subscriber.unsubscribe(channel, onMessage);
+      if (subscribed(subscriber)) await subscriber.unsubscribe(channel, onMessage);
     };
   }
 
@@ -88,11 +89,20 @@ export class RedisMessageBus implements MessageBus {
 
   #connection(): Promise<RedisClient> {
     if (this.#subscriber === undefined) {
-      const subscriber = this.#client.duplicate();
+      // A cluster client's duplicate subscribes on one node of the cluster (classic pub/sub reaches
+      // every node), and resubscribes elsewhere when that node goes.
+      const subscriber: RedisClient = isCluster(this.#client)
+        ? this.#client.duplicate()
+        : this.#client.duplicate();
       // An 'error' event without a listener would crash the process when Redis goes away.
       subscriber.on('error', this.#onerror);
-      this.#subscriber = subscriber.connect() as Promise<RedisClient>;
+      this.#subscriber = (subscriber.connect() as Promise<RedisClient>).then(() => subscriber);
     }
     return this.#subscriber;
   }
+}
+
+/** Whether the subscriber's connection is up (a cluster's: the node its subscriptions are on). */
+function subscribed(subscriber: RedisClient): boolean {
+  return isCluster(subscriber) ? subscriber.pubSubNode?.client.isReady === true : subscriber.isReady;
 }

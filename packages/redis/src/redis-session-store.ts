@@ -26,8 +26,10 @@ const JSON_FIELDS = new Set<string>(['clientInfo', 'clientCapabilities']);
 const CREATED = 'createdAt';
 
 /**
- * A {@link SessionStore} on Redis: one hash per session (`<prefix>session:<id>`) and a set of its
- * resource subscriptions (`…:subs`), both expiring after `idleTimeoutMs` without use. Every process of a
+ * A {@link SessionStore} on Redis: one hash per session (`<prefix>session:{<id>}`) and a set of its
+ * resource subscriptions (`<prefix>session:{<id>}:subs`), both expiring after `idleTimeoutMs` without
+ * use. The hash tag `{<id>}` puts both keys in one Redis Cluster slot, so the transactions that touch
+ * both stay single-slot. Every process of a
  * cluster reads a session here the first time one of its requests lands there (no sticky sessions).
  *
  * @example
@@ -50,7 +52,7 @@ export class RedisSessionStore implements SessionStore {
 
   async create(sessionId: string, record: SessionRecord): Promise<void> {
     if (!isKeySafe(sessionId)) throw unsafeId('Session', sessionId);
-    const key = this.#prefix + sessionId;
+    const key = this.#key(sessionId);
     await this.#client
       .multi()
       .del([key, `${key}:subs`])
@@ -62,7 +64,7 @@ export class RedisSessionStore implements SessionStore {
   async get(sessionId: string): Promise<SessionRecord | undefined> {
     // An id that could name another key (`<id>:subs`) names no session (the transport answers 404).
     if (!isKeySafe(sessionId)) return undefined;
-    const key = this.#prefix + sessionId;
+    const key = this.#key(sessionId);
     const replies = await this.#client
       .multi()
       .hGetAll(key)
@@ -76,7 +78,7 @@ export class RedisSessionStore implements SessionStore {
 
   async update(sessionId: string, patch: SessionRecord): Promise<boolean> {
     if (!isKeySafe(sessionId)) return false;
-    const key = this.#prefix + sessionId;
+    const key = this.#key(sessionId);
     const fields = encode(patch);
     // EXISTS first in the same transaction: a patch must not resurrect an expired session.
     const alive = await this.#client.pExpire(key, this.#ttlMs);
@@ -89,24 +91,29 @@ export class RedisSessionStore implements SessionStore {
 
   async subscriptions(sessionId: string): Promise<string[]> {
     if (!isKeySafe(sessionId)) return [];
-    return this.#client.sMembers(`${this.#prefix + sessionId}:subs`);
+    return this.#client.sMembers(`${this.#key(sessionId)}:subs`);
   }
 
   async addSubscription(sessionId: string, uri: string): Promise<void> {
     if (!isKeySafe(sessionId)) return;
-    const key = `${this.#prefix + sessionId}:subs`;
+    const key = `${this.#key(sessionId)}:subs`;
     await this.#client.multi().sAdd(key, uri).pExpire(key, this.#ttlMs).exec();
   }
 
   async removeSubscription(sessionId: string, uri: string): Promise<void> {
     if (!isKeySafe(sessionId)) return;
-    await this.#client.sRem(`${this.#prefix + sessionId}:subs`, uri);
+    await this.#client.sRem(`${this.#key(sessionId)}:subs`, uri);
   }
 
   async delete(sessionId: string): Promise<void> {
     if (!isKeySafe(sessionId)) return;
-    const key = this.#prefix + sessionId;
+    const key = this.#key(sessionId);
     await this.#client.del([key, `${key}:subs`]);
+  }
+
+  /** The session's hash; `{<id>}` is its hash tag, shared with `…:subs` (an id holds no `{` `}`). */
+  #key(sessionId: string): string {
+    return `${this.#prefix}{${sessionId}}`;
   }
 }
 

@@ -12,8 +12,8 @@ const SET_IF_EXISTS =
   "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end return 0";
 
 /**
- * A `TaskStore` on Redis (2025-11-25 experimental tasks): one hash per task (`<prefix>task:<id>`, the
- * record, the outcome and the pending 2026-07-28 `inputRequests` as JSON) expiring at the task's `expiresAt`, and a sorted set per owner for
+ * A `TaskStore` on Redis (2025-11-25 experimental tasks): one hash per task (`<prefix>task:{<id>}`, the
+ * record, the outcome and the pending 2026-07-28 `inputRequests` as JSON, so one slot) expiring at the task's `expiresAt`, and a sorted set per owner for
  * `tasks/list` in creation order. `tasks/get`, `tasks/result` and `tasks/list` then answer on any process.
  *
  * @example
@@ -34,12 +34,12 @@ export class RedisTaskStore implements TaskStore {
     if (!isKeySafe(record.task.taskId)) throw unsafeId('Task', record.task.taskId);
     const key = this.#task(record.task.taskId);
     const seq = await this.#client.incr(`${this.#prefix}task-seq`);
-    const multi = this.#client
-      .multi()
-      .hSet(key, { record: JSON.stringify(record), seq: String(seq) })
-      .zAdd(this.#owner(record.owner), { score: seq, value: record.task.taskId });
+    const multi = this.#client.multi().hSet(key, { record: JSON.stringify(record), seq: String(seq) });
     if (record.expiresAt !== undefined) multi.pExpireAt(key, record.expiresAt);
     await multi.exec();
+    // The owner's list is in another slot than the task (a cluster refuses a transaction over both):
+    // listed after the record exists, and `list` drops an id whose record is gone.
+    await this.#client.zAdd(this.#owner(record.owner), { score: seq, value: record.task.taskId });
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
@@ -123,13 +123,15 @@ export class RedisTaskStore implements TaskStore {
   async delete(taskId: string): Promise<void> {
     if (!isKeySafe(taskId)) return;
     const record = await this.get(taskId);
-    const multi = this.#client.multi().del(this.#task(taskId));
-    if (record !== undefined) multi.zRem(this.#owner(record.owner), taskId);
-    await multi.exec();
+    // Two single-slot steps (the task and its owner's list live in different slots): the record
+    // first, so a failure in between leaves a listed id that `list` drops, never a task out of its list.
+    await this.#client.del(this.#task(taskId));
+    if (record !== undefined) await this.#client.zRem(this.#owner(record.owner), taskId);
   }
 
   #task(taskId: string): string {
-    return `${this.#prefix}task:${taskId}`;
+    // `{<id>}`: the hash tag, so a cluster places the task (record, outcome, pending input) by its id.
+    return `${this.#prefix}task:{${taskId}}`;
   }
 
   #owner(owner: string): string {

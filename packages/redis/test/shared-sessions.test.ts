@@ -6,9 +6,15 @@ import {
   InMemorySubscriptionFanOut,
   type LoggingMessageNotificationParams,
 } from '@x/protocol';
-import { type RedisServerHandle, startRedis, waitFor } from '@x/test-kit';
+import {
+  type RedisClusterHandle,
+  type RedisServerHandle,
+  startRedis,
+  startRedisCluster,
+  waitFor,
+} from '@x/test-kit';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
-import { createClient } from 'redis';
+import { createClient, createCluster } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type RedisClient,
@@ -25,13 +31,17 @@ import { type ClusterNode, type SharedState, startNode } from './fixtures/cluste
 
 let redis: RedisServerHandle;
 let client: RedisClient;
+// A 3-primary/3-replica Redis Cluster and its `createCluster` client (issue #41).
+let redisCluster: RedisClusterHandle;
+let clusterClient: RedisClient;
 let prefixes = 0;
 const cleanup: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
+  [redis, redisCluster] = await Promise.all([startRedis(), startRedisCluster()]);
   client = await createClient({ url: redis.url }).connect();
-}, 30_000);
+  clusterClient = await createCluster({ rootNodes: redisCluster.rootNodes }).connect();
+}, 60_000);
 
 afterEach(async () => {
   for (const close of cleanup.splice(0).reverse()) await close();
@@ -39,7 +49,9 @@ afterEach(async () => {
 
 afterAll(async () => {
   client?.destroy();
+  clusterClient?.destroy();
   await redis?.stop();
+  await redisCluster?.stop();
 });
 
 const shared: Record<string, () => SharedState> = {
@@ -49,22 +61,25 @@ const shared: Record<string, () => SharedState> = {
     fanOut: new InMemorySubscriptionFanOut(),
     messageBus: new InMemoryMessageBus(),
   }),
-  redis: () => {
-    const prefix = `c${prefixes++}:`;
-    const fanOut = new RedisSubscriptionFanOut({ client, prefix });
-    const messageBus = new RedisMessageBus({ client, prefix });
-    cleanup.push(
-      () => fanOut.close(),
-      () => messageBus.close(),
-    );
-    return {
-      messageBus,
-      sessionStore: new RedisSessionStore({ client, prefix }),
-      eventStore: new RedisEventStore({ client, prefix }),
-      fanOut,
-    };
-  },
+  redis: () => onRedis(client),
+  'redis cluster': () => onRedis(clusterClient),
 };
+
+function onRedis(client: RedisClient): SharedState {
+  const prefix = `c${prefixes++}:`;
+  const fanOut = new RedisSubscriptionFanOut({ client, prefix });
+  const messageBus = new RedisMessageBus({ client, prefix });
+  cleanup.push(
+    () => fanOut.close(),
+    () => messageBus.close(),
+  );
+  return {
+    messageBus,
+    sessionStore: new RedisSessionStore({ client, prefix }),
+    eventStore: new RedisEventStore({ client, prefix }),
+    fanOut,
+  };
+}
 
 async function cluster(kind: string, json: boolean): Promise<{ nodes: ClusterNode[]; balancer: Balancer }> {
   const state = (shared[kind] as () => SharedState)();

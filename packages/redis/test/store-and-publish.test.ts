@@ -14,6 +14,7 @@ import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type RedisClient,
+  type RedisNodeClient,
   RedisEventStore,
   RedisMessageBus,
   RedisSessionStore,
@@ -30,7 +31,7 @@ import { type ClusterNode, type SharedState, startNode } from './fixtures/cluste
 // separate XADD or PUBLISH (or a MULTI … EXEC) would show up on top.
 
 let redis: RedisServerHandle;
-let client: RedisClient;
+let client: RedisNodeClient;
 let prefixes = 0;
 const cleanup: Array<() => Promise<void>> = [];
 
@@ -137,7 +138,7 @@ describe('RedisEventStore.storeEventAndPublish', () => {
     for (const id of ids) expect(await store.getStreamIdForEventId(id)).toBe(streamId);
 
     // MAXLEN and TTL as storeEvent sets them.
-    const key = `${storePrefix}events:${streamId}`;
+    const key = `${storePrefix}events:{${streamId}}`;
     expect(await client.xLen(key)).toBe(3);
     const ttl = await client.pTTL(key);
     expect(ttl).toBeGreaterThan(0);
@@ -397,7 +398,7 @@ describe('Redis goes away and comes back', () => {
       },
       { timeoutMs: 10_000, intervalMs: 50, what: 'an event through the resubscribed bus' },
     );
-    expect(await own.xLen('o:events:o.g')).toBe(sent.length);
+    expect(await own.xLen('o:events:{o.g}')).toBe(sent.length);
     for (const payload of got.slice(1)) {
       expect(payload.m).toEqual(note(3));
       expect(sent).toContain(payload.e);

@@ -13,11 +13,18 @@ import {
   type SubscriptionFanOut,
   type TaskStore,
 } from '@x/protocol';
-import { type RedisServerHandle, startRedis, waitFor } from '@x/test-kit';
-import { createClient } from 'redis';
+import {
+  type RedisClusterHandle,
+  type RedisServerHandle,
+  startRedis,
+  startRedisCluster,
+  waitFor,
+} from '@x/test-kit';
+import { createClient, createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type RedisClient,
+  type RedisClusterClient,
   RedisEventStore,
   RedisMessageBus,
   RedisSessionStore,
@@ -27,17 +34,33 @@ import {
 
 let redis: RedisServerHandle;
 let client: RedisClient;
+// A cluster-mode node (all slots its own): every multi-key step must stay in one slot (issue #41).
+let clusterRedis: RedisServerHandle;
+let clusterClient: RedisClient;
+// A real Redis Cluster (3 primaries, 3 replicas) and a `createCluster` client (issue #41).
+let realCluster: RedisClusterHandle;
+let realClusterClient: RedisClusterClient;
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
+  [redis, clusterRedis, realCluster] = await Promise.all([
+    startRedis(),
+    startRedis({ cluster: true }),
+    startRedisCluster(),
+  ]);
   client = await createClient({ url: redis.url }).connect();
-}, 30_000);
+  clusterClient = await createClient({ url: clusterRedis.url }).connect();
+  realClusterClient = await createCluster({ rootNodes: realCluster.rootNodes }).connect();
+}, 60_000);
 
 afterAll(async () => {
   for (const close of closers) await close();
   client?.destroy();
+  clusterClient?.destroy();
+  realClusterClient?.destroy();
   await redis?.stop();
+  await clusterRedis?.stop();
+  await realCluster?.stop();
 });
 
 let prefixes = 0;
@@ -74,6 +97,40 @@ const implementations: Record<string, Kinds> = {
       return fanOut;
     },
     tasks: () => new RedisTaskStore({ client, prefix: prefix() }),
+  },
+  'redis (cluster mode)': {
+    events: (max) =>
+      new RedisEventStore({ client: clusterClient, prefix: prefix(), maxEventsPerStream: max }),
+    sessions: (idleTimeoutMs) =>
+      new RedisSessionStore({ client: clusterClient, prefix: prefix(), idleTimeoutMs }),
+    bus: () => {
+      const bus = new RedisMessageBus({ client: clusterClient, prefix: prefix() });
+      closers.push(() => bus.close());
+      return bus;
+    },
+    fanOut: () => {
+      const fanOut = new RedisSubscriptionFanOut({ client: clusterClient, prefix: prefix() });
+      closers.push(() => fanOut.close());
+      return fanOut;
+    },
+    tasks: () => new RedisTaskStore({ client: clusterClient, prefix: prefix() }),
+  },
+  'redis cluster (3 primaries, createCluster)': {
+    events: (max) =>
+      new RedisEventStore({ client: realClusterClient, prefix: prefix(), maxEventsPerStream: max }),
+    sessions: (idleTimeoutMs) =>
+      new RedisSessionStore({ client: realClusterClient, prefix: prefix(), idleTimeoutMs }),
+    bus: () => {
+      const bus = new RedisMessageBus({ client: realClusterClient, prefix: prefix() });
+      closers.push(() => bus.close());
+      return bus;
+    },
+    fanOut: () => {
+      const fanOut = new RedisSubscriptionFanOut({ client: realClusterClient, prefix: prefix() });
+      closers.push(() => fanOut.close());
+      return fanOut;
+    },
+    tasks: () => new RedisTaskStore({ client: realClusterClient, prefix: prefix() }),
   },
 };
 
@@ -344,3 +401,46 @@ describe('ids that could name another Redis key (issue #35, finding 12)', () => 
     expect(await client.type(`${p}task:t:1`)).toBe('set');
   });
 });
+
+describe('a Redis Cluster client (createCluster, issue #41)', () => {
+  it('storeEventAndPublish runs its script on the primary of each stream, the bus delivers, replays resume', async () => {
+    const p = prefix();
+    const store = new RedisEventStore({ client: realClusterClient, prefix: p });
+    const bus = new RedisMessageBus({ client: realClusterClient, prefix: p });
+    closers.push(() => bus.close());
+    const heard: unknown[] = [];
+    // Streams whose keys land on different primaries: the script must follow each key to its slot.
+    const streams = Array.from({ length: 6 }, (_, n) => `c${n}.g`);
+    for (const streamId of streams)
+      await bus.subscribe(`stream:${streamId}`, (payload) => heard.push(payload));
+    const ids: string[] = [];
+    for (const [n, streamId] of streams.entries()) {
+      ids.push(await store.storeEventAndPublish(streamId, note(n), bus, `stream:${streamId}`));
+    }
+    await waitFor(() => heard.length === streams.length, { what: 'every published event' });
+    // Published on different primaries: each arrives once, in no order across streams.
+    expect(heard).toHaveLength(ids.length);
+    expect(heard).toEqual(expect.arrayContaining(ids.map((e, n) => ({ e, m: note(n) }))));
+    const primaries = new Set(
+      streams.map((streamId) => realClusterClient.getSlotMaster(slotOf(`${p}events:{${streamId}}`)).port),
+    );
+    expect(primaries.size).toBeGreaterThan(1);
+    const first = streams[0] as string;
+    const primed = await store.storeEvent(first, undefined);
+    const next = await store.storeEventAndPublish(first, note(9), bus, `stream:${first}`);
+    expect((await replay(store, primed)).ids).toEqual([next]);
+  });
+});
+
+/** Redis Cluster's slot of a key: CRC16/XMODEM of its hash tag (or whole name) mod 16 384. */
+function slotOf(key: string): number {
+  const open = key.indexOf('{');
+  const close = open === -1 ? -1 : key.indexOf('}', open + 1);
+  const tagged = close > open + 1 ? key.slice(open + 1, close) : key;
+  let crc = 0;
+  for (const byte of Buffer.from(tagged)) {
+    crc ^= byte << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % 16_384;
+}

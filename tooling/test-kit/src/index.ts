@@ -2,4 +2,12 @@ export { type WaitForOptions, waitFor } from './wait-for.js';
 export { afterMicrotasks, afterNextTick, afterTimeouts, afterTurn } from './scheduler.js';
 export { type HttpServerHandle, startHttpServer } from './http-server.js';
 export { type Browser, consentOverHttp, newBrowser } from './oauth-consent.js';
-export { type RedisServerHandle, startRedis } from './redis-server.mjs';
+export {
+  type RedisClusterHandle,
+  type RedisClusterNode,
+  type RedisServerHandle,
+  type StartRedisClusterOptions,
+  type StartRedisOptions,
+  startRedis,
+  startRedisCluster,
+} from './redis-server.mjs';

@@ -13,13 +13,66 @@ export interface RedisServerHandle extends AsyncDisposable {
   resume(): void;
 }
 
+/** Options of {@link startRedis}. */
+export interface StartRedisOptions {
+  /**
+   * Cluster mode (`--cluster-enabled yes`), the one node owning all 16 384 slots: a plain client works,
+   * and multi-key commands, transactions and scripts over keys of different slots fail with CROSSSLOT as
+   * on a real cluster. Default false.
+   */
+  cluster?: boolean | undefined;
+}
+
 /**
  * Starts a real `redis-server` (`REDIS_SERVER`, else /usr/bin/redis-server, else `PATH`) on a free port
  * of 127.0.0.1 with persistence off (`--save '' --appendonly no`). A missing binary fails loudly (never a
  * skip): the Redis tests must run. Use with `await using`, or call `stop()` in an `afterAll`.
+ * `{ cluster: true }`: see {@link StartRedisOptions.cluster}.
  *
  * @example
  * await using redis = await startRedis();
  * const client = createClient({ url: redis.url });
  */
-export function startRedis(): Promise<RedisServerHandle>;
+export function startRedis(options?: StartRedisOptions): Promise<RedisServerHandle>;
+
+/** Options of {@link startRedisCluster}. */
+export interface StartRedisClusterOptions {
+  /** Primaries, each owning an equal share of the 16 384 slots. Default 3. */
+  primaries?: number | undefined;
+  /** Replicas of each primary. Default 1. */
+  replicasPerPrimary?: number | undefined;
+  /** `--cluster-node-timeout`: how long a silent primary takes to be failed over. Default 2 000 ms. */
+  nodeTimeoutMs?: number | undefined;
+}
+
+/** One `redis-server` of a {@link RedisClusterHandle}. */
+export interface RedisClusterNode {
+  host: '127.0.0.1';
+  port: number;
+  /** `redis://127.0.0.1:<port>`. */
+  url: string;
+  /** Stops this node (SIGTERM, then SIGKILL after 5 s). Idempotent. */
+  stop(): Promise<void>;
+  /** `kill -9` of this node, as a crashed primary. */
+  kill(): void;
+}
+
+/** A Redis Cluster started for one test suite; disposing it stops every node. */
+export interface RedisClusterHandle extends AsyncDisposable {
+  nodes: RedisClusterNode[];
+  /** For node-redis `createCluster({ rootNodes })`. */
+  rootNodes: Array<{ url: string }>;
+  /** Stops every node and removes their files. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a real Redis Cluster on 127.0.0.1: `primaries × (1 + replicasPerPrimary)` `redis-server
+ * --cluster-enabled yes` on free ports, joined by `redis-cli --cluster create --cluster-replicas <n>
+ * --cluster-yes`; resolves once every node reports `cluster_state:ok`. A missing binary fails loudly.
+ *
+ * @example
+ * await using cluster = await startRedisCluster();
+ * const client = await createCluster({ rootNodes: cluster.rootNodes }).connect();
+ */
+export function startRedisCluster(options?: StartRedisClusterOptions): Promise<RedisClusterHandle>;

@@ -1,8 +1,10 @@
 // Plain JavaScript (typed by redis-server.d.mts) so the built apps (apps/bench, apps/examples' cluster demo)
 // can import it too: the rest of the test kit is TypeScript source that only vitest loads.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Where `startRedis` looks for the binary: `REDIS_SERVER`, else the Debian path, else `PATH`. */
 function redisBinary() {
@@ -24,10 +26,11 @@ async function freePort() {
 }
 
 /** Spawns redis-server and resolves once it accepts connections; rejects with its output otherwise. */
-function launch(binary, port) {
+function launch(binary, port, extraArgs = []) {
   const child = spawn(
     binary,
     [
+      ...extraArgs,
       '--port',
       String(port),
       '--bind',
@@ -83,6 +86,25 @@ function stopChild(child) {
   });
 }
 
+function redisCli(port, args) {
+  const cli = existsSync('/usr/bin/redis-cli') ? '/usr/bin/redis-cli' : 'redis-cli';
+  return new Promise((resolve, reject) => {
+    execFile(cli, ['-h', '127.0.0.1', '-p', String(port), ...args], (error, stdout) =>
+      error === null ? resolve(stdout) : reject(error),
+    );
+  });
+}
+
+/** Gives a lone cluster-mode node every slot and waits until it reports `cluster_state:ok`. */
+async function claimAllSlots(port) {
+  await redisCli(port, ['CLUSTER', 'ADDSLOTSRANGE', '0', '16383']);
+  const deadline = Date.now() + 20_000;
+  while (!(await redisCli(port, ['CLUSTER', 'INFO'])).includes('cluster_state:ok')) {
+    if (Date.now() > deadline) throw new Error(`redis-server on ${port}: cluster_state never became ok`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /**
  * Starts a real `redis-server` on a free port of 127.0.0.1 with persistence off (`--save ''
  * --appendonly no`). A missing binary fails loudly (never a skip): the Redis tests must run. Use with
@@ -92,20 +114,37 @@ function stopChild(child) {
  * await using redis = await startRedis();
  * const client = createClient({ url: redis.url });
  */
-export async function startRedis() {
+export async function startRedis(options = {}) {
   const binary = redisBinary();
   const port = await freePort();
-  let child = await launch(binary, port);
-  const stop = async () => {
+  const cluster = options.cluster === true;
+  // Cluster mode writes its node table to a file: one directory per server, removed by stop().
+  const dir = cluster ? mkdtempSync(join(tmpdir(), 'x-redis-cluster-')) : undefined;
+  const args =
+    dir === undefined
+      ? []
+      : ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'), '--dir', dir];
+  const start = async () => {
+    const started = await launch(binary, port, args);
+    if (cluster) await claimAllSlots(port);
+    return started;
+  };
+  let child = await start();
+  const halt = async () => {
     const running = child;
     child = undefined;
     // A frozen (paused) server ignores SIGTERM: thaw it first, so stop() never waits for the SIGKILL.
     running?.kill('SIGCONT');
     if (running !== undefined) await stopChild(running);
   };
+  const stop = async () => {
+    await halt();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  };
   const restart = async () => {
-    await stop();
-    child = await launch(binary, port);
+    await halt();
+    if (dir !== undefined) rmSync(join(dir, 'nodes.conf'), { force: true });
+    child = await start();
   };
   // SIGSTOP freezes the server with its sockets open: clients connect and write, nothing answers.
   const signal = (name) => {
@@ -119,6 +158,98 @@ export async function startRedis() {
     restart,
     pause: () => signal('SIGSTOP'),
     resume: () => signal('SIGCONT'),
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/**
+ * Starts a real Redis Cluster on 127.0.0.1: `primaries × (1 + replicasPerPrimary)` `redis-server
+ * --cluster-enabled yes` on free ports (bus ports chosen free too, `--cluster-port`), joined by
+ * `redis-cli --cluster create --cluster-replicas <n> --cluster-yes`; resolves once every node reports
+ * `cluster_state:ok`. `--cluster-node-timeout` is short (default 2 s) so a failover takes seconds.
+ *
+ * @example
+ * await using cluster = await startRedisCluster();
+ * const client = await createCluster({ rootNodes: cluster.rootNodes }).connect();
+ */
+export async function startRedisCluster(options = {}) {
+  const primaries = options.primaries ?? 3;
+  const replicasPerPrimary = options.replicasPerPrimary ?? 1;
+  const nodeTimeoutMs = options.nodeTimeoutMs ?? 2_000;
+  const binary = redisBinary();
+  const count = primaries * (1 + replicasPerPrimary);
+  const dir = mkdtempSync(join(tmpdir(), 'x-redis-cluster-'));
+  const nodes = [];
+  const stop = async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    // Ports one at a time: two free-port probes in parallel could be handed the same port.
+    const ports = [];
+    for (let i = 0; i < count; i++) ports.push([await freePort(), await freePort()]);
+    const started = await Promise.all(
+      ports.map(async ([port, busPort]) => {
+        const args = [
+          '--cluster-enabled',
+          'yes',
+          '--cluster-port',
+          String(busPort),
+          '--cluster-config-file',
+          join(dir, `nodes-${port}.conf`),
+          '--cluster-node-timeout',
+          String(nodeTimeoutMs),
+          '--dir',
+          dir,
+        ];
+        return { port, child: await launch(binary, port, args) };
+      }),
+    );
+    for (const { port, child } of started) {
+      let running = child;
+      nodes.push({
+        host: '127.0.0.1',
+        port,
+        url: `redis://127.0.0.1:${port}`,
+        stop: async () => {
+          const current = running;
+          running = undefined;
+          current?.kill('SIGCONT');
+          if (current !== undefined) await stopChild(current);
+        },
+        kill: () => running?.kill('SIGKILL'),
+      });
+    }
+    await redisCli(ports[0][0], [
+      '--cluster',
+      'create',
+      ...ports.map(([port]) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      String(replicasPerPrimary),
+      '--cluster-yes',
+    ]);
+    const deadline = Date.now() + 30_000;
+    // Every node must see the whole cluster: slots served, and each replica attached to its primary.
+    const ready = async (port) =>
+      (await redisCli(port, ['CLUSTER', 'INFO'])).includes('cluster_state:ok') &&
+      (await redisCli(port, ['CLUSTER', 'NODES'])).split('\n').filter((line) => line.includes('slave'))
+        .length ===
+        primaries * replicasPerPrimary;
+    for (const [port] of ports) {
+      while (!(await ready(port))) {
+        if (Date.now() > deadline)
+          throw new Error(`redis cluster node ${port}: cluster_state never became ok`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    nodes,
+    rootNodes: nodes.map((node) => ({ url: node.url })),
+    stop,
     [Symbol.asyncDispose]: stop,
   };
 }
