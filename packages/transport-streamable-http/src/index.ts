@@ -22,7 +22,13 @@ export { DEFAULT_MAX_BUFFERED_BYTES } from './server/sse-writer.js';
 export { StreamableHttpClientTransport } from './client/transport.js';
 export { STREAMABLE_HTTP_RECONNECT_DEFAULTS } from './client/options.js';
 export type { StreamableHttpClientTransportOptions } from './client/options.js';
-export { createHealthCheck, HttpStatusError } from '@x/protocol/http';
+export {
+  createHealthCheck,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_STREAM_BUFFERED_BYTES,
+  HttpStatusError,
+} from '@x/protocol/http';
 export type { HealthCheckOptions, HealthStatus } from '@x/protocol/http';
 export { connectWithSseFallback, shouldFallBackToSse } from './client/fallback.js';
 export type { SseFallbackOptions } from './client/fallback.js';

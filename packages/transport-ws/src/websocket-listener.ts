@@ -5,6 +5,7 @@ import { type AuthInfo, ErrorCode } from '@x/protocol/core';
 import {
   type CallerKey,
   createDnsRebindingGuard,
+  DEFAULT_MAX_CONNECTED_SESSIONS,
   defaultCallerKey,
   type DnsRebindingGuard,
   type DnsRebindingOptions,
@@ -18,7 +19,7 @@ import {
   type TrustedProxiesOption,
 } from '@x/protocol/http';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { CloseCode, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_SESSIONS, MCP_SUBPROTOCOL } from './constants.js';
+import { CloseCode, DEFAULT_MAX_MESSAGE_BYTES, MCP_SUBPROTOCOL } from './constants.js';
 import { onTransportClosed, WebSocketServerTransport } from './server-transport.js';
 
 /**
@@ -86,7 +87,7 @@ export interface WebSocketHandlerOptions {
   maxNestingDepth?: number | undefined;
   /**
    * Open sessions (connections) at most; past it an upgrade is refused with 503 and `Retry-After` (no
-   * connection is evicted). Default {@link DEFAULT_MAX_SESSIONS} (1000).
+   * connection is evicted). Default `DEFAULT_MAX_CONNECTED_SESSIONS` (1000).
    */
   maxSessions?: number | undefined;
   /**
@@ -208,7 +209,7 @@ export class WebSocketHandler {
     this.#proxies =
       options.trustedProxies === undefined ? undefined : new TrustedProxies(options.trustedProxies);
     this.#callerKey = options.callerKey ?? defaultCallerKey;
-    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_CONNECTED_SESSIONS;
     this.#wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,

@@ -27,7 +27,9 @@ import {
   type CallerInfo,
   type ConnectionInfo,
   createDnsRebindingGuard,
-  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_STREAM_BUFFERED_BYTES,
   defaultCallerKey,
   type DnsRebindingGuard,
   type HttpIncoming,
@@ -39,7 +41,6 @@ import {
   webIncoming,
 } from '@x/protocol/http';
 import { DEFAULT_MAX_LISTEN_STREAMS } from './listen-streams.js';
-import { DEFAULT_MAX_BUFFERED_BYTES } from './sse-writer.js';
 import { NODE_DISPATCH } from './node-dispatch.js';
 import { boundedStores } from './bounded-options.js';
 import { isVisibleSessionId, sessionIdCheck } from './session-id.js';
@@ -138,7 +139,7 @@ function defaultSessionId(): string {
  * ```
  */
 export function createStreamableHttpHandler(options: StreamableHttpHandlerOptions): StreamableHttpHandler {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const path = options.path;
   const cors =
     options.cors === undefined || options.cors === false
@@ -169,7 +170,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       retryMs: options.retryIntervalMs ?? 1_000,
       keepAliveMs: options.keepAliveMs ?? 15_000,
       maxQueued: options.maxQueuedMessages ?? 1_000,
-      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_STREAM_BUFFERED_BYTES,
       shared:
         stores.messageBus === undefined
           ? undefined
@@ -178,7 +179,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     sessionsEnabled: options.sessions !== false,
     sessions: new SessionStore({
       idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
-      maxSessions: options.maxSessions ?? 10_000,
+      maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     }),
     sharedSessions: stores.sessionStore,
     isSessionId: sessionIdCheck(options.sessionIdGenerator !== undefined),
