@@ -132,6 +132,16 @@ describe('SseServer over HTTP', () => {
     expect((await post(harness.port, endpoint, ping)).status).toBe(202);
   });
 
+  it('takes the body limit as maxMessageBytes, the deprecated maxBodyBytes still working (the new name wins)', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { pad: 'x'.repeat(2048) } });
+    const small = await openSession({ maxMessageBytes: 1024 });
+    const refused = await post(small.harness.port, small.endpoint, big);
+    expect(refused.status).toBe(413);
+    expect(refused.body).toContain('maxMessageBytes');
+    const both = await openSession({ maxMessageBytes: 64 * 1024, maxBodyBytes: 1024 });
+    expect((await post(both.harness.port, both.endpoint, big)).status).toBe(202);
+  });
+
   it('refuses a body that is not declared as JSON with 415', async () => {
     const { harness, endpoint } = await openSession();
     expect((await post(harness.port, endpoint, ping, { 'content-type': 'text/plain' })).status).toBe(415);

@@ -36,7 +36,7 @@ export class MessageTooLargeError extends McpError {
   constructor(limit: number, head?: MessageHead) {
     super(
       ErrorCode.InvalidRequest,
-      `Message exceeds the ${limit}-byte line limit (maxLineBytes) and was dropped`,
+      `Message exceeds the ${limit}-byte line limit (maxMessageBytes) and was dropped`,
       head?.kind === 'request' ? { limit, id: head.id } : { limit },
     );
     this.limit = limit;

@@ -151,7 +151,14 @@ export interface SseHandlerOptions {
    * also need their origin in `dnsRebindingProtection.allowedOrigins` unless it is a loopback one.
    */
   cors?: CorsOptions | boolean | undefined;
-  /** Largest POST body, in bytes (413 above it). Default 4 MiB. */
+  /** Largest POST body, in bytes (413 above it). Default 4 MiB (`DEFAULT_MAX_MESSAGE_BYTES`). */
+  maxMessageBytes?: number | undefined;
+  /**
+   * Largest POST body, in bytes.
+   *
+   * @deprecated Use `maxMessageBytes`, the name of this limit on every transport; `maxMessageBytes`
+   * wins when both are given. This alias goes in the next minor version.
+   */
   maxBodyBytes?: number | undefined;
   /** JSON nested deeper than this in a POST body is refused with -32700 before parsing. Default 128. */
   maxNestingDepth?: number | undefined;
@@ -268,7 +275,7 @@ export class SseServer {
       protection === false
         ? undefined
         : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
-    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#maxBodyBytes = options.maxMessageBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_CONNECTED_SESSIONS;
     this.#idleTimeoutMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
@@ -527,7 +534,7 @@ export class SseServer {
 
   #rejectBody(error: unknown): TextReply {
     if (error instanceof PayloadTooLargeError)
-      return errorReply(413, ErrorCode.InvalidRequest, error.message);
+      return errorReply(413, ErrorCode.InvalidRequest, `${error.message} (maxMessageBytes)`);
     if (error instanceof McpError) return invalidMessageReply(error);
     // TextDecoder's fatal mode throws TypeError for bytes that are not UTF-8: not parseable JSON either.
     if (error instanceof TypeError) return errorReply(400, ErrorCode.ParseError, 'Body is not UTF-8');

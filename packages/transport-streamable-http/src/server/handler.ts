@@ -139,7 +139,7 @@ function defaultSessionId(): string {
  * ```
  */
 export function createStreamableHttpHandler(options: StreamableHttpHandlerOptions): StreamableHttpHandler {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxBodyBytes = options.maxMessageBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const path = options.path;
   const cors =
     options.cors === undefined || options.cors === false
@@ -232,7 +232,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       text = await request.readText(maxBodyBytes);
     } catch (error) {
       if (error instanceof PayloadTooLargeError) {
-        return errorResponse(413, ErrorCode.InvalidRequest, `Content Too Large: ${error.message}`);
+        return errorResponse(
+          413,
+          ErrorCode.InvalidRequest,
+          `Content Too Large: ${error.message} (maxMessageBytes)`,
+        );
       }
       return errorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not UTF-8');
     }

@@ -116,7 +116,14 @@ export interface StreamableHttpHandlerOptions {
   eventStore?: EventStore | undefined;
   /** `retry` (ms) sent with priming events and before a server-side stream close. Default 1 000. */
   retryIntervalMs?: number | undefined;
-  /** Largest POST body in bytes (413 beyond). Default 4 MiB (`DEFAULT_MAX_BODY_BYTES`). */
+  /** Largest POST body in bytes (413 beyond). Default 4 MiB (`DEFAULT_MAX_MESSAGE_BYTES`). */
+  maxMessageBytes?: number | undefined;
+  /**
+   * Largest POST body in bytes.
+   *
+   * @deprecated Use `maxMessageBytes`, the name of this limit on every transport; `maxMessageBytes`
+   * wins when both are given. This alias goes in the next minor version.
+   */
   maxBodyBytes?: number | undefined;
   /**
    * The endpoint's pathname (e.g. `'/mcp'`): a request to any other path gets 404 with a JSON-RPC error
