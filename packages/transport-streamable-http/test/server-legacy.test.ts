@@ -331,6 +331,32 @@ describe('2025-03-26 batches', () => {
     ]);
   });
 
+  it('refuses a batch over maxBatchSize whole with 400 -32600 naming the option, in a session and stateless', async () => {
+    const batch = [1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'echo', params: { id } }));
+    await using server = await startServer({ enableJsonResponse: true, maxBatchSize: 2 });
+    const sessionId = await openSession(server.url, '2025-03-26');
+    const refused = await raw(server.url, { headers: sessionHeaders(sessionId, '2025-03-26'), body: batch });
+    expect(refused.status).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { code: -32600 } });
+    expect(refused.text).toContain('maxBatchSize');
+    const fits = await raw(server.url, {
+      headers: sessionHeaders(sessionId, '2025-03-26'),
+      body: batch.slice(0, 2),
+    });
+    expect(fits.status).toBe(200);
+    await using stateless = await startServer({
+      enableJsonResponse: true,
+      sessions: false,
+      maxBatchSize: 2,
+    });
+    const statelessRefused = await raw(stateless.url, {
+      headers: { ...POST_HEADERS, 'mcp-protocol-version': '2025-03-26' },
+      body: batch,
+    });
+    expect(statelessRefused.status).toBe(400);
+    expect(statelessRefused.text).toContain('maxBatchSize');
+  });
+
   it('refuses batches on later versions and batched initialize (400)', async () => {
     await using server = await startServer();
     const sessionId = await openSession(server.url, V);

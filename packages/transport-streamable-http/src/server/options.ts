@@ -126,6 +126,11 @@ export interface StreamableHttpHandlerOptions {
    */
   maxBodyBytes?: number | undefined;
   /**
+   * Most messages in one 2025-03-26 JSON-RPC batch; a larger batch is refused whole with 400 and a
+   * -32600 error naming `maxBatchSize`. Default 1000 (`DEFAULT_MAX_BATCH_SIZE`), as on SSE and WebSocket.
+   */
+  maxBatchSize?: number | undefined;
+  /**
    * The endpoint's pathname (e.g. `'/mcp'`): a request to any other path gets 404 with a JSON-RPC error
    * body. Default: every path is the endpoint (mount the handler on a route of your framework).
    */

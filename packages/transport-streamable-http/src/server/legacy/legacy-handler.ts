@@ -250,7 +250,10 @@ async function handleBatch(
 ): Promise<Response> {
   if (values.some(isInitializeRequest)) return badRequest('initialize must not be part of a JSON-RPC batch');
   if (!state.sessionsEnabled) {
-    const reading = readBatch(values, { protocolVersion: header ?? BATCH_PROTOCOL_VERSION });
+    const reading = readBatch(values, {
+      protocolVersion: header ?? BATCH_PROTOCOL_VERSION,
+      maxBatchSize: state.options.maxBatchSize,
+    });
     if (!reading.ok) return batchRefused(reading.error);
     const version = header ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
     return handleStateless(state, request, version, reading, true, extra);
@@ -258,7 +261,7 @@ async function handleBatch(
   const session = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
   if (isReply(session)) return session;
   const version = header ?? session.protocolVersion ?? BATCH_PROTOCOL_VERSION;
-  const reading = readBatch(values, { protocolVersion: version });
+  const reading = readBatch(values, { protocolVersion: version, maxBatchSize: state.options.maxBatchSize });
   if (!reading.ok) return batchRefused(reading.error);
   return session.handlePost(reading.messages, { extra, batch: true, errors: reading.errors });
 }
