@@ -11,6 +11,7 @@ export type {
   CallerKey,
   ConnectionInfo,
   HttpAuthenticate,
+  SessionContext,
   TrustedProxiesOption,
   TrustedProxiesOptions,
   WebHandler,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { SessionContext } from '@x/protocol/http';
 import {
+  attachResponder,
   initializeRequest,
   openSession,
   POST_HEADERS,
@@ -238,6 +240,26 @@ describe('legacy streams and routing', () => {
       id: 20,
       result: { got: { action: 'accept', content: { n: 'x' } } },
     });
+  });
+});
+
+describe('onsession context', () => {
+  it('hands onsession the request, authInfo and client address, as SSE and WebSocket do', async () => {
+    const contexts: SessionContext[] = [];
+    await using server = await startServer({
+      authenticate: () => ({ token: 't', clientId: 'client-1', scopes: [] }),
+      onsession: async (transport, context) => {
+        contexts.push(context);
+        attachResponder(transport);
+        await transport.start();
+      },
+    });
+    await openSession(server.url, V);
+    expect(contexts).toHaveLength(1);
+    expect(contexts[0]?.authInfo?.clientId).toBe('client-1');
+    expect(contexts[0]?.clientAddress).toBe('127.0.0.1');
+    expect(contexts[0]?.request.method).toBe('POST');
+    expect(new URL(contexts[0]?.request.url ?? '').pathname).toBe('/mcp');
   });
 });
 

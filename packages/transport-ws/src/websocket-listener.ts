@@ -6,6 +6,7 @@ import {
   type CallerKey,
   createDnsRebindingGuard,
   DEFAULT_MAX_CONNECTED_SESSIONS,
+  type SessionContext,
   defaultCallerKey,
   type DnsRebindingGuard,
   type DnsRebindingOptions,
@@ -36,10 +37,7 @@ import { onTransportClosed, WebSocketServerTransport } from './server-transport.
  * });
  * ```
  */
-export interface WebSocketSessionContext {
-  /** The HTTP upgrade request. */
-  request: IncomingMessage;
-}
+export type WebSocketSessionContext = SessionContext<IncomingMessage>;
 
 /**
  * Options of `createWebSocketHandler(options)`, which attaches to an existing HTTP server.
@@ -453,7 +451,11 @@ export class WebSocketHandler {
       transport.closeWith(CloseCode.InternalError, 'Connection handler failed').catch(() => {});
     };
     try {
-      const result = options.onsession(transport, { request });
+      const result = options.onsession(transport, {
+        request,
+        authInfo,
+        clientAddress: this.#clientAddress(request),
+      });
       if (result instanceof Promise) result.catch(fail);
     } catch (error) {
       fail(error);

@@ -7,6 +7,7 @@ import {
   type CorsOptions,
   createDnsRebindingGuard,
   DEFAULT_MAX_CONNECTED_SESSIONS,
+  type SessionContext,
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_STREAM_BUFFERED_BYTES,
   defaultCallerKey,
@@ -102,10 +103,7 @@ export const DEFAULT_MAX_BUFFERED_BYTES: number = DEFAULT_MAX_STREAM_BUFFERED_BY
  * });
  * ```
  */
-export interface SseSessionContext {
-  request: Request;
-  authInfo: AuthInfo | undefined;
-}
+export type SseSessionContext = SessionContext;
 
 /**
  * Options of `createSseHandler(options)`; only `onsession` is required.
@@ -451,6 +449,7 @@ export class SseServer {
         return incoming.toRequest();
       },
       authInfo,
+      clientAddress: this.#clientAddress(incoming),
     };
     try {
       await this.#options.onsession(session.transport, context);

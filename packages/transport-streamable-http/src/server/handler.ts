@@ -39,6 +39,7 @@ import {
   RateLimiter,
   TrustedProxies,
   webIncoming,
+  type SessionContext,
 } from '@x/protocol/http';
 import { DEFAULT_MAX_LISTEN_STREAMS } from './listen-streams.js';
 import { NODE_DISPATCH } from './node-dispatch.js';
@@ -200,9 +201,9 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       }
       return id;
     },
-    connect: async (transport: StreamableHttpServerTransport) => {
+    connect: async (transport: StreamableHttpServerTransport, context: SessionContext) => {
       try {
-        await options.onsession(transport);
+        await options.onsession(transport, context);
         return undefined;
       } catch (error) {
         state.onerror(error);
@@ -280,7 +281,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const body = await readMessages(request);
     if (isReply(body)) return body;
     return classifyPost(request.headers, body) === 'modern'
-      ? handleModernPost(state, request, body as JSONRPCMessage, extra)
+      ? handleModernPost(state, request, body as JSONRPCMessage, extra, caller.context)
       : handleLegacyPost(state, request, body, extra, caller);
   }
 
@@ -326,6 +327,14 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const principal = auth === undefined ? undefined : principalOf(auth);
     const caller: Caller = {
       principal,
+      // A getter: under the node adapter the `Request` is only built when `onsession` reads it.
+      context: {
+        get request() {
+          return request.toRequest();
+        },
+        authInfo: auth,
+        clientAddress,
+      },
       key: () => {
         const info: CallerInfo = {
           authInfo: auth,

@@ -6,6 +6,7 @@ import type {
   HttpAuthenticate,
   RateLimiterOptions,
   TrustedProxiesOption,
+  SessionContext,
 } from '@x/protocol/http';
 import type { EventStore, MessageBus, SessionStore } from '@x/protocol/core';
 import type { ParamHeader } from '../shared/param-headers.js';
@@ -55,7 +56,7 @@ export interface StreamableHttpHandlerOptions {
    * Receives every new server transport; connect it to your MCP server here. Messages that arrive before
    * the transport is started are held, so an un-awaited `server.connect(transport)` is fine.
    */
-  onsession: (transport: StreamableHttpServerTransport) => unknown;
+  onsession: (transport: StreamableHttpServerTransport, context: SessionContext) => unknown;
   /**
    * Legacy sessions (`Mcp-Session-Id`, GET stream, DELETE). `false` is stateless mode: a fresh transport
    * per POST, no GET stream. Default `true`. The modern era is always stateless.
