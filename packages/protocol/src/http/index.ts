@@ -29,6 +29,7 @@ export {
   DEFAULT_MAX_STREAM_BUFFERED_BYTES,
 } from '../transports/limit-defaults.js';
 export type { SessionContext } from './session-context.js';
+export { shouldFallBackToSse } from './should-fall-back-to-sse.js';
 export { createHealthCheck } from './health-check.js';
 export type { HealthCheckOptions, HealthStatus } from './health-check.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './idle-watchdog.js';
