@@ -34,4 +34,13 @@ describe('shared limit defaults', () => {
     expect(ws.DEFAULT_MAX_QUEUED_BYTES).toBe(DEFAULT_MAX_QUEUED_BYTES);
     expect(stdio.DEFAULT_MAX_QUEUED_BYTES).toBe(DEFAULT_MAX_QUEUED_BYTES);
   });
+
+  it('the Streamable HTTP handler names every default it has, matching SSE where the option is the same', () => {
+    expect(streamable.DEFAULT_MAX_QUEUED_MESSAGES).toBe(1_000);
+    expect(streamable.DEFAULT_RETRY_INTERVAL_MS).toBe(1_000);
+    expect(streamable.DEFAULT_DRAIN_TIMEOUT_MS).toBe(30_000);
+    expect(streamable.DEFAULT_DRAIN_RETRY_AFTER_SECONDS).toBe(1);
+    expect(streamable.DEFAULT_SESSION_IDLE_TIMEOUT_MS).toBe(sse.DEFAULT_SESSION_IDLE_TIMEOUT_MS);
+    expect(streamable.DEFAULT_SSE_KEEP_ALIVE_MS).toBe(sse.DEFAULT_KEEP_ALIVE_MS);
+  });
 });

@@ -2,6 +2,14 @@ export { createStreamableHttpHandler } from './server/handler.js';
 export type { DrainOptions, StreamableHttpHandler } from './server/handler.js';
 export { MAX_SESSION_ID_LENGTH } from './server/session-id.js';
 export { DEFAULT_MAX_LISTEN_STREAMS } from './server/listen-streams.js';
+export {
+  DEFAULT_DRAIN_RETRY_AFTER_SECONDS,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_MAX_QUEUED_MESSAGES,
+  DEFAULT_RETRY_INTERVAL_MS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  DEFAULT_SSE_KEEP_ALIVE_MS,
+} from './server/server-defaults.js';
 export type {
   StreamableHttpHandlerOptions,
   StreamableHttpServerTransport,

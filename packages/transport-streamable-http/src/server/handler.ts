@@ -42,6 +42,14 @@ import {
   type SessionContext,
 } from '@x/protocol/http';
 import { DEFAULT_MAX_LISTEN_STREAMS } from './listen-streams.js';
+import {
+  DEFAULT_DRAIN_RETRY_AFTER_SECONDS,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_MAX_QUEUED_MESSAGES,
+  DEFAULT_RETRY_INTERVAL_MS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  DEFAULT_SSE_KEEP_ALIVE_MS,
+} from './server-defaults.js';
 import { NODE_DISPATCH } from './node-dispatch.js';
 import { boundedStores } from './bounded-options.js';
 import { isVisibleSessionId, sessionIdCheck } from './session-id.js';
@@ -89,9 +97,9 @@ export interface StreamableHttpHandler {
  * ```
  */
 export interface DrainOptions {
-  /** How long requests in flight may take to finish before the handler closes anyway. Default 30 000. */
+  /** How long requests in flight may take to finish before the handler closes anyway. Default 30 000 (`DEFAULT_DRAIN_TIMEOUT_MS`). */
   timeoutMs?: number | undefined;
-  /** `Retry-After` (seconds) on the 503s while draining. Default 1. */
+  /** `Retry-After` (seconds) on the 503s while draining. Default 1 (`DEFAULT_DRAIN_RETRY_AFTER_SECONDS`). *
   retryAfterSeconds?: number | undefined;
 }
 
@@ -168,9 +176,9 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     settings: {
       json: options.enableJsonResponse === true,
       eventStore: stores.eventStore,
-      retryMs: options.retryIntervalMs ?? 1_000,
-      keepAliveMs: options.keepAliveMs ?? 15_000,
-      maxQueued: options.maxQueuedMessages ?? 1_000,
+      retryMs: options.retryIntervalMs ?? DEFAULT_RETRY_INTERVAL_MS,
+      keepAliveMs: options.keepAliveMs ?? DEFAULT_SSE_KEEP_ALIVE_MS,
+      maxQueued: options.maxQueuedMessages ?? DEFAULT_MAX_QUEUED_MESSAGES,
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_STREAM_BUFFERED_BYTES,
       shared:
         stores.messageBus === undefined
@@ -179,7 +187,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     },
     sessionsEnabled: options.sessions !== false,
     sessions: new SessionStore({
-      idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
+      idleTimeoutMs: options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
       maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     }),
     sharedSessions: stores.sessionStore,
@@ -399,9 +407,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
 
   const drain = async (drainOptions: DrainOptions = {}): Promise<void> => {
     if (closed) return;
-    drainRefusal = { retryAfter: String(drainOptions.retryAfterSeconds ?? 1) };
+    drainRefusal = {
+      retryAfter: String(drainOptions.retryAfterSeconds ?? DEFAULT_DRAIN_RETRY_AFTER_SECONDS),
+    };
     for (const session of state.sessions.values()) session.handOver();
-    const deadline = Date.now() + (drainOptions.timeoutMs ?? 30_000);
+    const deadline = Date.now() + (drainOptions.timeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
     // Requests end on their own schedule (a tool may run for seconds): checked every 20 ms, not per message.
     while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await close();

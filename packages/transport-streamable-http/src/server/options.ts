@@ -66,7 +66,7 @@ export interface StreamableHttpHandlerOptions {
   sessionIdGenerator?: (() => string) | undefined;
   /**
    * A session without any request for this long is closed (later requests get 404); one with a GET
-   * stream open or a request in flight is never idle. Default 30 min.
+   * stream open or a request in flight is never idle. Default 30 min (`DEFAULT_SESSION_IDLE_TIMEOUT_MS`).
    */
   sessionIdleTimeoutMs?: number | undefined;
   /**
@@ -115,7 +115,7 @@ export interface StreamableHttpHandlerOptions {
   enableJsonResponse?: boolean | undefined;
   /** Makes legacy SSE streams resumable with `Last-Event-ID`. Default: none (not resumable). */
   eventStore?: EventStore | undefined;
-  /** `retry` (ms) sent with priming events and before a server-side stream close. Default 1 000. */
+  /** `retry` (ms) sent with priming events and before a server-side stream close. Default 1 000 (`DEFAULT_RETRY_INTERVAL_MS`). */
   retryIntervalMs?: number | undefined;
   /** Largest POST body in bytes (413 beyond). Default 4 MiB (`DEFAULT_MAX_MESSAGE_BYTES`). */
   maxMessageBytes?: number | undefined;
@@ -175,7 +175,7 @@ export interface StreamableHttpHandlerOptions {
    * 401 challenges name (`resourceMetadataUrl(resource).href` of `@x/auth`). Default: omitted.
    */
   resourceMetadataUrl?: string | undefined;
-  /** Keep-alive comment interval on long-lived streams (GET, `subscriptions/listen`). Default 15 s; 0 off. */
+  /** Keep-alive comment interval on long-lived streams (GET, `subscriptions/listen`). Default 15 s (`DEFAULT_SSE_KEEP_ALIVE_MS`); 0 off. */
   keepAliveMs?: number | undefined;
   /**
    * The `x-mcp-header` mirrors of a tool (see `paramHeadersOf`), used to validate `Mcp-Param-*` headers
@@ -215,7 +215,7 @@ export interface StreamableHttpHandlerOptions {
    * holds requests open. `Infinity` turns it off. Default 2 000 (`DEFAULT_STORE_TIMEOUT_MS`).
    */
   storeTimeoutMs?: number | undefined;
-  /** Server-initiated messages held per session while no GET stream is open. Default 1 000. */
+  /** Server-initiated messages held per session while no GET stream is open. Default 1 000 (`DEFAULT_MAX_QUEUED_MESSAGES`). */
   maxQueuedMessages?: number | undefined;
   /** Faults that have no HTTP response to go to (a failed event-store write, a throwing `onsession`). */
   onerror?: ((error: Error) => void) | undefined;
