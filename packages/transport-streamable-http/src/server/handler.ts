@@ -97,9 +97,12 @@ export interface StreamableHttpHandler {
  * ```
  */
 export interface DrainOptions {
-  /** How long requests in flight may take to finish before the handler closes anyway. Default 30 000 (`DEFAULT_DRAIN_TIMEOUT_MS`). */
+  /**
+   * How long requests in flight may take to finish before the handler closes anyway. Default 30 000
+   * (`DEFAULT_DRAIN_TIMEOUT_MS`).
+   */
   timeoutMs?: number | undefined;
-  /** `Retry-After` (seconds) on the 503s while draining. Default 1 (`DEFAULT_DRAIN_RETRY_AFTER_SECONDS`). *
+  /** `Retry-After` (seconds) on the 503s while draining. Default 1 (`DEFAULT_DRAIN_RETRY_AFTER_SECONDS`). */
   retryAfterSeconds?: number | undefined;
 }
 
