@@ -93,8 +93,9 @@ export interface ClientOptions {
  */
 export interface ConnectOptions {
   /**
-   * Builds a second transport, used when the first fails the handshake at the transport level (an error
-   * with an HTTP `status` such as 400, 404 or 405): e.g. Streamable HTTP → legacy HTTP+SSE.
+   * Builds a second transport, used when the first fails the handshake as `shouldFallBackToSse` (from
+   * `@x/protocol/http`) says: HTTP 400, 404 or 405 without a modern server's error, e.g. Streamable
+   * HTTP → legacy HTTP+SSE. Other failures (401, 403, 406, 429, …) reject `connect()`.
    */
   fallback?: (() => Transport | Promise<Transport>) | undefined;
   /** Identifies the server (its URL, its command line) for the era cache. Without it nothing is cached. */

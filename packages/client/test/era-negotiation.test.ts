@@ -104,6 +104,28 @@ describe('era negotiation (auto)', () => {
     expect(client.transport).toBe(peer.transport);
   });
 
+  it('falls back only on the one SSE-fallback rule (400, 404, 405), not on 406, 413, 415 or 429', async () => {
+    for (const status of [406, 413, 415, 429]) {
+      const client = new Client(CLIENT_INFO);
+      let fellBack = false;
+      const fallback = () => {
+        fellBack = true;
+        return new NotFoundTransport();
+      };
+      await expect(client.connect(new NotFoundTransport(status), { fallback })).rejects.toMatchObject({
+        status,
+      });
+      expect(fellBack, `HTTP ${status}`).toBe(false);
+    }
+    for (const status of [400, 405]) {
+      const peer = await fakeServer((server) => legacyHandshake(server));
+      const client = new Client(CLIENT_INFO);
+      await client.connect(new NotFoundTransport(status), { fallback: () => peer.transport });
+      expect(client.transport, `HTTP ${status}`).toBe(peer.transport);
+      await client.close();
+    }
+  });
+
   it('rejects a transport-level failure without a fallback', async () => {
     const client = new Client(CLIENT_INFO);
     await expect(client.connect(new NotFoundTransport())).rejects.toMatchObject({ status: 404 });

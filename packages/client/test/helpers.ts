@@ -101,12 +101,19 @@ export class NotFoundTransport implements Transport {
   onclose?: Transport['onclose'];
   closed = false;
   sent: JSONRPCMessage[] = [];
+  readonly #status: number;
+
+  /** `status`: what every POST fails with (404 by default: nothing MCP-shaped at the URL). */
+  constructor(status = 404) {
+    this.#status = status;
+  }
 
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
     this.sent.push(message);
-    throw Object.assign(new Error('POST http://example.test/mcp failed with HTTP 404'), { status: 404 });
+    const status = this.#status;
+    throw Object.assign(new Error(`POST http://example.test/mcp failed with HTTP ${status}`), { status });
   }
 
   async close(): Promise<void> {

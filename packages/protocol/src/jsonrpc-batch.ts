@@ -144,7 +144,7 @@ export function readBatch(values: readonly unknown[], options: ReadBatchOptions)
   if (values.length === 0) return refuse('Invalid Request: an empty JSON-RPC batch');
   const max = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
   if (values.length > max)
-    return refuse(`Invalid Request: a JSON-RPC batch may hold at most ${max} messages`);
+    return refuse(`Invalid Request: a JSON-RPC batch may hold at most ${max} messages (maxBatchSize)`);
   if (!acceptsBatches(options.protocolVersion)) {
     const negotiated = options.protocolVersion ?? 'none yet';
     return refuse(

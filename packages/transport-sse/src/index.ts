@@ -21,5 +21,10 @@ export { SseServerTransport } from './server/sse-server-transport.js';
 export { DEFAULT_MAX_MESSAGE_BYTES, SseClientTransport } from './client/sse-client-transport.js';
 export { SseEndpointError } from './client/sse-endpoint-error.js';
 export type { SseClientTransportOptions } from './client/sse-client-options.js';
-export { createHealthCheck, HttpStatusError } from '@x/protocol/http';
+export {
+  createHealthCheck,
+  DEFAULT_MAX_CONNECTED_SESSIONS,
+  DEFAULT_MAX_STREAM_BUFFERED_BYTES,
+  HttpStatusError,
+} from '@x/protocol/http';
 export type { HealthCheckOptions, HealthStatus } from '@x/protocol/http';

@@ -1,4 +1,5 @@
 import { ErrorCode } from '@x/protocol';
+import type { SessionContext } from '@x/protocol/http';
 import type { MessageExtraInfo } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
 import { SseClientTransport } from '../src/index.js';
@@ -130,6 +131,31 @@ describe('SseServer over HTTP', () => {
     });
     expect(chunked.status).toBe(413);
     expect((await post(harness.port, endpoint, ping)).status).toBe(202);
+  });
+
+  it('takes the body limit as maxMessageBytes, the deprecated maxBodyBytes still working (the new name wins)', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { pad: 'x'.repeat(2048) } });
+    const small = await openSession({ maxMessageBytes: 1024 });
+    const refused = await post(small.harness.port, small.endpoint, big);
+    expect(refused.status).toBe(413);
+    expect(refused.body).toContain('maxMessageBytes');
+    const both = await openSession({ maxMessageBytes: 64 * 1024, maxBodyBytes: 1024 });
+    expect((await post(both.harness.port, both.endpoint, big)).status).toBe(202);
+  });
+
+  it('hands onsession the GET request, authInfo and client address (the shared SessionContext)', async () => {
+    const contexts: SessionContext[] = [];
+    await openSession({
+      authenticate: () => ({ token: 't', clientId: 'client-1', scopes: [] }),
+      onsession: async (transport, context) => {
+        contexts.push(context);
+        await transport.start();
+      },
+    });
+    await waitFor(() => contexts.length === 1);
+    expect(contexts[0]?.authInfo?.clientId).toBe('client-1');
+    expect(contexts[0]?.clientAddress).toBe('127.0.0.1');
+    expect(contexts[0]?.request.method).toBe('GET');
   });
 
   it('refuses a body that is not declared as JSON with 415', async () => {

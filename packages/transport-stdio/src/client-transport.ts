@@ -84,7 +84,14 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
   stderrTailBytes?: number | undefined;
   /**
    * Longest line accepted from the server; longer ones are dropped and reported (-32600 naming
-   * `maxLineBytes`). Default `DEFAULT_MAX_LINE_BYTES` (8 MiB).
+   * `maxMessageBytes`). Default `DEFAULT_MAX_LINE_BYTES` (8 MiB).
+   */
+  maxMessageBytes?: number | undefined;
+  /**
+   * Longest line accepted from the server.
+   *
+   * @deprecated Use `maxMessageBytes`, the name of this limit on every transport; `maxMessageBytes`
+   * wins when both are given. This alias goes in the next minor version.
    */
   maxLineBytes?: number | undefined;
   /**
@@ -206,7 +213,10 @@ export class StdioClientTransport implements Transport {
         onerror: (error) => this.#onBadLine(error),
         onbatch: (values) => this.#onBatch(values),
       },
-      { maxLineBytes: options.maxLineBytes, maxNestingDepth: options.maxNestingDepth },
+      {
+        maxLineBytes: options.maxMessageBytes ?? options.maxLineBytes,
+        maxNestingDepth: options.maxNestingDepth,
+      },
     );
     // Created up front so listeners can be attached before `start()` and miss nothing.
     if (options.stderr === 'pipe') this.#stderr = new PassThrough();
@@ -584,8 +594,8 @@ export class StdioClientTransport implements Transport {
       id: error.head.id,
       error: {
         code: ErrorCode.InternalError,
-        message: `The server's response exceeds maxLineBytes (${error.limit}) and was dropped; raise maxLineBytes on the client to receive it`,
-        data: { limit: 'maxLineBytes', maxLineBytes: error.limit },
+        message: `The server's response exceeds maxMessageBytes (${error.limit}) and was dropped; raise maxMessageBytes on the client to receive it`,
+        data: { limit: 'maxMessageBytes', maxMessageBytes: error.limit },
       },
     });
   }

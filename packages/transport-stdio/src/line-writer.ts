@@ -2,10 +2,13 @@
 import { nextTick } from 'node:process';
 import type { Writable } from 'node:stream';
 import { ConnectionClosedError, SENT } from '@x/protocol/core';
+import { DEFAULT_MAX_QUEUED_BYTES } from '@x/protocol/http';
 import { PeerNotReadingError } from './errors.js';
 
 /**
- * Default bound on bytes queued in memory before `send()` starts waiting for the pipe to drain.
+ * Default bound on bytes queued in memory before `send()` starts waiting for the pipe to drain: 4 MiB,
+ * smaller than an HTTP event stream's `DEFAULT_MAX_STREAM_BUFFERED_BYTES` because a send queue
+ * (`maxQueuedBytes`, 32 MiB) stands behind it, so the two together give the same room.
  *
  * @example
  * ```ts
@@ -19,18 +22,8 @@ import { PeerNotReadingError } from './errors.js';
  */
 export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
-/**
- * Default bound on bytes waiting beyond `maxBufferedBytes` for a peer that does not drain its pipe: 32
- * MiB, room for a burst of some 30 messages of 1 MiB (the engine does not wait for a send, so a burst
- * is written at once). Past it the peer counts as not reading: the transport reports
- * `PeerNotReadingError` naming `maxQueuedBytes` and closes.
- *
- * @example
- * ```ts
- * const transport = new StdioServerTransport({ maxQueuedBytes: 4 * DEFAULT_MAX_QUEUED_BYTES });
- * ```
- */
-export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+// Shared with the WebSocket transport (the same limit has the same default everywhere, issue #36).
+export { DEFAULT_MAX_QUEUED_BYTES } from '@x/protocol/http';
 
 /**
  * Default time writes may wait for the pipe to drain with no message leaving it: 30 s. Past it the

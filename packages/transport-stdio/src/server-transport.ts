@@ -34,7 +34,14 @@ export interface StdioServerTransportOptions {
   stdout?: Writable | undefined;
   /**
    * Longest line accepted from the client; longer ones are dropped and answered with -32600 (id null)
-   * naming `maxLineBytes`. Default `DEFAULT_MAX_LINE_BYTES` (8 MiB).
+   * naming `maxMessageBytes`. Default `DEFAULT_MAX_LINE_BYTES` (8 MiB).
+   */
+  maxMessageBytes?: number | undefined;
+  /**
+   * Longest line accepted from the client.
+   *
+   * @deprecated Use `maxMessageBytes`, the name of this limit on every transport; `maxMessageBytes`
+   * wins when both are given. This alias goes in the next minor version.
    */
   maxLineBytes?: number | undefined;
   /**
@@ -147,7 +154,10 @@ export class StdioServerTransport implements Transport {
         onerror: (error) => this.#onBadLine(error),
         onbatch: (values) => this.#onBatch(values),
       },
-      { maxLineBytes: options.maxLineBytes, maxNestingDepth: options.maxNestingDepth },
+      {
+        maxLineBytes: options.maxMessageBytes ?? options.maxLineBytes,
+        maxNestingDepth: options.maxNestingDepth,
+      },
     );
   }
 

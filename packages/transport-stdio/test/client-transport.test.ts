@@ -87,7 +87,7 @@ describe('StdioClientTransport', () => {
     const { peer } = await startEcho([], { maxLineBytes: 64 * 1024 });
     // Watched from the start: it may reject before the oversize error is seen below.
     const tooBig = expect(peer.request('big', { size: 256 * 1024 })).rejects.toThrow(
-      "The server's response exceeds maxLineBytes (65536) and was dropped",
+      "The server's response exceeds maxMessageBytes (65536) and was dropped",
     );
     await waitFor(() => peer.errors.length > 0, { timeoutMs: 5000, what: 'the oversize error' });
     expect(peer.errors[0]).toBeInstanceOf(MessageTooLargeError);

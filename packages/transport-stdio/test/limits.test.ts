@@ -54,7 +54,7 @@ describe('StdioServerTransport refuses deep and long lines fast and keeps servin
       depth: 15 * MiB,
       options: {},
       code: ErrorCode.InvalidRequest,
-      names: 'maxLineBytes',
+      names: 'maxMessageBytes',
     },
     {
       what: '30 MB nested line under maxLineBytes 64 MiB',
@@ -107,7 +107,7 @@ describe('StdioClientTransport refuses a deep line from the server and stays usa
       depth: 5 * MiB,
       options: {},
       error: MessageTooLargeError,
-      names: 'maxLineBytes',
+      names: 'maxMessageBytes',
     },
     {
       what: 'an 8 MB nested line under maxLineBytes 16 MiB',

@@ -8,7 +8,7 @@ import { waitFor } from '@x/test-kit';
 afterEach(cleanup);
 
 /** A server transport on in-memory pipes: `input` is what the client writes, `output` what it reads. */
-async function startOnPipes(options: { maxLineBytes?: number } = {}) {
+async function startOnPipes(options: { maxLineBytes?: number; maxMessageBytes?: number } = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
   const transport = track(new StdioServerTransport({ stdin: input, stdout: output, ...options }));
@@ -61,6 +61,19 @@ describe('StdioServerTransport', () => {
     await waitFor(() => messages.length === 1 && replies.length === 1);
     expect(replies[0]).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
     expect(messages[0]).toMatchObject({ method: 'after' });
+  });
+
+  it('takes the line limit as maxMessageBytes, the deprecated maxLineBytes still working (the new name wins)', async () => {
+    const long = `{"jsonrpc":"2.0","method":"x","params":{"p":"${'y'.repeat(2000)}"}}\n`;
+    const small = await startOnPipes({ maxMessageBytes: 1024 });
+    small.input.write(long);
+    await waitFor(() => small.replies.length === 1);
+    expect(small.replies[0]).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
+    expect(small.messages).toHaveLength(0);
+    const both = await startOnPipes({ maxMessageBytes: 64 * 1024, maxLineBytes: 1024 });
+    both.input.write(long);
+    await waitFor(() => both.messages.length === 1);
+    expect(both.replies).toHaveLength(0);
   });
 
   it('closes on stdin EOF, flushing what was sent, and ends its output', async () => {

@@ -2,6 +2,14 @@ export { createStreamableHttpHandler } from './server/handler.js';
 export type { DrainOptions, StreamableHttpHandler } from './server/handler.js';
 export { MAX_SESSION_ID_LENGTH } from './server/session-id.js';
 export { DEFAULT_MAX_LISTEN_STREAMS } from './server/listen-streams.js';
+export {
+  DEFAULT_DRAIN_RETRY_AFTER_SECONDS,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_MAX_QUEUED_MESSAGES,
+  DEFAULT_RETRY_INTERVAL_MS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  DEFAULT_SSE_KEEP_ALIVE_MS,
+} from './server/server-defaults.js';
 export type {
   StreamableHttpHandlerOptions,
   StreamableHttpServerTransport,
@@ -11,6 +19,7 @@ export type {
   CallerKey,
   ConnectionInfo,
   HttpAuthenticate,
+  SessionContext,
   TrustedProxiesOption,
   TrustedProxiesOptions,
   WebHandler,
@@ -22,7 +31,13 @@ export { DEFAULT_MAX_BUFFERED_BYTES } from './server/sse-writer.js';
 export { StreamableHttpClientTransport } from './client/transport.js';
 export { STREAMABLE_HTTP_RECONNECT_DEFAULTS } from './client/options.js';
 export type { StreamableHttpClientTransportOptions } from './client/options.js';
-export { createHealthCheck, HttpStatusError } from '@x/protocol/http';
+export {
+  createHealthCheck,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_STREAM_BUFFERED_BYTES,
+  HttpStatusError,
+} from '@x/protocol/http';
 export type { HealthCheckOptions, HealthStatus } from '@x/protocol/http';
 export { connectWithSseFallback, shouldFallBackToSse } from './client/fallback.js';
 export type { SseFallbackOptions } from './client/fallback.js';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { SessionContext } from '@x/protocol/http';
 import {
+  attachResponder,
   initializeRequest,
   openSession,
   POST_HEADERS,
@@ -241,6 +243,26 @@ describe('legacy streams and routing', () => {
   });
 });
 
+describe('onsession context', () => {
+  it('hands onsession the request, authInfo and client address, as SSE and WebSocket do', async () => {
+    const contexts: SessionContext[] = [];
+    await using server = await startServer({
+      authenticate: () => ({ token: 't', clientId: 'client-1', scopes: [] }),
+      onsession: async (transport, context) => {
+        contexts.push(context);
+        attachResponder(transport);
+        await transport.start();
+      },
+    });
+    await openSession(server.url, V);
+    expect(contexts).toHaveLength(1);
+    expect(contexts[0]?.authInfo?.clientId).toBe('client-1');
+    expect(contexts[0]?.clientAddress).toBe('127.0.0.1');
+    expect(contexts[0]?.request.method).toBe('POST');
+    expect(new URL(contexts[0]?.request.url ?? '').pathname).toBe('/mcp');
+  });
+});
+
 describe('2025-03-26 batches', () => {
   it('splits a batch, answers every request (JSON array in JSON mode)', async () => {
     await using server = await startServer({ enableJsonResponse: true });
@@ -329,6 +351,32 @@ describe('2025-03-26 batches', () => {
     expect(reply.json()).toEqual([
       { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) },
     ]);
+  });
+
+  it('refuses a batch over maxBatchSize whole with 400 -32600 naming the option, in a session and stateless', async () => {
+    const batch = [1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'echo', params: { id } }));
+    await using server = await startServer({ enableJsonResponse: true, maxBatchSize: 2 });
+    const sessionId = await openSession(server.url, '2025-03-26');
+    const refused = await raw(server.url, { headers: sessionHeaders(sessionId, '2025-03-26'), body: batch });
+    expect(refused.status).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { code: -32600 } });
+    expect(refused.text).toContain('maxBatchSize');
+    const fits = await raw(server.url, {
+      headers: sessionHeaders(sessionId, '2025-03-26'),
+      body: batch.slice(0, 2),
+    });
+    expect(fits.status).toBe(200);
+    await using stateless = await startServer({
+      enableJsonResponse: true,
+      sessions: false,
+      maxBatchSize: 2,
+    });
+    const statelessRefused = await raw(stateless.url, {
+      headers: { ...POST_HEADERS, 'mcp-protocol-version': '2025-03-26' },
+      body: batch,
+    });
+    expect(statelessRefused.status).toBe(400);
+    expect(statelessRefused.text).toContain('maxBatchSize');
   });
 
   it('refuses batches on later versions and batched initialize (400)', async () => {

@@ -90,6 +90,21 @@ describe('request checks', () => {
     expect(chunked.status).toBe(413);
   });
 
+  it('takes the body limit as maxMessageBytes, the deprecated maxBodyBytes still working (the new name wins)', async () => {
+    const big = { ...initializeRequest(), params: { pad: 'x'.repeat(2048) } };
+    {
+      await using server = await startServer({ maxMessageBytes: 1024 });
+      const refused = await raw(server.url, { headers: POST_HEADERS, body: big });
+      expect(refused.status).toBe(413);
+      expect(refused.text).toContain('maxMessageBytes');
+    }
+    {
+      // Both given: maxMessageBytes (large) wins over maxBodyBytes (small), so the body passes the limit.
+      await using server = await startServer({ maxMessageBytes: 64 * 1024, maxBodyBytes: 1024 });
+      expect((await raw(server.url, { headers: POST_HEADERS, body: big })).status).not.toBe(413);
+    }
+  });
+
   it('answers 406 for a wrong Accept and 415 for a wrong Content-Type', async () => {
     await using server = await startServer();
     const accept = await raw(server.url, {

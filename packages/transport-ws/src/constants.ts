@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_CONNECTED_SESSIONS } from '@x/protocol/http';
+
 /**
  * The WebSocket subprotocol MCP speaks (SEP-1288; also what the official SDK's client offers).
  *
@@ -9,25 +11,15 @@
  */
 export const MCP_SUBPROTOCOL = 'mcp';
 
-/**
- * Largest message either side accepts by default: 4 MiB, the same cap the official SDK puts on a
- * Streamable HTTP body. Comfortably above 1 MiB messages, yet small enough that a hostile peer cannot
- * make the server buffer much per connection. A bigger frame closes the connection with 1009.
- *
- * @example
- * ```ts
- * // Accept results up to four times the default (4 MiB) from a server that returns large resources.
- * const transport = new WebSocketClientTransport('wss://mcp.example.com/mcp', {
- *   maxMessageBytes: 4 * DEFAULT_MAX_MESSAGE_BYTES,
- * });
- * ```
- */
-export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+// Shared with every transport (the same limit has the same default everywhere, issue #36).
+export { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_QUEUED_BYTES } from '@x/protocol/http';
 
 /**
  * Unsent bytes a connection's socket may hold: a message that finds it this full waits in the send
  * queue (bounded by `maxQueuedBytes`) until the socket drains, so a slow peer gets backpressure rather
- * than an unbounded socket buffer. Two maximal messages.
+ * than an unbounded socket buffer. Two maximal messages. Smaller than an HTTP event stream's
+ * `DEFAULT_MAX_STREAM_BUFFERED_BYTES` (32 MiB) on purpose: here a send queue (`maxQueuedBytes`, 32 MiB)
+ * stands in front of the socket, so the two together give the same room.
  *
  * @example
  * ```ts
@@ -37,19 +29,6 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
  * ```
  */
 export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-
-/**
- * Bytes of messages that may wait for a connection's socket to drain (on top of `maxBufferedBytes` in
- * the socket): 32 MiB, room for a burst of some 40 answers of 1 MiB to a peer that reads. Past it the
- * peer counts as not reading: the connection closes with 1008 and `SendBufferFullError`.
- *
- * @example
- * ```ts
- * // A server whose tools return many large results at once.
- * const ws = await listenWebSocket({ port: 8080, maxQueuedBytes: 4 * DEFAULT_MAX_QUEUED_BYTES, onsession });
- * ```
- */
-export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024;
 
 /**
  * How long messages may wait to be sent without one leaving the socket before the peer counts as not
@@ -80,12 +59,15 @@ export const DEFAULT_KEEP_ALIVE_MS = 30_000;
  * Open sessions (connections) one `createWebSocketHandler` accepts by default (an idle one costs ~15 KB); past it an
  * upgrade gets 503 with `Retry-After`.
  *
+ * @deprecated Use `DEFAULT_MAX_CONNECTED_SESSIONS` from `@x/protocol/http` (the same value, shared with the
+ * SSE server). This alias goes in the next minor version.
+ *
  * @example
  * ```ts
- * const ws = await listenWebSocket({ port: 8080, maxSessions: 4 * DEFAULT_MAX_SESSIONS, onsession });
+ * const ws = await listenWebSocket({ port: 8080, maxSessions: 4 * DEFAULT_MAX_CONNECTED_SESSIONS, onsession });
  * ```
  */
-export const DEFAULT_MAX_SESSIONS = 1_000;
+export const DEFAULT_MAX_SESSIONS: number = DEFAULT_MAX_CONNECTED_SESSIONS;
 
 /** How long `close()` waits for the peer's close frame before dropping the socket. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;

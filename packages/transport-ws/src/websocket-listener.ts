@@ -5,6 +5,8 @@ import { type AuthInfo, ErrorCode } from '@x/protocol/core';
 import {
   type CallerKey,
   createDnsRebindingGuard,
+  DEFAULT_MAX_CONNECTED_SESSIONS,
+  type SessionContext,
   defaultCallerKey,
   type DnsRebindingGuard,
   type DnsRebindingOptions,
@@ -18,7 +20,7 @@ import {
   type TrustedProxiesOption,
 } from '@x/protocol/http';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { CloseCode, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_SESSIONS, MCP_SUBPROTOCOL } from './constants.js';
+import { CloseCode, DEFAULT_MAX_MESSAGE_BYTES, MCP_SUBPROTOCOL } from './constants.js';
 import { onTransportClosed, WebSocketServerTransport } from './server-transport.js';
 
 /**
@@ -35,10 +37,7 @@ import { onTransportClosed, WebSocketServerTransport } from './server-transport.
  * });
  * ```
  */
-export interface WebSocketSessionContext {
-  /** The HTTP upgrade request. */
-  request: IncomingMessage;
-}
+export type WebSocketSessionContext = SessionContext<IncomingMessage>;
 
 /**
  * Options of `createWebSocketHandler(options)`, which attaches to an existing HTTP server.
@@ -86,7 +85,7 @@ export interface WebSocketHandlerOptions {
   maxNestingDepth?: number | undefined;
   /**
    * Open sessions (connections) at most; past it an upgrade is refused with 503 and `Retry-After` (no
-   * connection is evicted). Default {@link DEFAULT_MAX_SESSIONS} (1000).
+   * connection is evicted). Default `DEFAULT_MAX_CONNECTED_SESSIONS` (1000).
    */
   maxSessions?: number | undefined;
   /**
@@ -208,7 +207,7 @@ export class WebSocketHandler {
     this.#proxies =
       options.trustedProxies === undefined ? undefined : new TrustedProxies(options.trustedProxies);
     this.#callerKey = options.callerKey ?? defaultCallerKey;
-    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_CONNECTED_SESSIONS;
     this.#wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -452,7 +451,11 @@ export class WebSocketHandler {
       transport.closeWith(CloseCode.InternalError, 'Connection handler failed').catch(() => {});
     };
     try {
-      const result = options.onsession(transport, { request });
+      const result = options.onsession(transport, {
+        request,
+        authInfo,
+        clientAddress: this.#clientAddress(request),
+      });
       if (result instanceof Promise) result.catch(fail);
     } catch (error) {
       fail(error);

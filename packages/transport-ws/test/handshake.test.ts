@@ -74,8 +74,9 @@ describe('upgrade checks', () => {
       server: http,
       path: '/mcp',
       keepAliveMs: 0,
-      onsession: async (transport, { request }) => {
-        accepted.push(request.url ?? '');
+      onsession: async (transport, { request, clientAddress, authInfo }) => {
+        // The SessionContext every server hands over (issue #36): the caller's address, no auth here.
+        accepted.push(`${request.url ?? ''} ${clientAddress} ${authInfo === undefined}`);
         await transport.start();
       },
     });
@@ -89,7 +90,7 @@ describe('upgrade checks', () => {
     const response = await fetch(`http://127.0.0.1:${url.port}/mcp`);
     expect(await response.text()).toBe('plain http');
     await waitFor(() => accepted.length === 1);
-    expect(accepted).toEqual(['/mcp?x=1']);
+    expect(accepted).toEqual(['/mcp?x=1 127.0.0.1 true']);
   });
 
   it('closes every connection with 1001 on listener.close() and refuses new ones', async () => {

@@ -2,7 +2,7 @@ import type { Transport } from '@x/protocol/core';
 import type { ClientEngine } from '../client-engine.js';
 import type { ConnectOptions } from '../client-options.js';
 import type { EraSession } from '../era-session.js';
-import { isTransportLevelFailure } from '../transport-failure.js';
+import { shouldFallBackToSse } from '@x/protocol/http';
 import type { EraCache } from './era-cache.js';
 import { type NegotiateContext, type NegotiatePlan, negotiate } from './negotiate.js';
 
@@ -40,7 +40,7 @@ export class Connector {
     try {
       session = await this.#attempt(transport, { cached, probe: true });
     } catch (error) {
-      if (options.fallback === undefined || !isTransportLevelFailure(error)) {
+      if (options.fallback === undefined || !shouldFallBackToSse(error)) {
         if (key !== undefined && cached !== undefined) await this.#eraCache.delete(key);
         throw error;
       }

@@ -1,7 +1,7 @@
 import { ErrorCode } from '../errors.js';
 
 /** Codes by which a modern server identifies itself in a 4xx body (2026-07-28 "Backward Compatibility"). */
-const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
+export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
   ErrorCode.HeaderMismatch,
   ErrorCode.MissingRequiredClientCapability,
   ErrorCode.UnsupportedProtocolVersion,

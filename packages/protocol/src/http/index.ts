@@ -20,6 +20,16 @@ export {
   readBoundedText,
 } from './read-bounded-body.js';
 export type { ChunkEventSource, ReadBoundedTextOptions } from './read-bounded-body.js';
+export {
+  DEFAULT_MAX_CONNECTED_SESSIONS,
+  DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_STREAM_BUFFERED_BYTES,
+} from '../transports/limit-defaults.js';
+export type { SessionContext } from './session-context.js';
+export { shouldFallBackToSse } from './should-fall-back-to-sse.js';
 export { createHealthCheck } from './health-check.js';
 export type { HealthCheckOptions, HealthStatus } from './health-check.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './idle-watchdog.js';

@@ -1,13 +1,18 @@
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../transports/limit-defaults.js';
+
 /**
  * Default cap on one HTTP request body: 4 MiB, the same as the official SDK's servers.
+ *
+ * @deprecated Use `DEFAULT_MAX_MESSAGE_BYTES` (the same value): the limit is `maxMessageBytes` on every
+ * transport now. This alias goes in the next minor version.
  *
  * @example
  * ```ts
  * // Allow uploads of twice the default (4 MiB) on this route.
- * const text = await readBoundedText(request, { maxBytes: 2 * DEFAULT_MAX_BODY_BYTES });
+ * const text = await readBoundedText(request, { maxBytes: 2 * DEFAULT_MAX_MESSAGE_BYTES });
  * ```
  */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES: number = DEFAULT_MAX_MESSAGE_BYTES;
 
 /**
  * A request body exceeded its byte limit; servers answer it with 413 Content Too Large.
@@ -48,7 +53,7 @@ export interface ReadBoundedTextOptions {
  *
  * @example
  * ```ts
- * const text = await readBoundedText(request, { maxBytes: DEFAULT_MAX_BODY_BYTES });
+ * const text = await readBoundedText(request, { maxBytes: DEFAULT_MAX_MESSAGE_BYTES });
  * ```
  */
 export async function readBoundedText(request: Request, options: ReadBoundedTextOptions): Promise<string> {
@@ -116,7 +121,7 @@ export interface ChunkEventSource {
  *
  * @example
  * ```ts
- * const text = await readBoundedEvents(req, { maxBytes: DEFAULT_MAX_BODY_BYTES });
+ * const text = await readBoundedEvents(req, { maxBytes: DEFAULT_MAX_MESSAGE_BYTES });
  * ```
  */
 export function readBoundedEvents(

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_SESSIONS } from '../transports/limit-defaults.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
 /**
@@ -11,7 +12,7 @@ import type { SessionRecord, SessionStore } from './session-store.js';
 export interface InMemorySessionStoreOptions {
   /** A session untouched for this long is forgotten. Default 30 min (`sessionIdleTimeoutMs`'s default). */
   idleTimeoutMs?: number | undefined;
-  /** Sessions held at most; the least recently used goes first. Default 10 000 (`maxSessions`'s default). */
+  /** Sessions held at most; the least recently used goes first. Default 10 000 (`DEFAULT_MAX_SESSIONS`). */
   maxSessions?: number | undefined;
   /** Clock, for tests. Default `Date.now`. */
   now?: (() => number) | undefined;
@@ -43,7 +44,7 @@ export class InMemorySessionStore implements SessionStore {
 
   constructor(options: InMemorySessionStoreOptions = {}) {
     this.#idleMs = options.idleTimeoutMs ?? 30 * 60_000;
-    this.#max = options.maxSessions ?? 10_000;
+    this.#max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.#now = options.now ?? Date.now;
   }
 

@@ -1,17 +1,10 @@
 import { ErrorCode, McpError } from '../errors.js';
 import { type JSONRPCMessage, type ParseOptions, type RequestId, validateMessage } from '../jsonrpc.js';
 import { parseMessageOrBatch } from '../jsonrpc-batch.js';
+import { DEFAULT_MAX_LINE_BYTES } from './limit-defaults.js';
 
-/**
- * Default cap on one newline-delimited message: generous, but bounded.
- *
- * @example
- * ```ts
- * // Allow lines four times as long as the default (32 MiB).
- * const decoder = new JsonLineDecoder(sink, { maxLineBytes: 4 * DEFAULT_MAX_LINE_BYTES });
- * ```
- */
-export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+// The default lives with the other transport limits; re-exported here, where it was first public.
+export { DEFAULT_MAX_LINE_BYTES } from './limit-defaults.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -43,7 +36,7 @@ export class MessageTooLargeError extends McpError {
   constructor(limit: number, head?: MessageHead) {
     super(
       ErrorCode.InvalidRequest,
-      `Message exceeds the ${limit}-byte line limit (maxLineBytes) and was dropped`,
+      `Message exceeds the ${limit}-byte line limit (maxMessageBytes) and was dropped`,
       head?.kind === 'request' ? { limit, id: head.id } : { limit },
     );
     this.limit = limit;

@@ -9,6 +9,7 @@ import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions 
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
 import {
+  DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_IDLE_TIMEOUT_MS,
   HttpStatusError,
   IdleWatchdog,
@@ -24,11 +25,8 @@ import { SseEndpointError } from './sse-endpoint-error.js';
 
 type State = 'new' | 'connecting' | 'open' | 'closed';
 
-/**
- * Largest event the client takes by default: 4 MiB, the cap every other transport puts on one incoming
- * message (WebSocket `maxMessageBytes`, stdio lines, Streamable HTTP bodies).
- */
-export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+// Shared with every transport (the same limit has the same default everywhere, issue #36).
+export { DEFAULT_MAX_MESSAGE_BYTES } from '@x/protocol/http';
 
 const JSON_CONTENT_TYPE = { 'content-type': 'application/json' } as const;
 const EVENT_STREAM_ACCEPT = { accept: 'text/event-stream' } as const;

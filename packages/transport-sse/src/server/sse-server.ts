@@ -6,7 +6,10 @@ import {
   type ConnectionInfo,
   type CorsOptions,
   createDnsRebindingGuard,
-  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_CONNECTED_SESSIONS,
+  type SessionContext,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_STREAM_BUFFERED_BYTES,
   defaultCallerKey,
   type DnsRebindingGuard,
   type DnsRebindingOptions,
@@ -53,12 +56,15 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 /**
  * Default cap on open sessions (event streams) of one SSE handler: each holds a connection and ~20 KB.
  *
+ * @deprecated Use `DEFAULT_MAX_CONNECTED_SESSIONS` from `@x/protocol/http` (the same value, shared with the
+ * WebSocket server). This alias goes in the next minor version.
+ *
  * @example
  * ```ts
- * const sse = createSseHandler({ onsession, maxSessions: 4 * DEFAULT_MAX_SESSIONS });
+ * const sse = createSseHandler({ onsession, maxSessions: 4 * DEFAULT_MAX_CONNECTED_SESSIONS });
  * ```
  */
-export const DEFAULT_MAX_SESSIONS = 1_000;
+export const DEFAULT_MAX_SESSIONS: number = DEFAULT_MAX_CONNECTED_SESSIONS;
 
 /**
  * Default idle time after which a session with no request in flight is closed: 30 minutes without a
@@ -72,17 +78,17 @@ export const DEFAULT_MAX_SESSIONS = 1_000;
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 
 /**
- * Default cap on the bytes one event stream may hold unsent (32 MiB, as Streamable HTTP): a client that
- * does not read its stream past it loses its session instead of growing the server's memory. Every
- * answer of a session shares its one stream, so the cap must hold a burst: 24 results of 1 MiB sent in
- * one turn ended the session under the former 16 MiB though the client read at full speed (issue #35).
+ * Default cap on the bytes one event stream may hold unsent (32 MiB, as Streamable HTTP).
+ *
+ * @deprecated Use `DEFAULT_MAX_STREAM_BUFFERED_BYTES` from `@x/protocol/http` (the same value, shared with
+ * Streamable HTTP). This alias goes in the next minor version.
  *
  * @example
  * ```ts
- * const sse = createSseHandler({ onsession, maxBufferedBytes: 2 * DEFAULT_MAX_BUFFERED_BYTES });
+ * const sse = createSseHandler({ onsession, maxBufferedBytes: 2 * DEFAULT_MAX_STREAM_BUFFERED_BYTES });
  * ```
  */
-export const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_BUFFERED_BYTES: number = DEFAULT_MAX_STREAM_BUFFERED_BYTES;
 
 /**
  * What `onsession` learns about the GET that opened the session.
@@ -97,10 +103,7 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
  * });
  * ```
  */
-export interface SseSessionContext {
-  request: Request;
-  authInfo: AuthInfo | undefined;
-}
+export type SseSessionContext = SessionContext;
 
 /**
  * Options of `createSseHandler(options)`; only `onsession` is required.
@@ -146,13 +149,20 @@ export interface SseHandlerOptions {
    * also need their origin in `dnsRebindingProtection.allowedOrigins` unless it is a loopback one.
    */
   cors?: CorsOptions | boolean | undefined;
-  /** Largest POST body, in bytes (413 above it). Default 4 MiB. */
+  /** Largest POST body, in bytes (413 above it). Default 4 MiB (`DEFAULT_MAX_MESSAGE_BYTES`). */
+  maxMessageBytes?: number | undefined;
+  /**
+   * Largest POST body, in bytes.
+   *
+   * @deprecated Use `maxMessageBytes`, the name of this limit on every transport; `maxMessageBytes`
+   * wins when both are given. This alias goes in the next minor version.
+   */
   maxBodyBytes?: number | undefined;
   /** JSON nested deeper than this in a POST body is refused with -32700 before parsing. Default 128. */
   maxNestingDepth?: number | undefined;
   /**
    * Open sessions at most. A session is its event stream, so none is evicted: past the cap a new GET
-   * gets 503 with `Retry-After` until one ends. Default {@link DEFAULT_MAX_SESSIONS} (1000).
+   * gets 503 with `Retry-After` until one ends. Default `DEFAULT_MAX_CONNECTED_SESSIONS` (1000).
    */
   maxSessions?: number | undefined;
   /**
@@ -190,7 +200,7 @@ export interface SseHandlerOptions {
   sessionPrincipal?: ((auth: AuthInfo) => string | undefined) | undefined;
   /**
    * Unsent bytes one event stream may hold: a send that finds more ends the session (the client is not
-   * reading) and reports it via the transport's `onerror`. Default 32 MiB (`DEFAULT_MAX_BUFFERED_BYTES`).
+   * reading) and reports it via the transport's `onerror`. Default 32 MiB (`DEFAULT_MAX_STREAM_BUFFERED_BYTES`).
    */
   maxBufferedBytes?: number | undefined;
   /** Interval of keep-alive comments on each stream; 0 disables them. Default 15 s. */
@@ -263,11 +273,11 @@ export class SseServer {
       protection === false
         ? undefined
         : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
-    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#maxBodyBytes = options.maxMessageBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_CONNECTED_SESSIONS;
     this.#idleTimeoutMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
-    this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_STREAM_BUFFERED_BYTES;
     this.#parseOptions = { maxNestingDepth: options.maxNestingDepth };
     this.#rateLimiter =
       options.sessionRateLimit === false ? undefined : new RateLimiter(options.sessionRateLimit ?? {});
@@ -439,6 +449,7 @@ export class SseServer {
         return incoming.toRequest();
       },
       authInfo,
+      clientAddress: this.#clientAddress(incoming),
     };
     try {
       await this.#options.onsession(session.transport, context);
@@ -522,7 +533,7 @@ export class SseServer {
 
   #rejectBody(error: unknown): TextReply {
     if (error instanceof PayloadTooLargeError)
-      return errorReply(413, ErrorCode.InvalidRequest, error.message);
+      return errorReply(413, ErrorCode.InvalidRequest, `${error.message} (maxMessageBytes)`);
     if (error instanceof McpError) return invalidMessageReply(error);
     // TextDecoder's fatal mode throws TypeError for bytes that are not UTF-8: not parseable JSON either.
     if (error instanceof TypeError) return errorReply(400, ErrorCode.ParseError, 'Body is not UTF-8');

@@ -1,28 +1,8 @@
 import type { Transport } from '@x/protocol/core';
-import { HttpStatusError } from '@x/protocol/http';
+import { shouldFallBackToSse } from '@x/protocol/http';
 
-/**
- * True when a failed first exchange means "this URL is not a Streamable HTTP endpoint" and the client
- * should try the deprecated HTTP+SSE transport (2025-11-25 "Backwards Compatibility": POST fails with
- * 400, 404 or 405 → GET the URL for an `endpoint` event), unless the body is an error only a modern
- * server sends (2026-07-28 "Backward Compatibility"), which means the server is there and answered.
- * Looks through `cause` chains, since a client may wrap transport errors.
- *
- * @example
- * ```ts
- * try { await client.connect(new StreamableHttpClientTransport(url)); }
- * catch (error) { if (shouldFallBackToSse(error)) await client.connect(new SseClientTransport(url)); else throw error; }
- * ```
- */
-export function shouldFallBackToSse(error: unknown): boolean {
-  for (let current = error, depth = 0; current !== undefined && depth < 8; depth++) {
-    if (current instanceof HttpStatusError) {
-      return [400, 404, 405].includes(current.status) && !current.isModernServerError;
-    }
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return false;
-}
+// The one SSE-fallback rule lives in @x/protocol/http, shared with the client's `connect({ fallback })`.
+export { shouldFallBackToSse } from '@x/protocol/http';
 
 /**
  * Options of {@link connectWithSseFallback}.

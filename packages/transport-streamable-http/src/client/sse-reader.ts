@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_BODY_BYTES, PayloadTooLargeError } from '@x/protocol/http';
+import { DEFAULT_MAX_MESSAGE_BYTES, PayloadTooLargeError } from '@x/protocol/http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { HttpReply } from './requester.js';
 import { Utf8Decoder } from './utf8-decoder.js';
@@ -27,7 +27,7 @@ export interface SseHandlers {
 export async function readSse(
   reply: Pick<HttpReply, 'stream' | 'text' | 'header'>,
   handlers: SseHandlers,
-  maxEventChars: number = DEFAULT_MAX_BODY_BYTES,
+  maxEventChars: number = DEFAULT_MAX_MESSAGE_BYTES,
 ): Promise<void> {
   const length = Number(reply.header('content-length') ?? Number.NaN);
   // A whole body no larger than the event limit cannot hold a larger event.

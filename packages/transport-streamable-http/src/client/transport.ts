@@ -18,7 +18,7 @@ import { deliverMessage, CancelHandle as Exchange, isThenable } from '@x/protoco
 import { HEADER } from '../shared/headers.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
-  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_MESSAGE_BYTES,
   MAX_AUTH_RETRIES,
   PayloadTooLargeError,
   parseMediaType,
@@ -139,7 +139,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.#options = options;
     this.#sessionId = options.sessionId;
     this.#protocolVersion = options.protocolVersion;
-    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#parse = { maxNestingDepth: options.maxNestingDepth };
     this.#streams = new SseStreams({
       host: this.#streamHost(),

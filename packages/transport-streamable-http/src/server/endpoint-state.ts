@@ -6,7 +6,7 @@ import type {
   SessionStore as SharedSessionStore,
 } from '@x/protocol/core';
 import type { InFlightSet } from '@x/protocol/transport';
-import type { RateLimiter } from '@x/protocol/http';
+import type { RateLimiter, SessionContext } from '@x/protocol/http';
 import { type RequestExchange, RequestTransport } from './request-transport.js';
 import type { SessionStore } from './legacy/session-store.js';
 import type { SessionSettings } from './legacy/session-transport.js';
@@ -40,7 +40,7 @@ export interface EndpointState {
   paramHeaders: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined;
   newSessionId: () => string;
   /** Hands a new transport to the user; a throwing `onsession` closes it and yields a 500. */
-  connect(transport: StreamableHttpServerTransport): Promise<Response | undefined>;
+  connect(transport: StreamableHttpServerTransport, context: SessionContext): Promise<Response | undefined>;
   onerror(error: unknown): void;
 }
 
@@ -50,6 +50,8 @@ export interface EndpointState {
  */
 export interface Caller {
   principal: string | undefined;
+  /** What `onsession` learns about the request, should it open a session. */
+  context: SessionContext;
   /** The `callerKey` of the request, computed when asked (only session creation asks). */
   key(): string;
 }
@@ -70,6 +72,7 @@ export async function serveOnOwnTransport(
   era: Era,
   statelessLegacyVersion: string | undefined,
   exchange: RequestExchange,
+  context: SessionContext,
 ): Promise<Response> {
   const transport: RequestTransport = new RequestTransport({
     era,
@@ -84,7 +87,7 @@ export async function serveOnOwnTransport(
   });
   state.live.add(transport);
   if (exchange.longLived) state.listenStreams.add(transport);
-  const failed = await state.connect(transport);
+  const failed = await state.connect(transport, context);
   if (failed !== undefined) return failed;
   return transport.handle(exchange);
 }

@@ -27,7 +27,9 @@ import {
   type CallerInfo,
   type ConnectionInfo,
   createDnsRebindingGuard,
-  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_STREAM_BUFFERED_BYTES,
   defaultCallerKey,
   type DnsRebindingGuard,
   type HttpIncoming,
@@ -37,9 +39,17 @@ import {
   RateLimiter,
   TrustedProxies,
   webIncoming,
+  type SessionContext,
 } from '@x/protocol/http';
 import { DEFAULT_MAX_LISTEN_STREAMS } from './listen-streams.js';
-import { DEFAULT_MAX_BUFFERED_BYTES } from './sse-writer.js';
+import {
+  DEFAULT_DRAIN_RETRY_AFTER_SECONDS,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_MAX_QUEUED_MESSAGES,
+  DEFAULT_RETRY_INTERVAL_MS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  DEFAULT_SSE_KEEP_ALIVE_MS,
+} from './server-defaults.js';
 import { NODE_DISPATCH } from './node-dispatch.js';
 import { boundedStores } from './bounded-options.js';
 import { isVisibleSessionId, sessionIdCheck } from './session-id.js';
@@ -87,9 +97,12 @@ export interface StreamableHttpHandler {
  * ```
  */
 export interface DrainOptions {
-  /** How long requests in flight may take to finish before the handler closes anyway. Default 30 000. */
+  /**
+   * How long requests in flight may take to finish before the handler closes anyway. Default 30 000
+   * (`DEFAULT_DRAIN_TIMEOUT_MS`).
+   */
   timeoutMs?: number | undefined;
-  /** `Retry-After` (seconds) on the 503s while draining. Default 1. */
+  /** `Retry-After` (seconds) on the 503s while draining. Default 1 (`DEFAULT_DRAIN_RETRY_AFTER_SECONDS`). */
   retryAfterSeconds?: number | undefined;
 }
 
@@ -138,7 +151,7 @@ function defaultSessionId(): string {
  * ```
  */
 export function createStreamableHttpHandler(options: StreamableHttpHandlerOptions): StreamableHttpHandler {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBodyBytes = options.maxMessageBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const path = options.path;
   const cors =
     options.cors === undefined || options.cors === false
@@ -166,10 +179,10 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     settings: {
       json: options.enableJsonResponse === true,
       eventStore: stores.eventStore,
-      retryMs: options.retryIntervalMs ?? 1_000,
-      keepAliveMs: options.keepAliveMs ?? 15_000,
-      maxQueued: options.maxQueuedMessages ?? 1_000,
-      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+      retryMs: options.retryIntervalMs ?? DEFAULT_RETRY_INTERVAL_MS,
+      keepAliveMs: options.keepAliveMs ?? DEFAULT_SSE_KEEP_ALIVE_MS,
+      maxQueued: options.maxQueuedMessages ?? DEFAULT_MAX_QUEUED_MESSAGES,
+      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_STREAM_BUFFERED_BYTES,
       shared:
         stores.messageBus === undefined
           ? undefined
@@ -177,8 +190,8 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     },
     sessionsEnabled: options.sessions !== false,
     sessions: new SessionStore({
-      idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
-      maxSessions: options.maxSessions ?? 10_000,
+      idleTimeoutMs: options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+      maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     }),
     sharedSessions: stores.sessionStore,
     isSessionId: sessionIdCheck(options.sessionIdGenerator !== undefined),
@@ -199,9 +212,9 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       }
       return id;
     },
-    connect: async (transport: StreamableHttpServerTransport) => {
+    connect: async (transport: StreamableHttpServerTransport, context: SessionContext) => {
       try {
-        await options.onsession(transport);
+        await options.onsession(transport, context);
         return undefined;
       } catch (error) {
         state.onerror(error);
@@ -231,7 +244,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       text = await request.readText(maxBodyBytes);
     } catch (error) {
       if (error instanceof PayloadTooLargeError) {
-        return errorResponse(413, ErrorCode.InvalidRequest, `Content Too Large: ${error.message}`);
+        return errorResponse(
+          413,
+          ErrorCode.InvalidRequest,
+          `Content Too Large: ${error.message} (maxMessageBytes)`,
+        );
       }
       return errorResponse(400, ErrorCode.ParseError, 'Parse error: the body is not UTF-8');
     }
@@ -275,7 +292,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const body = await readMessages(request);
     if (isReply(body)) return body;
     return classifyPost(request.headers, body) === 'modern'
-      ? handleModernPost(state, request, body as JSONRPCMessage, extra)
+      ? handleModernPost(state, request, body as JSONRPCMessage, extra, caller.context)
       : handleLegacyPost(state, request, body, extra, caller);
   }
 
@@ -321,6 +338,14 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const principal = auth === undefined ? undefined : principalOf(auth);
     const caller: Caller = {
       principal,
+      // A getter: under the node adapter the `Request` is only built when `onsession` reads it.
+      context: {
+        get request() {
+          return request.toRequest();
+        },
+        authInfo: auth,
+        clientAddress,
+      },
       key: () => {
         const info: CallerInfo = {
           authInfo: auth,
@@ -385,9 +410,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
 
   const drain = async (drainOptions: DrainOptions = {}): Promise<void> => {
     if (closed) return;
-    drainRefusal = { retryAfter: String(drainOptions.retryAfterSeconds ?? 1) };
+    drainRefusal = {
+      retryAfter: String(drainOptions.retryAfterSeconds ?? DEFAULT_DRAIN_RETRY_AFTER_SECONDS),
+    };
     for (const session of state.sessions.values()) session.handOver();
-    const deadline = Date.now() + (drainOptions.timeoutMs ?? 30_000);
+    const deadline = Date.now() + (drainOptions.timeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
     // Requests end on their own schedule (a tool may run for seconds): checked every 20 ms, not per message.
     while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await close();

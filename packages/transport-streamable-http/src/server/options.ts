@@ -6,6 +6,7 @@ import type {
   HttpAuthenticate,
   RateLimiterOptions,
   TrustedProxiesOption,
+  SessionContext,
 } from '@x/protocol/http';
 import type { EventStore, MessageBus, SessionStore } from '@x/protocol/core';
 import type { ParamHeader } from '../shared/param-headers.js';
@@ -55,7 +56,7 @@ export interface StreamableHttpHandlerOptions {
    * Receives every new server transport; connect it to your MCP server here. Messages that arrive before
    * the transport is started are held, so an un-awaited `server.connect(transport)` is fine.
    */
-  onsession: (transport: StreamableHttpServerTransport) => unknown;
+  onsession: (transport: StreamableHttpServerTransport, context: SessionContext) => unknown;
   /**
    * Legacy sessions (`Mcp-Session-Id`, GET stream, DELETE). `false` is stateless mode: a fresh transport
    * per POST, no GET stream. Default `true`. The modern era is always stateless.
@@ -65,7 +66,7 @@ export interface StreamableHttpHandlerOptions {
   sessionIdGenerator?: (() => string) | undefined;
   /**
    * A session without any request for this long is closed (later requests get 404); one with a GET
-   * stream open or a request in flight is never idle. Default 30 min.
+   * stream open or a request in flight is never idle. Default 30 min (`DEFAULT_SESSION_IDLE_TIMEOUT_MS`).
    */
   sessionIdleTimeoutMs?: number | undefined;
   /**
@@ -114,10 +115,22 @@ export interface StreamableHttpHandlerOptions {
   enableJsonResponse?: boolean | undefined;
   /** Makes legacy SSE streams resumable with `Last-Event-ID`. Default: none (not resumable). */
   eventStore?: EventStore | undefined;
-  /** `retry` (ms) sent with priming events and before a server-side stream close. Default 1 000. */
+  /** `retry` (ms) sent with priming events and before a server-side stream close. Default 1 000 (`DEFAULT_RETRY_INTERVAL_MS`). */
   retryIntervalMs?: number | undefined;
-  /** Largest POST body in bytes (413 beyond). Default 4 MiB (`DEFAULT_MAX_BODY_BYTES`). */
+  /** Largest POST body in bytes (413 beyond). Default 4 MiB (`DEFAULT_MAX_MESSAGE_BYTES`). */
+  maxMessageBytes?: number | undefined;
+  /**
+   * Largest POST body in bytes.
+   *
+   * @deprecated Use `maxMessageBytes`, the name of this limit on every transport; `maxMessageBytes`
+   * wins when both are given. This alias goes in the next minor version.
+   */
   maxBodyBytes?: number | undefined;
+  /**
+   * Most messages in one 2025-03-26 JSON-RPC batch; a larger batch is refused whole with 400 and a
+   * -32600 error naming `maxBatchSize`. Default 1000 (`DEFAULT_MAX_BATCH_SIZE`), as on SSE and WebSocket.
+   */
+  maxBatchSize?: number | undefined;
   /**
    * The endpoint's pathname (e.g. `'/mcp'`): a request to any other path gets 404 with a JSON-RPC error
    * body. Default: every path is the endpoint (mount the handler on a route of your framework).
@@ -162,7 +175,7 @@ export interface StreamableHttpHandlerOptions {
    * 401 challenges name (`resourceMetadataUrl(resource).href` of `@x/auth`). Default: omitted.
    */
   resourceMetadataUrl?: string | undefined;
-  /** Keep-alive comment interval on long-lived streams (GET, `subscriptions/listen`). Default 15 s; 0 off. */
+  /** Keep-alive comment interval on long-lived streams (GET, `subscriptions/listen`). Default 15 s (`DEFAULT_SSE_KEEP_ALIVE_MS`); 0 off. */
   keepAliveMs?: number | undefined;
   /**
    * The `x-mcp-header` mirrors of a tool (see `paramHeadersOf`), used to validate `Mcp-Param-*` headers
@@ -202,7 +215,7 @@ export interface StreamableHttpHandlerOptions {
    * holds requests open. `Infinity` turns it off. Default 2 000 (`DEFAULT_STORE_TIMEOUT_MS`).
    */
   storeTimeoutMs?: number | undefined;
-  /** Server-initiated messages held per session while no GET stream is open. Default 1 000. */
+  /** Server-initiated messages held per session while no GET stream is open. Default 1 000 (`DEFAULT_MAX_QUEUED_MESSAGES`). */
   maxQueuedMessages?: number | undefined;
   /** Faults that have no HTTP response to go to (a failed event-store write, a throwing `onsession`). */
   onerror?: ((error: Error) => void) | undefined;

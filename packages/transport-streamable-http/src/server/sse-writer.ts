@@ -1,4 +1,4 @@
-import { encodeSseEvent } from '@x/protocol/http';
+import { DEFAULT_MAX_STREAM_BUFFERED_BYTES, encodeSseEvent } from '@x/protocol/http';
 
 /** Options for {@link SseWriter}. */
 export interface SseWriterOptions {
@@ -31,11 +31,12 @@ export interface SseSink {
 
 const encoder = new TextEncoder();
 /**
- * Default of `maxBufferedBytes`: 32 MiB, room for a burst of some 30 messages of 1 MiB to a client that
- * reads (issue #35: 24 results of 1 MiB at once overflowed the former 16 MiB and the GET stream was
- * dropped with them), the same order as a WebSocket's socket and send queue together.
+ * Default of `maxBufferedBytes`: 32 MiB, room for a burst of some 30 messages of 1 MiB (issue #35).
+ *
+ * @deprecated Use `DEFAULT_MAX_STREAM_BUFFERED_BYTES` from `@x/protocol/http` (the same value, shared with
+ * the SSE transport). This alias goes in the next minor version.
  */
-export const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_BUFFERED_BYTES: number = DEFAULT_MAX_STREAM_BUFFERED_BYTES;
 // What a reader may hold unread before it counts as falling behind (the stream's high-water mark).
 const HIGH_WATER_BYTES = 64 * 1024;
 
@@ -59,7 +60,7 @@ export class SseWriter {
   #onDisconnect: ((error?: Error) => void) | undefined;
 
   constructor(options: SseWriterOptions = {}) {
-    this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_STREAM_BUFFERED_BYTES;
     this.#onDisconnect = options.onDisconnect;
     const keepAliveMs = options.keepAliveMs ?? 0;
     if (keepAliveMs > 0) {

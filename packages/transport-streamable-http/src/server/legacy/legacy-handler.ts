@@ -23,7 +23,7 @@ import {
   methodNotAllowed,
   sessionNotFound,
 } from '../http-responses.js';
-import type { HttpIncoming } from '@x/protocol/http';
+import type { HttpIncoming, SessionContext } from '@x/protocol/http';
 import { LegacySessionTransport } from './session-transport.js';
 import { scopeChallenge } from '../scope-challenge.js';
 import { storeUnavailable } from '../store-unavailable.js';
@@ -126,7 +126,7 @@ async function adopt(
   });
   session.protocolVersion = record.protocolVersion;
   state.sessions.add(session);
-  const failed = await state.connect(session);
+  const failed = await state.connect(session, caller.context);
   return failed ?? session;
 }
 
@@ -195,7 +195,15 @@ export async function handleLegacyPost(
     // No session carries the handshake's outcome, so each request stands for an initialized one of
     // the version it declares (spec: a missing header means 2025-03-26). initialize itself needs none.
     const version = initialize ? undefined : (header ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION);
-    return handleStateless(state, request, version, { messages: [message], errors: [] }, false, extra);
+    return handleStateless(
+      state,
+      request,
+      version,
+      { messages: [message], errors: [] },
+      false,
+      extra,
+      caller.context,
+    );
   }
 
   if (initialize) {
@@ -224,7 +232,7 @@ export async function handleLegacyPost(
       onFinished: state.sessions.forget,
     });
     state.sessions.add(session);
-    const failed = await state.connect(session);
+    const failed = await state.connect(session, caller.context);
     if (failed !== undefined) return failed;
     return session.handlePost([message], { extra, batch: false, errors: [] });
   }
@@ -250,15 +258,18 @@ async function handleBatch(
 ): Promise<Response> {
   if (values.some(isInitializeRequest)) return badRequest('initialize must not be part of a JSON-RPC batch');
   if (!state.sessionsEnabled) {
-    const reading = readBatch(values, { protocolVersion: header ?? BATCH_PROTOCOL_VERSION });
+    const reading = readBatch(values, {
+      protocolVersion: header ?? BATCH_PROTOCOL_VERSION,
+      maxBatchSize: state.options.maxBatchSize,
+    });
     if (!reading.ok) return batchRefused(reading.error);
     const version = header ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
-    return handleStateless(state, request, version, reading, true, extra);
+    return handleStateless(state, request, version, reading, true, extra, caller.context);
   }
   const session = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
   if (isReply(session)) return session;
   const version = header ?? session.protocolVersion ?? BATCH_PROTOCOL_VERSION;
-  const reading = readBatch(values, { protocolVersion: version });
+  const reading = readBatch(values, { protocolVersion: version, maxBatchSize: state.options.maxBatchSize });
   if (!reading.ok) return batchRefused(reading.error);
   return session.handlePost(reading.messages, { extra, batch: true, errors: reading.errors });
 }
@@ -270,16 +281,23 @@ function handleStateless(
   post: { messages: readonly JSONRPCMessage[]; errors: readonly JSONRPCErrorResponse[] },
   batch: boolean,
   extra: MessageExtraInfo,
+  context: SessionContext,
 ): Promise<Response> {
   const { messages, errors } = post;
-  return serveOnOwnTransport(state, 'legacy', statelessLegacyVersion, {
-    messages,
-    errors,
-    extra,
-    batch,
-    longLived: false,
-    client: request,
-  });
+  return serveOnOwnTransport(
+    state,
+    'legacy',
+    statelessLegacyVersion,
+    {
+      messages,
+      errors,
+      extra,
+      batch,
+      longLived: false,
+      client: request,
+    },
+    context,
+  );
 }
 
 function isInitializeRequest(value: unknown): boolean {

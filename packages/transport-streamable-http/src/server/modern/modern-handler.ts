@@ -10,7 +10,7 @@ import {
 import { HEADER } from '../../shared/headers.js';
 import { errorResponse } from '../http-responses.js';
 import { type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';
-import type { HttpIncoming } from '@x/protocol/http';
+import type { HttpIncoming, SessionContext } from '@x/protocol/http';
 import { validateModernHeaders } from './header-validation.js';
 import { scopeChallenge } from '../scope-challenge.js';
 import { refuseListenStream } from '../listen-streams.js';
@@ -24,6 +24,7 @@ export async function handleModernPost(
   request: HttpIncoming,
   message: JSONRPCMessage,
   extra: MessageExtraInfo,
+  context: SessionContext,
 ): Promise<Response> {
   const id = isJSONRPCRequest(message) ? message.id : undefined;
   if (isJSONRPCResponse(message)) {
@@ -61,13 +62,19 @@ export async function handleModernPost(
     const full = refuseListenStream(state, id);
     if (full !== undefined) return full;
   }
-  return serveOnOwnTransport(state, 'modern', undefined, {
-    messages: [message],
-    extra,
-    batch: false,
-    longLived,
-    client: request,
-  });
+  return serveOnOwnTransport(
+    state,
+    'modern',
+    undefined,
+    {
+      messages: [message],
+      extra,
+      batch: false,
+      longLived,
+      client: request,
+    },
+    context,
+  );
 }
 
 /** Why a modern request's `_meta` lacks a required field, or undefined when it has them all. */
