@@ -53,7 +53,6 @@ export { randomUuid } from './random-uuid.js';
 export { isThenable } from './thenable.js';
 export { deliverMessage } from './transports/deliver-message.js';
 export {
-  DEFAULT_MAX_LINE_BYTES,
   encodeJsonLine,
   JsonLineDecoder,
   MessageTooLargeError,
@@ -63,5 +62,14 @@ export type {
   JsonLineDecoderSink,
   MessageHead,
 } from './transports/json-line-decoder.js';
+// The shared limit defaults: one value per concept, on every transport (docs/transports.md "Limits").
+export {
+  DEFAULT_MAX_CONNECTED_SESSIONS,
+  DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_STREAM_BUFFERED_BYTES,
+} from './transports/limit-defaults.js';
 export { reconnectDelay, resolveReconnect } from './transports/reconnect.js';
 export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/reconnect.js';
