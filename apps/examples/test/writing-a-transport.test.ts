@@ -65,8 +65,8 @@ describe('docs/writing-a-transport.md', () => {
     expect(result.passed.length).toBeGreaterThanOrEqual(10);
   }, 120_000);
 
-  it('reports a line over maxLineBytes without closing, and ends with a TransportLostError when the peer hangs up', async () => {
-    const { client, server, listener } = await socketPair({ maxLineBytes: 64 });
+  it('reports a line over maxMessageBytes without closing, and ends with a TransportLostError when the peer hangs up', async () => {
+    const { client, server, listener } = await socketPair({ maxMessageBytes: 64 });
     const errors: Error[] = [];
     const received: JSONRPCMessage[] = [];
     server.onerror = (error) => errors.push(error);
@@ -81,7 +81,7 @@ describe('docs/writing-a-transport.md', () => {
       await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 10_000 });
       expect(received[0]).toEqual({ jsonrpc: '2.0', method: 'test/small' });
       expect(errors).toEqual([expect.objectContaining({ name: 'MessageTooLargeError', limit: 64 })]);
-      expect(errors[0]?.message).toMatch(/maxLineBytes/);
+      expect(errors[0]?.message).toMatch(/maxMessageBytes/);
       await server.close();
       await closed;
       expect(client.closeReason?.name).toBe('TransportLostError');

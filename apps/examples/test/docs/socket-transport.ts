@@ -14,12 +14,12 @@ import {
  *
  * @example
  * ```ts
- * new SocketTransport(socket, { maxLineBytes: 1024 * 1024 }); // 1 MiB per message
+ * new SocketTransport(socket, { maxMessageBytes: 1024 * 1024 }); // 1 MiB per message
  * ```
  */
 export interface SocketTransportOptions {
   /** Bytes one message may hold; a longer line is dropped and reported. Default `DEFAULT_MAX_LINE_BYTES`. */
-  maxLineBytes?: number | undefined;
+  maxMessageBytes?: number | undefined;
 }
 
 /**
@@ -52,7 +52,7 @@ export class SocketTransport implements Transport {
         onmessage: (message) => deliverMessage(this, message),
         onerror: (error) => this.onerror?.(error),
       },
-      { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES },
+      { maxLineBytes: options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES },
     );
   }
 
