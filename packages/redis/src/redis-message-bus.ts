@@ -1,5 +1,11 @@
 import type { MessageBus, Unsubscribe } from '@x/protocol';
-import { DEFAULT_PREFIX, isCluster, type RedisClient, type RedisStoreOptions } from './redis-client.js';
+import {
+  DEFAULT_PREFIX,
+  isCluster,
+  type RedisClient,
+  type RedisStoreOptions,
+  sendKeyed,
+} from './redis-client.js';
 
 /**
  * Options for {@link RedisMessageBus} (and `RedisSubscriptionFanOut`).
@@ -61,7 +67,11 @@ export class RedisMessageBus implements MessageBus {
   }
 
   async publish(topic: string, payload: unknown): Promise<void> {
-    await this.#client.publish(this.#prefix + topic, JSON.stringify(payload));
+    const channel = this.#prefix + topic;
+    // A cluster client sends an unkeyed PUBLISH to any node, and two nodes forward to the subscriber's
+    // node on separate links: one topic's messages could arrive out of order. Routing by the channel's
+    // slot sends every message of one topic through the same primary, in order.
+    await sendKeyed(this.#client, channel, ['PUBLISH', channel, JSON.stringify(payload)]);
   }
 
   async subscribe(topic: string, listener: (payload: unknown) => void): Promise<Unsubscribe> {

@@ -432,6 +432,21 @@ describe('a Redis Cluster client (createCluster, issue #41)', () => {
   });
 });
 
+describe('one topic on a Redis Cluster (CI failure of stop 43)', () => {
+  it('arrives in the order published: every PUBLISH of a channel goes through the primary of its slot', async () => {
+    // An unkeyed PUBLISH went to any node; two nodes forward on separate links, so a session's
+    // messages (and the fan-out's notices) could overtake each other.
+    const bus = new RedisMessageBus({ client: realClusterClient, prefix: prefix() });
+    closers.push(() => bus.close());
+    const heard: number[] = [];
+    await bus.subscribe('session:ordered', (payload) => heard.push((payload as { n: number }).n));
+    const sent = Array.from({ length: 300 }, (_, n) => n);
+    await Promise.all(sent.map((n) => bus.publish('session:ordered', { n })));
+    await waitFor(() => heard.length === sent.length, { what: `${sent.length} messages` });
+    expect(heard).toEqual(sent);
+  });
+});
+
 /** Redis Cluster's slot of a key: CRC16/XMODEM of its hash tag (or whole name) mod 16 384. */
 function slotOf(key: string): number {
   const open = key.indexOf('{');
