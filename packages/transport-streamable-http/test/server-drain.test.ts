@@ -1,4 +1,6 @@
+import type { JSONRPCMessage } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
+import { InMemoryEventStore } from '../src/index.js';
 import {
   DEFAULT_HANDLERS,
   initializeRequest,
@@ -83,5 +85,47 @@ describe('drain()', () => {
       body: { jsonrpc: '2.0', id: 5, method: 'ping' },
     });
     expect(after.status).toBe(503);
+  });
+
+  it('waits for an answer that is still being stored: drain never ends a POST stream before its result is written', async () => {
+    // CI on stop 43: the answer had left the session's table of open requests while its event was still
+    // on its way to the event store (a Redis round trip); drain saw nothing in flight, closed, and the POST
+    // stream ended after its priming event, without the result.
+    let storing!: () => void;
+    const resultStoring = new Promise<void>((resolve) => {
+      storing = resolve;
+    });
+    let releaseStore!: () => void;
+    const storeGate = new Promise<void>((resolve) => {
+      releaseStore = resolve;
+    });
+    class SlowResultStore extends InMemoryEventStore {
+      override async storeEvent(streamId: string, message: JSONRPCMessage | undefined): Promise<string> {
+        if (message !== undefined && 'result' in message && (message.id as unknown) === 'slow-1') {
+          storing();
+          await storeGate;
+        }
+        return super.storeEvent(streamId, message);
+      }
+    }
+    await using server = await startServer({ eventStore: new SlowResultStore() });
+    const sessionId = await openSession(server.url);
+    const call = raw(server.url, {
+      headers: sessionHeaders(sessionId),
+      body: { jsonrpc: '2.0', id: 'slow-1', method: 'ping' },
+    });
+    await resultStoring;
+    let drained = false;
+    const draining = server.handler.drain({ timeoutMs: 10_000 }).then(() => {
+      drained = true;
+    });
+    // Drain polls every 20 ms: give it polls to (wrongly) find nothing in flight before the store answers.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(drained).toBe(false);
+    releaseStore();
+    const answer = await call;
+    expect(sseMessages(answer.text)).toEqual([{ jsonrpc: '2.0', id: 'slow-1', result: {} }]);
+    await draining;
+    expect(drained).toBe(true);
   });
 });

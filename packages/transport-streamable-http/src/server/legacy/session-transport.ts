@@ -94,6 +94,8 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
   #tag: string;
   #nextStream = 0;
   #byRequest = new InFlightMap<RequestId, ResponseChannel>();
+  /** Answers that left `#byRequest` but are still on their way to the event store, not yet written. */
+  #answersBeingStored = 0;
   /** POST streams an event store can resume, by stream id; made by the first one (most sessions have none). */
   #resumable: InFlightMap<string, ResponseChannel> | undefined;
   /** The GET stream's channel; made by the first GET or the first message it must carry or hold. */
@@ -152,9 +154,12 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
     return this.#byRequest.size > 0 || this.hasOpenStream;
   }
 
-  /** Requests of this session still waiting for their answer here. */
+  /**
+   * Requests of this session still waiting for their answer here, counting answers being stored: drain
+   * must not end a POST stream while its result is between the engine and the event store.
+   */
   get pendingRequests(): number {
-    return this.#byRequest.size;
+    return this.#byRequest.size + this.#answersBeingStored;
   }
 
   /**
@@ -273,7 +278,12 @@ export class LegacySessionTransport extends ServerTransportBase implements Strea
       }
       this.#byRequest.delete(id);
       if (id === this.#initializeId) this.#sniffVersion(message);
-      return this.#emit(channel, message, id);
+      const emitted = this.#emit(channel, message, id);
+      if (emitted === SENT) return emitted;
+      this.#answersBeingStored++;
+      return emitted.finally(() => {
+        this.#answersBeingStored--;
+      });
     }
     const related = options?.relatedRequestId;
     const channel = related === undefined ? undefined : this.#byRequest.get(related);
