@@ -1,6 +1,8 @@
 export { AuthError } from './auth-error.js';
 export type { AuthErrorCode } from './auth-error.js';
 export { bearerAuth } from './server/bearer-auth.js';
+export { DEFAULT_DISCOVERY_TIMEOUT_MS, discoverJwksUri } from './server/discover-jwks-uri.js';
+export type { DiscoverJwksUriOptions } from './server/discover-jwks-uri.js';
 export type { BearerAuthOptions } from './server/bearer-auth.js';
 export { DEFAULT_DPOP_MAX_AGE_SEC } from './server/dpop-proof-verifier.js';
 export type { DpopProofVerifierOptions } from './server/dpop-proof-verifier.js';

@@ -262,16 +262,10 @@ describe('bearerAuth limits', () => {
     bearerAuth({ ...base, ...options });
   it.each([
     ['clockToleranceSec', auth({ jwks, clockToleranceSec: -1 })],
-    [
-      'jwksMaxBytes',
-      () =>
-        jwtVerifier({
-          jwks: 'https://as.example/jwks',
-          issuers: [],
-          resource: base.resource,
-          jwksMaxBytes: 0,
-        }),
-    ],
+    // bearerAuth hands the key set options on to its JWT verifier (they were dropped before).
+    ['jwksMaxBytes', auth({ jwks: 'https://as.example/jwks', jwksMaxBytes: 0 })],
+    ['jwksTimeoutMs', auth({ jwks: 'https://as.example/jwks', jwksTimeoutMs: 0 })],
+    ['jwksCooldownMs', auth({ jwks: 'https://as.example/jwks', jwksCooldownMs: -1 })],
     ['maxProofsPerKey', auth({ jwks, dpop: { maxProofsPerKey: 0 } })],
     ['maxRememberedProofs', auth({ jwks, dpop: { maxRememberedProofs: Number.NaN } })],
     ['maxAgeSec', auth({ jwks, dpop: { maxAgeSec: -5 } })],

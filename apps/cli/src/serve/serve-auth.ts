@@ -107,13 +107,8 @@ export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpe
  * set its metadata names (audience = `--auth-audience`, else the server URL).
  */
 export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promise<ServeAuth> {
-  const {
-    AuthError,
-    bearerAuth,
-    DEFAULT_MAX_RESPONSE_BYTES,
-    protectedResourceMetadataHandler,
-    resourceMetadataUrl,
-  } = await import('@x/auth');
+  const { AuthError, bearerAuth, discoverJwksUri, protectedResourceMetadataHandler, resourceMetadataUrl } =
+    await import('@x/auth');
   const metadataPath = resourceMetadataUrl(resource).pathname;
   let authenticate: HttpAuthenticate;
   let authorizationServers: string[];
@@ -135,7 +130,10 @@ export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promi
     });
     description = 'Protected: send "Authorization: Bearer <--auth-token>" (x-mcp … --token <secret>)';
   } else {
-    const jwks = await jwksUri(new URL(spec.issuer), DEFAULT_MAX_RESPONSE_BYTES);
+    const jwks = await discoverJwksUri(spec.issuer).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ConnectError(`cannot find the key set of --auth-issuer ${spec.issuer} (${reason})`);
+    });
     authorizationServers = [spec.issuer];
     authenticate = bearerAuth({
       resource: spec.audience ?? resource.href,
@@ -158,68 +156,4 @@ export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promi
     void answer.text().then((body) => res.end(req.method === 'HEAD' ? undefined : body));
   };
   return { authenticate, metadataPath, serveMetadata, description };
-}
-
-/**
- * The issuer's `jwks_uri`, from its RFC 8414 metadata (path-inserted well-known URL) or, failing that,
- * its OpenID Connect discovery document. The document is read up to `maxBytes` (the OAuth client's
- * cap), and the key set must be `https:` (or `http:` on a loopback host), as the client requires.
- */
-async function jwksUri(issuer: URL, maxBytes: number): Promise<string> {
-  const path = issuer.pathname === '/' ? '' : issuer.pathname.replace(/\/$/, '');
-  const candidates = [
-    new URL(`/.well-known/oauth-authorization-server${path}`, issuer.origin),
-    new URL(`${path}/.well-known/openid-configuration`, issuer.origin),
-  ];
-  const failures: string[] = [];
-  for (const url of candidates) {
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-      if (!response.ok) {
-        failures.push(`${url.href}: HTTP ${response.status}`);
-        await response.body?.cancel();
-        continue;
-      }
-      const metadata = JSON.parse(await readCapped(response, maxBytes)) as { jwks_uri?: unknown };
-      if (typeof metadata.jwks_uri === 'string') {
-        const jwks = new URL(metadata.jwks_uri);
-        if (jwks.protocol === 'https:' || (jwks.protocol === 'http:' && isLoopbackHost(jwks.hostname)))
-          return jwks.href;
-        failures.push(`${url.href}: jwks_uri is ${jwks.protocol} (only https:, or http: on a loopback host)`);
-        continue;
-      }
-      failures.push(`${url.href}: no jwks_uri`);
-    } catch (error) {
-      failures.push(`${url.href}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  throw new ConnectError(`cannot find the key set of --auth-issuer ${issuer.href} (${failures.join('; ')})`);
-}
-
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
-/** The body as text, refused past `maxBytes` (the connection is closed, the rest never read). */
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  const tooLarge = `the document is larger than ${maxBytes} bytes`;
-  if (Number(response.headers.get('content-length')) > maxBytes) {
-    await response.body?.cancel();
-    throw new Error(tooLarge);
-  }
-  const reader = response.body?.getReader();
-  if (reader === undefined) return '';
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw new Error(tooLarge);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -30,6 +30,14 @@ export interface BearerAuthOptions {
    * `DEFAULT_ACCESS_TOKEN_TYPES` (`at+jwt`, RFC 9068 §4). See `JwtVerifierOptions.accessTokenTypes`.
    */
   accessTokenTypes?: readonly string[] | false | undefined;
+  /** With `jwks`: see `JwtVerifierOptions.jwksCooldownMs`. Default `DEFAULT_JWKS_COOLDOWN_MS` (30 000). */
+  jwksCooldownMs?: number | undefined;
+  /** With `jwks`: see `JwtVerifierOptions.jwksTimeoutMs`. Default `DEFAULT_JWKS_TIMEOUT_MS` (5 000). */
+  jwksTimeoutMs?: number | undefined;
+  /** With `jwks`: see `JwtVerifierOptions.jwksMaxBytes`. Default `DEFAULT_JWKS_MAX_BYTES` (256 KiB). */
+  jwksMaxBytes?: number | undefined;
+  /** With `jwks`: the accepted signature algorithms. Default: the asymmetric ones jose supports. */
+  algorithms?: readonly string[] | undefined;
   /** Where the PRM is served. Default `resourceMetadataUrl(resource)`. */
   resourceMetadataUrl?: string | URL | undefined;
   /** Requests without any `Authorization` pass as anonymous instead of 401. Default false. */
@@ -139,6 +147,10 @@ function verifierOf(options: BearerAuthOptions): TokenVerifier {
     resource: options.resource,
     clockToleranceSec: options.clockToleranceSec,
     accessTokenTypes: options.accessTokenTypes,
+    jwksCooldownMs: options.jwksCooldownMs,
+    jwksTimeoutMs: options.jwksTimeoutMs,
+    jwksMaxBytes: options.jwksMaxBytes,
+    algorithms: options.algorithms,
   });
 }
 

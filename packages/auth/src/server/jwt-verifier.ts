@@ -136,8 +136,10 @@ function remoteKeys(url: URL, options: JwtVerifierOptions): JWTVerifyGetKey {
     integer: true,
   });
   const remote = createRemoteJWKSet(url, {
-    cooldownDuration: options.jwksCooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS,
-    timeoutDuration: options.jwksTimeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS,
+    cooldownDuration: limitOption('jwksCooldownMs', options.jwksCooldownMs, DEFAULT_JWKS_COOLDOWN_MS, {
+      min: 0,
+    }),
+    timeoutDuration: limitOption('jwksTimeoutMs', options.jwksTimeoutMs, DEFAULT_JWKS_TIMEOUT_MS, { min: 1 }),
     // jose reads the body whole; read it here under the cap and hand jose a buffered copy.
     [customFetch]: async (href, init) => {
       const response = await fetch(href, init);
