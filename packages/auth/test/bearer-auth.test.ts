@@ -8,7 +8,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   AuthError,
   bearerAuth,
-  jwtVerifier,
   protectedResourceMetadataHandler,
   resourceMetadataUrl,
 } from '../src/index.js';
