@@ -164,25 +164,38 @@ describe("serve --auth-issuer and the issuer's metadata", () => {
           if (!res.destroyed) res.end();
         };
         pump();
-      } else if (req.url === '/.well-known/openid-configuration')
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ jwks_uri: 'file:///etc/passwd' }));
+      } else res.writeHead(404).end();
+    });
+    // The second issuer serves OpenID Connect discovery only, naming a key set on the local file system.
+    const fileIssuer = createServer((req, res) => {
+      if (req.url === '/.well-known/openid-configuration')
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            issuer: `http://127.0.0.1:${(fileIssuer.address() as AddressInfo).port}`,
+            jwks_uri: 'file:///etc/passwd',
+          }),
+        );
       else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => issuer.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => fileIssuer.listen(0, '127.0.0.1', resolve));
     try {
       const origin = `http://127.0.0.1:${(issuer.address() as AddressInfo).port}`;
       const run = await runCli(['serve', '--port', '0', '--auth-issuer', origin]);
       expect(run.code).toBe(3);
-      expect(run.stderr).toContain('the document is larger than 262144 bytes');
-      expect(run.stderr).toContain('jwks_uri is file: (only https:, or http: on a loopback host)');
+      expect(run.stderr).toContain('is larger than 262144 bytes (maxResponseBytes)');
       await hungUp;
       expect(progress.finished).toBe(false);
       expect(progress.written).toBeLessThan(16 * 1024 * 1024);
+      const fileOrigin = `http://127.0.0.1:${(fileIssuer.address() as AddressInfo).port}`;
+      const fileRun = await runCli(['serve', '--port', '0', '--auth-issuer', fileOrigin]);
+      expect(fileRun.code).toBe(3);
+      expect(fileRun.stderr).toContain('file:');
+      expect(fileRun.stderr).toContain('only https:, or http: on a loopback host, is allowed');
     } finally {
       issuer.closeAllConnections();
       await new Promise<void>((resolve) => issuer.close(() => resolve()));
+      await new Promise<void>((resolve) => fileIssuer.close(() => resolve()));
     }
   });
 });
