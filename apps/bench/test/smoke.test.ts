@@ -43,7 +43,7 @@ describe('pnpm bench --smoke', () => {
       [MAIN, '--smoke', '--transports', 'in-memory,ws', '--json', json, '--out', out],
       {
         cwd: APP_DIR,
-        timeout: 170_000,
+        timeout: 400_000,
       },
     );
     const results = JSON.parse(readFileSync(json, 'utf8')) as RunResults;
@@ -96,5 +96,5 @@ describe('pnpm bench --smoke', () => {
       expect(markdown).toContain(heading);
     }
     expect(markdown).toContain('*x-mcp ÷ raw*');
-  }, 180_000);
+  }, 420_000);
 });
