@@ -94,8 +94,7 @@ function normalized(answers: Record<string, unknown>): Record<string, unknown> {
 /**
  * The differences @x/compat documents (README, "differences from 1.x"), projected away so that
  * everything else must be equal: the JSON Schema dialect of tool schemas (x-mcp emits 2020-12, 1.x
- * draft-07), the texts of invalid-argument results (x-mcp's message), an unknown tool (x-mcp answers
- * -32602, 1.x an `isError` result), and optional prompt arguments (x-mcp keeps their description and
+ * draft-07), the texts of failed-call results (x-mcp's messages), and optional prompt arguments (x-mcp keeps their description and
  * leaves out `required: false`).
  */
 function documentedDifferencesAside(answers: Record<string, unknown>): Record<string, unknown> {
@@ -113,7 +112,11 @@ function documentedDifferencesAside(answers: Record<string, unknown>): Record<st
     isError: invalid?.isError,
     namesTool: JSON.stringify(invalid).includes('Invalid arguments for tool echo'),
   };
-  copy['no-such-tool'] = { fails: JSON.stringify(copy['no-such-tool']).includes('no-such-tool') };
+  const unknown = copy['no-such-tool'] as { isError?: boolean } | undefined;
+  copy['no-such-tool'] = {
+    isError: unknown?.isError,
+    namesTool: JSON.stringify(unknown).includes('no-such-tool'),
+  };
   for (const prompt of copy.prompts ?? [])
     for (const argument of prompt.arguments ?? [])
       if (argument.required !== true) {

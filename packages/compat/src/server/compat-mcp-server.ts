@@ -25,6 +25,7 @@ import { toRequestExtra } from '../shared/request-handler-extra.js';
 import type { ResourceTemplate } from './compat-resource-template.js';
 import { Server, type ServerOptions } from './compat-server.js';
 import { completersOf, isRawShape } from './schema-shapes.js';
+import { toolErrorsAsResults } from './tool-errors-as-results.js';
 
 /**
  * A 1.x tool callback: `(args, extra)` with an input schema, `(extra)` without. `never[]` accepts any
@@ -91,6 +92,7 @@ export class McpServer {
         : { tasks: { list: options.capabilities?.tasks?.list !== undefined } }),
     });
     this.#taskStore = options.taskStore;
+    this.#x.server.use(toolErrorsAsResults);
     this.server = new Server(serverInfo, { ...options, [INNER]: this.#x.server });
   }
 
