@@ -12,8 +12,41 @@ export type {
 export { isTerminal } from './task-store.js';
 export type {
   CreateTaskOptions,
+  BaseQueuedMessage,
+  QueuedError,
   QueuedMessage,
+  QueuedNotification,
+  QueuedRequest,
+  QueuedResponse,
   RequestTaskStore,
   TaskMessageQueue,
   TaskStore,
 } from './task-store.js';
+// The wire schemas and types of tasks, as 1.x re-exports them here from `types.js`.
+export {
+  CancelTaskRequestSchema,
+  CancelTaskResultSchema,
+  CreateTaskResultSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  GetTaskResultSchema,
+  ListTasksRequestSchema,
+  ListTasksResultSchema,
+  RelatedTaskMetadataSchema,
+  TaskSchema,
+  TaskStatusNotificationParamsSchema,
+  TaskStatusNotificationSchema,
+} from '../../types.js';
+export type {
+  CancelTaskRequest,
+  CancelTaskResult,
+  GetTaskPayloadRequest,
+  GetTaskRequest,
+  GetTaskResult,
+  ListTasksRequest,
+  ListTasksResult,
+  RelatedTaskMetadata,
+  Task,
+  TaskStatusNotification,
+  TaskStatusNotificationParams,
+} from '../../types.js';

@@ -79,12 +79,38 @@ export interface RequestTaskStore {
   listTasks(cursor?: string): Promise<{ tasks: Task[]; nextCursor?: string }>;
 }
 
+/** What every queued message has. */
+export interface BaseQueuedMessage {
+  type: string;
+  timestamp: number;
+}
+
+/** A request queued for a task's requestor. */
+export interface QueuedRequest extends BaseQueuedMessage {
+  type: 'request';
+  message: JSONRPCRequest;
+}
+
+/** A notification queued for a task's requestor. */
+export interface QueuedNotification extends BaseQueuedMessage {
+  type: 'notification';
+  message: JSONRPCNotification;
+}
+
+/** A result queued for a task's requestor. */
+export interface QueuedResponse extends BaseQueuedMessage {
+  type: 'response';
+  message: JSONRPCResultResponse;
+}
+
+/** An error queued for a task's requestor. */
+export interface QueuedError extends BaseQueuedMessage {
+  type: 'error';
+  message: JSONRPCErrorResponse;
+}
+
 /** A message a 1.x `TaskMessageQueue` holds for a task's requestor. */
-export type QueuedMessage =
-  | { type: 'request'; timestamp: number; message: JSONRPCRequest }
-  | { type: 'notification'; timestamp: number; message: JSONRPCNotification }
-  | { type: 'response'; timestamp: number; message: JSONRPCResultResponse }
-  | { type: 'error'; timestamp: number; message: JSONRPCErrorResponse };
+export type QueuedMessage = QueuedRequest | QueuedNotification | QueuedResponse | QueuedError;
 
 /**
  * The official 1.x `TaskMessageQueue`. Accepted by `McpServer`; x-mcp delivers a task's requests to
