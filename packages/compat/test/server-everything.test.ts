@@ -1,12 +1,13 @@
 // Proof of issue 39 with a real third-party server: the official `@modelcontextprotocol/server-everything`
 // (pinned devDependency; it depends on the official SDK itself) run unchanged twice — on the genuine
 // official SDK, and with its `@modelcontextprotocol/sdk` imports aliased to @x/compat (a `--import`
-// resolve hook, as a bundler alias) — over stdio and Streamable HTTP. The official Client asks both the
+// resolve hook, as a bundler alias) — over stdio, Streamable HTTP and HTTP+SSE. The official Client asks both the
 // same questions; the answers must be the same. Needs @x/compat built.
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -167,5 +168,22 @@ describe('server-everything 2026.8.31: genuine official SDK vs aliased onto @x/c
     const compat = await askOver(new StreamableHTTPClientTransport(compatServer.url));
     const genuine = await askOver(new StreamableHTTPClientTransport(genuineServer.url));
     expect(compat).toEqual(genuine);
+  }, 60_000);
+
+  it('over HTTP+SSE (its SSEServerTransport per GET on server/sse.js): the same answers', async () => {
+    const start = (nodeArgs: string[]) =>
+      startExampleServer(everything, dirname(everything), {
+        nodeArgs,
+        args: ['sse'],
+        port: 3001,
+        path: '/sse',
+      });
+    await using compatServer = await start(['--import', alias]);
+    expect(compatServer.output()).toContain('X_COMPAT_ALIAS active');
+    await using genuineServer = await start([]);
+    const compat = await askOver(new SSEClientTransport(compatServer.url));
+    const genuine = await askOver(new SSEClientTransport(genuineServer.url));
+    expect(compat).toEqual(genuine);
+    expect(compatServer.output()).not.toContain('No transport found');
   }, 60_000);
 });
