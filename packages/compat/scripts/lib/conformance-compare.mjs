@@ -118,22 +118,25 @@ function outcomes(outDir) {
  */
 export async function compareConformance({ args, outDir }) {
   rmSync(outDir, { recursive: true, force: true });
-  const sides = {};
-  for (const side of SIDES) {
-    const started = Date.now();
-    const dir = join(outDir, side.name);
-    mkdirSync(dir, { recursive: true });
-    const server = await startEverything(side.nodeArgs);
-    try {
-      const { output } = await runCli(server.url, args, dir);
-      const aliased = server.output().includes('X_COMPAT_ALIAS active');
-      if (aliased !== (side.name === 'compat'))
-        throw new Error(`${side.name}: alias ${aliased ? 'on' : 'off'}`);
-      sides[side.name] = { outcomes: outcomes(dir), seconds: (Date.now() - started) / 1000, output };
-    } finally {
-      await server.stop();
-    }
-  }
+  // Both sides at once: each has its own server process, port and output folder.
+  const runs = await Promise.all(
+    SIDES.map(async (side) => {
+      const started = Date.now();
+      const dir = join(outDir, side.name);
+      mkdirSync(dir, { recursive: true });
+      const server = await startEverything(side.nodeArgs);
+      try {
+        const { output } = await runCli(server.url, args, dir);
+        const aliased = server.output().includes('X_COMPAT_ALIAS active');
+        if (aliased !== (side.name === 'compat'))
+          throw new Error(`${side.name}: alias ${aliased ? 'on' : 'off'}`);
+        return [side.name, { outcomes: outcomes(dir), seconds: (Date.now() - started) / 1000, output }];
+      } finally {
+        await server.stop();
+      }
+    }),
+  );
+  const sides = Object.fromEntries(runs);
   const scenarios = new Set([...sides.genuine.outcomes.keys(), ...sides.compat.outcomes.keys()]);
   const differing = [...scenarios]
     .filter((scenario) => sides.genuine.outcomes.get(scenario) !== sides.compat.outcomes.get(scenario))
