@@ -4,23 +4,44 @@ import { type RequestHandlerExtra, toRequestExtra } from '../../shared/request-h
 import { SETTLED } from './in-memory-task-store.js';
 import { isTerminal, type Request, type RequestTaskStore, type TaskStore } from './task-store.js';
 
-/** `extra` of a 1.x `createTask` callback. */
+/**
+ * `extra` of a 1.x `createTask` callback: the request's `extra` plus the bound `taskStore`.
+ *
+ * @example
+ * ```ts
+ * createTask: async (args, extra: CreateTaskRequestHandlerExtra) => ({ task: await extra.taskStore.createTask({ ttl: 60_000 }) }),
+ * ```
+ */
 export interface CreateTaskRequestHandlerExtra extends RequestHandlerExtra {
   taskStore: RequestTaskStore;
 }
 
-/** `extra` of a 1.x `getTask`/`getTaskResult` callback. */
+/**
+ * `extra` of a 1.x `getTask`/`getTaskResult` callback: also the task's id.
+ *
+ * @example
+ * ```ts
+ * getTaskResult: (_args, extra: TaskRequestHandlerExtra) => extra.taskStore.getTaskResult(extra.taskId),
+ * ```
+ */
 export interface TaskRequestHandlerExtra extends CreateTaskRequestHandlerExtra {
   taskId: string;
 }
 
-/** What a 1.x `createTask` callback returns. */
+/**
+ * What a 1.x `createTask` callback returns.
+ *
+ * @example
+ * ```ts
+ * const created: CreateTaskResult = { task: await extra.taskStore.createTask({}) };
+ * ```
+ */
 export interface CreateTaskResult extends Result {
   task: Task;
 }
 
 /**
- * The three callbacks of a 1.x task tool. `never[]` parameters: the arguments' type comes from the
+ * The three callbacks of a 1.x task tool (see `registerToolTask`'s example). `never[]` parameters: the arguments' type comes from the
  * user's schema; with no `inputSchema` a callback takes `(extra)` only, as in 1.x.
  */
 export interface ToolTaskHandler {
@@ -29,7 +50,14 @@ export interface ToolTaskHandler {
   getTaskResult: (...args: never[]) => CallToolResult | Promise<CallToolResult>;
 }
 
-/** `registerToolTask`'s config: a tool's, whose `execution.taskSupport` is `optional` or `required`. */
+/**
+ * `registerToolTask`'s config: a tool's, whose `execution.taskSupport` is `optional` or `required`.
+ *
+ * @example
+ * ```ts
+ * const config: TaskToolConfig = { inputSchema: { topic: z.string() }, execution: { taskSupport: 'optional' } };
+ * ```
+ */
 export interface TaskToolConfig {
   title?: string | undefined;
   description?: string | undefined;

@@ -109,7 +109,14 @@ export interface QueuedError extends BaseQueuedMessage {
   message: JSONRPCErrorResponse;
 }
 
-/** A message a 1.x `TaskMessageQueue` holds for a task's requestor. */
+/**
+ * A message a 1.x `TaskMessageQueue` holds for a task's requestor.
+ *
+ * @example
+ * ```ts
+ * await queue.enqueue(taskId, { type: 'notification', timestamp: Date.now(), message: { jsonrpc: '2.0', method: 'notifications/message' } });
+ * ```
+ */
 export type QueuedMessage = QueuedRequest | QueuedNotification | QueuedResponse | QueuedError;
 
 /**
