@@ -70,4 +70,18 @@ describe('compat McpServer, driven by the x-mcp Client', () => {
     expect(bad.isError).toBe(true);
     await client.close();
   });
+
+  it('answers a call of an unknown or disabled tool with an isError result, as 1.x', async () => {
+    const server = new McpServer({ name: 'compat', version: '1.0.0' });
+    const off = server.registerTool('off', {}, () => ({ content: [{ type: 'text', text: 'on' }] }));
+    off.disable();
+    server.registerTool('on', {}, () => ({ content: [{ type: 'text', text: 'on' }] }));
+    const client = await connected(server);
+    for (const name of ['nope', 'off']) {
+      const result = await client.callTool({ name, arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain(name);
+    }
+    await client.close();
+  });
 });

@@ -5,6 +5,7 @@ import type {
   LoggingMessageNotificationParams,
   ReadResourceResult,
   ToolAnnotations,
+  ToolExecution,
   Transport,
 } from '@x/protocol';
 import {
@@ -17,11 +18,14 @@ import {
   type ServerContext,
   type UriTemplateVariables,
 } from '@x/server';
+import { ExperimentalMcpServerTasks } from '../experimental/tasks/mcp-server-tasks.js';
+import type { TaskStore } from '../experimental/tasks/task-store.js';
 import { INNER } from '../shared/inner.js';
 import { toRequestExtra } from '../shared/request-handler-extra.js';
 import type { ResourceTemplate } from './compat-resource-template.js';
 import { Server, type ServerOptions } from './compat-server.js';
 import { completersOf, isRawShape } from './schema-shapes.js';
+import { toolErrorsAsResults } from './tool-errors-as-results.js';
 
 /**
  * A 1.x tool callback: `(args, extra)` with an input schema, `(extra)` without. `never[]` accepts any
@@ -40,6 +44,8 @@ export interface ToolConfig {
   inputSchema?: SchemaInput | undefined;
   outputSchema?: SchemaInput | undefined;
   annotations?: ToolAnnotations | undefined;
+  /** `taskSupport` of the tool (`forbidden` by default); task tools use `experimental.tasks`. */
+  execution?: ToolExecution | undefined;
   _meta?: Record<string, unknown> | undefined;
 }
 
@@ -70,6 +76,8 @@ export class McpServer {
   /** The 1.x low-level server underneath (`server.server.createMessage(…)` and friends). */
   readonly server: Server;
   readonly #x: XMcpServer;
+  readonly #taskStore: TaskStore | undefined;
+  #experimental: { tasks: ExperimentalMcpServerTasks } | undefined;
 
   constructor(serverInfo: Implementation, options: ServerOptions = {}) {
     this.#x = new XMcpServer(serverInfo, {
@@ -78,8 +86,33 @@ export class McpServer {
       instructions: options.instructions,
       // 1.x declares `logging` only when asked to.
       logging: options.capabilities?.logging !== undefined,
+      // 1.x task tools run on x-mcp's task receiver (its own store); the 1.x store holds their results.
+      ...(options.taskStore === undefined
+        ? {}
+        : { tasks: { list: options.capabilities?.tasks?.list !== undefined } }),
     });
+    this.#taskStore = options.taskStore;
+    this.#x.server.use(toolErrorsAsResults);
     this.server = new Server(serverInfo, { ...options, [INNER]: this.#x.server });
+  }
+
+  /**
+   * 1.x's experimental APIs: `experimental.tasks.registerToolTask(name, config, handler)`.
+   *
+   * @example
+   * ```ts
+   * server.experimental.tasks.registerToolTask('slow', { execution: { taskSupport: 'optional' } }, handler);
+   * ```
+   */
+  get experimental(): { tasks: ExperimentalMcpServerTasks } {
+    this.#experimental ??= {
+      tasks: new ExperimentalMcpServerTasks({
+        taskStore: this.#taskStore,
+        registerTaskTool: (name, config, handler) =>
+          this.#x.registerTool(name, stripUndefined(config) as ToolConfig, handler),
+      }),
+    };
+    return this.#experimental;
   }
 
   /** Serves `transport` (one connection per instance). */
@@ -108,7 +141,13 @@ export class McpServer {
    * ```
    */
   registerTool(name: string, config: ToolConfig, callback: ToolCallback): RegisteredTool {
-    return this.#x.registerTool(name, stripUndefined(config), toolHandler(config.inputSchema, callback));
+    const inputSchema = isEmptyShape(config.inputSchema) ? EMPTY_OBJECT_SCHEMA : config.inputSchema;
+    return this.#x.registerTool(
+      name,
+      // 1.x lists every plain tool with `execution: { taskSupport: 'forbidden' }`.
+      stripUndefined({ ...config, inputSchema, execution: config.execution ?? FORBIDDEN }),
+      toolHandler(config.inputSchema, callback),
+    );
   }
 
   /**
@@ -239,6 +278,18 @@ function toolHandler(inputSchema: SchemaInput | undefined, callback: ToolCallbac
     inputSchema === undefined
       ? invoke(callback, toRequestExtra(ctx))
       : invoke(callback, args, toRequestExtra(ctx));
+}
+
+/**
+ * What an empty raw shape (`inputSchema: {}`, a tool without arguments that still takes `(args, extra)`)
+ * becomes for x-mcp, which asks for an object schema: 1.x lists it the same way.
+ */
+const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {} } as const;
+
+const FORBIDDEN: ToolExecution = { taskSupport: 'forbidden' };
+
+function isEmptyShape(schema: unknown): boolean {
+  return isRawShape(schema) && Object.keys(schema).length === 0;
 }
 
 /** Calls a 1.x callback with the arguments 1.x gives it. */

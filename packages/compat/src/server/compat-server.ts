@@ -21,6 +21,7 @@ import {
   type Transport,
 } from '@x/protocol';
 import { Server as XServer, type ServerSession } from '@x/server';
+import type { TaskMessageQueue, TaskStore } from '../experimental/tasks/task-store.js';
 import { ATTACH, INNER } from '../shared/inner.js';
 import { type AnySchema, describeIssues, methodOf } from '../shared/method-of.js';
 import {
@@ -44,6 +45,10 @@ export interface ServerOptions {
   capabilities?: ServerCapabilities | undefined;
   instructions?: string | undefined;
   enforceStrictCapabilities?: boolean | undefined;
+  /** 1.x tasks: the store of `experimental.tasks.registerToolTask` tools (`McpServer` only). */
+  taskStore?: TaskStore | undefined;
+  /** Accepted and not used: x-mcp sends a task's requests to the client directly. */
+  taskMessageQueue?: TaskMessageQueue | undefined;
   [INNER]?: XServer | undefined;
 }
 

@@ -1,0 +1,190 @@
+// Drift between @x/compat and the official SDK it stands in for: for every path this package provides,
+// the names the installed official 1.x SDK exports there (values and types, read from its `.d.ts` by the
+// TypeScript compiler) must be exported by this package's entry too, or be listed below as not provided
+// (and so in the README). A name the official SDK gains fails the test with the list of what is missing.
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const compatDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const officialDir = realpathSync(join(compatDir, 'node_modules', '@modelcontextprotocol', 'sdk'));
+const compatExports = JSON.parse(readFileSync(join(compatDir, 'package.json'), 'utf8')).exports as Record<
+  string,
+  { '@x/source'?: string }
+>;
+
+/** Of the official tasks entry: the client/server task APIs, the response-stream helpers, the re-exported wire schemas. */
+const TASKS_NOT_PROVIDED: readonly string[] = [
+  'BaseResponseMessage',
+  'BaseToolCallback',
+  'ClientTasksCapabilitySchema',
+  'CreateTaskRequestHandler',
+  'ErrorMessage',
+  'ExperimentalClientTasks',
+  'ExperimentalServerTasks',
+  'ResponseMessage',
+  'ResultMessage',
+  'ServerTasksCapabilitySchema',
+  'TaskCreatedMessage',
+  'TaskCreationParams',
+  'TaskCreationParamsSchema',
+  'TaskRequestHandler',
+  'TaskStatusMessage',
+  'TaskToolExecution',
+  'assertClientRequestTaskCapability',
+  'assertToolsCallTaskCapability',
+  'takeResult',
+  'toArrayAsync',
+];
+
+/** Names of the official entry this package does not provide (README, "Not provided"), by path. */
+const NOT_PROVIDED: Record<string, readonly string[]> = {
+  './client': ['getSupportedElicitationModes'],
+  './client/index.js': ['getSupportedElicitationModes'],
+  './types.js': [
+    'ClientNotificationSchema',
+    'ClientRequestSchema',
+    'ClientResult',
+    'ClientResultSchema',
+    'ClientTasksCapabilitySchema',
+    'CompleteRequestPrompt',
+    'CompleteRequestResourceTemplate',
+    'CreateMessageRequestParamsBase',
+    'CreateMessageResultWithToolsSchema',
+    'JSONRPCErrorResponseSchema',
+    'JSONRPCErrorSchema',
+    'JSONRPCMessageSchema',
+    'JSONRPCNotificationSchema',
+    'JSONRPCRequestSchema',
+    'JSONRPCResponseSchema',
+    'JSONRPCResultResponseSchema',
+    'ListChangedCallback',
+    'ListChangedHandlers',
+    'ListChangedOptions',
+    'ListChangedOptionsBaseSchema',
+    'MultiSelectEnumSchema',
+    'MultiSelectEnumSchemaSchema',
+    'NotificationSchema',
+    'PaginatedRequest',
+    'PaginatedRequestSchema',
+    'ProgressSchema',
+    'RequestSchema',
+    'ResourceReferenceSchema',
+    'SamplingContent',
+    'SamplingContentSchema',
+    'ServerNotificationSchema',
+    'ServerRequestSchema',
+    'ServerResult',
+    'ServerResultSchema',
+    'ServerTasksCapabilitySchema',
+    'SingleSelectEnumSchema',
+    'SingleSelectEnumSchemaSchema',
+    'TaskCreationParams',
+    'TaskCreationParamsSchema',
+    'assertCompleteRequestPrompt',
+    'assertCompleteRequestResourceTemplate',
+    'isTaskAugmentedRequestParams',
+  ],
+  './server/mcp.js': [
+    'AnyToolHandler',
+    'BaseToolCallback',
+    'CompleteResourceTemplateCallback',
+    'McpServerOptions',
+    'PromptCallback',
+    'ReadResourceCallback',
+    'ReadResourceTemplateCallback',
+    'RegisteredResourceTemplate',
+    'ToolCallback',
+  ],
+  './server/completable.js': [
+    'CompletableDef',
+    'CompletableMeta',
+    'CompletableSchema',
+    'McpZodTypeKind',
+    'unwrapCompletable',
+  ],
+  './server/streamableHttp.js': ['EventId', 'EventStore', 'StreamId'],
+  './client/streamableHttp.js': ['StartSSEOptions'],
+  './client/sse.js': ['SseError'],
+  './shared/transport.js': [
+    'createFetchWithInit',
+    'fetchLeavingRedirects',
+    'fetchWithinOrigin',
+    'followWithinOrigin',
+    'isWithinOrigin',
+    'normalizeHeaders',
+    'unfollowedRedirect',
+  ],
+  './shared/protocol.js': [
+    'NotificationOptions',
+    'Protocol',
+    'ProtocolOptions',
+    'RequestTaskStore',
+    'TaskRequestOptions',
+    'mergeCapabilities',
+  ],
+  './experimental': TASKS_NOT_PROVIDED,
+  './experimental/tasks': TASKS_NOT_PROVIDED,
+  './experimental/index.js': TASKS_NOT_PROVIDED,
+  './experimental/tasks/index.js': TASKS_NOT_PROVIDED,
+};
+
+/** The official `.d.ts` of a subpath (`./server/mcp.js` → `dist/esm/server/mcp.d.ts`). */
+function officialTypes(subpath: string): string {
+  const bare = subpath.replace(/^\.\//, '').replace(/\.js$/, '');
+  const index = ['server', 'client', 'experimental', 'experimental/tasks'].includes(bare);
+  return join(officialDir, 'dist', 'esm', index ? `${bare}/index.d.ts` : `${bare}.d.ts`);
+}
+
+const paths = Object.entries(compatExports)
+  .filter(([subpath, target]) => subpath !== './package.json' && target['@x/source'] !== undefined)
+  .map(([subpath, target]) => ({
+    subpath,
+    official: officialTypes(subpath),
+    compat: join(compatDir, target['@x/source'] as string),
+  }));
+
+/** Every name (value or type) each file exports, from one program over all of them. */
+function exportedNames(files: readonly string[]): Map<string, Set<string>> {
+  const program = ts.createProgram([...files], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    customConditions: ['@x/source'],
+    types: ['node'],
+  });
+  const checker = program.getTypeChecker();
+  const names = new Map<string, Set<string>>();
+  for (const file of files) {
+    const source = program.getSourceFile(file);
+    const symbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+    names.set(
+      file,
+      new Set(symbol === undefined ? [] : checker.getExportsOfModule(symbol).map((s) => s.name)),
+    );
+  }
+  return names;
+}
+
+describe('export drift against the installed official SDK', () => {
+  const names = exportedNames(paths.flatMap((path) => [path.official, path.compat]));
+
+  it('covers every path this package provides, each with an official counterpart', () => {
+    expect(paths.length).toBeGreaterThanOrEqual(20);
+    for (const path of paths) expect(names.get(path.official)?.size, path.subpath).toBeGreaterThan(0);
+  });
+
+  it.each(paths)('$subpath exports every official name (or lists it as not provided)', (path) => {
+    const official = names.get(path.official) ?? new Set<string>();
+    const compat = names.get(path.compat) ?? new Set<string>();
+    const listed = new Set(NOT_PROVIDED[path.subpath] ?? []);
+    const missing = [...official].filter((name) => !compat.has(name) && !listed.has(name)).sort();
+    const stale = [...listed].filter((name) => compat.has(name) || !official.has(name)).sort();
+    expect({ missing, stale }).toEqual({ missing: [], stale: [] });
+  });
+});
