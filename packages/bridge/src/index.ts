@@ -7,3 +7,5 @@ export {
   DEFAULT_MAX_QUEUED_MESSAGES,
   DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS,
 } from './constants.js';
+export { createBridge } from './create-bridge.js';
+export type { Bridge, BridgeOptions, BridgeSession } from './create-bridge.js';

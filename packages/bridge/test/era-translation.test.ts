@@ -1,0 +1,136 @@
+import { Client } from '@x/client';
+import { InMemoryTransport, McpError } from '@x/protocol/core';
+import { McpServer, type ServedEras } from '@x/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type Bridge, createBridge } from '../src/index.js';
+
+/** An upstream x-mcp server serving only `eras`, with a tool that logs, reports progress and elicits. */
+function upstreamServer(eras: ServedEras): McpServer {
+  const server = new McpServer(
+    { name: `upstream-${eras}`, version: '1.0.0' },
+    { eras, capabilities: { logging: {} } },
+  );
+  server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
+    content: [{ type: 'text', text: `echo:${text}` }],
+  }));
+  server.registerTool('ask', { inputSchema: z.object({}) }, async (_args, ctx) => {
+    const answer = await ctx.elicit({
+      mode: 'form',
+      message: 'Your name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    });
+    return {
+      content: [{ type: 'text', text: `hello ${String(answer.content?.['name'])} (${answer.action})` }],
+    };
+  });
+  server.registerTool('fail', { inputSchema: z.object({}) }, () => {
+    throw new McpError(-32602, 'bad input from upstream');
+  });
+  server.registerPrompt('greet', { argsSchema: z.object({ who: z.string() }) }, ({ who }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Hi ${who}` } }],
+  }));
+  server.registerResource('readme', 'file:///readme', { mimeType: 'text/plain' }, () => ({
+    contents: [{ uri: 'file:///readme', text: 'read me' }],
+  }));
+  return server;
+}
+
+let bridge: Bridge | undefined;
+afterEach(async () => {
+  await bridge?.close();
+  bridge = undefined;
+});
+
+async function bridged(upstreamEras: ServedEras, downstreamVersion: 'legacy' | 'modern') {
+  const server = upstreamServer(upstreamEras);
+  const upstreamClients: Client[] = [];
+  bridge = createBridge({
+    upstream: () => {
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      void server.connect(b);
+      return a;
+    },
+    upstreamName: 'in-memory',
+  });
+  const [down, up] = InMemoryTransport.createLinkedPair();
+  const connecting = bridge.connect(up);
+  const client = new Client({ name: 'downstream', version: '1.0.0' }, { protocolVersion: downstreamVersion });
+  client.setElicitationHandler(async (params) => ({
+    action: 'accept',
+    content: { name: `Ada via ${params.message}` },
+  }));
+  await connecting;
+  await client.connect(down);
+  return { client, upstreamClients };
+}
+
+describe('createBridge: era translation', () => {
+  for (const [upstreamEras, downstream] of [
+    ['legacy', 'modern'],
+    ['modern', 'legacy'],
+    ['legacy', 'legacy'],
+    ['modern', 'modern'],
+  ] as const) {
+    it(`a ${downstream} client uses a ${upstreamEras}-only server`, async () => {
+      const { client } = await bridged(upstreamEras, downstream);
+      expect(client.era).toBe(downstream);
+      const tools = await client.listTools();
+      expect(tools.tools.map((t) => t.name).sort()).toEqual(['ask', 'echo', 'fail']);
+      expect(await client.callTool({ name: 'echo', arguments: { text: 'x' } })).toMatchObject({
+        content: [{ type: 'text', text: 'echo:x' }],
+      });
+      // input: a server→client request upstream (legacy) or an input_required round trip (modern),
+      // translated to the downstream's own era.
+      expect(await client.callTool({ name: 'ask', arguments: {} })).toMatchObject({
+        content: [{ type: 'text', text: 'hello Ada via Your name? (accept)' }],
+      });
+      // An upstream JSON-RPC error reaches the downstream with its code and message.
+      await expect(client.callTool({ name: 'fail', arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/bad input from upstream/),
+      });
+      const prompt = await client.getPrompt({ name: 'greet', arguments: { who: 'Bo' } });
+      expect(prompt.messages[0]).toMatchObject({ content: { text: 'Hi Bo' } });
+      const read = await client.readResource({ uri: 'file:///readme' });
+      expect(read.contents[0]).toMatchObject({ text: 'read me' });
+      await client.close();
+    });
+  }
+
+  it('refuses a session whose upstream does not connect within upstreamConnectTimeoutMs', async () => {
+    const closed: string[] = [];
+    bridge = createBridge({
+      // A transport that never answers: `initialize` and `server/discover` go unanswered.
+      upstream: () => ({
+        start: async () => {},
+        send: async () => {},
+        close: async () => {
+          closed.push('upstream');
+        },
+      }),
+      upstreamName: 'silent',
+      upstreamConnectTimeoutMs: 200,
+    });
+    const [down, up] = InMemoryTransport.createLinkedPair();
+    const received: unknown[] = [];
+    down.onmessage = (message) => received.push(message);
+    await down.start();
+    const connecting = bridge.connect(up);
+    await down.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    await expect(connecting).rejects.toMatchObject({
+      code: -32000,
+      data: { name: 'silent', option: 'upstreamConnectTimeoutMs' },
+    });
+    expect(received).toEqual([
+      expect.objectContaining({
+        id: 1,
+        error: expect.objectContaining({
+          code: -32000,
+          message: expect.stringMatching(/upstreamConnectTimeoutMs/),
+        }),
+      }),
+    ]);
+    expect(closed).toContain('upstream');
+  });
+});
