@@ -70,8 +70,10 @@ async function bridgeEverything(): Promise<Bridged> {
   return { http, bridge, upstreams };
 }
 
-async function xClient(url: string): Promise<Client> {
+/** A legacy x-mcp client of the bridge; `elicited` is what it answers every elicitation with. */
+async function xClient(url: string, elicited?: Record<string, string | boolean>): Promise<Client> {
   const client = new Client({ name: 'x-downstream', version: '1.0.0' }, { protocolVersion: 'legacy' });
+  if (elicited !== undefined) client.setElicitationHandler(() => ({ action: 'accept', content: elicited }));
   const { StreamableHttpClientTransport } = await import('@x/transport-streamable-http');
   await client.connect(new StreamableHttpClientTransport(`${url}/mcp`));
   cleanup.push(() => client.close());
@@ -142,6 +144,23 @@ describe('server-everything (stdio) bridged to Streamable HTTP', { timeout: 60_0
     const pids = new Set(upstreams.map((u) => u.pid));
     expect(upstreams).toHaveLength(10);
     expect(pids.size).toBe(10);
+  });
+
+  it('asks each downstream client its own elicitation (the upstream asks during the call)', async () => {
+    const { http } = await bridgeEverything();
+    const clients = await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        xClient(http.url, { name: `client-${i}`, check: true, email: `c${i}@example.com` }),
+      ),
+    );
+    const results = await Promise.all(
+      clients.map((client) => client.callTool({ name: 'trigger-elicitation-request', arguments: {} })),
+    );
+    results.forEach((result, i) => {
+      const text = JSON.stringify(result.content);
+      expect(text).toContain(`client-${i}`);
+      expect(text).not.toMatch(new RegExp(`client-(?!${i}\\b)\\d`));
+    });
   });
 
   it('fails the call in flight with a typed -32000 naming the upstream when the upstream is killed', async () => {
