@@ -43,6 +43,16 @@ describe('x-mcp bridge', { timeout: 60_000 }, () => {
     expect(call.stdout).toContain('42');
   });
 
+  it('--serve sse: a stdio server on legacy HTTP+SSE (2024-11-05 clients)', async () => {
+    const url = await bridge('sse', UPSTREAM);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sse$/);
+    const info = await runCli(['info', '--json', url]);
+    expect(info.code).toBe(0);
+    expect(JSON.parse(info.stdout)).toMatchObject({ transport: 'sse', era: 'legacy' });
+    const call = await runCli(['call', 'echo', 'message=over sse', url]);
+    expect(call.stdout).toContain('over sse');
+  });
+
   it('--serve stdio: a stdio host reaches the server through the bridge', async () => {
     const call = await runCli([
       'call',
