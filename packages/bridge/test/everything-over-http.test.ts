@@ -190,6 +190,19 @@ describe('server-everything (stdio) bridged to Streamable HTTP', { timeout: 60_0
     });
   });
 
+  it('ends the session when its upstream dies between calls, so the client re-initializes on a fresh one', async () => {
+    const { http, upstreams, bridge } = await bridgeEverything();
+    const client = await xClient(http.url);
+    await client.callTool({ name: 'echo', arguments: { message: 'first' } });
+    process.kill(upstreams[0]?.pid as number, 'SIGKILL');
+    await vi.waitFor(() => expect(bridge.sessions.size).toBe(0), { timeout: 15_000, interval: 50 });
+    // The session is gone (404): the client opens a new one, and the bridge a new upstream for it.
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'second' } })).toMatchObject({
+      content: [{ type: 'text', text: expect.stringContaining('second') }],
+    });
+    expect(upstreams).toHaveLength(2);
+  });
+
   it('leaves no upstream process behind when the downstream session ends', async () => {
     const { http, upstreams, bridge } = await bridgeEverything();
     const client = await xClient(http.url);
