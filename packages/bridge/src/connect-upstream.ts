@@ -19,6 +19,9 @@ export async function connectUpstream(options: UpstreamConnectOptions): Promise<
   // downstream's own answer (or refusal) is what the upstream gets.
   const client = new Client(options.clientInfo, {
     capabilities: { sampling: {}, roots: { listChanged: true }, elicitation: { form: {}, url: {} } },
+    // A 2026-07-28 upstream logs only when asked per request: ask for everything, and let the
+    // downstream `Server` pass on what its own client asked for (`ctx.log` filters by its level).
+    logLevel: 'debug',
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<never>((_, reject) => {

@@ -3,6 +3,7 @@ import {
   ConnectionClosedError,
   ErrorCode,
   type Implementation,
+  type LoggingLevel,
   McpError,
   type Transport,
 } from '@x/protocol/core';
@@ -88,21 +89,28 @@ export class TranslatingSession {
         this.#server.setRequestHandler(method, (params, ctx) => this.#forward(method, params, ctx));
       }
     }
-    if (capabilities.resources?.subscribe === true) {
-      // `resources/(un)subscribe` are answered by the downstream `Server`; the upstream subscription
-      // follows first, so `notifications/resources/updated` has a source.
-      this.#server.use({
-        incomingRequest: async (request, _ctx, next) => {
-          const uri = (request.params as { uri?: unknown } | undefined)?.uri;
-          if (typeof uri === 'string' && request.method === 'resources/subscribe') {
-            await this.#client.subscribeResource({ uri });
-          } else if (typeof uri === 'string' && request.method === 'resources/unsubscribe') {
-            await this.#client.unsubscribeResource({ uri });
-          }
-          return next(request);
-        },
-      });
-    }
+    const subscribe = capabilities.resources?.subscribe === true;
+    const upstreamLogs = capabilities.logging !== undefined && this.#client.era === 'legacy';
+    // `resources/(un)subscribe` and `logging/setLevel` are answered by the downstream `Server`; the
+    // upstream follows first, so `notifications/resources/updated` and log messages have a source.
+    this.#server.use({
+      incomingRequest: async (request, _ctx, next) => {
+        const params = request.params as { uri?: unknown; level?: unknown } | undefined;
+        const uri = params?.uri;
+        if (subscribe && typeof uri === 'string' && request.method === 'resources/subscribe') {
+          await this.#client.subscribeResource({ uri });
+        } else if (subscribe && typeof uri === 'string' && request.method === 'resources/unsubscribe') {
+          await this.#client.unsubscribeResource({ uri });
+        } else if (
+          upstreamLogs &&
+          request.method === 'logging/setLevel' &&
+          typeof params?.level === 'string'
+        ) {
+          await this.#client.setLoggingLevel(params.level as LoggingLevel);
+        }
+        return next(request);
+      },
+    });
   }
 
   async #forward(method: string, params: Record<string, unknown>, ctx: ServerContext): Promise<object> {

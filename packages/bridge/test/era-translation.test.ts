@@ -1,7 +1,7 @@
 import { Client } from '@x/client';
 import { InMemoryTransport, McpError } from '@x/protocol/core';
 import { McpServer, type ServedEras } from '@x/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type Bridge, createBridge } from '../src/index.js';
 
@@ -11,9 +11,10 @@ function upstreamServer(eras: ServedEras): McpServer {
     { name: `upstream-${eras}`, version: '1.0.0' },
     { eras, capabilities: { logging: {} } },
   );
-  server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
-    content: [{ type: 'text', text: `echo:${text}` }],
-  }));
+  server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, async ({ text }, ctx) => {
+    await ctx.log('info', `echo-log:${text}`);
+    return { content: [{ type: 'text', text: `echo:${text}` }] };
+  });
   server.registerTool('ask', { inputSchema: z.object({}) }, async (_args, ctx) => {
     const answer = await ctx.elicit({
       mode: 'form',
@@ -55,13 +56,20 @@ async function bridged(upstreamEras: ServedEras, downstreamVersion: 'legacy' | '
   });
   const [down, up] = InMemoryTransport.createLinkedPair();
   const connecting = bridge.connect(up);
-  const client = new Client({ name: 'downstream', version: '1.0.0' }, { protocolVersion: downstreamVersion });
+  const client = new Client(
+    { name: 'downstream', version: '1.0.0' },
+    {
+      protocolVersion: downstreamVersion,
+      ...(downstreamVersion === 'modern' ? { logLevel: 'info' as const } : {}),
+    },
+  );
   client.setElicitationHandler(async (params) => ({
     action: 'accept',
     content: { name: `Ada via ${params.message}` },
   }));
   await connecting;
   await client.connect(down);
+  if (downstreamVersion === 'legacy') await client.setLoggingLevel('info');
   return { client, upstreamClients };
 }
 
@@ -75,11 +83,15 @@ describe('createBridge: era translation', () => {
     it(`a ${downstream} client uses a ${upstreamEras}-only server`, async () => {
       const { client } = await bridged(upstreamEras, downstream);
       expect(client.era).toBe(downstream);
+      const logs: unknown[] = [];
+      client.on('log', ({ data }) => logs.push(data));
       const tools = await client.listTools();
       expect(tools.tools.map((t) => t.name).sort()).toEqual(['ask', 'echo', 'fail']);
       expect(await client.callTool({ name: 'echo', arguments: { text: 'x' } })).toMatchObject({
         content: [{ type: 'text', text: 'echo:x' }],
       });
+      // The upstream's log, in the downstream's era, at the level the downstream asked for.
+      await vi.waitFor(() => expect(logs).toContain('echo-log:x'));
       // input: a server→client request upstream (legacy) or an input_required round trip (modern),
       // translated to the downstream's own era.
       expect(await client.callTool({ name: 'ask', arguments: {} })).toMatchObject({
