@@ -5,6 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type Bridge, createBridge } from '../src/index.js';
 
+/** What the upstream's `wait` tool saw: one entry per call whose signal was aborted. */
+const cancelled: boolean[] = [];
+
 /** An upstream x-mcp server serving only `eras`, with a tool that logs, reports progress and elicits. */
 function upstreamServer(eras: ServedEras): McpServer {
   const server = new McpServer(
@@ -24,6 +27,13 @@ function upstreamServer(eras: ServedEras): McpServer {
     return {
       content: [{ type: 'text', text: `hello ${String(answer.content?.['name'])} (${answer.action})` }],
     };
+  });
+  server.registerTool('wait', { inputSchema: z.object({}) }, async (_args, ctx) => {
+    await new Promise<void>((resolve) =>
+      ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    cancelled.push(ctx.signal.aborted);
+    return { content: [] };
   });
   server.registerTool('fail', { inputSchema: z.object({}) }, () => {
     throw new McpError(-32602, 'bad input from upstream');
@@ -86,7 +96,7 @@ describe('createBridge: era translation', () => {
       const logs: unknown[] = [];
       client.on('log', ({ data }) => logs.push(data));
       const tools = await client.listTools();
-      expect(tools.tools.map((t) => t.name).sort()).toEqual(['ask', 'echo', 'fail']);
+      expect(tools.tools.map((t) => t.name).sort()).toEqual(['ask', 'echo', 'fail', 'wait']);
       expect(await client.callTool({ name: 'echo', arguments: { text: 'x' } })).toMatchObject({
         content: [{ type: 'text', text: 'echo:x' }],
       });
@@ -106,6 +116,25 @@ describe('createBridge: era translation', () => {
       expect(prompt.messages[0]).toMatchObject({ content: { text: 'Hi Bo' } });
       const read = await client.readResource({ uri: 'file:///readme' });
       expect(read.contents[0]).toMatchObject({ text: 'read me' });
+      await client.close();
+    });
+  }
+
+  for (const [upstreamEras, downstream] of [
+    ['legacy', 'modern'],
+    ['modern', 'legacy'],
+  ] as const) {
+    it(`cancelling on a ${downstream} client cancels the call on a ${upstreamEras} upstream`, async () => {
+      cancelled.length = 0;
+      const { client } = await bridged(upstreamEras, downstream);
+      const abort = new AbortController();
+      const call = client.callTool({ name: 'wait', arguments: {} }, { signal: abort.signal });
+      call.catch(() => undefined);
+      // The call has reached the upstream once it is listed as in flight there; give it a round trip.
+      await client.listTools();
+      abort.abort();
+      await expect(call).rejects.toThrow();
+      await vi.waitFor(() => expect(cancelled).toEqual([true]));
       await client.close();
     });
   }
