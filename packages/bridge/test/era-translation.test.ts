@@ -53,8 +53,11 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-async function bridged(upstreamEras: ServedEras, downstreamVersion: 'legacy' | 'modern') {
-  const server = upstreamServer(upstreamEras);
+async function bridged(
+  upstreamEras: ServedEras,
+  downstreamVersion: 'legacy' | 'modern',
+  server = upstreamServer(upstreamEras),
+) {
   const upstreamClients: Client[] = [];
   bridge = createBridge({
     upstream: () => {
@@ -138,6 +141,22 @@ describe('createBridge: era translation', () => {
       await client.close();
     });
   }
+
+  it('relays list changes and updates of a subscribed resource (legacy on both sides)', async () => {
+    const server = upstreamServer('legacy');
+    const { client } = await bridged('legacy', 'legacy', server);
+    const changed: string[] = [];
+    const updated: string[] = [];
+    client.on('toolsListChanged', () => changed.push('tools'));
+    client.on('resourceUpdated', ({ uri }) => updated.push(uri));
+    await client.subscribeResource({ uri: 'file:///readme' });
+    server.registerTool('late', { inputSchema: z.object({}) }, () => ({ content: [] }));
+    server.server.sendResourceUpdated('file:///readme');
+    server.server.sendResourceUpdated('file:///other');
+    await vi.waitFor(() => expect(changed).toContain('tools'));
+    await vi.waitFor(() => expect(updated).toEqual(['file:///readme']));
+    await client.close();
+  });
 
   it('refuses a session whose upstream does not connect within upstreamConnectTimeoutMs', async () => {
     const closed: string[] = [];
