@@ -48,6 +48,17 @@ export const ALLOWANCES = {
   // OpenTelemetry in a package of its own: @x/client and @x/server stay free of it, and an application
   // without @x/otel loads none of it. `@opentelemetry/api` is a peer (one API instance per process).
   '@x/otel': { deps: ['@x/protocol', '@opentelemetry/api'], node: false },
+  // A composition package (DESIGN §10, issue 38): puts an upstream `Client` behind a `Server`, so it may
+  // import both, and @x/protocol's public entries; never a transport (users hand it transports), never
+  // `./internal`, and no `node:` module (it runs wherever its transports do).
+  '@x/bridge': {
+    deps: ['@x/protocol', '@x/client', '@x/server'],
+    node: false,
+    refused: {
+      '@x/protocol/internal':
+        "it is for @x/client and @x/server only; the bridge composes them through their public API and '@x/protocol/core'",
+    },
+  },
   // The official SDK 1.x module paths on top of x-mcp (issue 39): a user-facing facade, so it may import
   // the client, the server and the transports' public entries (nothing imports it back).
   '@x/compat': {

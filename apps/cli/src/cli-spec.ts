@@ -129,6 +129,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     client: false,
   },
   {
+    name: 'bridge',
+    usage: 'bridge [--serve http|sse|ws|stdio] [--port <n>] [--host <address>] -- <command> [args…] | <url>',
+    summary:
+      'Put an MCP server on another transport and era: one upstream process (or connection) per downstream session',
+    examples: [
+      'x-mcp bridge --serve http --port 3000 -- npx @modelcontextprotocol/server-everything',
+      'x-mcp bridge --serve stdio -- https://mcp.example.com/mcp',
+      'x-mcp bridge --serve ws --port 0 -- http://127.0.0.1:3000/mcp',
+    ],
+    client: false,
+  },
+  {
     name: 'login',
     usage: 'login [--no-browser] <url>',
     summary: 'Authorize x-mcp at a protected server (OAuth) and cache its tokens',
@@ -270,16 +282,22 @@ export const OPTIONS: readonly OptionSpec[] = [
     commands: ['listen'],
   },
   {
+    name: 'serve',
+    value: '<name>',
+    description: 'what the bridge serves over: http (default, Streamable HTTP at /mcp), sse, ws or stdio',
+    commands: ['bridge'],
+  },
+  {
     name: 'port',
     value: '<n>',
     description: 'port to listen on; 0 picks a free one (default 3000)',
-    commands: ['serve'],
+    commands: ['serve', 'bridge'],
   },
   {
     name: 'host',
     value: '<address>',
     description: 'interface to bind (default 127.0.0.1)',
-    commands: ['serve'],
+    commands: ['serve', 'bridge'],
   },
   {
     name: 'auth-token',

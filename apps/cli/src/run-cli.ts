@@ -37,7 +37,7 @@ function findCommand(name: string): CommandSpec {
 /**
  * Runs one `x-mcp` invocation and resolves with its exit code; never throws. Results go to stdout,
  * everything else to stderr. `signal` is Ctrl-C: requests are cancelled, and the run ends with 130
- * (`listen` and `serve`: 0, since Ctrl-C is how they are meant to end).
+ * (`listen`, `serve` and `bridge`: 0, since Ctrl-C is how they are meant to end).
  *
  * @example
  * ```ts
@@ -86,6 +86,10 @@ export async function runCli(
         throw new UsageError('serve takes no -- command', { command: 'serve' });
       const { prepareServe } = await import('./serve/serve-command.js');
       return await prepareServe(parsed)({ terminal, signal });
+    }
+    if (spec.name === 'bridge') {
+      const { prepareBridge } = await import('./bridge/bridge-command.js');
+      return await prepareBridge(parsed)({ terminal, signal });
     }
     if (spec.name === 'login' || spec.name === 'logout') {
       const { prepareLogin, prepareLogout } = await import('./session/login-command.js');

@@ -135,6 +135,33 @@ describe('repo check', () => {
     ]);
   });
 
+  it('lets @x/bridge compose the client and the server, and refuses it any transport, ./internal and node:', () => {
+    root = mkdtempSync(join(tmpdir(), 'repo-check-'));
+    const bridge = (source: string, dependencies: object = {}): string[] => {
+      rmSync(join(root, 'bridge'), { recursive: true, force: true });
+      pkg('bridge', { name: '@x/bridge', dependencies }, { 'index.ts': source });
+      return checkPackages(root, { '@x/bridge': ALLOWANCES['@x/bridge'] }) as string[];
+    };
+    expect(
+      bridge(
+        "import { Client } from '@x/client';\nimport { Server } from '@x/server';\nimport { McpError } from '@x/protocol/core';",
+        { '@x/client': 'workspace:^', '@x/server': 'workspace:^', '@x/protocol': 'workspace:^' },
+      ),
+    ).toEqual([]);
+    expect(bridge("import { StdioClientTransport } from '@x/transport-stdio';")).toEqual([
+      expect.stringMatching(/imports "@x\/transport-stdio", outside the allowance of @x\/bridge/),
+    ]);
+    expect(bridge('', { '@x/transport-streamable-http': 'workspace:^' })).toEqual([
+      expect.stringMatching(/runtime dependency "@x\/transport-streamable-http" is outside the allowance/),
+    ]);
+    expect(bridge("import { isThenable } from '@x/protocol/internal';")).toEqual([
+      expect.stringMatching(/imports "@x\/protocol\/internal": it is for @x\/client and @x\/server only/),
+    ]);
+    expect(bridge("import { spawn } from 'node:child_process';")).toEqual([
+      expect.stringMatching(/@x\/bridge must import no node: module/),
+    ]);
+  });
+
   it('refuses @x/protocol/internal in every transport package, naming @x/protocol/transport as the way', () => {
     root = mkdtempSync(join(tmpdir(), 'repo-check-'));
     const transports = Object.keys(ALLOWANCES).filter((name) => name.startsWith('@x/transport-'));

@@ -1,13 +1,18 @@
+import type { Transport } from '@x/protocol/core';
 import type { HttpAuthenticate } from '@x/protocol/http';
-import type { McpServer } from '@x/server';
 
 // Each function loads its transport package itself: `serve` pays only for the one it runs.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeHttp, listenHttp } from './http-listen.js';
 import type { ListeningServer } from './listening-server.js';
 
+/** What serves each session a front accepts: an `McpServer` (`serve`) or a bridge (`bridge`). */
+export interface SessionHost {
+  connect(transport: Transport): Promise<unknown>;
+}
+
 export interface ServeOptions {
-  readonly server: McpServer;
+  readonly server: SessionHost;
   readonly host: string;
   readonly port: number;
   /** Transport faults that belong to no request, e.g. a failed session setup. */

@@ -1,0 +1,126 @@
+import type { Transport } from '@x/protocol/core';
+import type { ParsedArgs } from '../args/parsed-args.js';
+import { UsageError } from '../args/usage-error.js';
+import { ExitCode } from '../exit-codes.js';
+import type { Terminal } from '../output/terminal.js';
+import type { ListeningServer } from '../serve/listening-server.js';
+import { type ServeOptions, serveHttp, serveSse, serveStdio, serveWs } from '../serve/serve-transports.js';
+
+const FRONTS = {
+  http: { start: serveHttp, label: 'Streamable HTTP' },
+  sse: { start: serveSse, label: 'legacy HTTP+SSE' },
+  ws: { start: serveWs, label: 'WebSocket' },
+  stdio: { start: serveStdio, label: 'stdio' },
+} as const satisfies Record<string, { start: (o: ServeOptions) => Promise<ListeningServer>; label: string }>;
+
+/** The server being bridged: a command spawned per downstream session, or a URL connected per session. */
+type Upstream =
+  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] }
+  | { readonly kind: 'http' | 'ws'; readonly url: URL };
+
+function readUpstream(serverCommand: readonly string[] | undefined): Upstream {
+  const [first, ...rest] = serverCommand ?? [];
+  if (first === undefined || first === '') {
+    throw new UsageError(
+      'give the upstream after --: a command (-- node server.js) or a URL (-- https://host/mcp)',
+      {
+        command: 'bridge',
+      },
+    );
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*:)\/\//i.exec(first)?.[1]?.toLowerCase();
+  if (rest.length === 0 && scheme !== undefined) {
+    const kind =
+      scheme === 'http:' || scheme === 'https:'
+        ? 'http'
+        : scheme === 'ws:' || scheme === 'wss:'
+          ? 'ws'
+          : undefined;
+    if (kind === undefined)
+      throw new UsageError(`unsupported upstream URL scheme ${scheme}`, { command: 'bridge' });
+    return { kind, url: new URL(first) };
+  }
+  return { kind: 'stdio', command: first, args: rest };
+}
+
+function readPort(raw: string | undefined): number {
+  if (raw === undefined) return 3000;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65_535) {
+    throw new UsageError(`--port expects 0…65535 (0 picks a free port), got '${raw}'`, { command: 'bridge' });
+  }
+  return port;
+}
+
+/** A fresh upstream transport per call: one upstream connection (or process) per downstream session. */
+async function upstreamFactory(upstream: Upstream): Promise<() => Transport> {
+  if (upstream.kind === 'stdio') {
+    const { StdioClientTransport } = await import('@x/transport-stdio');
+    return () =>
+      new StdioClientTransport({ command: upstream.command, args: [...upstream.args], stderr: 'inherit' });
+  }
+  if (upstream.kind === 'ws') {
+    const { WebSocketClientTransport } = await import('@x/transport-ws');
+    return () => new WebSocketClientTransport(upstream.url);
+  }
+  const { StreamableHttpClientTransport } = await import('@x/transport-streamable-http');
+  return () => new StreamableHttpClientTransport(upstream.url);
+}
+
+/**
+ * `x-mcp bridge --serve <http|sse|ws|stdio> [--port N] [--host A] -- <command …|url>`: checks the
+ * command line; the returned step serves the bridge until Ctrl-C (or stdin EOF with `--serve stdio`).
+ */
+export function prepareBridge(
+  args: ParsedArgs,
+): (context: { terminal: Terminal; signal: AbortSignal }) => Promise<ExitCode> {
+  if (args.positionals.length > 0) {
+    throw new UsageError(`unexpected argument: ${args.positionals.join(' ')} (the upstream goes after --)`, {
+      command: 'bridge',
+    });
+  }
+  const name = args.values.get('serve')?.at(-1) ?? 'http';
+  if (!Object.hasOwn(FRONTS, name)) {
+    throw new UsageError(`unknown --serve ${name}; bridge serves http, sse, ws or stdio`, {
+      command: 'bridge',
+    });
+  }
+  const front = FRONTS[name as keyof typeof FRONTS];
+  if (name === 'stdio' && (args.values.has('port') || args.values.has('host'))) {
+    throw new UsageError('--port and --host apply to http, sse and ws; stdio has no address', {
+      command: 'bridge',
+    });
+  }
+  const port = readPort(args.values.get('port')?.at(-1));
+  const host = args.values.get('host')?.at(-1) ?? '127.0.0.1';
+  const upstream = readUpstream(args.serverCommand);
+  const upstreamName =
+    upstream.kind === 'stdio' ? [upstream.command, ...upstream.args].join(' ') : upstream.url.href;
+  return async ({ terminal, signal }) => {
+    const { createBridge } = await import('@x/bridge');
+    const report = (error: Error): void => terminal.err(terminal.errStyle.dim(`bridge: ${error.message}`));
+    const bridge = createBridge({ upstream: await upstreamFactory(upstream), upstreamName, onerror: report });
+    const running = await front.start({
+      // A session whose upstream cannot be reached is answered with -32000 and closed by the bridge.
+      server: { connect: (transport) => bridge.connect(transport).catch(() => undefined) },
+      host,
+      port,
+      onerror: report,
+    });
+    if (running.url !== undefined) {
+      terminal.out(running.url);
+      terminal.err(
+        terminal.errStyle.dim(
+          `Bridging ${upstreamName} to ${front.label} at ${running.url} (Ctrl-C to stop)`,
+        ),
+      );
+    }
+    const stopped = new Promise<void>((resolve) =>
+      signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    await Promise.race([stopped, running.done]);
+    await running.close();
+    await bridge.close();
+    return ExitCode.Ok;
+  };
+}

@@ -1,0 +1,175 @@
+import type { Implementation, Transport } from '@x/protocol/core';
+import { connectUpstream } from './connect-upstream.js';
+import { DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS } from './constants.js';
+import { type Pipe, pipeTransports } from './pipe-transports.js';
+import { TranslatingSession } from './translating-session.js';
+
+/**
+ * Options of `createBridge`.
+ *
+ * @example
+ * ```ts
+ * const options: BridgeOptions = {
+ *   upstream: () => new StdioClientTransport({ command: 'node', args: ['server.js'] }),
+ *   upstreamName: 'node server.js',
+ *   upstreamConnectTimeoutMs: 10_000,
+ * };
+ * ```
+ */
+export interface BridgeOptions {
+  /**
+   * Opens a fresh upstream transport; called once per downstream session (a stdio command is spawned per
+   * session, a URL connected per session), so no two downstream clients share an upstream.
+   */
+  upstream: () => Transport | Promise<Transport>;
+  /** Names the upstream in errors (`data.name`). Default `'upstream'`. */
+  upstreamName?: string | undefined;
+  /**
+   * `'translate'` (default): a `Server` per session in front of an upstream `Client`, so either era
+   * downstream reaches either era upstream. `'raw'`: `pipeTransports`, messages unchanged (both ends must
+   * speak the same revision; nothing is parsed beyond the JSON-RPC envelope).
+   */
+  mode?: 'translate' | 'raw' | undefined;
+  /**
+   * How long opening and connecting an upstream may take (spawn + `initialize`, or `server/discover`);
+   * past it the session is refused with -32000 naming this option. Default
+   * `DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS` (30 s).
+   */
+  upstreamConnectTimeoutMs?: number | undefined;
+  /** Raw mode's bounds (see `pipeTransports`). */
+  maxQueuedMessages?: number | undefined;
+  maxInFlightRequests?: number | undefined;
+  /** The `clientInfo` the bridge shows upstream. Default `{ name: 'x-mcp-bridge', version: '0.0.0' }`. */
+  clientInfo?: Implementation | undefined;
+  /** The `serverInfo` the bridge shows downstream (translate mode). Default: the upstream's. */
+  serverInfo?: Implementation | undefined;
+  /** Faults that reach no request: failed sends, dropped notifications, upstreams that could not connect. */
+  onerror?: ((error: Error) => void) | undefined;
+}
+
+/**
+ * One downstream session and the upstream connection opened for it.
+ *
+ * @example
+ * ```ts
+ * const session = await bridge.connect(downstream);
+ * await session.closed; // the downstream left, or the upstream was lost
+ * ```
+ */
+export interface BridgeSession {
+  /** Settles once both sides are closed. */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A bridge: hand it each downstream transport (a stdio server transport, each Streamable HTTP / SSE /
+ * WebSocket session) and it opens that session's own upstream.
+ *
+ * @example
+ * ```ts
+ * await using bridge = createBridge({ upstream: () => new StdioClientTransport({ command: 'my-server' }) });
+ * ```
+ */
+export interface Bridge extends AsyncDisposable {
+  /**
+   * Opens an upstream for `downstream` and serves it; resolves once both are connected. When the upstream
+   * cannot be reached, every request the downstream sent is answered with -32000 naming the upstream, the
+   * downstream is closed, and the promise rejects with that error.
+   */
+  connect(downstream: Transport): Promise<BridgeSession>;
+  /** Sessions open now. */
+  readonly sessions: ReadonlySet<BridgeSession>;
+  /** Closes every session (and so every upstream). */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a bridge that puts an upstream MCP server (any transport, any era) in front of downstream
+ * clients (any transport, any era), one upstream connection per downstream session.
+ *
+ * @example
+ * ```ts
+ * import { createStreamableHttpHandler } from '@x/transport-streamable-http';
+ * import { toNodeHandler } from '@x/transport-streamable-http/node';
+ * import { StdioClientTransport } from '@x/transport-stdio';
+ *
+ * const bridge = createBridge({
+ *   upstream: () => new StdioClientTransport({ command: 'npx', args: ['@modelcontextprotocol/server-everything'] }),
+ * });
+ * const handler = createStreamableHttpHandler({ onsession: (transport) => bridge.connect(transport) });
+ * createServer(toNodeHandler(handler)).listen(3000);
+ * ```
+ */
+export function createBridge(options: BridgeOptions): Bridge {
+  const sessions = new Set<BridgeSession>();
+  const name = options.upstreamName ?? 'upstream';
+  const timeoutMs = options.upstreamConnectTimeoutMs ?? DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS;
+  if (!(timeoutMs > 0)) throw new RangeError('upstreamConnectTimeoutMs must be a positive number');
+  const report = (error: Error): void => options.onerror?.(error);
+
+  const track = (session: BridgeSession): BridgeSession => {
+    sessions.add(session);
+    void session.closed.then(() => sessions.delete(session));
+    return session;
+  };
+
+  const connectRaw = async (downstream: Transport): Promise<BridgeSession> => {
+    const upstream = await Promise.resolve().then(options.upstream);
+    const pipe: Pipe = await pipeTransports(downstream, upstream, {
+      upstreamName: name,
+      maxQueuedMessages: options.maxQueuedMessages,
+      maxInFlightRequests: options.maxInFlightRequests,
+      onerror: report,
+    });
+    return track({ closed: pipe.closed, close: () => pipe.close() });
+  };
+
+  const connectTranslating = async (downstream: Transport): Promise<BridgeSession> => {
+    let client: Awaited<ReturnType<typeof connectUpstream>>;
+    try {
+      client = await connectUpstream({
+        open: options.upstream,
+        name,
+        timeoutMs,
+        clientInfo: options.clientInfo ?? { name: 'x-mcp-bridge', version: '0.0.0' },
+      });
+    } catch (error) {
+      report(error as Error);
+      await refuse(downstream, error as Error);
+      throw error;
+    }
+    const session = new TranslatingSession(client, name, options.serverInfo);
+    await session.serve(downstream);
+    return track(session);
+  };
+
+  const connect = options.mode === 'raw' ? connectRaw : connectTranslating;
+  const close = async (): Promise<void> => {
+    await Promise.allSettled([...sessions].map((session) => session.close()));
+  };
+  return { connect, sessions, close, [Symbol.asyncDispose]: close };
+}
+
+/** Answers every request `downstream` sends with `error`, then closes it (no upstream to serve it). */
+async function refuse(downstream: Transport, error: Error): Promise<void> {
+  const wire =
+    'toJSON' in error && typeof error.toJSON === 'function'
+      ? error.toJSON()
+      : { code: -32000, message: error.message };
+  const answers: Promise<void>[] = [];
+  downstream.onmessage = (message) => {
+    if ('method' in message && 'id' in message) {
+      answers.push(downstream.send({ jsonrpc: '2.0', id: message.id, error: wire }).catch(() => undefined));
+    }
+  };
+  try {
+    await downstream.start();
+  } catch {
+    return;
+  }
+  // Messages held by the transport are delivered on start; let them arrive, then answer and close.
+  await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  await Promise.all(answers);
+  await downstream.close().catch(() => undefined);
+}

@@ -1,0 +1,84 @@
+// Raw mode against a real process: the official everything-server over stdio, messages unchanged.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Client } from '@x/client';
+import { InMemoryTransport } from '@x/protocol/core';
+import { StdioClientTransport } from '@x/transport-stdio';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Bridge, createBridge } from '../src/index.js';
+
+const EVERYTHING = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let bridge: Bridge | undefined;
+afterEach(async () => {
+  await bridge?.close();
+});
+
+async function rawSession() {
+  const upstreams: StdioClientTransport[] = [];
+  bridge = createBridge({
+    mode: 'raw',
+    upstream: () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [EVERYTHING, 'stdio'],
+        stderr: 'ignore',
+      });
+      upstreams.push(transport);
+      return transport;
+    },
+    upstreamName: 'everything (raw)',
+  });
+  const [down, up] = InMemoryTransport.createLinkedPair();
+  await bridge.connect(up);
+  const client = new Client({ name: 'raw-downstream', version: '1.0.0' }, { protocolVersion: 'legacy' });
+  await client.connect(down);
+  return { client, upstreams };
+}
+
+describe('createBridge({ mode: "raw" }) with a real stdio server', { timeout: 60_000 }, () => {
+  it('forwards a legacy session unchanged, and stops the process when the downstream closes', async () => {
+    const { client, upstreams } = await rawSession();
+    expect(client.serverInfo?.name).toMatch(/everything/i);
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'raw' } })).toMatchObject({
+      content: [{ type: 'text', text: expect.stringContaining('raw') }],
+    });
+    const pid = upstreams[0]?.pid as number;
+    expect(alive(pid)).toBe(true);
+    await client.close();
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(() => expect(bridge?.sessions.size).toBe(0));
+  });
+
+  it('answers the call in flight with -32000 naming the upstream when the process is killed', async () => {
+    const { client, upstreams } = await rawSession();
+    let progressed!: () => void;
+    const firstProgress = new Promise<void>((resolve) => {
+      progressed = resolve;
+    });
+    const call = client.callTool(
+      { name: 'trigger-long-running-operation', arguments: { duration: 30, steps: 30 } },
+      { onprogress: () => progressed() },
+    );
+    call.catch(() => undefined);
+    await firstProgress;
+    process.kill(upstreams[0]?.pid as number, 'SIGKILL');
+    await expect(call).rejects.toMatchObject({
+      code: -32000,
+      data: { bridge: true, side: 'upstream', name: 'everything (raw)' },
+    });
+  });
+});
