@@ -61,6 +61,8 @@ export class TunnelStream {
   readonly #limits: TunnelLimits;
   readonly #sink: TunnelSink;
   readonly #queue: Pending[] = [];
+  /** Handed to gRPC, write callback not yet called. */
+  readonly #written = new Set<Pending>();
   #queuedBytes = 0;
   #bufferedBytes = 0;
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
@@ -113,7 +115,8 @@ export class TunnelStream {
     if (this.#ended !== undefined) return;
     this.#ended = reason;
     this.#clearStall();
-    const queue = this.#queue.splice(0);
+    const queue = [...this.#written, ...this.#queue.splice(0)];
+    this.#written.clear();
     this.#queuedBytes = 0;
     for (const pending of queue) pending.reject(reason);
   }
@@ -126,9 +129,12 @@ export class TunnelStream {
       this.#queue.shift();
       this.#queuedBytes -= next.bytes;
       this.#bufferedBytes += next.bytes;
+      this.#written.add(next);
       this.#armStall();
       this.#stream.write(next.frame, (error: Error | null | undefined) => {
         this.#bufferedBytes -= next.bytes;
+        // After end() the promise was settled already (rejected with the reason).
+        if (!this.#written.delete(next)) return;
         this.#clearStall();
         if (this.#bufferedBytes > 0) this.#armStall();
         if (error) next.reject(error);
