@@ -222,7 +222,14 @@ export class GrpcClientTransport implements Transport {
       });
       call.once('error', (error: ServiceError) => {
         clearTimeout(timer);
-        reject(this.#statusError(error));
+        // Before acceptance every status is a refusal (or no connection), never a lost session.
+        const code = typeof error.code === 'number' ? error.code : Status.UNKNOWN;
+        reject(
+          new GrpcStatusError(`gRPC session to ${this.#address}`, code, error.details ?? error.message, {
+            cause: error,
+            trailers: error.metadata,
+          }),
+        );
       });
     });
     this.sessionId = stringOf(accepted.get('mcp-session-id')[0]);

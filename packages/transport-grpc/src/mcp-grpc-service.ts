@@ -164,8 +164,7 @@ export class GrpcMcpService {
 
   /**
    * Graceful drain: refuses new streams (`UNAVAILABLE`), waits up to `timeoutMs` for the requests in
-   * flight on open sessions to be answered, then ends every session (status OK; `UNAVAILABLE` for one
-   * still busy).
+   * flight on open sessions to be answered, then ends every session with `UNAVAILABLE` (going away).
    */
   async drain(options: DrainOptions = {}): Promise<void> {
     this.#draining = true;
@@ -177,17 +176,22 @@ export class GrpcMcpService {
     });
     await Promise.race([Promise.all([...this.#sessions].map((session) => session.whenIdle())), deadline]);
     clearTimeout(timer);
-    for (const session of [...this.#sessions]) {
-      if (session.unansweredRequests > 0) session.abort(Status.UNAVAILABLE, 'the server is shutting down');
-      else await session.close();
-    }
+    this.#goAway();
   }
 
-  /** Ends every session now (status OK) and refuses new ones. */
+  /**
+   * Ends every session now and refuses new ones. Sessions end with `UNAVAILABLE` ("going away", like
+   * WebSocket's 1001), so a client with `reconnect` opens a new stream (to this or another server).
+   */
   async close(): Promise<void> {
     this.#draining = true;
     this.ondrain?.();
-    await Promise.all([...this.#sessions].map((session) => session.close()));
+    this.#goAway();
+  }
+
+  #goAway(): void {
+    for (const session of [...this.#sessions])
+      session.abort(Status.UNAVAILABLE, 'the server is shutting down');
   }
 
   async #accept(call: SessionCall): Promise<void> {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { GrpcClientTransportOptions, GrpcListenOptions } from '../src/index.js';
 import { type Certificates, connectClient, makeCertificates, startMcp, textOf } from './helpers.js';
 
