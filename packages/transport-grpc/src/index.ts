@@ -13,6 +13,8 @@ export type {
 export { listenGrpc } from './listen-grpc.js';
 export type { GrpcListener, GrpcListenOptions, GrpcServerTls } from './listen-grpc.js';
 export { addHealthService, GrpcHealth } from './health-service.js';
+export { addMcpNativeService, McpNativeService, NATIVE_PROTOCOL_VERSIONS } from './native-binding.js';
+export type { NativeServiceOptions } from './native-binding.js';
 export type { ServingStatus } from './health-service.js';
 export type { GrpcAuthenticate } from './session-auth.js';
 export { GrpcStatusError, InsecureTargetError, SendBufferFullError, SendStalledError } from './errors.js';

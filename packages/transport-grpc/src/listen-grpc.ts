@@ -7,6 +7,7 @@ import {
   TUNNEL_SERVICE_NAME,
 } from './constants.js';
 import { addHealthService, type GrpcHealth } from './health-service.js';
+import { addMcpNativeService, type NativeServiceOptions } from './native-binding.js';
 import {
   addMcpGrpcService,
   type DrainOptions,
@@ -56,6 +57,11 @@ export interface GrpcListenOptions extends GrpcServiceOptions {
   keepAliveMs?: number | undefined;
   /** How long a keepalive PING may go unanswered. Default `DEFAULT_KEEP_ALIVE_TIMEOUT_MS` (10 s). */
   keepAliveTimeoutMs?: number | undefined;
+  /**
+   * Also serve the native protobuf binding (`model_context_protocol.Mcp`, unary RPCs) of an MCP server:
+   * `{ connect: (transport) => mcpServer.connect(transport) }`. Default: the tunnel only.
+   */
+  native?: NativeServiceOptions | undefined;
   /** Adds `grpc.health.v1.Health`. Default true. */
   health?: boolean | undefined;
   /** Further `grpc.Server` options (they win over the ones this function derives). */
@@ -114,6 +120,7 @@ export async function listenGrpc(options: GrpcListenOptions): Promise<GrpcListen
     ...options.serverOptions,
   });
   const service = addMcpGrpcService(server, options);
+  if (options.native !== undefined) addMcpNativeService(server, options.native);
   const health =
     options.health === false
       ? undefined

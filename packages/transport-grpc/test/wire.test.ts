@@ -17,6 +17,17 @@ describe('wire compatibility with the published tunnel', () => {
     expect(bytes.toString('utf8')).toContain('rpc Session(stream JsonRpcLine) returns (stream JsonRpcLine);');
   });
 
+  it('ships the published native binding protos byte for byte (google-mcp.proto, google-mcp_messages.proto)', () => {
+    const hash = (file: string) =>
+      createHash('sha256')
+        .update(readFileSync(new URL(`../proto/google-mcp/${file}`, import.meta.url)))
+        .digest('hex');
+    expect(hash('mcp.proto')).toBe('8585db2588184accdeac5b3a291cdab4c9983e73f1af9f4514e15a404cfac813');
+    expect(hash('mcp_messages.proto')).toBe(
+      'bcbb00e461b99f81822d5410606e017c9ffd9e7fadc7d9bc190fe773a97cbed9',
+    );
+  });
+
   it('a bare grpc-js client built from the published proto initializes, lists and calls tools', async () => {
     await using listener = await startMcp();
     const client = rawTunnelClient(listener.target);
