@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { status } from '@grpc/grpc-js';
 import { TransportLostError } from '@x/protocol/transport';
 import { waitFor } from '@x/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { GrpcStatusError } from '../src/index.js';
 import { connectClient, startMcp, textOf } from './helpers.js';
 
 const children: ChildProcess[] = [];
@@ -76,5 +78,16 @@ describe('a lost server', () => {
     } finally {
       await client.close();
     }
+  }, 60_000);
+
+  it('deadlineMs ends the stream with DEADLINE_EXCEEDED, named in closeReason', async () => {
+    await using listener = await startMcp();
+    const { client, transport } = await connectClient(listener.target, { deadlineMs: 1_000 });
+    expect(textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 1 } }))).toBe('2');
+    await waitFor(() => transport.closeReason !== undefined, { timeoutMs: 20_000, what: 'the deadline' });
+    expect(transport.closeReason).toBeInstanceOf(GrpcStatusError);
+    expect((transport.closeReason as GrpcStatusError).status).toBe(status.DEADLINE_EXCEEDED);
+    expect(String(transport.closeReason)).toMatch(/DEADLINE_EXCEEDED \(4\)/);
+    await client.close();
   }, 60_000);
 });
