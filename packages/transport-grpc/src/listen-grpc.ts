@@ -120,7 +120,9 @@ export async function listenGrpc(options: GrpcListenOptions): Promise<GrpcListen
     ...options.serverOptions,
   });
   const service = addMcpGrpcService(server, options);
-  if (options.native !== undefined) addMcpNativeService(server, options.native);
+  if (options.native !== undefined) {
+    addMcpNativeService(server, { authenticate: options.authenticate, ...options.native });
+  }
   const health =
     options.health === false
       ? undefined

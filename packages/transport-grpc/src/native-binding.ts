@@ -9,7 +9,7 @@ import {
   type UntypedHandleCall,
 } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
-import { InMemoryTransport, type JSONRPCMessage, type Transport } from '@x/protocol/core';
+import { type AuthInfo, InMemoryTransport, type JSONRPCMessage, type Transport } from '@x/protocol/core';
 import {
   argumentsOf,
   callToolResponseOf,
@@ -20,6 +20,7 @@ import {
   statusOfErrorCode,
   toolOf,
 } from './native-mapping.js';
+import { type GrpcAuthenticate, metadataRequest, refusalOf } from './session-auth.js';
 
 type Json = Record<string, unknown>;
 
@@ -37,6 +38,13 @@ export const NATIVE_PROTOCOL_VERSIONS: readonly string[] = ['2025-03-26', '2025-
 export interface NativeServiceOptions {
   /** Connects the MCP server to the binding's transport (once; one session serves every call). */
   connect: (transport: Transport) => unknown;
+  /**
+   * Authenticates each RPC from its metadata, the tunnel's hook (`bearerAuth` of `@x/auth` fits): the
+   * `AuthInfo` reaches the handlers as `extra.authInfo`; a `Response` refuses the RPC (401:
+   * `UNAUTHENTICATED`, 403: `PERMISSION_DENIED`, `www-authenticate` in the trailers). `listenGrpc` passes
+   * its own `authenticate` on.
+   */
+  authenticate?: GrpcAuthenticate | undefined;
   /** Accepted `mcp-protocol-version` metadata values. Default {@link NATIVE_PROTOCOL_VERSIONS}. */
   protocolVersions?: readonly string[] | undefined;
 }
@@ -72,6 +80,7 @@ export class McpNativeService {
   #session: Promise<InMemoryTransport> | undefined;
   readonly #pending = new Map<number, { resolve: (result: Json) => void; reject: (error: Error) => void }>();
   #nextId = 1;
+  #serverSide: InMemoryTransport | undefined;
 
   /** @internal Use `addMcpNativeService`. */
   constructor(options: NativeServiceOptions) {
@@ -81,24 +90,27 @@ export class McpNativeService {
   /** The handlers `server.addService(definition, …)` takes. */
   handlers(): Record<string, UntypedHandleCall> {
     const unary =
-      (run: (request: Json) => Promise<Json>) =>
+      (run: (request: Json, auth: AuthInfo | undefined) => Promise<Json>) =>
       (call: ServerUnaryCall<Json, Json>, done: sendUnaryData<Json>): void =>
         void this.#serve(call, done, run);
     return {
-      ListTools: unary(async () => ({ tools: (await this.#all('tools/list', 'tools')).map(toolOf) })),
-      CallTool: unary(async (request) => {
+      ListTools: unary(async (_request, auth) => ({
+        tools: (await this.#all('tools/list', 'tools', auth)).map(toolOf),
+      })),
+      CallTool: unary(async (request, auth) => {
         const inner = (request['request'] ?? {}) as Json;
-        const result = await this.#request('tools/call', {
-          name: inner['name'],
-          arguments: argumentsOf(inner['arguments'] as never),
-        });
+        const result = await this.#request(
+          'tools/call',
+          { name: inner['name'], arguments: argumentsOf(inner['arguments'] as never) },
+          auth,
+        );
         return callToolResponseOf(result);
       }),
       ListResources: unary(async () => ({
         resources: (await this.#all('resources/list', 'resources')).map(resourceOf),
       })),
-      ReadResource: unary(async (request) => {
-        const result = await this.#request('resources/read', { uri: request['uri'] });
+      ReadResource: unary(async (request, auth) => {
+        const result = await this.#request('resources/read', { uri: request['uri'] }, auth);
         return { resource: ((result['contents'] as Json[] | undefined) ?? []).map(resourceContentsOf) };
       }),
       ListResourceTemplates: unary(async () => ({
@@ -149,7 +161,7 @@ export class McpNativeService {
   async #serve(
     call: ServerUnaryCall<Json, Json>,
     done: sendUnaryData<Json>,
-    run: (request: Json) => Promise<Json>,
+    run: (request: Json, auth: AuthInfo | undefined) => Promise<Json>,
   ): Promise<void> {
     const version = call.metadata.get('mcp-protocol-version')[0];
     const accepted = this.#options.protocolVersions ?? NATIVE_PROTOCOL_VERSIONS;
@@ -160,11 +172,22 @@ export class McpNativeService {
       });
       return;
     }
+    let auth: AuthInfo | undefined;
+    const authenticate = this.#options.authenticate;
+    if (authenticate !== undefined) {
+      const verdict = await authenticate(metadataRequest(call.metadata, call.getHost()), call.metadata);
+      if (verdict instanceof Response) {
+        const refusal = await refusalOf(verdict);
+        done({ code: refusal.code, details: refusal.details, metadata: refusal.metadata });
+        return;
+      }
+      auth = verdict;
+    }
     const initial = new Metadata();
     initial.set('mcp-protocol-version', version);
     call.sendMetadata(initial);
     try {
-      done(null, { common: {}, ...(await run(call.request)) });
+      done(null, { common: {}, ...(await run(call.request, auth)) });
     } catch (error) {
       const trailers = new Metadata();
       if (error instanceof RpcError) {
@@ -177,11 +200,11 @@ export class McpNativeService {
   }
 
   /** Every item of a paginated list. */
-  async #all(method: string, key: string): Promise<Json[]> {
+  async #all(method: string, key: string, auth?: AuthInfo): Promise<Json[]> {
     const items: Json[] = [];
     let cursor: unknown;
     for (let page = 0; page < 1_000; page++) {
-      const result = await this.#request(method, cursor === undefined ? {} : { cursor });
+      const result = await this.#request(method, cursor === undefined ? {} : { cursor }, auth);
       items.push(...((result[key] as Json[] | undefined) ?? []));
       cursor = result['nextCursor'];
       if (typeof cursor !== 'string') break;
@@ -189,15 +212,18 @@ export class McpNativeService {
     return items;
   }
 
-  async #request(method: string, params: Json): Promise<Json> {
+  async #request(method: string, params: Json, auth?: AuthInfo): Promise<Json> {
     const session = await this.#open();
-    return this.#send(session, method, params);
+    return this.#send(session, method, params, auth);
   }
 
-  #send(session: InMemoryTransport, method: string, params: Json): Promise<Json> {
+  #send(session: InMemoryTransport, method: string, params: Json, auth?: AuthInfo): Promise<Json> {
     const id = this.#nextId++;
     return new Promise<Json>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
+      // The server end's `extra` is read as the message is sent: this RPC's caller, no other's.
+      if (this.#serverSide !== undefined)
+        this.#serverSide.extra = auth === undefined ? undefined : { authInfo: auth };
       session.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch((error: unknown) => {
         this.#pending.delete(id);
         reject(error instanceof Error ? error : new Error(String(error)));
@@ -209,6 +235,7 @@ export class McpNativeService {
   #open(): Promise<InMemoryTransport> {
     this.#session ??= (async () => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      this.#serverSide = serverSide;
       clientSide.onmessage = (message) => this.#settle(message);
       await this.#options.connect(serverSide);
       await clientSide.start();

@@ -93,4 +93,40 @@ describe('the native protobuf binding (model_context_protocol.Mcp)', () => {
       client.close();
     }
   }, 30_000);
+
+  it('runs authenticate per RPC: refused without a token, the caller reaches the tool with one', async () => {
+    const mcp = demoServer();
+    await using listener = await listenGrpc({
+      port: 0,
+      keepAliveMs: 0,
+      authenticate: (request) =>
+        request.headers.get('authorization') === 'Bearer good'
+          ? { token: 'good', clientId: 'native-caller', scopes: [] }
+          : new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer realm="mcp"' } }),
+      onsession: (transport) => mcp.connect(transport),
+      native: { connect: (transport) => mcp.connect(transport) },
+    });
+    const client = nativeClient(listener.target);
+    try {
+      const whoami = { common: {}, request: { name: 'whoami', arguments: { fields: {} } } };
+      const refused = (await call(client, 'CallTool', whoami).catch(
+        (error: unknown) => error,
+      )) as ServiceError;
+      expect(refused.code).toBe(16);
+      expect(refused.metadata.get('www-authenticate')).toEqual(['Bearer realm="mcp"']);
+      const metadata = new Metadata();
+      metadata.set('mcp-protocol-version', '2025-06-18');
+      metadata.set('authorization', 'Bearer good');
+      const result = await new Promise<Json>((resolve, reject) =>
+        client['CallTool']!.call(client, whoami, metadata, (error, response) =>
+          error ? reject(error) : resolve(response!),
+        ),
+      );
+      expect(result['content']).toEqual([
+        expect.objectContaining({ text: expect.objectContaining({ text: 'native-caller' }) }),
+      ]);
+    } finally {
+      client.close();
+    }
+  }, 30_000);
 });
