@@ -1,10 +1,4 @@
-import {
-  type Client,
-  type ClientDuplexStream,
-  Metadata,
-  type ServiceError,
-  status as Status,
-} from '@grpc/grpc-js';
+import { type Client, Metadata, type ServiceError, status as Status } from '@grpc/grpc-js';
 import {
   isJSONRPCRequest,
   isJSONRPCResponse,
@@ -39,15 +33,12 @@ import {
   DEFAULT_SEND_STALL_TIMEOUT_MS,
   SESSION_METHOD_PATH,
 } from './constants.js';
-import { GrpcStatusError, statusName } from './errors.js';
-import { type JsonRpcLine, tunnelClient } from './proto-files.js';
+import { GrpcStatusError } from './errors.js';
+import { openSession, type SessionStream, streamError } from './open-session.js';
+import { tunnelClient } from './proto-files.js';
 import { responseOf } from './session-auth.js';
 import { type TunnelLimits, TunnelStream } from './tunnel-stream.js';
 
-type SessionStream = ClientDuplexStream<JsonRpcLine, JsonRpcLine>;
-
-/** Statuses that mean the connection, not the server's decision, ended the stream. */
-const LOST = new Set<number>([Status.UNAVAILABLE, Status.INTERNAL, Status.UNKNOWN, Status.CANCELLED]);
 /** Statuses a reconnect cannot fix. */
 const FINAL = new Set<number>([
   Status.UNAUTHENTICATED,
@@ -199,38 +190,10 @@ export class GrpcClientTransport implements Transport {
   /** Opens one stream; resolves once the server accepted it. */
   async #open(): Promise<void> {
     const metadata = await this.#metadata();
-    const deadlineMs = this.#options.deadlineMs;
-    const call = (this.#client as unknown as { Session: SessionOpener }).Session(
-      metadata,
-      deadlineMs === undefined ? {} : { deadline: Date.now() + deadlineMs },
-    );
-    const accepted = await new Promise<Metadata>((resolve, reject) => {
-      const timeoutMs = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-      const timer = setTimeout(() => {
-        call.cancel();
-        reject(
-          new GrpcStatusError(
-            `gRPC session to ${this.#address}`,
-            Status.DEADLINE_EXCEEDED,
-            `not accepted within ${timeoutMs} ms (connectTimeoutMs)`,
-          ),
-        );
-      }, timeoutMs);
-      call.once('metadata', (initial: Metadata) => {
-        clearTimeout(timer);
-        resolve(initial);
-      });
-      call.once('error', (error: ServiceError) => {
-        clearTimeout(timer);
-        // Before acceptance every status is a refusal (or no connection), never a lost session.
-        const code = typeof error.code === 'number' ? error.code : Status.UNKNOWN;
-        reject(
-          new GrpcStatusError(`gRPC session to ${this.#address}`, code, error.details ?? error.message, {
-            cause: error,
-            trailers: error.metadata,
-          }),
-        );
-      });
+    const { call, accepted } = await openSession(this.#client, metadata, {
+      address: this.#address,
+      deadlineMs: this.#options.deadlineMs,
+      connectTimeoutMs: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     });
     this.sessionId = stringOf(accepted.get('mcp-session-id')[0]);
     this.#call = call;
@@ -242,25 +205,11 @@ export class GrpcClientTransport implements Transport {
         this.#drop(call, error);
       },
     });
-    call.on('error', (error: ServiceError) => this.#drop(call, this.#statusError(error)));
+    call.on('error', (error: ServiceError) => this.#drop(call, streamError(error, this.#address)));
     call.on('status', (status: { code: number }) => {
       if (status.code === Status.OK) this.#drop(call, undefined);
     });
     this.#state = 'open';
-  }
-
-  #statusError(error: ServiceError): GrpcStatusError | TransportLostError {
-    const code = typeof error.code === 'number' ? error.code : Status.UNKNOWN;
-    const details = error.details ?? error.message;
-    const what = `gRPC session stream to ${this.#address}`;
-    if (LOST.has(code)) {
-      return new TransportLostError(`${what} was lost: ${statusName(code)}: ${details}`, {
-        transport: 'grpc',
-        data: { grpcStatus: code, details },
-        cause: error,
-      });
-    }
-    return new GrpcStatusError(what, code, details, { cause: error, trailers: error.metadata });
   }
 
   #deliver(message: JSONRPCMessage): void {
@@ -358,8 +307,6 @@ export class GrpcClientTransport implements Transport {
     }
   }
 }
-
-type SessionOpener = (metadata: Metadata, options: { deadline?: number }) => SessionStream;
 
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
