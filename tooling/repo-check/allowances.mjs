@@ -43,6 +43,12 @@ export const ALLOWANCES = {
   '@x/auth': { deps: ['@x/protocol', 'oauth4webapi', 'jose'], node: false, nodeDirs: ['node'] },
   // `@types/ws`: the public declarations import `ws` types, so a consumer's strict tsc needs them.
   '@x/transport-ws': { deps: ['@x/protocol', 'ws', '@types/ws'], node: true, refused: TRANSPORT },
+  // MCP over gRPC (issue 37): built from the public transport kit only, like every transport.
+  '@x/transport-grpc': {
+    deps: ['@x/protocol', '@grpc/grpc-js', '@grpc/proto-loader'],
+    node: true,
+    refused: TRANSPORT,
+  },
   // Scale-out stores (DESIGN §9, §10): implements the interfaces of @x/protocol; imports no transport.
   '@x/redis': { deps: ['@x/protocol', 'redis'], node: false },
   // OpenTelemetry in a package of its own: @x/client and @x/server stay free of it, and an application
