@@ -257,12 +257,43 @@ export function checkCycles(packagesDir, allowed = CYCLE_ALLOWANCES) {
   return violations;
 }
 
+// Casts a source file may not make, with the reason the error gives (issue 36).
+const REFUSED_CASTS = [
+  {
+    pattern: /\bas\s+unknown\s+as\s+Response\b/,
+    reason:
+      'a stand-in passed off as a Response breaks every caller that reads it as one: return a LazyResponse (@x/protocol/http), which implements Response and builds the platform one only when read',
+  },
+];
+
+/**
+ * Refuses the casts of {@link REFUSED_CASTS} in every package's `src/` (comments aside). Returns
+ * human-readable violations.
+ */
+export function checkCasts(packagesDir) {
+  const violations = [];
+  for (const entry of readdirSync(packagesDir)) {
+    const srcDir = join(packagesDir, entry, 'src');
+    if (!existsSync(srcDir)) continue;
+    for (const file of walk(srcDir)) {
+      const text = stripComments(readFileSync(file, 'utf8'));
+      for (const { pattern, reason } of REFUSED_CASTS) {
+        const match = pattern.exec(text);
+        if (match !== null) {
+          violations.push(`${relative(packagesDir, file)}: refused cast \`${match[0]}\`: ${reason}`);
+        }
+      }
+    }
+  }
+  return violations;
+}
+
 const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const packagesDir = resolve(
     process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages'),
   );
-  const violations = [...checkPackages(packagesDir), ...checkCycles(packagesDir)];
+  const violations = [...checkPackages(packagesDir), ...checkCycles(packagesDir), ...checkCasts(packagesDir)];
   if (violations.length > 0) {
     console.error(`repo check: ${violations.length} import violation(s):\n  ${violations.join('\n  ')}`);
     process.exit(1);

@@ -1,6 +1,6 @@
 import { ConnectionClosedError, SENT } from '@x/protocol';
 import { describe, expect, it } from 'vitest';
-import { materialize } from '../src/server/deferred-body.js';
+import { toPlatformResponse } from '@x/protocol/http';
 import { SessionStore } from '../src/server/legacy/session-store.js';
 import { LegacySessionTransport } from '../src/server/legacy/session-transport.js';
 
@@ -40,7 +40,11 @@ describe('LegacySessionTransport', () => {
     });
     expect(sends).toHaveLength(1);
     expect(sends[0]).toBe(SENT);
-    expect(await materialize(response).json()).toEqual({ jsonrpc: '2.0', id: 7, result: { ok: true } });
+    expect(await toPlatformResponse(response).json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { ok: true },
+    });
   });
 
   it('rejects (never throws) a send after close, and reports a response to an unknown request', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { materialize } from '../src/server/deferred-body.js';
+import { toPlatformResponse } from '@x/protocol/http';
 import { RequestTransport } from '../src/server/request-transport.js';
 
 // Issue #35: an SSE reply whose client falls more than maxBufferedBytes behind is dropped with what it
@@ -23,7 +23,7 @@ describe('RequestTransport SSE reply backlog (issue #35)', () => {
       longLived: false,
       client: { gone: false, onDisconnect: () => {} },
     });
-    expect(materialize(response).headers.get('content-type')).toMatch(/text\/event-stream/);
+    expect(toPlatformResponse(response).headers.get('content-type')).toMatch(/text\/event-stream/);
     // The body is never read: the client stopped reading. Progress notifications pile up.
     const data = 'x'.repeat(16 * 1024);
     for (let i = 0; i < 16; i++) {

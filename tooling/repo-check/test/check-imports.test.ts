@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs tooling script without type declarations
 import { ALLOWANCES } from '../allowances.mjs';
 // @ts-expect-error plain .mjs tooling script without type declarations
-import { checkCycles, checkPackages, findCycles, importsOf } from '../check-imports.mjs';
+import { checkCasts, checkCycles, checkPackages, findCycles, importsOf } from '../check-imports.mjs';
 
 const allowances = {
   '@x/protocol': { deps: ['zod'], node: false },
@@ -255,5 +255,25 @@ describe('repo check', () => {
 
   it('finds no cycle in the real packages beyond the listed allowance', () => {
     expect(checkCycles(join(import.meta.dirname, '..', '..', '..', 'packages'))).toEqual([]);
+  });
+
+  it('refuses `as unknown as Response` in src/, naming LazyResponse as the way, and ignores it in comments', () => {
+    tree('', '');
+    writeFileSync(
+      join(root, 'transport-stdio', 'src', 'reply.ts'),
+      'export const r = {} as unknown as Response;\n// a comment may say: x as unknown as Response\n',
+    );
+    writeFileSync(
+      join(root, 'protocol', 'src', 'ok.ts'),
+      '/* as unknown as Response */\nexport const n = 1;\n',
+    );
+    const violations = checkCasts(root) as string[];
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toMatch(/transport-stdio\/src\/reply\.ts: refused cast `as unknown as Response`/);
+    expect(violations[0]).toMatch(/LazyResponse/);
+  });
+
+  it('finds no refused cast in the real packages', () => {
+    expect(checkCasts(join(import.meta.dirname, '..', '..', '..', 'packages'))).toEqual([]);
   });
 });

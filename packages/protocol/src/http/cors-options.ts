@@ -15,6 +15,6 @@ export interface CorsOptions {
   origin?: '*' | string | readonly string[] | undefined;
   /** Send `Access-Control-Allow-Credentials: true` (not allowed together with `origin: '*'`). */
   credentials?: boolean | undefined;
-  /** Preflight cache lifetime in seconds. Default 600. */
+  /** Preflight cache lifetime in seconds. Default `DEFAULT_CORS_MAX_AGE_SECONDS` (600). */
   maxAge?: number | undefined;
 }

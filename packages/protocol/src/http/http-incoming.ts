@@ -38,6 +38,25 @@ export interface ConnectionInfo {
 export type WebHandler = (request: Request, info?: ConnectionInfo) => Promise<Response>;
 
 /**
+ * A {@link WebHandler} that can also serve an {@link HttpIncoming} directly: `toNodeHandler` of
+ * `@x/protocol/node` calls `handleIncoming` with its view of the `IncomingMessage`, so no `Request` is
+ * built, and writes a `LazyResponse` answer straight to the socket. `createStreamableHttpHandler` and
+ * `createSseHandler` return one; a handler of your own may too.
+ *
+ * @example
+ * ```ts
+ * const handler: IncomingHandler = Object.assign(
+ *   (request: Request) => handler.handleIncoming(webIncoming(request)),
+ *   { handleIncoming: async (incoming: HttpIncoming) => new LazyResponse(200, {}, incoming.method) },
+ * );
+ * createServer(toNodeHandler(handler));
+ * ```
+ */
+export interface IncomingHandler extends WebHandler {
+  handleIncoming(incoming: HttpIncoming): Promise<Response>;
+}
+
+/**
  * One HTTP request as a server core reads it. The Web-standard entry wraps a `Request`
  * ({@link webIncoming}); the Node adapter (`NodeIncoming` of `@x/protocol/node`) reads the
  * `IncomingMessage` directly, so the hot path builds no `Request`, no `AbortSignal` and no body stream

@@ -46,7 +46,18 @@ export type { FetchLike } from './fetch-like.js';
 export { HttpStatusError, parseRetryAfter } from './http-status-error.js';
 export type { HttpStatusErrorInit } from './http-status-error.js';
 export { webIncoming } from './http-incoming.js';
-export type { ConnectionInfo, HeaderReader, HttpIncoming, WebHandler } from './http-incoming.js';
+export type {
+  ConnectionInfo,
+  HeaderReader,
+  HttpIncoming,
+  IncomingHandler,
+  WebHandler,
+} from './http-incoming.js';
+export { LazyResponse, toPlatformResponse } from './lazy-response.js';
+export type { LazyBody } from './lazy-response.js';
+export type { FrameSink, FrameStream } from './frame-stream.js';
+export { Cors, DEFAULT_CORS_MAX_AGE_SECONDS } from './cors.js';
+export type { CorsPolicy } from './cors.js';
 export { encodeSseComment, encodeSseEvent } from './sse-encoding.js';
 export type { SseEvent } from './sse-encoding.js';
 export { assertWebRequest } from './assert-web-request.js';

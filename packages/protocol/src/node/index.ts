@@ -7,4 +7,5 @@ export { BadRequestUrlError, NodeIncoming } from './node-incoming.js';
 export { sendJsonRpcError } from './send-json-rpc-error.js';
 export { connectionInfo, failNodeRequest, toNodeHandler } from './to-node-handler.js';
 export type { NodeHandler } from './to-node-handler.js';
+export { writeResponse } from './write-response.js';
 export { writeWebResponse } from './write-web-response.js';

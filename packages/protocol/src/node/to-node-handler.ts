@@ -2,10 +2,10 @@
 // The build compiles @x/protocol without Node types (`types: []`); only this Node-only subpath loads them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../errors.js';
-import type { ConnectionInfo, WebHandler } from '../http/http-incoming.js';
+import type { ConnectionInfo, IncomingHandler, WebHandler } from '../http/http-incoming.js';
 import { BadRequestUrlError, NodeIncoming } from './node-incoming.js';
 import { sendJsonRpcError } from './send-json-rpc-error.js';
-import { writeWebResponse } from './write-web-response.js';
+import { writeResponse } from './write-response.js';
 
 /**
  * A `node:http` request listener, also usable as Express/Fastify/Hono-on-Node middleware. A body a
@@ -27,31 +27,49 @@ export type NodeHandler = (
 ) => Promise<void>;
 
 /**
- * Adapts any Web-standard handler `(request, info) => Promise<Response>` to `node:http`: builds the
- * `Request` (streamed body, or `req.body` when a framework already parsed it; aborted when the client
- * goes away), passes the socket addresses as {@link ConnectionInfo} (they decide the DNS-rebinding
- * default and the anonymous rate-limit key), and writes the `Response` back with backpressure. The HTTP
- * transports' own `toNodeHandler` (their `./node` entries) use it for any handler they have no faster
- * path for.
+ * Adapts a Web-standard handler `(request, info) => Promise<Response>` to `node:http` (and so to
+ * Express, Fastify via `reply.hijack()`, or Hono's node server): the one Node adapter of every HTTP
+ * transport. It passes the socket addresses as {@link ConnectionInfo} (they decide the DNS-rebinding
+ * default and the anonymous rate-limit key), turns a client disconnect into an abort of `request.signal`
+ * and a cancel of the response stream, and writes the answer back with backpressure.
+ *
+ * A handler that is an {@link IncomingHandler} (`createStreamableHttpHandler`, `createSseHandler`) is
+ * served without the Web detour: it reads the `IncomingMessage` through `handleIncoming` (a `Request`
+ * is built only for a hook that asks for one) and its `LazyResponse` goes straight to the socket. Any
+ * other handler gets a `Request` (streamed body, or `req.body` when a framework already parsed it).
  *
  * @example
  * ```ts
  * import { createServer } from 'node:http';
  * import { toNodeHandler } from '@x/protocol/node';
- * const health = async () => new Response('ok');
- * createServer(toNodeHandler(health)).listen(3000, '127.0.0.1');
+ * const handler = createStreamableHttpHandler({ onsession: (t) => server.connect(t) });
+ * createServer(toNodeHandler(handler)).listen(3000, '127.0.0.1');
+ * // Express: app.all('/mcp', toNodeHandler(handler));
  * ```
  */
-export function toNodeHandler(handler: WebHandler): NodeHandler {
+export function toNodeHandler(handler: WebHandler | IncomingHandler): NodeHandler {
+  if (isIncomingHandler(handler)) {
+    return async (req, res, next) => {
+      try {
+        await writeResponse(await handler.handleIncoming(new NodeIncoming(req, res)), res);
+      } catch (error) {
+        failNodeRequest(error, res, next);
+      }
+    };
+  }
   return async (req, res, next) => {
     try {
       const incoming = new NodeIncoming(req, res);
       const response = await handler(incoming.toRequest(), connectionInfo(req));
-      await writeWebResponse(response, res);
+      await writeResponse(response, res);
     } catch (error) {
       failNodeRequest(error, res, next);
     }
   };
+}
+
+function isIncomingHandler(handler: WebHandler | IncomingHandler): handler is IncomingHandler {
+  return typeof (handler as Partial<IncomingHandler>).handleIncoming === 'function';
 }
 
 /**

@@ -1,5 +1,9 @@
-import { assertWebRequest, type ConnectionInfo } from '@x/protocol/http';
-import { NODE_DISPATCH } from './node-dispatch.js';
+import {
+  assertWebRequest,
+  type ConnectionInfo,
+  type HttpIncoming,
+  type IncomingHandler,
+} from '@x/protocol/http';
 import { type SseHandlerOptions, SseServer } from './sse-server.js';
 import type { SseServerTransport } from './sse-server-transport.js';
 
@@ -16,8 +20,14 @@ import type { SseServerTransport } from './sse-server-transport.js';
  * await sse.close();
  * ```
  */
-export interface SseHandler {
+export interface SseHandler extends IncomingHandler {
   (request: Request, info?: ConnectionInfo): Promise<Response>;
+  /**
+   * The same exchange for a runtime adapter that reads the request itself (`toNodeHandler` of
+   * `@x/protocol/node`): the answer is a `LazyResponse`, written to the socket without a platform
+   * `Response`.
+   */
+  handleIncoming(incoming: HttpIncoming): Promise<Response>;
   /** Ends every stream (clients see their connection close) and refuses new requests with 503. */
   close(): Promise<void>;
   /** Open sessions (event streams). */
@@ -53,7 +63,7 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
   };
   return Object.defineProperties(handler, {
     // The node:http adapter's way in: no Web Request, and a stream it writes straight to the socket.
-    [NODE_DISPATCH]: { value: (core as unknown as Record<typeof NODE_DISPATCH, unknown>)[NODE_DISPATCH] },
+    handleIncoming: { value: core.handleIncoming },
     close: { value: () => core.close() },
     sessionCount: { get: () => core.sessionCount },
     getSession: { value: (sessionId: string) => core.getSession(sessionId) },

@@ -4,6 +4,7 @@ import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol/cor
 import {
   type CallerKey,
   type ConnectionInfo,
+  Cors,
   type CorsOptions,
   createDnsRebindingGuard,
   DEFAULT_MAX_CONNECTED_SESSIONS,
@@ -16,26 +17,18 @@ import {
   type HttpAuthenticate,
   type HttpIncoming,
   isJsonContentType,
+  LazyResponse,
   PayloadTooLargeError,
   principalOf,
   RateLimiter,
   type RateLimiterOptions,
   TrustedProxies,
   type TrustedProxiesOption,
+  toPlatformResponse,
   webIncoming,
 } from '@x/protocol/http';
-import { NODE_DISPATCH } from './node-dispatch.js';
-import { SseCors } from './sse-cors.js';
-import {
-  ACCEPTED,
-  errorReply,
-  invalidMessageReply,
-  SSE_HEADERS,
-  type SseReply,
-  type TextReply,
-  withHeaders,
-} from './sse-reply.js';
-import { type SseSink, WebStreamSink } from './sse-sink.js';
+import { SessionStream } from './session-stream.js';
+import { accepted, errorReply, invalidMessageReply, SSE_CORS, SSE_HEADERS } from './sse-responses.js';
 import { SseServerTransport } from './sse-server-transport.js';
 import type { SseSessionHandle } from './sse-server-transport.js';
 
@@ -234,7 +227,7 @@ interface Session extends SseSessionHandle {
 export class SseServer {
   #options: SseHandlerOptions;
   #guard: DnsRebindingGuard | undefined;
-  readonly #cors: SseCors | undefined;
+  readonly #cors: Cors | undefined;
   #maxBodyBytes: number;
   #keepAliveMs: number;
   readonly #maxSessions: number;
@@ -267,7 +260,8 @@ export class SseServer {
         ? undefined
         : [path, new URL(options.endpoint ?? path, `http://localhost${path}`).pathname];
     const cors = options.cors;
-    this.#cors = cors === undefined || cors === false ? undefined : new SseCors(cors === true ? {} : cors);
+    this.#cors =
+      cors === undefined || cors === false ? undefined : new Cors(cors === true ? {} : cors, SSE_CORS);
     const protection = options.dnsRebindingProtection;
     this.#guard =
       protection === false
@@ -286,11 +280,6 @@ export class SseServer {
       options.trustedProxies === undefined ? undefined : new TrustedProxies(options.trustedProxies);
     this.#callerKey = options.callerKey ?? defaultCallerKey;
     this.#principalOf = options.sessionPrincipal ?? principalOf;
-    // Not a public method: the `node:http` adapter finds it by symbol (see node-dispatch.ts).
-    Object.defineProperty(this, NODE_DISPATCH, {
-      value: <S extends SseSink>(incoming: HttpIncoming, openSink: () => S) =>
-        this.#serve(incoming, openSink),
-    });
   }
 
   /** Number of open sessions (streams). */
@@ -307,24 +296,15 @@ export class SseServer {
    * Handles one HTTP request; bound, so it can be passed around. `info` tells what the
    * runtime knows of the connection (the caller's address keys its rate limit).
    */
-  readonly handle = async (request: Request, info?: ConnectionInfo): Promise<Response> => {
-    const reply = await this.#serve(webIncoming(request, info), () => new WebStreamSink());
-    switch (reply.kind) {
-      case 'response':
-        return reply.response;
-      case 'stream':
-        return new Response(reply.sink.stream, {
-          status: 200,
-          headers: reply.headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...reply.headers },
-        });
-      default:
-        // A preflight's 204 has no body (`new Response('', { status: 204 })` throws).
-        return new Response(reply.status === 204 ? null : reply.body, {
-          status: reply.status,
-          headers: reply.headers,
-        });
-    }
-  };
+  readonly handle = async (request: Request, info?: ConnectionInfo): Promise<Response> =>
+    toPlatformResponse(await this.#serve(webIncoming(request, info)));
+
+  /**
+   * Handles one request a runtime adapter read itself (`toNodeHandler` of `@x/protocol/node`); bound.
+   * The answer is a `LazyResponse` (unless an `authenticate` hook made its own), written to the socket
+   * without a platform `Response`.
+   */
+  readonly handleIncoming = (incoming: HttpIncoming): Promise<Response> => this.#serve(incoming);
 
   /** Ends every stream (clients see their connection close) and refuses new requests with 503. */
   async close(): Promise<void> {
@@ -335,23 +315,19 @@ export class SseServer {
     await Promise.all(sessions.map((session) => session.transport.close()));
   }
 
-  /** The whole exchange, shared by `handle` and the `node:http` adapter's own entry. */
-  async #serve<S extends SseSink>(incoming: HttpIncoming, openSink: () => S): Promise<SseReply<S>> {
+  /** The whole exchange, shared by `handle` and the `node:http` adapter's way in. */
+  async #serve(incoming: HttpIncoming): Promise<Response> {
     const cors = this.#cors;
-    if (cors === undefined) return this.#route(incoming, openSink);
-    // Built per request only when `cors` is set: a server without it pays nothing.
-    const headers = cors.headersFor(incoming.headers);
+    if (cors === undefined) return this.#route(incoming);
     const paths = this.#paths;
     if (incoming.method === 'OPTIONS' && (paths === undefined || paths.includes(incoming.url.pathname))) {
       // Preflights carry no credentials and no body: answered before the Origin guard, like Streamable HTTP.
-      const preflight = { ...headers, ...cors.preflightHeaders(incoming.headers) };
-      return { kind: 'text', status: 204, headers: preflight, body: '' };
+      return cors.preflight(incoming);
     }
-    const reply = await this.#route(incoming, openSink);
-    return headers === undefined ? reply : withHeaders(reply, headers);
+    return cors.apply(incoming, await this.#route(incoming));
   }
 
-  async #route<S extends SseSink>(incoming: HttpIncoming, openSink: () => S): Promise<SseReply<S>> {
+  async #route(incoming: HttpIncoming): Promise<Response> {
     const paths = this.#paths;
     if (paths !== undefined && !paths.includes(incoming.url.pathname)) {
       return errorReply(404, ErrorCode.InvalidRequest, `Not Found: the SSE endpoint is ${paths[0]}`);
@@ -374,19 +350,15 @@ export class SseServer {
         this.#report('authenticate failed', cause);
         return errorReply(500, ErrorCode.InternalError, 'Authentication failed');
       }
-      if (result instanceof Response) return { kind: 'response', response: result };
+      if (result instanceof Response) return result;
       authInfo = result;
     }
     return incoming.method === 'GET'
-      ? this.#openStream(incoming, authInfo, openSink)
+      ? this.#openStream(incoming, authInfo)
       : this.#receive(incoming, authInfo);
   }
 
-  async #openStream<S extends SseSink>(
-    incoming: HttpIncoming,
-    authInfo: AuthInfo | undefined,
-    openSink: () => S,
-  ): Promise<SseReply<S>> {
+  async #openStream(incoming: HttpIncoming, authInfo: AuthInfo | undefined): Promise<LazyResponse> {
     const principal = authInfo === undefined ? undefined : this.#principalOf(authInfo);
     const limiter = this.#rateLimiter;
     if (limiter !== undefined) {
@@ -424,7 +396,7 @@ export class SseServer {
     // Relative when same-origin, so the endpoint stays right behind proxies that rewrite the host.
     const endpoint = target.origin === base.origin ? target.pathname + target.search : target.href;
 
-    const sink = openSink();
+    const stream = new SessionStream();
     const session: Session = {
       ...SseServerTransport.open(
         {
@@ -435,7 +407,7 @@ export class SseServer {
           maxBatchSize: this.#options.maxBatchSize,
           maxBufferedBytes: this.#maxBufferedBytes,
         },
-        sink,
+        stream,
       ),
       owner: principal,
     };
@@ -458,7 +430,7 @@ export class SseServer {
       this.#report('onsession failed', cause);
       return errorReply(500, ErrorCode.InternalError, 'Session setup failed');
     }
-    return { kind: 'stream', sink };
+    return new LazyResponse(200, Object.assign({}, SSE_HEADERS), stream);
   }
 
   /** One timer for all sessions, running only while there are some, that closes the idle ones. */
@@ -478,7 +450,7 @@ export class SseServer {
     }
   }
 
-  async #receive(incoming: HttpIncoming, authInfo: AuthInfo | undefined): Promise<TextReply> {
+  async #receive(incoming: HttpIncoming, authInfo: AuthInfo | undefined): Promise<LazyResponse> {
     const url = incoming.url;
     const sessionId = url.searchParams.get('sessionId');
     if (sessionId === null) return errorReply(400, ErrorCode.InvalidRequest, 'Missing sessionId');
@@ -517,7 +489,7 @@ export class SseServer {
     } else {
       session.deliver(message, extra);
     }
-    return ACCEPTED;
+    return accepted();
   }
 
   /** The caller's address: the peer, or behind `trustedProxies` the client they name. */
@@ -531,7 +503,7 @@ export class SseServer {
     this.#options.onerror?.(new Error(`SSE handler: ${context}`, { cause }));
   }
 
-  #rejectBody(error: unknown): TextReply {
+  #rejectBody(error: unknown): LazyResponse {
     if (error instanceof PayloadTooLargeError)
       return errorReply(413, ErrorCode.InvalidRequest, `${error.message} (maxMessageBytes)`);
     if (error instanceof McpError) return invalidMessageReply(error);

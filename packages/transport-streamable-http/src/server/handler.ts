@@ -12,8 +12,7 @@ import {
 import { InFlightSet } from '@x/protocol/transport';
 import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
 import { classifyBodiless, classifyPost } from './classify-era.js';
-import { Cors } from './cors.js';
-import { isReply, materialize } from './deferred-body.js';
+import { streamableHttpCors } from './cors.js';
 import type { Caller, EndpointState } from './endpoint-state.js';
 import { errorResponse, methodNotAllowed } from './http-responses.js';
 import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy/legacy-handler.js';
@@ -33,11 +32,14 @@ import {
   defaultCallerKey,
   type DnsRebindingGuard,
   type HttpIncoming,
+  type IncomingHandler,
   isJsonContentType,
+  LazyResponse,
   PayloadTooLargeError,
   principalOf as defaultPrincipal,
   RateLimiter,
   TrustedProxies,
+  toPlatformResponse,
   webIncoming,
   type SessionContext,
 } from '@x/protocol/http';
@@ -50,7 +52,6 @@ import {
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   DEFAULT_SSE_KEEP_ALIVE_MS,
 } from './server-defaults.js';
-import { NODE_DISPATCH } from './node-dispatch.js';
 import { boundedStores } from './bounded-options.js';
 import { isVisibleSessionId, sessionIdCheck } from './session-id.js';
 
@@ -67,8 +68,14 @@ import { isVisibleSessionId, sessionIdCheck } from './session-id.js';
  * await handler.close();
  * ```
  */
-export interface StreamableHttpHandler {
+export interface StreamableHttpHandler extends IncomingHandler {
   (request: Request, info?: ConnectionInfo): Promise<Response>;
+  /**
+   * The same exchange for a runtime adapter that reads the request itself (`toNodeHandler` of
+   * `@x/protocol/node`): the answer is a `LazyResponse`, written to the socket without a platform
+   * `Response`.
+   */
+  handleIncoming(incoming: HttpIncoming): Promise<Response>;
   /** Ends every stream and session and refuses further requests (503). */
   close(): Promise<void>;
   /**
@@ -153,10 +160,7 @@ function defaultSessionId(): string {
 export function createStreamableHttpHandler(options: StreamableHttpHandlerOptions): StreamableHttpHandler {
   const maxBodyBytes = options.maxMessageBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const path = options.path;
-  const cors =
-    options.cors === undefined || options.cors === false
-      ? undefined
-      : new Cors(options.cors === true ? {} : options.cors);
+  const cors = streamableHttpCors(options.cors);
   const protection = options.dnsRebindingProtection;
   const guard: DnsRebindingGuard | undefined =
     protection === false
@@ -238,7 +242,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   }
 
   /** One checked message, or a batch whose elements `readBatch` checks once the session's version is known. */
-  async function readMessages(request: HttpIncoming): Promise<JSONRPCMessage | unknown[] | Response> {
+  async function readMessages(request: HttpIncoming): Promise<JSONRPCMessage | unknown[] | LazyResponse> {
     let text: string;
     try {
       text = await request.readText(maxBodyBytes);
@@ -290,7 +294,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       return errorResponse(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: send application/json');
     }
     const body = await readMessages(request);
-    if (isReply(body)) return body;
+    if (body instanceof LazyResponse) return body;
     return classifyPost(request.headers, body) === 'modern'
       ? handleModernPost(state, request, body as JSONRPCMessage, extra, caller.context)
       : handleLegacyPost(state, request, body, extra, caller);
@@ -316,7 +320,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const refused = guard?.(request, request.localAddress);
     // "If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden."
     if (refused !== undefined) return errorResponse(403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
-    // Without a hook nothing here names the global `Response` (see `Reply`).
+    // Without a hook nothing here names the global `Response` (see `LazyResponse`).
     let auth: AuthInfo | undefined;
     if (options.authenticate !== undefined) {
       const result = await options.authenticate(request.toRequest());
@@ -374,7 +378,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     }
   }
 
-  /** The whole exchange; a response body may still be deferred (see `materialize`). */
+  /** The whole exchange; the answer is a `LazyResponse` unless a hook made its own. */
   const dispatch = async (request: HttpIncoming): Promise<Response> => {
     let response: Response;
     try {
@@ -390,7 +394,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   const handler = async (request: Request, info?: ConnectionInfo): Promise<Response> => {
     // `http.createServer(handler)` passes Node's (req, res): refuse it loudly instead of hanging.
     assertWebRequest(request, info, '@x/transport-streamable-http/node');
-    return materialize(await dispatch(webIncoming(request, info)));
+    return toPlatformResponse(await dispatch(webIncoming(request, info)));
   };
 
   const close = async (): Promise<void> => {
@@ -422,7 +426,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
 
   return Object.defineProperties(handler, {
     // The node:http adapter's way in: no Web Request, and bodies it writes straight to the socket.
-    [NODE_DISPATCH]: { value: dispatch },
+    handleIncoming: { value: dispatch },
     close: { value: close },
     drain: { value: drain },
     draining: { get: () => drainRefusal !== undefined },

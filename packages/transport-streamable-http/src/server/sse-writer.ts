@@ -1,4 +1,9 @@
-import { DEFAULT_MAX_STREAM_BUFFERED_BYTES, encodeSseEvent } from '@x/protocol/http';
+import {
+  DEFAULT_MAX_STREAM_BUFFERED_BYTES,
+  encodeSseEvent,
+  type FrameSink,
+  type FrameStream,
+} from '@x/protocol/http';
 
 /** Options for {@link SseWriter}. */
 export interface SseWriterOptions {
@@ -17,17 +22,8 @@ export interface SseWriterOptions {
   onDisconnect?: ((error?: Error) => void) | undefined;
 }
 
-/**
- * A byte sink the writer can write to directly instead of a `ReadableStream`: the `node:http`
- * adapter passes its `ServerResponse` (which has this shape), so frames skip the Web stream machinery.
- */
-export interface SseSink {
-  write(chunk: string): boolean;
-  end(): void;
-  destroy(error?: Error): void;
-  /** Bytes written but not yet handed to the network. */
-  readonly writableLength: number;
-}
+/** Where the writer's frames go under the `node:http` adapter (its `ServerResponse` has this shape). */
+export type SseSink = FrameSink;
 
 const encoder = new TextEncoder();
 /**
@@ -47,7 +43,7 @@ const HIGH_WATER_BYTES = 64 * 1024;
  * Frames go to whichever consumer attaches first: `stream` (a `ReadableStream`, created on first use,
  * for Web-standard runtimes) or a sink (`attach`, the `node:http` adapter). Until then they are held.
  */
-export class SseWriter {
+export class SseWriter implements FrameStream {
   #stream: ReadableStream<Uint8Array> | undefined;
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #sink: SseSink | undefined;

@@ -13,9 +13,8 @@ import {
   type SessionStore as SharedSessionStore,
 } from '@x/protocol/core';
 import { HEADER, SSE_MEDIA_TYPE } from '../../shared/headers.js';
-import { acceptsAll } from '@x/protocol/http';
+import { acceptsAll, LazyResponse } from '@x/protocol/http';
 import { type Caller, type EndpointState, serveOnOwnTransport } from '../endpoint-state.js';
-import { isReply } from '../deferred-body.js';
 import {
   badRequest,
   emptyResponse,
@@ -210,7 +209,7 @@ export async function handleLegacyPost(
     const existing = request.headers.get(HEADER.sessionId);
     if (existing !== null) {
       const known = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
-      return isReply(known) ? known : badRequest('session already initialized');
+      return known instanceof LazyResponse ? known : badRequest('session already initialized');
     }
     const refused = refuseNewSession(state, caller);
     if (refused !== undefined) return refused;
@@ -238,7 +237,7 @@ export async function handleLegacyPost(
   }
 
   const session = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
-  if (isReply(session)) return session;
+  if (!(session instanceof LegacySessionTransport)) return session;
   return session.handlePost([message], { extra, batch: false, errors: [] });
 }
 
@@ -267,7 +266,7 @@ async function handleBatch(
     return handleStateless(state, request, version, reading, true, extra, caller.context);
   }
   const session = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
-  if (isReply(session)) return session;
+  if (!(session instanceof LegacySessionTransport)) return session;
   const version = header ?? session.protocolVersion ?? BATCH_PROTOCOL_VERSION;
   const reading = readBatch(values, { protocolVersion: version, maxBatchSize: state.options.maxBatchSize });
   if (!reading.ok) return batchRefused(reading.error);
@@ -326,7 +325,7 @@ export async function handleLegacyGet(
     return errorResponse(406, -32600, 'Not Acceptable: the client must accept text/event-stream');
   }
   const session = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
-  if (isReply(session)) return session;
+  if (!(session instanceof LegacySessionTransport)) return session;
   const versionError = checkVersion(state, request.headers.get(HEADER.protocolVersion));
   if (versionError !== undefined) return versionError;
   return session.handleGet(request.headers.get(HEADER.lastEventId), extra);
@@ -340,7 +339,7 @@ export async function handleLegacyDelete(
 ): Promise<Response> {
   if (!state.sessionsEnabled) return methodNotAllowed('POST');
   const session = lookupSession(state, request, caller) ?? (await adoptSession(state, request, caller));
-  if (isReply(session)) return session;
+  if (!(session instanceof LegacySessionTransport)) return session;
   const versionError = checkVersion(state, request.headers.get(HEADER.protocolVersion));
   if (versionError !== undefined) return versionError;
   await session.close();
