@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprot
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '@x/client';
 import { MetaKey, TASKS_EXTENSION } from '@x/protocol';
-import { startRedis, startRedisCluster, waitFor } from '@x/test-kit';
+import { startRedis, startRedisCluster, startRedisSentinel, waitFor } from '@x/test-kit';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Balancer, startBalancer } from '@x/test-kit/balancer';
@@ -78,13 +78,22 @@ function xmcpClient(): Client {
 
 const text = (result: { content: unknown[] }): string => (result.content[0] as { text: string }).text;
 
-// Every test, on one redis-server and on a Redis Cluster (issue #41): the same proofs, unchanged.
-describe.each(['one redis-server', 'a Redis Cluster (3 primaries, 3 replicas)'])('on %s', (backend) => {
+// Every test, on one redis-server, on a Redis Cluster and on a Sentinel set (issue #41): the same proofs,
+// unchanged.
+describe.each([
+  'one redis-server',
+  'a Redis Cluster (3 primaries, 3 replicas)',
+  'a Sentinel set (a primary, a replica, 3 sentinels)',
+])('on %s', (backend) => {
   beforeAll(async () => {
     if (backend === 'one redis-server') {
       const redis = await startRedis();
       redisUrl = redis.url;
       stopRedis = () => redis.stop();
+    } else if (backend.startsWith('a Sentinel set')) {
+      const set = await startRedisSentinel();
+      redisUrl = `sentinel://${set.name}@${set.sentinelRootNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+      stopRedis = () => set.stop();
     } else {
       const cluster = await startRedisCluster();
       redisUrl = cluster.rootNodes.map((node) => node.url).join(',');
