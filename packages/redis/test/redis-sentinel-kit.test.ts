@@ -21,7 +21,7 @@ describe('startRedisSentinel', () => {
     expect(set.sentinels).toHaveLength(3);
     const [primary, replica] = set.servers;
     expect(await set.primaryPort()).toBe(primary?.port);
-    const replicaClient = await createClient({ url: replica?.url }).connect();
+    const replicaClient = await createClient({ url: replica?.url ?? '' }).connect();
     try {
       const info = await replicaClient.info('replication');
       expect(info).toContain('role:slave');
