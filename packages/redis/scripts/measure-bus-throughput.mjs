@@ -68,7 +68,12 @@ async function run(name, connect, urls) {
       while (next < messages) {
         const n = next++;
         const t0 = performance.now();
-        const id = await store.storeEventAndPublish(`s${n % streams}`, message, bus, `stream:s${n % streams}`);
+        const id = await store.storeEventAndPublish(
+          `s${n % streams}`,
+          message,
+          bus,
+          `stream:s${n % streams}`,
+        );
         sentAt.set(id, t0);
       }
     }),
@@ -106,7 +111,9 @@ const rows = [];
 {
   const redis = await startRedis();
   try {
-    rows.push(await run('one redis-server (classic pub/sub)', () => connectRedis({ url: redis.url }), [redis.url]));
+    rows.push(
+      await run('one redis-server (classic pub/sub)', () => connectRedis({ url: redis.url }), [redis.url]),
+    );
   } finally {
     await redis.stop();
   }
@@ -116,7 +123,11 @@ const rows = [];
   const urls = cluster.nodes.map((node) => node.url);
   try {
     rows.push(
-      await run('Redis Cluster, 3 primaries + 3 replicas (sharded pub/sub)', () => connectRedisCluster({ rootNodes: urls }), urls),
+      await run(
+        'Redis Cluster, 3 primaries + 3 replicas (sharded pub/sub)',
+        () => connectRedisCluster({ rootNodes: urls }),
+        urls,
+      ),
     );
   } finally {
     await cluster.stop();
