@@ -8,7 +8,7 @@ import { Client } from '@x/client';
 import { MetaKey, TASKS_EXTENSION } from '@x/protocol';
 import { startRedis, startRedisCluster, startRedisSentinel, waitFor } from '@x/test-kit';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { type Balancer, startBalancer } from '@x/test-kit/balancer';
 
 // Three real x-mcp server processes (fixtures/cluster-server.mjs, on the built packages) share one real
@@ -40,6 +40,11 @@ async function startProcess(name: string, prefix: string, json: boolean): Promis
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
+  });
+  // A failed test shows what each process reported (its handler's onerror): a lost bus message or a
+  // refused subscription shows up there.
+  onTestFailed(() => {
+    if (stderr !== '') console.error(`process ${name} (${redisUrl}) stderr:\n${stderr}`);
   });
   cleanup.push(async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
