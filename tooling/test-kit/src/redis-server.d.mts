@@ -41,7 +41,10 @@ export interface StartRedisClusterOptions {
   primaries?: number | undefined;
   /** Replicas of each primary. Default 1. */
   replicasPerPrimary?: number | undefined;
-  /** `--cluster-node-timeout`: how long a silent primary takes to be failed over. Default 2 000 ms. */
+  /**
+   * `--cluster-node-timeout`: how long a silent primary takes to be failed over. Default 2 000 ms. A
+   * replica always takes over (`--cluster-replica-validity-factor 0`), however stale its link looked.
+   */
   nodeTimeoutMs?: number | undefined;
 }
 

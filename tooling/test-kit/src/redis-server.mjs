@@ -173,7 +173,8 @@ export async function startRedis(options = {}) {
  * Starts a real Redis Cluster on 127.0.0.1: `primaries × (1 + replicasPerPrimary)` `redis-server
  * --cluster-enabled yes` on free ports (bus ports chosen free too, `--cluster-port`), joined by
  * `redis-cli --cluster create --cluster-replicas <n> --cluster-yes`; resolves once every node reports
- * `cluster_state:ok`. `--cluster-node-timeout` is short (default 2 s) so a failover takes seconds.
+ * `cluster_state:ok`. `--cluster-node-timeout` is short (default 2 s) so a failover takes seconds, and
+ * `--cluster-replica-validity-factor 0` lets a replica take over however stale its link looked.
  *
  * @example
  * await using cluster = await startRedisCluster();
@@ -206,6 +207,10 @@ export async function startRedisCluster(options = {}) {
           join(dir, `nodes-${port}.conf`),
           '--cluster-node-timeout',
           String(nodeTimeoutMs),
+          // A replica whose link to its primary was slow (a busy CI box) must still take over when the
+          // primary dies: with the default factor it may judge its data too old and never fail over.
+          '--cluster-replica-validity-factor',
+          '0',
           '--dir',
           dir,
         ];
