@@ -66,21 +66,13 @@ export interface ConnectRedisOptions {
  * ```
  */
 export async function connectRedis(options: ConnectRedisOptions = {}): Promise<RedisNodeClient> {
-  const limits = { ...DEFAULT_REDIS_CONNECTION, ...defined(options) };
   const extra = options.redis ?? {};
+  const base = failFast(options);
   const client = createClient({
-    disableOfflineQueue: true,
-    commandsQueueMaxLength: limits.maxQueuedCommands,
-    pingInterval: limits.pingIntervalMs,
+    ...base,
     ...(options.url === undefined ? {} : { url: options.url }),
     ...extra,
-    socket: {
-      connectTimeout: limits.connectTimeoutMs,
-      socketTimeout: limits.socketTimeoutMs,
-      reconnectStrategy: (retries: number) =>
-        Math.min(50 * 2 ** Math.min(retries, 16), limits.maxReconnectDelayMs),
-      ...extra.socket,
-    },
+    socket: { ...base.socket, ...extra.socket },
   } as NodeRedisOptions) as RedisNodeClient;
   client.on('error', options.onerror ?? (() => undefined));
   await client.connect();
@@ -88,9 +80,28 @@ export async function connectRedis(options: ConnectRedisOptions = {}): Promise<R
 }
 
 /** The limits the caller set (an undefined one keeps its default). */
-function defined(
-  options: ConnectRedisOptions,
-): Partial<Record<keyof typeof DEFAULT_REDIS_CONNECTION, number>> {
+export type ConnectionLimits = Pick<ConnectRedisOptions, keyof typeof DEFAULT_REDIS_CONNECTION>;
+
+/**
+ * The node-redis options of one connection that fails fast (see {@link connectRedis}), for a single
+ * client, each node of a cluster, or each node a Sentinel client reaches. Package-internal.
+ */
+export function failFast(options: ConnectionLimits) {
+  const limits = { ...DEFAULT_REDIS_CONNECTION, ...defined(options) };
+  return {
+    disableOfflineQueue: true,
+    commandsQueueMaxLength: limits.maxQueuedCommands,
+    pingInterval: limits.pingIntervalMs,
+    socket: {
+      connectTimeout: limits.connectTimeoutMs,
+      socketTimeout: limits.socketTimeoutMs,
+      reconnectStrategy: (retries: number) =>
+        Math.min(50 * 2 ** Math.min(retries, 16), limits.maxReconnectDelayMs),
+    },
+  };
+}
+
+function defined(options: ConnectionLimits): Partial<Record<keyof typeof DEFAULT_REDIS_CONNECTION, number>> {
   const out: Partial<Record<keyof typeof DEFAULT_REDIS_CONNECTION, number>> = {};
   for (const key of Object.keys(DEFAULT_REDIS_CONNECTION) as Array<keyof typeof DEFAULT_REDIS_CONNECTION>) {
     const value = options[key];

@@ -1,9 +1,16 @@
 export { connectRedis, DEFAULT_REDIS_CONNECTION } from './connect-redis.js';
 export type { ConnectRedisOptions } from './connect-redis.js';
+export { connectRedisCluster } from './connect-redis-cluster.js';
+export type { ConnectRedisClusterOptions } from './connect-redis-cluster.js';
+export { connectRedisSentinel } from './connect-redis-sentinel.js';
+export type { ConnectRedisSentinelOptions } from './connect-redis-sentinel.js';
+export { DEFAULT_PUB_SUB } from './pub-sub-mode.js';
+export type { PubSubMode } from './pub-sub-mode.js';
 export type {
   RedisClient,
   RedisClusterClient,
   RedisNodeClient,
+  RedisSentinelClient,
   RedisStoreOptions,
 } from './redis-client.js';
 export { RedisEventStore } from './redis-event-store.js';

@@ -1,4 +1,4 @@
-import type { createClient, createCluster } from 'redis';
+import type { createClient, createCluster, createSentinel } from 'redis';
 
 /**
  * A node-redis (v5) client of one Redis server, as `createClient()` returns it.
@@ -22,8 +22,21 @@ export type RedisNodeClient = ReturnType<typeof createClient>;
 export type RedisClusterClient = ReturnType<typeof createCluster>;
 
 /**
+ * A node-redis (v5) client of a Sentinel-managed primary, as `createSentinel()` (or
+ * `connectRedisSentinel`) returns it: it asks the sentinels where the primary is, and follows a
+ * promotion.
+ *
+ * @example
+ * ```ts
+ * const client: RedisSentinelClient = await createSentinel({ name: 'mymaster', sentinelRootNodes }).connect();
+ * ```
+ */
+export type RedisSentinelClient = ReturnType<typeof createSentinel>;
+
+/**
  * What every class of this package takes, connected by the caller: a client of one Redis server
- * (`createClient`, or `connectRedis`) or of a Redis Cluster (`createCluster`). Every multi-key step
+ * (`createClient`, or `connectRedis`), of a Redis Cluster (`createCluster`, or `connectRedisCluster`), or of
+ * a Sentinel-managed primary (`createSentinel`, or `connectRedisSentinel`). Every multi-key step
  * and script stays in one slot (see the README's key layout), so both run the same commands. The
  * message bus also makes a `duplicate()` of it for its subscriptions (a connection in subscriber mode
  * runs nothing else).
@@ -34,19 +47,25 @@ export type RedisClusterClient = ReturnType<typeof createCluster>;
  * const sessionStore = new RedisSessionStore({ client });
  * ```
  */
-export type RedisClient = RedisNodeClient | RedisClusterClient;
+export type RedisClient = RedisNodeClient | RedisClusterClient | RedisSentinelClient;
 
 /** Whether `client` is a Redis Cluster client (it knows the cluster's primaries). Package-internal. */
 export function isCluster(client: RedisClient): client is RedisClusterClient {
   return 'masters' in client;
 }
 
+/** Whether `client` is a Sentinel-managed client. Package-internal. */
+export function isSentinel(client: RedisClient): client is RedisSentinelClient {
+  return 'getMasterNode' in client;
+}
+
 /**
  * Sends a raw command about `key` (e.g. `EVALSHA … 1 <key> …`): a cluster client routes it to the
- * primary of the key's slot, a single-server client sends it as is. Package-internal.
+ * primary of the key's slot (any node when `key` is undefined), a single-server client sends it as is. Package-internal.
  */
-export function sendKeyed(client: RedisClient, key: string, args: string[]): Promise<unknown> {
-  return isCluster(client) ? client.sendCommand(key, false, args) : client.sendCommand(args);
+export function sendKeyed(client: RedisClient, key: string | undefined, args: string[]): Promise<unknown> {
+  if (isCluster(client)) return client.sendCommand(key, false, args);
+  return isSentinel(client) ? client.sendCommand(false, args) : client.sendCommand(args);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   sendKeyed,
   unsafeId,
 } from './redis-client.js';
-import { channelOn } from './redis-message-bus.js';
+import { routeOn } from './redis-message-bus.js';
 
 /**
  * Options for {@link RedisEventStore}.
@@ -31,21 +31,28 @@ const REPLAY_PAGE = 500;
 
 /**
  * `storeEventAndPublish` in one round trip: what `storeEvent` runs (`XADD … MAXLEN =`, `PEXPIRE`) and
- * the bus's `PUBLISH`, atomically. KEYS[1] the stream; ARGV: MAXLEN, TTL ms, the message's JSON, the
- * channel, and the payload's head up to the entry id (`{"e":"<streamId>#`, escaped by JSON.stringify),
- * so the published text is byte for byte `JSON.stringify({ e: eventId, m: message })` (no cjson).
+ * the bus's `PUBLISH` (or `SPUBLISH`), atomically. KEYS[1] the stream; ARGV: MAXLEN, TTL ms, the
+ * message's JSON, the channel, and the payload's head up to the entry id (`{"e":"<streamId>#`, escaped
+ * by JSON.stringify), so the published text is byte for byte `JSON.stringify({ e: eventId, m: message })`
+ * (no cjson). The channel `<prefix>bus:stream:{<streamId>}` shares the stream key's slot, which a
+ * cluster requires of a script's `SPUBLISH`.
  */
-const STORE_AND_PUBLISH = defineScript({
-  NUMBER_OF_KEYS: 1,
-  SCRIPT: `local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', 'm', ARGV[3])
+function storeAndPublish(publish: 'PUBLISH' | 'SPUBLISH') {
+  return defineScript({
+    NUMBER_OF_KEYS: 1,
+    SCRIPT: `local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', 'm', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('PUBLISH', ARGV[4], ARGV[5] .. id .. '","m":' .. ARGV[3] .. '}')
+redis.call('${publish}', ARGV[4], ARGV[5] .. id .. '","m":' .. ARGV[3] .. '}')
 return id`,
-  parseCommand(): void {
-    // Run through `sendCommand` (see storeEventAndPublish): the caller's client has no scripts defined.
-  },
-  transformReply: (reply: unknown) => reply,
-});
+    parseCommand(): void {
+      // Run through `sendCommand` (see storeEventAndPublish): the caller's client has no scripts defined.
+    },
+    transformReply: (reply: unknown) => reply,
+  });
+}
+
+const STORE_AND_PUBLISH = storeAndPublish('PUBLISH');
+const STORE_AND_SPUBLISH = storeAndPublish('SPUBLISH');
 
 /**
  * An {@link EventStore} on Redis Streams: one stream per SSE stream (`<prefix>events:{<streamId>}`, hash-tagged so a
@@ -99,7 +106,7 @@ export class RedisEventStore implements EventStore {
 
   /**
    * Stores the event and publishes `{ e: eventId, m: message }` on `topic` of `bus` in ONE round trip
-   * (a Lua script: `XADD`, `PEXPIRE`, `PUBLISH`) when `bus` is a `RedisMessageBus` on this store's
+   * (a Lua script: `XADD`, `PEXPIRE`, `PUBLISH` or, sharded, `SPUBLISH`) when `bus` is a `RedisMessageBus` on this store's
    * client; otherwise stores, then publishes (two round trips, or one and the other bus's cost).
    */
   async storeEventAndPublish(
@@ -109,20 +116,21 @@ export class RedisEventStore implements EventStore {
     topic: string,
   ): Promise<string> {
     if (!isKeySafe(streamId)) throw unsafeId('Stream', streamId);
-    const channel = this.#scripting ? channelOn(bus, this.#client, topic) : undefined;
-    if (channel === undefined) return this.#storeThenPublish(streamId, message, bus, topic);
+    const route = this.#scripting ? await routeOn(bus, this.#client, topic) : undefined;
+    if (route === undefined) return this.#storeThenPublish(streamId, message, bus, topic);
+    const script = route.sharded ? STORE_AND_SPUBLISH : STORE_AND_PUBLISH;
     const head = JSON.stringify(`${streamId}${SEPARATOR}`);
     const [max, ttl] = this.#scriptLimits;
     const key = this.#key(streamId);
     const command = [
       'EVALSHA',
-      STORE_AND_PUBLISH.SHA1,
+      script.SHA1,
       '1',
       key,
       max,
       ttl,
       JSON.stringify(message),
-      channel,
+      route.channel,
       `{"e":${head.slice(0, -1)}`,
     ];
     let entryId: unknown;
@@ -139,7 +147,7 @@ export class RedisEventStore implements EventStore {
       // Not in this server's script cache (first use, a restart, SCRIPT FLUSH): EVAL caches it.
       if (!error.message.startsWith('NOSCRIPT')) throw error;
       command[0] = 'EVAL';
-      command[1] = STORE_AND_PUBLISH.SCRIPT as string;
+      command[1] = script.SCRIPT as string;
       entryId = await sendKeyed(this.#client, key, command);
     }
     return `${streamId}${SEPARATOR}${String(entryId)}`;

@@ -6,9 +6,9 @@ import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprot
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '@x/client';
 import { MetaKey, TASKS_EXTENSION } from '@x/protocol';
-import { startRedis, startRedisCluster, waitFor } from '@x/test-kit';
+import { startRedis, startRedisCluster, startRedisSentinel, waitFor } from '@x/test-kit';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { type Balancer, startBalancer } from '@x/test-kit/balancer';
 
 // Three real x-mcp server processes (fixtures/cluster-server.mjs, on the built packages) share one real
@@ -40,6 +40,11 @@ async function startProcess(name: string, prefix: string, json: boolean): Promis
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
+  });
+  // A failed test shows what each process reported (its handler's onerror): a lost bus message or a
+  // refused subscription shows up there.
+  onTestFailed(() => {
+    if (stderr !== '') console.error(`process ${name} (${redisUrl}) stderr:\n${stderr}`);
   });
   cleanup.push(async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -78,13 +83,22 @@ function xmcpClient(): Client {
 
 const text = (result: { content: unknown[] }): string => (result.content[0] as { text: string }).text;
 
-// Every test, on one redis-server and on a Redis Cluster (issue #41): the same proofs, unchanged.
-describe.each(['one redis-server', 'a Redis Cluster (3 primaries, 3 replicas)'])('on %s', (backend) => {
+// Every test, on one redis-server, on a Redis Cluster and on a Sentinel set (issue #41): the same proofs,
+// unchanged.
+describe.each([
+  'one redis-server',
+  'a Redis Cluster (3 primaries, 3 replicas)',
+  'a Sentinel set (a primary, a replica, 3 sentinels)',
+])('on %s', (backend) => {
   beforeAll(async () => {
     if (backend === 'one redis-server') {
       const redis = await startRedis();
       redisUrl = redis.url;
       stopRedis = () => redis.stop();
+    } else if (backend.startsWith('a Sentinel set')) {
+      const set = await startRedisSentinel();
+      redisUrl = `sentinel://${set.name}@${set.sentinelRootNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+      stopRedis = () => set.stop();
     } else {
       const cluster = await startRedisCluster();
       redisUrl = cluster.rootNodes.map((node) => node.url).join(',');

@@ -113,7 +113,8 @@ describe('RedisEventStore.storeEventAndPublish', () => {
     // A stream id JSON must escape, to check the payload's event id is written as JSON.stringify does.
     const streamId = 'odd "id" \\ / é.g';
     const topic = `stream:${streamId}`;
-    const texts = await rawChannel(`${busPrefix}bus:${topic}`);
+    // The channel's hash tag is the topic's id (issue #41), so it shares the stream key's slot.
+    const texts = await rawChannel(`${busPrefix}bus:stream:{${streamId}}`);
     const payloads: unknown[] = [];
     await bus.subscribe(topic, (payload) => payloads.push(payload));
 

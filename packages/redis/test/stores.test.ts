@@ -15,16 +15,20 @@ import {
 } from '@x/protocol';
 import {
   type RedisClusterHandle,
+  type RedisSentinelHandle,
   type RedisServerHandle,
   startRedis,
   startRedisCluster,
+  startRedisSentinel,
   waitFor,
 } from '@x/test-kit';
 import { createClient, createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  connectRedisSentinel,
   type RedisClient,
   type RedisClusterClient,
+  type RedisSentinelClient,
   RedisEventStore,
   RedisMessageBus,
   RedisSessionStore,
@@ -40,14 +44,22 @@ let clusterClient: RedisClient;
 // A real Redis Cluster (3 primaries, 3 replicas) and a `createCluster` client (issue #41).
 let realCluster: RedisClusterHandle;
 let realClusterClient: RedisClusterClient;
+// A Sentinel set (a primary, a replica, three sentinels) and a Sentinel client (issue #41).
+let sentinelSet: RedisSentinelHandle;
+let sentinelClient: RedisSentinelClient;
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  [redis, clusterRedis, realCluster] = await Promise.all([
+  [redis, clusterRedis, realCluster, sentinelSet] = await Promise.all([
     startRedis(),
     startRedis({ cluster: true }),
     startRedisCluster(),
+    startRedisSentinel(),
   ]);
+  sentinelClient = await connectRedisSentinel({
+    name: sentinelSet.name,
+    sentinels: sentinelSet.sentinelRootNodes,
+  });
   client = await createClient({ url: redis.url }).connect();
   clusterClient = await createClient({ url: clusterRedis.url }).connect();
   realClusterClient = await createCluster({ rootNodes: realCluster.rootNodes }).connect();
@@ -58,6 +70,8 @@ afterAll(async () => {
   client?.destroy();
   clusterClient?.destroy();
   realClusterClient?.destroy();
+  await sentinelClient?.destroy();
+  await sentinelSet?.stop();
   await redis?.stop();
   await clusterRedis?.stop();
   await realCluster?.stop();
@@ -131,6 +145,23 @@ const implementations: Record<string, Kinds> = {
       return fanOut;
     },
     tasks: () => new RedisTaskStore({ client: realClusterClient, prefix: prefix() }),
+  },
+  'redis sentinel (a primary, a replica, 3 sentinels)': {
+    events: (max) =>
+      new RedisEventStore({ client: sentinelClient, prefix: prefix(), maxEventsPerStream: max }),
+    sessions: (idleTimeoutMs) =>
+      new RedisSessionStore({ client: sentinelClient, prefix: prefix(), idleTimeoutMs }),
+    bus: () => {
+      const bus = new RedisMessageBus({ client: sentinelClient, prefix: prefix() });
+      closers.push(() => bus.close());
+      return bus;
+    },
+    fanOut: () => {
+      const fanOut = new RedisSubscriptionFanOut({ client: sentinelClient, prefix: prefix() });
+      closers.push(() => fanOut.close());
+      return fanOut;
+    },
+    tasks: () => new RedisTaskStore({ client: sentinelClient, prefix: prefix() }),
   },
 };
 

@@ -5,9 +5,13 @@ export { type Browser, consentOverHttp, newBrowser } from './oauth-consent.js';
 export {
   type RedisClusterHandle,
   type RedisClusterNode,
+  type RedisSentinelHandle,
+  type RedisSentinelNode,
   type RedisServerHandle,
   type StartRedisClusterOptions,
   type StartRedisOptions,
+  type StartRedisSentinelOptions,
   startRedis,
   startRedisCluster,
+  startRedisSentinel,
 } from './redis-server.mjs';

@@ -41,7 +41,10 @@ export interface StartRedisClusterOptions {
   primaries?: number | undefined;
   /** Replicas of each primary. Default 1. */
   replicasPerPrimary?: number | undefined;
-  /** `--cluster-node-timeout`: how long a silent primary takes to be failed over. Default 2 000 ms. */
+  /**
+   * `--cluster-node-timeout`: how long a silent primary takes to be failed over. Default 2 000 ms. A
+   * replica always takes over (`--cluster-replica-validity-factor 0`), however stale its link looked.
+   */
   nodeTimeoutMs?: number | undefined;
 }
 
@@ -76,3 +79,54 @@ export interface RedisClusterHandle extends AsyncDisposable {
  * const client = await createCluster({ rootNodes: cluster.rootNodes }).connect();
  */
 export function startRedisCluster(options?: StartRedisClusterOptions): Promise<RedisClusterHandle>;
+
+/** Options of {@link startRedisSentinel}. */
+export interface StartRedisSentinelOptions {
+  /** The primary's name in the sentinels' configuration. Default `'mymaster'`. */
+  name?: string | undefined;
+  /** Replicas of the primary. Default 1. */
+  replicas?: number | undefined;
+  /** Sentinels (quorum: a majority of them). Default 3. */
+  sentinels?: number | undefined;
+  /** `sentinel down-after-milliseconds`: how long a silent primary takes to be failed over. Default 1 000. */
+  downAfterMs?: number | undefined;
+}
+
+/** One process of a {@link RedisSentinelHandle}: a data server or a sentinel. */
+export interface RedisSentinelNode {
+  host: '127.0.0.1';
+  port: number;
+  /** `redis://127.0.0.1:<port>`. */
+  url: string;
+  kind: 'server' | 'sentinel';
+  /** Stops it (SIGTERM, then SIGKILL after 5 s). Idempotent. */
+  stop(): Promise<void>;
+  /** `kill -9`, as a crash. */
+  kill(): void;
+}
+
+/** A Sentinel set started for one test suite; disposing it stops every process. */
+export interface RedisSentinelHandle extends AsyncDisposable {
+  /** The primary's name, for `createSentinel({ name })`. */
+  name: string;
+  /** The data servers: the first started as the primary, the others as its replicas. */
+  servers: RedisSentinelNode[];
+  sentinels: RedisSentinelNode[];
+  /** For node-redis `createSentinel({ sentinelRootNodes })`. */
+  sentinelRootNodes: Array<{ host: string; port: number }>;
+  /** The port of the primary the sentinels name now (another one after a failover). */
+  primaryPort(): Promise<number>;
+  /** Stops every process and removes their files. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a real Sentinel set on 127.0.0.1: one primary, its replicas, and sentinels
+ * (`redis-server <conf> --sentinel`) on free ports; resolves once the replicas are in sync and every
+ * sentinel sees them and the other sentinels. A missing binary fails loudly.
+ *
+ * @example
+ * await using set = await startRedisSentinel();
+ * const client = await createSentinel({ name: set.name, sentinelRootNodes: set.sentinelRootNodes }).connect();
+ */
+export function startRedisSentinel(options?: StartRedisSentinelOptions): Promise<RedisSentinelHandle>;

@@ -1,7 +1,7 @@
 // Plain JavaScript (typed by redis-server.d.mts) so the built apps (apps/bench, apps/examples' cluster demo)
 // can import it too: the rest of the test kit is TypeScript source that only vitest loads.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,7 @@ async function freePort() {
 
 /** Spawns redis-server and resolves once it accepts connections; rejects with its output otherwise. */
 function launch(binary, port, extraArgs = []) {
-  const child = spawn(
+  return spawnUntil(
     binary,
     [
       ...extraArgs,
@@ -42,13 +42,18 @@ function launch(binary, port, extraArgs = []) {
       '--protected-mode',
       'no',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    'Ready to accept connections',
   );
+}
+
+/** Spawns `binary args` and resolves once its output holds `ready`; rejects with its output otherwise. */
+function spawnUntil(binary, args, ready) {
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk) => {
       output += chunk.toString('utf8');
-      if (output.includes('Ready to accept connections')) {
+      if (output.includes(ready)) {
         child.stdout?.off('data', onData);
         child.stdout?.resume();
         child.stderr?.resume();
@@ -68,7 +73,9 @@ function launch(binary, port, extraArgs = []) {
     });
     child.once('exit', (code, signal) => {
       reject(
-        new Error(`redis-server exited before it was ready (code ${code}, signal ${signal}):\n${output}`),
+        new Error(
+          `${binary} ${args.join(' ')} exited before it was ready (code ${code}, signal ${signal}):\n${output}`,
+        ),
       );
     });
   });
@@ -166,7 +173,8 @@ export async function startRedis(options = {}) {
  * Starts a real Redis Cluster on 127.0.0.1: `primaries × (1 + replicasPerPrimary)` `redis-server
  * --cluster-enabled yes` on free ports (bus ports chosen free too, `--cluster-port`), joined by
  * `redis-cli --cluster create --cluster-replicas <n> --cluster-yes`; resolves once every node reports
- * `cluster_state:ok`. `--cluster-node-timeout` is short (default 2 s) so a failover takes seconds.
+ * `cluster_state:ok`. `--cluster-node-timeout` is short (default 2 s) so a failover takes seconds, and
+ * `--cluster-replica-validity-factor 0` lets a replica take over however stale its link looked.
  *
  * @example
  * await using cluster = await startRedisCluster();
@@ -199,6 +207,10 @@ export async function startRedisCluster(options = {}) {
           join(dir, `nodes-${port}.conf`),
           '--cluster-node-timeout',
           String(nodeTimeoutMs),
+          // A replica whose link to its primary was slow (a busy CI box) must still take over when the
+          // primary dies: with the default factor it may judge its data too old and never fail over.
+          '--cluster-replica-validity-factor',
+          '0',
           '--dir',
           dir,
         ];
@@ -249,6 +261,139 @@ export async function startRedisCluster(options = {}) {
   return {
     nodes,
     rootNodes: nodes.map((node) => ({ url: node.url })),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** Polls `check` every 50 ms until it is true; throws `what` after `timeoutMs`. */
+async function until(check, what, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const done = await check().catch(() => false);
+    if (done) return;
+    if (Date.now() > deadline) throw new Error(`redis sentinel set: ${what} never happened`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Starts a real Sentinel set on 127.0.0.1: one primary, `replicas` replicas (`--replicaof`), and
+ * `sentinels` sentinels (`redis-server <conf> --sentinel`, no redis-sentinel package needed) watching
+ * it as `name` with quorum `⌊sentinels/2⌋+1` and a short `down-after-milliseconds` (1 s by default) so
+ * a failover takes seconds. Resolves once every replica is in sync and every sentinel knows the
+ * replicas and the other sentinels. A missing binary fails loudly.
+ *
+ * @example
+ * await using set = await startRedisSentinel();
+ * const client = await createSentinel({ name: set.name, sentinelRootNodes: set.sentinelRootNodes }).connect();
+ */
+export async function startRedisSentinel(options = {}) {
+  const name = options.name ?? 'mymaster';
+  const replicaCount = options.replicas ?? 1;
+  const sentinelCount = options.sentinels ?? 3;
+  const downAfterMs = options.downAfterMs ?? 1_000;
+  const binary = redisBinary();
+  const dir = mkdtempSync(join(tmpdir(), 'x-redis-sentinel-'));
+  const servers = [];
+  const sentinels = [];
+  const handleOf = (port, child, kind) => {
+    let running = child;
+    return {
+      host: '127.0.0.1',
+      port,
+      url: `redis://127.0.0.1:${port}`,
+      kind,
+      stop: async () => {
+        const current = running;
+        running = undefined;
+        current?.kill('SIGCONT');
+        if (current !== undefined) await stopChild(current);
+      },
+      kill: () => running?.kill('SIGKILL'),
+    };
+  };
+  const stop = async () => {
+    await Promise.all([...sentinels, ...servers].map((node) => node.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const ports = [];
+    for (let i = 0; i < 1 + replicaCount + sentinelCount; i++) ports.push(await freePort());
+    const [primaryPort, ...rest] = ports;
+    const replicaPorts = rest.slice(0, replicaCount);
+    const sentinelPorts = rest.slice(replicaCount);
+    servers.push(handleOf(primaryPort, await launch(binary, primaryPort, ['--dir', dir]), 'server'));
+    for (const port of replicaPorts) {
+      const child = await launch(binary, port, [
+        '--dir',
+        dir,
+        '--replicaof',
+        '127.0.0.1',
+        String(primaryPort),
+      ]);
+      servers.push(handleOf(port, child, 'server'));
+    }
+    for (const port of replicaPorts)
+      await until(
+        async () => (await redisCli(port, ['INFO', 'replication'])).includes('master_link_status:up'),
+        `replica ${port} in sync`,
+      );
+    const quorum = Math.floor(sentinelCount / 2) + 1;
+    for (const port of sentinelPorts) {
+      const conf = join(dir, `sentinel-${port}.conf`);
+      writeFileSync(
+        conf,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          'protected-mode no',
+          `dir ${dir}`,
+          `sentinel monitor ${name} 127.0.0.1 ${primaryPort} ${quorum}`,
+          `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
+          `sentinel failover-timeout ${name} ${Math.max(5_000, downAfterMs * 5)}`,
+          `sentinel parallel-syncs ${name} 1`,
+          '',
+        ].join('\n'),
+      );
+      const child = await spawnUntil(binary, [conf, '--sentinel'], '+monitor master');
+      sentinels.push(handleOf(port, child, 'sentinel'));
+    }
+    for (const port of sentinelPorts) {
+      await until(
+        async () => {
+          const master = await redisCli(port, ['SENTINEL', 'MASTER', name]);
+          const lines = master.split('\n').map((line) => line.trim());
+          const field = (key) => lines[lines.indexOf(key) + 1];
+          return (
+            Number(field('num-slaves')) === replicaCount &&
+            Number(field('num-other-sentinels')) === sentinelCount - 1
+          );
+        },
+        `sentinel ${port} to see ${replicaCount} replica(s) and ${sentinelCount - 1} other sentinel(s)`,
+      );
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  /** The port of the primary the sentinels name now (it changes after a failover). */
+  const primaryPort = async () => {
+    for (const sentinel of sentinels) {
+      const reply = await redisCli(sentinel.port, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name]).catch(
+        () => undefined,
+      );
+      const port = Number(reply?.split('\n')[1]);
+      if (Number.isInteger(port) && port > 0) return port;
+    }
+    throw new Error('no sentinel answered');
+  };
+  return {
+    name,
+    servers,
+    sentinels,
+    sentinelRootNodes: sentinels.map((node) => ({ host: node.host, port: node.port })),
+    primaryPort,
     stop,
     [Symbol.asyncDispose]: stop,
   };
