@@ -91,9 +91,12 @@ export class Server {
     this.#x.onerror = (error) => this.onerror?.(error);
     // x-mcp consumes `notifications/initialized` itself (no user handler sees it): watch it pass.
     this.#x.use({
-      incomingNotification: async (notification, _extra, next) => {
-        await next(notification);
+      incomingNotification: (notification, _extra, next) => {
+        const handled = next(notification);
+        // Called in the same turn, as 1.x does: a request that arrived with the notification (same
+        // chunk) is dispatched after this, so what `oninitialized` registers is there for it.
         if (notification.method === 'notifications/initialized') this.oninitialized?.();
+        return handled;
       },
     });
   }

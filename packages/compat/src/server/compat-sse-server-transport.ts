@@ -81,8 +81,15 @@ export class SSEServerTransport implements Transport {
       );
     const res = this.#res;
     await this.#node(res.req, res);
-    if (this.#inner === undefined)
+    if (this.#inner === undefined) {
+      // x-mcp writes a refusal at the end of the event-loop turn: its status is known once it went out.
+      if (!res.writableFinished && !res.destroyed)
+        await new Promise<void>((resolve) => {
+          res.once('finish', resolve);
+          res.once('close', resolve);
+        });
       throw new Error(`SSEServerTransport: the event stream was refused (HTTP ${res.statusCode})`);
+    }
   }
 
   /**
