@@ -31,7 +31,7 @@ export class LazyResponse implements Response {
   /** The body as the server made it; read through `body`/`text()` … to get bytes. */
   readonly content: LazyBody;
   readonly redirected = false;
-  readonly type: ResponseType = 'default';
+  readonly type: Response['type'] = 'default';
   readonly url = '';
   #response: Response | undefined;
 
