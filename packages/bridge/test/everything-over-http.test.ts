@@ -1,8 +1,6 @@
 // The official reference server (`@modelcontextprotocol/server-everything`, stdio) bridged to Streamable
 // HTTP on 127.0.0.1: one spawned upstream process per downstream session, driven by the x-mcp client and
 // by the official SDK client.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client } from '@x/client';
@@ -13,21 +11,7 @@ import { createStreamableHttpHandler } from '@x/transport-streamable-http';
 import { toNodeHandler } from '@x/transport-streamable-http/node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Bridge, createBridge } from '../src/index.js';
-
-const EVERYTHING = join(
-  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive, EVERYTHING } from './helpers.js';
 
 interface Bridged {
   http: HttpServerHandle;

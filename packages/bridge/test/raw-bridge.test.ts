@@ -1,26 +1,10 @@
 // Raw mode against a real process: the official everything-server over stdio, messages unchanged.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Client } from '@x/client';
 import { InMemoryTransport } from '@x/protocol/core';
 import { StdioClientTransport } from '@x/transport-stdio';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Bridge, createBridge } from '../src/index.js';
-
-const EVERYTHING = join(
-  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive, EVERYTHING } from './helpers.js';
 
 let bridge: Bridge | undefined;
 afterEach(async () => {
