@@ -118,11 +118,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'serve',
     usage:
-      'serve [--transport stdio|http|sse|ws] [--port <n>] [--host <address>] [--auth-token <secret> | --auth-token-file <path> | --auth-issuer <url> [--auth-audience <aud>] [--auth-scope <scope>]…]',
+      'serve [--transport stdio|http|sse|ws|grpc] [--port <n>] [--host <address>] [--auth-token <secret> | --auth-token-file <path> | --auth-issuer <url> [--auth-audience <aud>] [--auth-scope <scope>]…]',
     summary: 'Run the example "everything" server; prints its URL on the first line of stdout',
     examples: [
       'x-mcp serve --transport http --port 3000',
       'x-mcp serve --transport stdio',
+      'x-mcp serve --transport grpc --port 50051   # then: x-mcp tools grpc://127.0.0.1:50051',
       'x-mcp serve --auth-token s3cret   # then: x-mcp tools --token s3cret http://127.0.0.1:3000/mcp',
       'x-mcp serve --auth-issuer https://auth.example.com --auth-scope mcp:tools',
     ],
@@ -174,7 +175,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     short: 'H',
     value: "'<name>: <value>'",
     repeatable: true,
-    description: 'HTTP/WebSocket header sent with every request (repeatable)',
+    description: 'HTTP/WebSocket header (gRPC metadata) sent with every request (repeatable)',
     commands: CLIENT_COMMANDS,
   },
   {
@@ -239,7 +240,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     name: 'transport',
     value: '<name>',
     description: 'for http(s) URLs: http (Streamable HTTP only) or sse (legacy HTTP+SSE only); default: both',
-    descriptions: { serve: 'what to serve over: http (default), sse, ws or stdio' },
+    descriptions: { serve: 'what to serve over: http (default), sse, ws, grpc or stdio' },
     commands: [...CLIENT_COMMANDS, 'serve'],
   },
   {

@@ -38,6 +38,8 @@ export function renderHelp(style: Style): string {
     style.bold('Targets:'),
     '  http://… https://…   Streamable HTTP, falling back to legacy HTTP+SSE on 400/404/405',
     '  ws://… wss://…       WebSocket',
+    '  grpc://… grpcs://…   gRPC (the JSON-RPC tunnel); grpcs is TLS: NODE_EXTRA_CA_CERTS trusts a private CA',
+    '                       (GRPC_DEFAULT_SSL_ROOTS_FILE_PATH, when set, replaces the trusted roots)',
     '  -- <command> [args…] a stdio server this process starts (must come last)',
     '',
     style.bold('Commands:'),

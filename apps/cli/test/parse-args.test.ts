@@ -61,6 +61,19 @@ describe('resolveTarget', () => {
     expect(ws.target.kind).toBe('ws');
   });
 
+  it('takes a grpc(s)://host:port URL last as a gRPC target, never part of a failover pair', () => {
+    const { target, rest } = resolveTarget({
+      positionals: ['http://h/doc', 'grpcs://h:8443'],
+      serverCommand: undefined,
+    });
+    expect(target).toMatchObject({ kind: 'grpc' });
+    expect(target.kind === 'grpc' && target.url.host).toBe('h:8443');
+    expect(rest).toEqual(['http://h/doc']);
+    expect(() => resolveTarget({ positionals: ['grpc://h'], serverCommand: undefined })).toThrow(
+      /give grpc:\/\/host:port/,
+    );
+  });
+
   it('takes a ws(s) and an http(s) URL last as one failover target, WebSocket first', () => {
     const { target, rest } = resolveTarget({
       positionals: ['echo', 'http://h/mcp', 'ws://h/ws'],

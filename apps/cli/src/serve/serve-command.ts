@@ -6,12 +6,14 @@ import type { Terminal } from '../output/terminal.js';
 import { loadEverythingServer } from './load-everything-server.js';
 import { readServeAuth } from './serve-auth.js';
 import type { ListeningServer } from './listening-server.js';
+import { serveGrpc } from './serve-grpc.js';
 import { type ServeOptions, serveHttp, serveSse, serveStdio, serveWs } from './serve-transports.js';
 
 const TRANSPORTS = {
   http: { start: serveHttp, label: 'Streamable HTTP' },
   sse: { start: serveSse, label: 'legacy HTTP+SSE' },
   ws: { start: serveWs, label: 'WebSocket' },
+  grpc: { start: serveGrpc, label: 'gRPC' },
   stdio: { start: serveStdio, label: 'stdio' },
 } as const satisfies Record<string, { start: (o: ServeOptions) => Promise<ListeningServer>; label: string }>;
 
@@ -33,7 +35,7 @@ export function prepareServe(
   }
   const name = args.values.get('transport')?.at(-1) ?? 'http';
   if (!Object.hasOwn(TRANSPORTS, name)) {
-    throw new UsageError(`unknown --transport ${name}; serve speaks stdio, http, sse or ws`, {
+    throw new UsageError(`unknown --transport ${name}; serve speaks stdio, http, sse, ws or grpc`, {
       command: 'serve',
     });
   }
@@ -41,7 +43,7 @@ export function prepareServe(
   const port = readPort(args.values.get('port')?.at(-1));
   const host = args.values.get('host')?.at(-1) ?? '127.0.0.1';
   if (name === 'stdio' && (args.values.has('port') || args.values.has('host'))) {
-    throw new UsageError('--port and --host apply to http, sse and ws; stdio has no address', {
+    throw new UsageError('--port and --host apply to http, sse, ws and grpc; stdio has no address', {
       command: 'serve',
     });
   }
@@ -79,7 +81,7 @@ export function prepareServe(
       // Off loopback, an unprotected server is everyone's: its tools run for whoever reaches the port.
       if (authSpec === undefined && !isLoopbackHost(host))
         terminal.err(
-          `warning: ${host} is reachable from other machines and the server has no authorization; anyone who can connect can use it${name === 'ws' ? ' (ws takes no --auth-*: bind 127.0.0.1, or serve http with --auth-token or --auth-issuer)' : ' (protect it with --auth-token or --auth-issuer, or bind 127.0.0.1)'}`,
+          `warning: ${host} is reachable from other machines and the server has no authorization; anyone who can connect can use it${name === 'ws' || name === 'grpc' ? ` (${name} takes no --auth-*: bind 127.0.0.1, or serve http with --auth-token or --auth-issuer)` : ' (protect it with --auth-token or --auth-issuer, or bind 127.0.0.1)'}`,
         );
     }
     const stopped = new Promise<void>((resolve) =>

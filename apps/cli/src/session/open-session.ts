@@ -11,7 +11,7 @@ import type { LazyCliAuth } from './lazy-auth.js';
 import { ConnectError } from './connect-error.js';
 
 /** What the session runs over, for `info` and error messages. */
-export type TransportName = 'streamable-http' | 'sse' | 'websocket' | 'stdio';
+export type TransportName = 'streamable-http' | 'sse' | 'websocket' | 'grpc' | 'stdio';
 
 /** A connected client plus what it took to get there; `close()` releases everything. */
 export interface Session {
@@ -50,7 +50,8 @@ const CONNECT_TIMEOUT_MS = 30_000;
 /**
  * Connects a `Client` to the target: http(s) → Streamable HTTP with fallback to legacy HTTP+SSE (the
  * client's `fallback`, used on a 400/404/405 answer), ws(s) → WebSocket, a ws(s) and an http(s) URL →
- * a `FailoverTransport` (WebSocket, then Streamable HTTP, then legacy HTTP+SSE at the http(s) URL;
+ * grpc(s) → the gRPC tunnel (TLS for grpcs, trusting the system's roots plus NODE_EXTRA_CA_CERTS), a
+ * `FailoverTransport` (WebSocket, then Streamable HTTP, then legacy HTTP+SSE at the http(s) URL;
  * switches are noted on stderr; requests safe to
  * repeat are retried unless `--retry 0`), `-- cmd` → stdio (`--retry n` restarts a crashed server). The era is
  * negotiated by the client (`--legacy` / `--protocol-version` narrow it). Elicitations are answered at
@@ -147,6 +148,10 @@ export async function openSession(input: OpenSessionOptions): Promise<Session> {
     connecting = client.connect(
       new WebSocketClientTransport(target.url, { headers: { ...options.headers } }),
     );
+  } else if (target.kind === 'grpc') {
+    transport = 'grpc';
+    const { connectGrpc } = await import('./grpc-transport.js');
+    connecting = client.connect(await connectGrpc(target.url, options.headers));
   } else if (options.transport === 'sse') {
     transport = 'sse';
     connecting = client.connect(await sse(target.url, httpOptions()));
@@ -252,7 +257,7 @@ async function startAuth({
   return lazyCliAuth({ serverUrl, terminal, noBrowser: options.noBrowser });
 }
 
-/** Headers travel only over HTTP and WebSocket; environment variables only reach a spawned server. */
+/** Headers travel only over HTTP, WebSocket and gRPC (as metadata); environment variables only reach a spawned server. */
 function checkOptionsFitTarget({ target, options, command }: OpenSessionOptions): void {
   if (target.kind === 'stdio' && Object.keys(options.headers).length > 0) {
     throw new UsageError(

@@ -126,7 +126,7 @@ export function startCli(args: readonly string[], options: { env?: Record<string
 
 /** `x-mcp serve --transport <t> --port 0`; resolves with the URL it prints on its first stdout line. */
 export async function serve(
-  transport: 'http' | 'sse' | 'ws',
+  transport: 'http' | 'sse' | 'ws' | 'grpc',
   extra: readonly string[] = [],
 ): Promise<{ url: string; server: LiveCli }> {
   const server = startCli(['serve', '--transport', transport, '--port', '0', ...extra]);
