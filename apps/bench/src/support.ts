@@ -4,7 +4,8 @@ import { pinningOf } from './pinning.js';
 
 /** Cells that cannot run, with the reason the report prints. */
 const MISSING: Partial<Record<SdkName, Partial<Record<TransportName, string>>>> = {
-  v2: { 'legacy-sse': 'v2 ships no legacy HTTP+SSE server transport' },
+  v1: { grpc: 'v1 ships no gRPC transport' },
+  v2: { 'legacy-sse': 'v2 ships no legacy HTTP+SSE server transport', grpc: 'v2 ships no gRPC transport' },
   'x-mcp-modern': { 'legacy-sse': 'legacy HTTP+SSE carries only the 2024-11-05 era' },
 };
 

@@ -7,7 +7,15 @@ export type SdkName = (typeof SDKS)[number];
 export const DEFAULT_SDKS: readonly SdkName[] = ['raw', 'x-mcp', 'v1', 'v2'];
 
 /** Client and server are separate processes on every transport but `in-memory`. */
-export const TRANSPORTS = ['in-memory', 'stdio', 'http-sse', 'http-json', 'legacy-sse', 'ws'] as const;
+export const TRANSPORTS = [
+  'in-memory',
+  'stdio',
+  'http-sse',
+  'http-json',
+  'legacy-sse',
+  'ws',
+  'grpc',
+] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
 
 /**
@@ -30,7 +38,13 @@ export const WORKLOADS = [
 export type WorkloadName = (typeof WORKLOADS)[number];
 
 /** Transports that have sessions a server keeps per client (W5 runs only there). */
-export const SESSION_TRANSPORTS: readonly TransportName[] = ['http-sse', 'http-json', 'legacy-sse', 'ws'];
+export const SESSION_TRANSPORTS: readonly TransportName[] = [
+  'http-sse',
+  'http-json',
+  'legacy-sse',
+  'ws',
+  'grpc',
+];
 
 /** Iteration counts of one run; `--smoke` shrinks them to seconds. */
 export interface Counts {

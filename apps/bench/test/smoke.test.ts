@@ -97,4 +97,41 @@ describe('pnpm bench --smoke', () => {
     }
     expect(markdown).toContain('*x-mcp ÷ raw*');
   }, 420_000);
+
+  it('runs the grpc column (x-mcp over the tunnel, raw: a bare grpc-js bidi stream) and says why v1/v2 have none', async () => {
+    const json = join(dir, 'grpc.json');
+    const workloads = ['w1', 'w2', 'w3', 'w4', 'w5'] as const;
+    await run(
+      process.execPath,
+      [
+        MAIN,
+        '--smoke',
+        '--transports',
+        'grpc',
+        '--workloads',
+        workloads.join(','),
+        '--no-extras',
+        '--json',
+        json,
+      ],
+      { cwd: APP_DIR, timeout: 400_000 },
+    );
+    const results = JSON.parse(readFileSync(json, 'utf8')) as RunResults;
+    const rows = results.cells.map((cell) => `${cell.workload} ${cell.transport} ${cell.sdk}`);
+    expect(rows.sort()).toEqual(
+      workloads
+        .flatMap((workload) => ['raw', 'x-mcp', 'v1', 'v2'].map((sdk) => `${workload} grpc ${sdk}`))
+        .sort(),
+    );
+    for (const cell of results.cells) {
+      const label = `${cell.workload} ${cell.transport} ${cell.sdk}`;
+      if (cell.sdk === 'v1' || cell.sdk === 'v2') {
+        expect(cell.note, label).toBe(`${cell.sdk} ships no gRPC transport`);
+        continue;
+      }
+      expect(cell.note, label).toBeUndefined();
+      for (const metric of EXPECTED[cell.workload])
+        expect(cell.metrics[metric], `${label} ${metric}`).toBeGreaterThan(0);
+    }
+  }, 420_000);
 });

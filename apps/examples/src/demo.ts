@@ -6,9 +6,10 @@ import type { Transport } from '@x/protocol';
 import { SseClientTransport } from '@x/transport-sse';
 import { StdioClientTransport } from '@x/transport-stdio';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
+import { GrpcClientTransport } from '@x/transport-grpc';
 import { WebSocketClientTransport } from '@x/transport-ws';
 import { createEverythingServer } from './everything-server.js';
-import { type Hosted, hostSse, hostStreamableHttp, hostWebSocket } from './hosting.js';
+import { type Hosted, hostGrpc, hostSse, hostStreamableHttp, hostWebSocket } from './hosting.js';
 
 interface Row {
   transport: string;
@@ -74,7 +75,8 @@ async function main(): Promise<number> {
     const http = await hostStreamableHttp(server);
     const sse = await hostSse(server);
     const ws = await hostWebSocket(server);
-    hosts.push(http, sse, ws);
+    const grpc = await hostGrpc(server);
+    hosts.push(http, sse, ws, grpc);
     const stdioServer = fileURLToPath(new URL('./stdio-server.js', import.meta.url));
 
     const plan: Array<[Row, () => Transport]> = [
@@ -92,6 +94,7 @@ async function main(): Promise<number> {
       ],
       [{ transport: 'legacy HTTP+SSE', requested: 'legacy' }, () => new SseClientTransport(sse.url)],
       [{ transport: 'WebSocket', requested: 'auto' }, () => new WebSocketClientTransport(ws.url)],
+      [{ transport: 'gRPC', requested: 'auto' }, () => new GrpcClientTransport(grpc.url.href)],
     ];
     const rows: Row[] = [];
     for (const [row, open] of plan) {

@@ -79,3 +79,14 @@ export async function hostWebSocket(server: Connectable): Promise<Hosted> {
   if (url === undefined) throw new Error('WebSocket listener has no address');
   return hosted(url, () => listener.close());
 }
+
+/** The gRPC tunnel (`mcp.transport.v1.Mcp/Session`) on a free loopback port; the URL is `grpc://host:port`. */
+export async function hostGrpc(server: Connectable): Promise<Hosted> {
+  // Loaded here: the other hosts' users do not pay for grpc-js.
+  const { listenGrpc } = await import('@x/transport-grpc');
+  const listener = await listenGrpc({
+    port: 0,
+    onsession: (transport) => server.connect(transport),
+  });
+  return hosted(new URL(`grpc://${listener.target}`), () => listener.close());
+}

@@ -21,6 +21,8 @@ export const adapter: SdkAdapter = {
         return (await import('./legacy-sse-client.js')).connectRawLegacySse(target);
       case 'ws':
         return (await import('./ws.js')).connectRawWs(target);
+      case 'grpc':
+        return (await import('./grpc.js')).connectRawGrpc(target);
     }
   },
 };

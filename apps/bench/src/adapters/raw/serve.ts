@@ -13,5 +13,7 @@ export const serve: ServeFn = async (transport) => {
       return (await import('./legacy-sse-server.js')).serveRawLegacySse();
     case 'ws':
       return (await import('./ws.js')).serveRawWs();
+    case 'grpc':
+      return (await import('./grpc.js')).serveRawGrpc();
   }
 };

@@ -30,6 +30,8 @@ export async function transportFor(target: ServerTarget): Promise<Transport> {
       const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
       return new SSEClientTransport(new URL(`${base}/sse`));
     }
+    case 'grpc':
+      throw new Error('v1 has no gRPC transport');
     case 'ws': {
       const { WebSocketClientTransport } = await import('@modelcontextprotocol/sdk/client/websocket.js');
       // v1's client needs a global `WebSocket`, which Node 20 lacks; undici's is what Node 22 exposes.

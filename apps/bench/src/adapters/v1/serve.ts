@@ -13,5 +13,7 @@ export const serve: ServeFn = async (transport) => {
       return (await import('./serve-legacy-sse.js')).serve();
     case 'ws':
       return (await import('./serve-ws.js')).serve();
+    case 'grpc':
+      throw new Error('v1 has no gRPC transport');
   }
 };

@@ -27,6 +27,8 @@ export async function transportFor(target: ServerTarget): Promise<Transport> {
     }
     case 'legacy-sse':
       throw new Error('v2 has no legacy SSE server');
+    case 'grpc':
+      throw new Error('v2 has no gRPC transport');
     case 'ws': {
       // v2 ships no WebSocket client either.
       const transport = new PlainWsTransport<JSONRPCMessage>(await openWs(`ws://127.0.0.1:${target.port}/`));

@@ -13,5 +13,7 @@ export const serve: ServeFn = async (transport) => {
       throw new Error('v2 has no legacy SSE server');
     case 'ws':
       return (await import('./serve-ws.js')).serve();
+    case 'grpc':
+      throw new Error('v2 has no gRPC transport');
   }
 };

@@ -37,5 +37,9 @@ export async function transportFor(target: ServerTarget): Promise<Transport> {
       const { WebSocketClientTransport } = await import('@x/transport-ws');
       return new WebSocketClientTransport(`ws://127.0.0.1:${target.port}/`);
     }
+    case 'grpc': {
+      const { GrpcClientTransport } = await import('@x/transport-grpc');
+      return new GrpcClientTransport(`grpc://127.0.0.1:${target.port}`);
+    }
   }
 }

@@ -13,5 +13,7 @@ export const serve: ServeFn = async (transport) => {
       return (await import('./serve-legacy-sse.js')).serve();
     case 'ws':
       return (await import('./serve-ws.js')).serve();
+    case 'grpc':
+      return (await import('./serve-grpc.js')).serve();
   }
 };
