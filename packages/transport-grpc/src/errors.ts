@@ -100,3 +100,31 @@ export class InsecureTargetError extends Error {
     );
   }
 }
+
+/**
+ * A call of the native binding (`model_context_protocol.Mcp`) failed: the gRPC status, and the exact
+ * JSON-RPC error code from the `mcp-error-code` trailer when the server sent one.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await native.callTool('missing', {});
+ * } catch (error) {
+ *   if (error instanceof NativeCallError && error.mcpErrorCode === -32602) showUsage();
+ * }
+ * ```
+ */
+export class NativeCallError extends Error {
+  override readonly name = 'NativeCallError';
+  /** The gRPC status code. */
+  readonly status: number;
+  /** The JSON-RPC error code of the `mcp-error-code` trailer; undefined without one. */
+  readonly mcpErrorCode: number | undefined;
+
+  constructor(method: string, status: number, details: string, mcpErrorCode: number | undefined) {
+    const code = mcpErrorCode === undefined ? '' : ` (mcp-error-code ${mcpErrorCode})`;
+    super(`${method}: ${statusName(status)}${details === '' ? '' : `: ${details}`}${code}`);
+    this.status = status;
+    this.mcpErrorCode = mcpErrorCode;
+  }
+}

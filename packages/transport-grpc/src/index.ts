@@ -15,9 +15,22 @@ export type { GrpcListener, GrpcListenOptions, GrpcServerTls } from './listen-gr
 export { addHealthService, GrpcHealth } from './health-service.js';
 export { addMcpNativeService, McpNativeService, NATIVE_PROTOCOL_VERSIONS } from './native-binding.js';
 export type { NativeServiceOptions } from './native-binding.js';
+export {
+  DEFAULT_MAX_INPUT_ROUNDS,
+  DEFAULT_NATIVE_PROTOCOL_VERSION,
+  GrpcNativeClient,
+} from './native-client.js';
+export type { GrpcNativeClientOptions, NativeInputHandlers } from './native-client.js';
+export { UnmappableInputError } from './native-dependent.js';
 export type { ServingStatus } from './health-service.js';
 export type { GrpcAuthenticate } from './session-auth.js';
-export { GrpcStatusError, InsecureTargetError, SendBufferFullError, SendStalledError } from './errors.js';
+export {
+  GrpcStatusError,
+  InsecureTargetError,
+  NativeCallError,
+  SendBufferFullError,
+  SendStalledError,
+} from './errors.js';
 export { PROTO_DIR } from './proto-files.js';
 export type { JsonRpcLine } from './proto-files.js';
 export {

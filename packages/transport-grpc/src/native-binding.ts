@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import {
   loadPackageDefinition,
   Metadata,
@@ -9,7 +8,20 @@ import {
   type UntypedHandleCall,
 } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
-import { type AuthInfo, InMemoryTransport, type JSONRPCMessage, type Transport } from '@x/protocol/core';
+import {
+  type AuthInfo,
+  InMemoryTransport,
+  type JSONRPCMessage,
+  MetaKey,
+  ResultType,
+  type Transport,
+} from '@x/protocol/core';
+import {
+  dependentRequestOf,
+  type InputRequest,
+  inputResponseOf,
+  UnmappableInputError,
+} from './native-dependent.js';
 import {
   argumentsOf,
   callToolResponseOf,
@@ -20,6 +32,8 @@ import {
   statusOfErrorCode,
   toolOf,
 } from './native-mapping.js';
+import { NATIVE_PROTO_DIR, NATIVE_PROTO_LOAD_OPTIONS } from './native-proto.js';
+import { fromStruct, type ProtoStruct, toStruct } from './protobuf-struct.js';
 import { type GrpcAuthenticate, metadataRequest, refusalOf } from './session-auth.js';
 
 type Json = Record<string, unknown>;
@@ -49,6 +63,30 @@ export interface NativeServiceOptions {
   protocolVersions?: readonly string[] | undefined;
 }
 
+/**
+ * The era the binding speaks to the server: 2026-07-28, stateless, so a tool that asks the client for
+ * input answers `input_required`, which is what `dependent_requests` carries (no handshake either).
+ */
+const SESSION_PROTOCOL_VERSION = '2026-07-28';
+
+/**
+ * What the binding declares on the client's behalf: a native client can be asked for any of these
+ * through `dependent_requests` (it fails the RPC when it cannot answer).
+ */
+const NATIVE_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {} }, roots: {} };
+
+const REQUEST_META = {
+  [MetaKey.ProtocolVersion]: SESSION_PROTOCOL_VERSION,
+  [MetaKey.ClientCapabilities]: NATIVE_CLIENT_CAPABILITIES,
+  [MetaKey.ClientInfo]: { name: 'x-mcp grpc native binding', version: '1' },
+};
+
+/** What `resume_data` holds between rounds: the sealed `requestState` and the request it belongs to. */
+interface Resume {
+  requestState: string;
+  params: Json;
+}
+
 /** A JSON-RPC error answered by the MCP server, on its way to a gRPC status. */
 class RpcError extends Error {
   constructor(
@@ -66,8 +104,9 @@ class RpcError extends Error {
  * field by field. Required metadata `mcp-protocol-version` (missing or unsupported: `UNIMPLEMENTED`,
  * echoed in the initial metadata); a JSON-RPC error becomes a gRPC status (`INVALID_ARGUMENT`,
  * `UNIMPLEMENTED`, `INTERNAL`, `DEADLINE_EXCEEDED`, else `UNKNOWN`) with the exact code in the
- * `mcp-error-code` trailer. Not carried: `dependent_requests` (sampling, elicitation, roots), `ttl`,
- * notifications and subscriptions — use the tunnel for those.
+ * `mcp-error-code` trailer. A tool that asks the client (sampling, form elicitation, roots) answers with
+ * `dependent_requests` and `resume_data`; the retry's `dependent_responses` complete it. Not carried:
+ * `ttl`, URL elicitation, notifications and subscriptions — use the tunnel for those.
  *
  * @example
  * ```ts
@@ -98,21 +137,21 @@ export class McpNativeService {
         tools: (await this.#all('tools/list', 'tools', auth)).map(toolOf),
       })),
       CallTool: unary(async (request, auth) => {
-        const inner = (request['request'] ?? {}) as Json;
-        const result = await this.#request(
-          'tools/call',
-          { name: inner['name'], arguments: argumentsOf(inner['arguments'] as never) },
-          auth,
-        );
-        return callToolResponseOf(result);
+        // spec: `request` is required on the initial request only; a retry carries `resume_data`.
+        const inner = request['request'] as Json | null | undefined;
+        const params = inner
+          ? { name: inner['name'], arguments: argumentsOf(inner['arguments'] as never) }
+          : undefined;
+        return this.#round('tools/call', params, request, auth, callToolResponseOf);
       }),
       ListResources: unary(async () => ({
         resources: (await this.#all('resources/list', 'resources')).map(resourceOf),
       })),
-      ReadResource: unary(async (request, auth) => {
-        const result = await this.#request('resources/read', { uri: request['uri'] }, auth);
-        return { resource: ((result['contents'] as Json[] | undefined) ?? []).map(resourceContentsOf) };
-      }),
+      ReadResource: unary((request, auth) =>
+        this.#round('resources/read', { uri: request['uri'] }, request, auth, (result) => ({
+          resource: ((result['contents'] as Json[] | undefined) ?? []).map(resourceContentsOf),
+        })),
+      ),
       ListResourceTemplates: unary(async () => ({
         resource_templates: (await this.#all('resources/templates/list', 'resourceTemplates')).map(
           (template) => ({
@@ -127,16 +166,18 @@ export class McpNativeService {
       ListPrompts: unary(async () => ({
         prompts: (await this.#all('prompts/list', 'prompts')).map(promptOf),
       })),
-      GetPrompt: unary(async (request) => {
-        const result = await this.#request('prompts/get', {
-          name: request['name'],
-          arguments: request['arguments'] ?? {},
-        });
-        return {
-          description: result['description'] ?? '',
-          messages: ((result['messages'] as Json[] | undefined) ?? []).map(promptMessageOf),
-        };
-      }),
+      GetPrompt: unary((request, auth) =>
+        this.#round(
+          'prompts/get',
+          { name: request['name'], arguments: request['arguments'] ?? {} },
+          request,
+          auth,
+          (result) => ({
+            description: result['description'] ?? '',
+            messages: ((result['messages'] as Json[] | undefined) ?? []).map(promptMessageOf),
+          }),
+        ),
+      ),
       Complete: unary(async (request) => {
         const prompt = request['prompt_reference'] as Json | undefined;
         const resource = request['resource_reference'] as Json | undefined;
@@ -193,10 +234,61 @@ export class McpNativeService {
       if (error instanceof RpcError) {
         trailers.set('mcp-error-code', String(error.code));
         done({ code: statusOfErrorCode(error.code), details: error.message, metadata: trailers });
+      } else if (error instanceof UnmappableInputError) {
+        trailers.set('mcp-error-code', String(METHOD_NOT_FOUND));
+        done({ code: statusOfErrorCode(METHOD_NOT_FOUND), details: error.message, metadata: trailers });
       } else {
-        done({ code: 13, details: error instanceof Error ? error.message : String(error) });
+        trailers.set('mcp-error-code', String(INTERNAL_ERROR));
+        done({
+          code: 13,
+          details: error instanceof Error ? error.message : String(error),
+          metadata: trailers,
+        });
       }
     }
+  }
+
+  /**
+   * One round of a request that may ask the client for input (`tools/call`, `resources/read`,
+   * `prompts/get`): `dependent_responses` and the `requestState` in `resume_data` go to the server as
+   * `inputResponses` / `requestState`; an `input_required` answer goes back as `dependent_requests`
+   * plus `resume_data` (the sealed state and the request's params, since a retried `CallTool` may omit
+   * its `request`; the server checks the params against the state, so a changed request is refused).
+   */
+  async #round(
+    method: string,
+    params: Json | undefined,
+    request: Json,
+    auth: AuthInfo | undefined,
+    complete: (result: Json) => Json,
+  ): Promise<Json> {
+    const common = (request['common'] ?? {}) as Json;
+    const resume = resumeOf(common['resume_data'] as ProtoStruct | null | undefined);
+    const responses = (common['dependent_responses'] ?? {}) as Record<string, Json>;
+    const base = params ?? resume?.params;
+    if (base === undefined) {
+      throw new RpcError(INVALID_PARAMS, `${method}: the first request must carry its request fields`);
+    }
+    const inputResponses: Json = {};
+    for (const [key, response] of Object.entries(responses)) inputResponses[key] = inputResponseOf(response);
+    const result = await this.#request(
+      method,
+      {
+        ...base,
+        ...(resume === undefined ? {} : { requestState: resume.requestState }),
+        ...(Object.keys(inputResponses).length === 0 ? {} : { inputResponses }),
+      },
+      auth,
+    );
+    if (result['resultType'] !== ResultType.InputRequired) return complete(result);
+    const dependent: Json = {};
+    for (const [key, input] of Object.entries(
+      (result['inputRequests'] ?? {}) as Record<string, InputRequest>,
+    )) {
+      dependent[key] = dependentRequestOf(input);
+    }
+    const next: Resume = { requestState: String(result['requestState']), params: base };
+    return { common: { dependent_requests: dependent, resume_data: toStruct({ ...next }) } };
   }
 
   /** Every item of a paginated list. */
@@ -214,7 +306,7 @@ export class McpNativeService {
 
   async #request(method: string, params: Json, auth?: AuthInfo): Promise<Json> {
     const session = await this.#open();
-    return this.#send(session, method, params, auth);
+    return this.#send(session, method, { ...params, _meta: REQUEST_META }, auth);
   }
 
   #send(session: InMemoryTransport, method: string, params: Json, auth?: AuthInfo): Promise<Json> {
@@ -231,7 +323,10 @@ export class McpNativeService {
     });
   }
 
-  /** The one session every RPC uses, opened with `initialize` on first use. */
+  /**
+   * The one connection every RPC uses, opened on first use. It speaks 2026-07-28 (no handshake, each
+   * request carries its `_meta`), so each RPC stands alone, as the binding's unary calls do.
+   */
   #open(): Promise<InMemoryTransport> {
     this.#session ??= (async () => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -239,12 +334,6 @@ export class McpNativeService {
       clientSide.onmessage = (message) => this.#settle(message);
       await this.#options.connect(serverSide);
       await clientSide.start();
-      await this.#send(clientSide, 'initialize', {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'x-mcp grpc native binding', version: '1' },
-      });
-      await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       return clientSide;
     })();
     // A failed opening is tried again on the next call.
@@ -265,14 +354,27 @@ export class McpNativeService {
   }
 }
 
+// JSON-RPC error codes (spec basic/index "Error codes").
+const INVALID_PARAMS = -32602;
+const METHOD_NOT_FOUND = -32601;
+const INTERNAL_ERROR = -32603;
+
+/** The `resume_data` of a retry, if it holds what this binding put there. */
+function resumeOf(struct: ProtoStruct | null | undefined): Resume | undefined {
+  const data = fromStruct(struct);
+  const requestState = data?.['requestState'];
+  const params = data?.['params'];
+  if (typeof requestState !== 'string' || typeof params !== 'object' || params === null) return undefined;
+  return { requestState, params: params as Json };
+}
+
 let definition: ServiceDefinition | undefined;
 
 /** The service definition of `model_context_protocol.Mcp`, from the shipped proto. */
 export function nativeServiceDefinition(): ServiceDefinition {
   if (definition !== undefined) return definition;
-  const dir = fileURLToPath(new URL('../proto/google-mcp/', import.meta.url));
   const loaded = loadPackageDefinition(
-    loadSync('mcp.proto', { includeDirs: [dir], keepCase: true, oneofs: true, enums: String, longs: Number }),
+    loadSync('mcp.proto', { ...NATIVE_PROTO_LOAD_OPTIONS, includeDirs: [NATIVE_PROTO_DIR] }),
   ) as unknown as { model_context_protocol: { Mcp: { service: ServiceDefinition } } };
   definition = loaded.model_context_protocol.Mcp.service;
   return definition;
