@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { McpServer } from '@x/server';
-import { type GrpcListener, listenGrpc } from '@x/transport-grpc';
+import { type GrpcListener, GrpcNativeClient, listenGrpc } from '@x/transport-grpc';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, killAll, runCli, serve, unusedPort } from './helpers/cli-process.js';
 
@@ -22,6 +22,14 @@ describe('grpc:// targets against x-mcp serve --transport grpc', () => {
     expect(call).toMatchObject({ code: 0, stdout: 'This is a simple text response for testing.\n' });
     const legacy = await runCli(['read', 'test://static-text', '--legacy', url]);
     expect(legacy).toMatchObject({ code: 0, stdout: 'This is the content of the static text resource.\n' });
+    // The same port serves the native protobuf binding of the same server.
+    const native = new GrpcNativeClient(url);
+    try {
+      const tools = await native.listTools();
+      expect(tools.map((tool) => tool['name'])).toContain('test_simple_text');
+    } finally {
+      native.close();
+    }
   });
 
   it('nothing listening: a connection failure (exit 3) naming the target', async () => {
