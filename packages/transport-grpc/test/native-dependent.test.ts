@@ -32,6 +32,14 @@ function askingServer(): McpServer {
       content: [{ type: 'text', text: `${content.text} by ${sampled.model} in ${roots.roots.length} roots` }],
     };
   });
+  mcp.registerPrompt('whose', {}, async (_args, ctx) => {
+    const { roots } = await ctx.listRoots();
+    return {
+      messages: [
+        { role: 'user', content: { type: 'text', text: `roots: ${roots.map((r) => r.uri).join(' ')}` } },
+      ],
+    };
+  });
   return mcp;
 }
 
@@ -126,6 +134,21 @@ describe('native binding: dependent_requests / dependent_responses', () => {
         expect.objectContaining({
           text: expect.objectContaining({ text: 'short(1) by tiny-model in 2 roots' }),
         }),
+      ]);
+    } finally {
+      native.close();
+    }
+  }, 30_000);
+
+  it('GetPrompt asks too: a prompt that lists roots completes after one round', async () => {
+    await using listener = await start();
+    const native = new GrpcNativeClient(listener.target, {
+      handlers: { roots: () => ({ roots: [{ uri: 'file:///work' }] }) },
+    });
+    try {
+      const prompt = await native.getPrompt('whose');
+      expect(prompt['messages']).toEqual([
+        expect.objectContaining({ text: expect.objectContaining({ text: 'roots: file:///work' }) }),
       ]);
     } finally {
       native.close();
