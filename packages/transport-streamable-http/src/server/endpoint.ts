@@ -313,14 +313,9 @@ export class StreamableHttpEndpoint implements EndpointState {
       case 'POST':
         return this.#post(request, extra, caller);
       case 'GET':
-        // 2026-07-28 "Earlier Streamable HTTP Revisions": "HTTP GET or DELETE ...: respond with 405".
-        return classifyBodiless(request.headers) === 'modern'
-          ? methodNotAllowed('POST')
-          : handleLegacyGet(this, request, extra, caller);
+        return this.#get(request, extra, caller);
       case 'DELETE':
-        return classifyBodiless(request.headers) === 'modern'
-          ? methodNotAllowed('POST')
-          : handleLegacyDelete(this, request, caller);
+        return this.#delete(request, caller);
       default:
         return methodNotAllowed(ALLOW);
     }
@@ -404,5 +399,18 @@ export class StreamableHttpEndpoint implements EndpointState {
     return classifyPost(request.headers, body) === 'modern'
       ? handleModernPost(this, request, body as JSONRPCMessage, extra, caller.context)
       : handleLegacyPost(this, request, body, extra, caller);
+  }
+
+  /** A legacy session's GET stream; the modern era has none. */
+  #get(request: HttpIncoming, extra: MessageExtraInfo, caller: Caller): Response | Promise<Response> {
+    // 2026-07-28 "Earlier Streamable HTTP Revisions": "HTTP GET or DELETE ...: respond with 405".
+    if (classifyBodiless(request.headers) === 'modern') return methodNotAllowed('POST');
+    return handleLegacyGet(this, request, extra, caller);
+  }
+
+  /** The end of a legacy session; the modern era has no sessions to end. */
+  #delete(request: HttpIncoming, caller: Caller): Response | Promise<Response> {
+    if (classifyBodiless(request.headers) === 'modern') return methodNotAllowed('POST');
+    return handleLegacyDelete(this, request, caller);
   }
 }
