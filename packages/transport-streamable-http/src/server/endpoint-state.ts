@@ -13,7 +13,7 @@ import type { SessionSettings } from './legacy/session-transport.js';
 import type { StreamableHttpHandlerOptions, StreamableHttpServerTransport } from './options.js';
 import type { ParamHeader } from '../shared/param-headers.js';
 
-/** What the era handlers share: resolved options and the live transports. */
+/** What the era handlers share: resolved options and the live transports (`StreamableHttpEndpoint`). */
 export interface EndpointState {
   options: StreamableHttpHandlerOptions;
   settings: SessionSettings;

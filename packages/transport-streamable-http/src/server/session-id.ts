@@ -24,3 +24,11 @@ export function sessionIdCheck(customGenerator: boolean): (id: string) => boolea
 export function isVisibleSessionId(id: string): boolean {
   return id.length <= MAX_SESSION_ID_LENGTH && VISIBLE_ASCII.test(id);
 }
+
+/** The default `sessionIdGenerator`: 128 random bits, base64url without padding. */
+export function defaultSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
