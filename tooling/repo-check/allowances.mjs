@@ -50,7 +50,8 @@ export const ALLOWANCES = {
     refused: TRANSPORT,
   },
   // Scale-out stores (DESIGN §9, §10): implements the interfaces of @x/protocol; imports no transport.
-  '@x/redis': { deps: ['@x/protocol', 'redis'], node: false },
+  // `cluster-key-slot` is node-redis's own slot function (issue 41: no hand-written CRC16).
+  '@x/redis': { deps: ['@x/protocol', 'redis', 'cluster-key-slot'], node: false },
   // OpenTelemetry in a package of its own: @x/client and @x/server stay free of it, and an application
   // without @x/otel loads none of it. `@opentelemetry/api` is a peer (one API instance per process).
   '@x/otel': { deps: ['@x/protocol', '@opentelemetry/api'], node: false },

@@ -1,19 +1,20 @@
 // `pnpm --dir apps/bench cluster`: W5 (many legacy Streamable HTTP sessions at once, a few calls each)
-// through a round-robin balancer, in four setups: 1 process with in-memory state, 1 process on Redis,
-// 3 processes on Redis, and 3 processes on Redis storing then publishing each GET-stream message (the
-// event store's one-round-trip `storeEventAndPublish` hidden); then the latency of a GET-stream message
-// raised on the process that holds the stream vs on another one (forwarded through Redis), and the Redis
-// round trips and commands each costs.
+// through a round-robin balancer, in five setups: 1 process with in-memory state, 1 process on Redis,
+// 3 processes on Redis, 3 processes on Redis storing then publishing each GET-stream message (the
+// event store's one-round-trip `storeEventAndPublish` hidden), and 3 processes on a 3-primary Redis
+// Cluster (sharded pub/sub); then the latency of a GET-stream message raised on the process that holds
+// the stream vs on another one (forwarded through Redis), the Redis round trips and commands each costs,
+// and on the cluster how many primaries it touches (per-node `INFO commandstats`).
 // Flags: --sessions N (200) --calls N (10) --messages N (100) --reps N (3; medians) --json FILE.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@x/client';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
-import { type BenchRedis, startBenchRedis } from './cluster/redis-server.js';
+import { type BenchRedis, startBenchRedis, startBenchRedisCluster } from './cluster/redis-server.js';
+import { spawnListening } from './cluster/spawn-listening.js';
 import { percentile } from './stats.js';
 
 const SERVER = fileURLToPath(new URL('./cluster/cluster-server.js', import.meta.url));
@@ -24,6 +25,8 @@ const PROBE_ROUNDS = 6;
 const ELICITATIONS = 30;
 /** The round trips of the server processes, next to the commands in a `Sample`. */
 const ROUND_TRIPS = '(round trips)';
+/** Commands a cluster node ran, next to the commands in a `Sample`: `NODE`, its port, the command. */
+const NODE = '(node) ';
 
 /** Redis commands by name (`INFO commandstats`) and the processes' round trips (`ROUND_TRIPS`). */
 type Sample = Record<string, number>;
@@ -34,6 +37,8 @@ interface Setup {
   redis: boolean;
   /** The event store without `storeEventAndPublish`: stored, then published (two round trips). */
   twoStep?: boolean;
+  /** On the bench's Redis Cluster instead of one `redis-server`. */
+  cluster?: boolean;
 }
 
 /** Latency of GET-stream messages, and Redis commands per message, by where they were raised. */
@@ -50,6 +55,12 @@ interface HopFigures {
   roundTrips?: number;
   /** The same by command name. */
   byCommand?: Record<string, number>;
+  /**
+   * On a Redis Cluster: the primaries a message touches, i.e. whose commands grow with the messages
+   * (per-node `INFO commandstats` before and after, less a call without messages), at least half a
+   * command per message.
+   */
+  shards?: number;
 }
 
 /** One setup's row. */
@@ -59,6 +70,8 @@ export interface ClusterRow {
   stores: 'memory' | 'redis';
   /** GET-stream messages stored, then published (the event store's `storeEventAndPublish` hidden). */
   twoStep?: boolean;
+  /** On a Redis Cluster of `BENCH_CLUSTER_PRIMARIES` primaries. */
+  cluster?: boolean;
   sessions: number;
   calls: number;
   callsPerSec: number;
@@ -78,23 +91,8 @@ const SETUPS: Setup[] = [
   { name: '1 process, Redis', processes: 1, redis: true },
   { name: '3 processes, Redis', processes: 3, redis: true },
   { name: '3 processes, Redis, store then publish', processes: 3, redis: true, twoStep: true },
+  { name: '3 processes, Redis Cluster (3 primaries)', processes: 3, redis: true, cluster: true },
 ];
-
-/** A child that prints `{"port":N}` once listening; `lines` gets its later stdout lines. */
-async function spawnListening(
-  args: string[],
-  what: string,
-  lines?: (line: string) => void,
-): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  const reader = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const port = await new Promise<number>((resolve, reject) => {
-    reader.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`${what} exited (${code}) before listening`)));
-  });
-  if (lines !== undefined) reader.on('line', lines);
-  return { port, child };
-}
 
 /** The round-robin balancer (`cluster/balancer.ts`) in its own process. */
 interface Balancer {
@@ -195,6 +193,13 @@ async function probeHops(
     if (redis === undefined) return undefined;
     const stats = await redis.commandStats();
     stats[ROUND_TRIPS] = await roundTrips();
+    if (redis.cluster)
+      // Less the bench's `INFO`, the clients' topology reads (`CLUSTER SLOTS`/`SHARDS`) and their
+      // liveness `PING`s: what is left per node is the traffic's own.
+      for (const [port, node] of await redis.nodeCommandStats())
+        for (const [cmd, n] of Object.entries(node))
+          if (cmd !== 'info' && cmd !== 'ping' && !cmd.startsWith('cluster'))
+            stats[`${NODE}${port} ${cmd}`] = n;
     return stats;
   };
   const client = newClient();
@@ -259,15 +264,18 @@ async function probeHops(
       }
       const byCommand: Record<string, number> = Object.create(null);
       let total = 0;
+      const touched = new Set<string>();
       for (const [cmd, n] of Object.entries(perCommand)) {
         const each = n / runs / messages;
         if (cmd === ROUND_TRIPS) out.roundTrips = each;
-        if (cmd === ROUND_TRIPS || Math.abs(each) < 0.05) continue;
+        if (cmd.startsWith(NODE) && each >= 0.5) touched.add(cmd.slice(NODE.length).split(' ')[0] as string);
+        if (cmd === ROUND_TRIPS || cmd.startsWith(NODE) || Math.abs(each) < 0.05) continue;
         byCommand[cmd] = Math.round(each * 100) / 100;
         total += each;
       }
       out.commands = total;
       out.byCommand = byCommand;
+      if (redis.cluster) out.shards = touched.size;
       return out;
     };
     const elicitations: number[] = [];
@@ -296,7 +304,7 @@ async function probeHops(
       for (const cmd of new Set([...Object.keys(used), ...plain.flatMap((d) => Object.keys(d))])) {
         const each = (used[cmd] ?? 0) / ELICITATIONS - perCall(cmd);
         if (cmd === ROUND_TRIPS) elicitation.roundTrips = each;
-        if (cmd === ROUND_TRIPS || Math.abs(each) < 0.05) continue;
+        if (cmd === ROUND_TRIPS || cmd.startsWith(NODE) || Math.abs(each) < 0.05) continue;
         byCommand[cmd] = Math.round(each * 100) / 100;
         total += each;
       }
@@ -327,7 +335,7 @@ async function runSetup(
     const started = await Promise.all(
       Array.from({ length: setup.processes }, (_, i) => {
         const name = String.fromCharCode(97 + i);
-        const args = [SERVER, redis === undefined ? 'memory' : 'redis', name];
+        const args = [SERVER, redis === undefined ? 'memory' : redis.cluster ? 'cluster' : 'redis', name];
         if (redis !== undefined) args.push(redis.url);
         if (setup.twoStep === true) args.push('two-step');
         const queue: Array<(line: string) => void> = [];
@@ -360,6 +368,7 @@ async function runSetup(
       processes: setup.processes,
       stores: setup.redis ? 'redis' : 'memory',
       ...(setup.twoStep === true ? { twoStep: true } : {}),
+      ...(setup.cluster === true ? { cluster: true } : {}),
       sessions: counts.sessions,
       calls: counts.sessions * counts.calls,
       ...w5,
@@ -401,6 +410,7 @@ function medianHop(hops: HopFigures[]): HopFigures {
   }
   if (hops[0]?.roundTrips !== undefined)
     out.roundTrips = median(hops.map((hop) => hop.roundTrips ?? Number.NaN));
+  if (hops[0]?.shards !== undefined) out.shards = median(hops.map((hop) => hop.shards ?? Number.NaN));
   return out;
 }
 
@@ -431,13 +441,15 @@ function commandsCell(figures: HopFigures | undefined): string {
   if (figures?.commands === undefined) return '—';
   const parts = Object.entries(figures.byCommand ?? {}).map(([cmd, n]) => `${cmd} ${n}`);
   const trips = figures.roundTrips === undefined ? '' : `**${figures.roundTrips.toFixed(2)}**; `;
-  return `${trips}${figures.commands.toFixed(2)} (${parts.join(', ')})`;
+  const shards =
+    figures.shards === undefined ? '' : `; ${figures.shards} shard${figures.shards === 1 ? '' : 's'}`;
+  return `${trips}${figures.commands.toFixed(2)} (${parts.join(', ')})${shards}`;
 }
 
 /** The Markdown table of the rows. */
 export function clusterTable(rows: ClusterRow[]): string {
   const lines = [
-    '| setup | sessions × calls | calls/s | call p50 / p99 ms | stream msg, holder p50 / p99 ms | stream msg, other process p50 / p99 ms | Redis round trips; cmds / msg, holder | Redis round trips; cmds / msg, other process | elicitation call p50 / p99 ms | Redis round trips; cmds / elicitation beyond a call |',
+    '| setup | sessions × calls | calls/s | call p50 / p99 ms | stream msg, holder p50 / p99 ms | stream msg, other process p50 / p99 ms | Redis round trips; cmds / msg(; shards), holder | Redis round trips; cmds / msg(; shards), other process | elicitation call p50 / p99 ms | Redis round trips; cmds / elicitation beyond a call |',
     '| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | --- |',
   ];
   for (const row of rows) {
@@ -463,7 +475,7 @@ async function main(): Promise<void> {
     calls: Number(values.calls),
     messages: Number(values.messages),
   };
-  const redis = await startBenchRedis();
+  const [redis, cluster] = await Promise.all([startBenchRedis(), startBenchRedisCluster()]);
   const reps = Number(values.reps);
   const runs: ClusterRow[][] = SETUPS.map(() => []);
   try {
@@ -473,11 +485,12 @@ async function main(): Promise<void> {
         const index = (rep + k) % SETUPS.length;
         const setup = SETUPS[index] as Setup;
         process.stderr.write(`rep ${rep + 1}/${reps}: ${setup.name} …\n`);
-        runs[index]?.push(await runSetup(setup, setup.redis ? redis : undefined, counts));
+        const on = setup.cluster === true ? cluster : setup.redis ? redis : undefined;
+        runs[index]?.push(await runSetup(setup, on, counts));
       }
     }
   } finally {
-    await redis.stop();
+    await Promise.all([redis.stop(), cluster.stop()]);
   }
   const rows = runs.map(medianRow);
   process.stdout.write(`${clusterTable(rows)}\n`);

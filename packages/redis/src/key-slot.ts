@@ -1,20 +1,9 @@
-/** Redis Cluster's slot count. */
-const SLOTS = 16_384;
-const ENCODER = new TextEncoder();
+import calculateSlot from 'cluster-key-slot';
 
 /**
- * The Redis Cluster slot of `key`: CRC16/XMODEM of its hash tag (the text between its first `{` and the
- * next `}`, when not empty) or of the whole key, mod 16 384. Package-internal.
+ * The Redis Cluster slot of `key` (its hash tag's, when it has one), by the same function node-redis routes
+ * with, so the bus subscribes on the primary the cluster client publishes to. Package-internal.
  */
 export function keySlot(key: string): number {
-  const open = key.indexOf('{');
-  const close = open === -1 ? -1 : key.indexOf('}', open + 1);
-  const hashed = close > open + 1 ? key.slice(open + 1, close) : key;
-  let crc = 0;
-  for (const byte of ENCODER.encode(hashed)) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++)
-      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc % SLOTS;
+  return calculateSlot(key);
 }

@@ -35,6 +35,7 @@ import {
   RedisSubscriptionFanOut,
   RedisTaskStore,
 } from '../src/index.js';
+import { keySlot } from '../src/key-slot.js';
 
 let redis: RedisServerHandle;
 let client: RedisClient;
@@ -434,6 +435,14 @@ describe('ids that could name another Redis key (issue #35, finding 12)', () => 
 });
 
 describe('a Redis Cluster client (createCluster, issue #41)', () => {
+  it('keySlot (cluster-key-slot) names the slot the real cluster names (CLUSTER KEYSLOT), hash tags included', async () => {
+    // The bus subscribes by keySlot and node-redis publishes by its own: both must be the server's slot.
+    const keys = ['plain', 'x:events:{s-1}', 'x:bus:session:{ab}', '{}empty-tag', 'a{b}c{d}', 'ü{ß}', 'x:{'];
+    const real = await Promise.all(keys.map((key) => realClusterClient.clusterKeySlot(key)));
+    expect(keys.map((key) => keySlot(key))).toEqual(real);
+    expect(new Set(real).size).toBeGreaterThan(3);
+  });
+
   it('storeEventAndPublish runs its script on the primary of each stream, the bus delivers, replays resume', async () => {
     const p = prefix();
     const store = new RedisEventStore({ client: realClusterClient, prefix: p });
@@ -452,9 +461,11 @@ describe('a Redis Cluster client (createCluster, issue #41)', () => {
     // Published on different primaries: each arrives once, in no order across streams.
     expect(heard).toHaveLength(ids.length);
     expect(heard).toEqual(expect.arrayContaining(ids.map((e, n) => ({ e, m: note(n) }))));
-    const primaries = new Set(
-      streams.map((streamId) => realClusterClient.getSlotMaster(slotOf(`${p}events:{${streamId}}`)).port),
+    // The real cluster says where each stream's key lives (CLUSTER KEYSLOT), not a copy of our slot function.
+    const slots = await Promise.all(
+      streams.map((streamId) => realClusterClient.clusterKeySlot(`${p}events:{${streamId}}`)),
     );
+    const primaries = new Set(slots.map((slot) => realClusterClient.getSlotMaster(slot).port));
     expect(primaries.size).toBeGreaterThan(1);
     const first = streams[0] as string;
     const primed = await store.storeEvent(first, undefined);
@@ -477,16 +488,3 @@ describe('one topic on a Redis Cluster (CI failure of stop 43)', () => {
     expect(heard).toEqual(sent);
   });
 });
-
-/** Redis Cluster's slot of a key: CRC16/XMODEM of its hash tag (or whole name) mod 16 384. */
-function slotOf(key: string): number {
-  const open = key.indexOf('{');
-  const close = open === -1 ? -1 : key.indexOf('}', open + 1);
-  const tagged = close > open + 1 ? key.slice(open + 1, close) : key;
-  let crc = 0;
-  for (const byte of Buffer.from(tagged)) {
-    crc ^= byte << 8;
-    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc % 16_384;
-}

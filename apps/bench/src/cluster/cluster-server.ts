@@ -1,15 +1,25 @@
-// One x-mcp server process of `dist/cluster.js`: legacy Streamable HTTP on a random loopback port, with
-// in-memory state (argv: memory <name>) or every store on Redis (argv: redis <name> <url> [two-step]:
+// One x-mcp server process of `dist/cluster.js` and `dist/cluster-load.js`: legacy Streamable HTTP on a
+// random loopback port, with in-memory state (argv: memory <name>), every store on Redis Cluster
+// (argv: cluster <name> <url,url,…>: `connectRedisCluster`, sharded pub/sub) or every store on one Redis
+// (argv: redis <name> <url> [two-step]:
 // with `two-step`, the event store hides `storeEventAndPublish`, so the transport stores, then publishes,
 // as it does with a store that lacks it: the before/after of issue #27's one round trip). Prints
-// `{"port":N}` once listening; answers each `round-trips` line on stdin with `{"roundTrips":N}`; exits
+// `{"port":N}` once listening; answers each `round-trips` line on stdin with `{"roundTrips":N}` and each
+// `memory` line with `{"rss":N,"heapUsed":N}`; exits
 // on SIGTERM or when its parent's stdin closes.
 import { subscribe } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
-import { RedisEventStore, RedisMessageBus, RedisSessionStore, RedisSubscriptionFanOut } from '@x/redis';
+import {
+  connectRedisCluster,
+  type RedisClient,
+  RedisEventStore,
+  RedisMessageBus,
+  RedisSessionStore,
+  RedisSubscriptionFanOut,
+} from '@x/redis';
 import { McpServer } from '@x/server';
 import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from '@x/transport-streamable-http';
 import { toNodeHandler } from '@x/transport-streamable-http/node';
@@ -26,7 +36,12 @@ subscribe('tracing:node-redis:command:start', (context) => {
 subscribe('tracing:node-redis:batch:start', () => {
   roundTrips++;
 });
-const redis = mode === 'redis' ? await createClient({ url }).connect() : undefined;
+const redis: RedisClient | undefined =
+  mode === 'redis'
+    ? await createClient({ url }).connect()
+    : mode === 'cluster'
+      ? await connectRedisCluster({ rootNodes: url.split(',') })
+      : undefined;
 const sessionStore = redis === undefined ? undefined : new RedisSessionStore({ client: redis });
 const server = new McpServer(
   { name: 'bench-cluster', version: '1.0.0' },
@@ -78,9 +93,16 @@ if (redis !== undefined) {
   options.messageBus = new RedisMessageBus({ client: redis });
 }
 const handler = createStreamableHttpHandler(options);
-const http = createServer(toNodeHandler(handler)).listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ port: (http.address() as AddressInfo).port })}\n`);
-});
+// Idle keep-alive connections outlive the clients' own idle timeout (undici: 4 s), as behind a production
+// balancer: a server closing first races a request on the same socket ("fetch failed" under load).
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const http = createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, toNodeHandler(handler)).listen(
+  0,
+  '127.0.0.1',
+  () => {
+    process.stdout.write(`${JSON.stringify({ port: (http.address() as AddressInfo).port })}\n`);
+  },
+);
 const stop = (): void => {
   http.closeAllConnections();
   http.close();
@@ -91,4 +113,8 @@ process.on('SIGTERM', stop);
 process.stdin.on('end', stop);
 createInterface({ input: process.stdin }).on('line', (line) => {
   if (line === 'round-trips') process.stdout.write(`${JSON.stringify({ roundTrips })}\n`);
+  if (line === 'memory') {
+    const { rss, heapUsed } = process.memoryUsage();
+    process.stdout.write(`${JSON.stringify({ rss, heapUsed })}\n`);
+  }
 });
