@@ -130,7 +130,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'bridge',
-    usage: 'bridge [--serve http|sse|ws|stdio] [--port <n>] [--host <address>] -- <command> [args…] | <url>',
+    usage:
+      'bridge [--serve http|sse|ws|grpc|stdio] [--port <n>] [--host <address>] -- <command> [args…] | <url>',
     summary:
       'Put an MCP server on another transport and era: one upstream process (or connection) per downstream session',
     examples: [
@@ -284,7 +285,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'serve',
     value: '<name>',
-    description: 'what the bridge serves over: http (default, Streamable HTTP at /mcp), sse, ws or stdio',
+    description:
+      'what the bridge serves over: http (default, Streamable HTTP at /mcp), sse, ws, grpc or stdio',
     commands: ['bridge'],
   },
   {

@@ -5,11 +5,13 @@ import { ExitCode } from '../exit-codes.js';
 import type { Terminal } from '../output/terminal.js';
 import type { ListeningServer } from '../serve/listening-server.js';
 import { type ServeOptions, serveHttp, serveSse, serveStdio, serveWs } from '../serve/serve-transports.js';
+import { serveGrpc } from './grpc-front.js';
 
 const FRONTS = {
   http: { start: serveHttp, label: 'Streamable HTTP' },
   sse: { start: serveSse, label: 'legacy HTTP+SSE' },
   ws: { start: serveWs, label: 'WebSocket' },
+  grpc: { start: serveGrpc, label: 'gRPC' },
   stdio: { start: serveStdio, label: 'stdio' },
 } as const satisfies Record<string, { start: (o: ServeOptions) => Promise<ListeningServer>; label: string }>;
 
@@ -68,7 +70,7 @@ async function upstreamFactory(upstream: Upstream): Promise<() => Transport> {
 }
 
 /**
- * `x-mcp bridge --serve <http|sse|ws|stdio> [--port N] [--host A] -- <command …|url>`: checks the
+ * `x-mcp bridge --serve <http|sse|ws|grpc|stdio> [--port N] [--host A] -- <command …|url>`: checks the
  * command line; the returned step serves the bridge until Ctrl-C (or stdin EOF with `--serve stdio`).
  */
 export function prepareBridge(
@@ -81,13 +83,13 @@ export function prepareBridge(
   }
   const name = args.values.get('serve')?.at(-1) ?? 'http';
   if (!Object.hasOwn(FRONTS, name)) {
-    throw new UsageError(`unknown --serve ${name}; bridge serves http, sse, ws or stdio`, {
+    throw new UsageError(`unknown --serve ${name}; bridge serves http, sse, ws, grpc or stdio`, {
       command: 'bridge',
     });
   }
   const front = FRONTS[name as keyof typeof FRONTS];
   if (name === 'stdio' && (args.values.has('port') || args.values.has('host'))) {
-    throw new UsageError('--port and --host apply to http, sse and ws; stdio has no address', {
+    throw new UsageError('--port and --host apply to http, sse, ws and grpc; stdio has no address', {
       command: 'bridge',
     });
   }
