@@ -43,8 +43,32 @@ export interface BridgeOptions {
   clientInfo?: Implementation | undefined;
   /** The `serverInfo` the bridge shows downstream (translate mode). Default: the upstream's. */
   serverInfo?: Implementation | undefined;
-  /** Faults that reach no request: failed sends, dropped notifications, upstreams that could not connect. */
+  /**
+   * Faults that reach no request: failed sends, dropped notifications, upstreams that could not connect,
+   * an upstream process that crashed (a `ServerExitError` from `@x/transport-stdio`).
+   */
   onerror?: ((error: Error) => void) | undefined;
+  /**
+   * An upstream that reconnects by itself is back, its session re-established: a stdio server
+   * restarted after a crash (`new StdioClientTransport({ …, restart: true })`), a WebSocket client with
+   * `reconnect`, a `FailoverTransport` that moved on. By then the upstream `Client` has re-initialized
+   * and re-subscribed to the resources this session's downstream subscribed to; the downstream session
+   * stays open (the request in flight when the upstream died got -32000 naming the upstream).
+   */
+  onupstreamreconnect?: ((event: UpstreamReconnect) => void) | undefined;
+}
+
+/**
+ * What `onupstreamreconnect` is told: which upstream came back, and for which downstream session.
+ *
+ * @example
+ * ```ts
+ * createBridge({ upstream, onupstreamreconnect: ({ upstreamName }) => console.error(`${upstreamName} restarted`) });
+ * ```
+ */
+export interface UpstreamReconnect {
+  readonly upstreamName: string;
+  readonly session: BridgeSession;
 }
 
 /**
@@ -127,19 +151,25 @@ export function createBridge(options: BridgeOptions): Bridge {
 
   const connectTranslating = async (downstream: Transport): Promise<BridgeSession> => {
     let client: Awaited<ReturnType<typeof connectUpstream>>;
+    // Known once the session exists; a reconnect cannot come before the first handshake is done.
+    let session: TranslatingSession | undefined;
+    const onreconnect = (): void => {
+      if (session !== undefined) options.onupstreamreconnect?.({ upstreamName: name, session });
+    };
     try {
       client = await connectUpstream({
         open: options.upstream,
         name,
         timeoutMs,
         clientInfo: options.clientInfo ?? { name: 'x-mcp-bridge', version: '0.0.0' },
+        onreconnect,
       });
     } catch (error) {
       report(error as Error);
       await refuse(downstream, error as Error);
       throw error;
     }
-    const session = new TranslatingSession(client, name, options.serverInfo);
+    session = new TranslatingSession(client, { upstreamName: name, info: options.serverInfo, report });
     await session.serve(downstream);
     return track(session);
   };

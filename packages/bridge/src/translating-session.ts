@@ -11,6 +11,13 @@ import { Server, type ServerContext, type ServerSession } from '@x/server';
 import { peerLostError } from './bridge-errors.js';
 import { downstreamCapabilities, FORWARDED_METHODS } from './forwarded-methods.js';
 
+export interface TranslatingSessionOptions {
+  readonly upstreamName: string;
+  /** The `serverInfo` shown downstream; default the upstream's. */
+  readonly info: Implementation | undefined;
+  readonly report: (error: Error) => void;
+}
+
 /**
  * One downstream session of a translating bridge: a `Server` of its own in front of the upstream
  * `Client` opened for it (one upstream per downstream session, so no two clients share an upstream's
@@ -34,9 +41,12 @@ export class TranslatingSession {
   #inFlight = 0;
   #resolveIdle: (() => void) | undefined;
 
-  constructor(client: Client, upstreamName: string, info: Implementation | undefined) {
+  constructor(client: Client, options: TranslatingSessionOptions) {
+    const { upstreamName, info } = options;
     this.#client = client;
     this.#upstreamName = upstreamName;
+    // The upstream's faults that reach no request (a stdio server's crash, a failed re-handshake).
+    client.onerror = options.report;
     this.#closed = new Promise<void>((resolve) => {
       this.#resolveClosed = resolve;
     });
@@ -124,9 +134,10 @@ export class TranslatingSession {
         resetTimeoutOnProgress: true,
       });
     } catch (error) {
-      throw this.#upstreamLost || error instanceof ConnectionClosedError
-        ? peerLostError('upstream', this.#upstreamName)
-        : error;
+      // A restarting upstream (stdio `restart`) fails what it owed with a `TransportLostError`, a
+      // `ConnectionClosedError`: the downstream learns which upstream, and how it was lost.
+      if (error instanceof ConnectionClosedError) throw peerLostError('upstream', this.#upstreamName, error);
+      throw this.#upstreamLost ? peerLostError('upstream', this.#upstreamName) : error;
     } finally {
       this.#active.splice(this.#active.indexOf(ctx), 1);
       this.#leave();

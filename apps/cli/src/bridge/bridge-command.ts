@@ -58,8 +58,15 @@ function readPort(raw: string | undefined): number {
 async function upstreamFactory(upstream: Upstream): Promise<() => Transport> {
   if (upstream.kind === 'stdio') {
     const { StdioClientTransport } = await import('@x/transport-stdio');
+    // A crashed upstream is restarted (STDIO_RESTART_DEFAULTS: 5 a minute, with backoff), its session
+    // re-initialized and re-subscribed by the bridge's upstream client; past the budget the session ends.
     return () =>
-      new StdioClientTransport({ command: upstream.command, args: [...upstream.args], stderr: 'inherit' });
+      new StdioClientTransport({
+        command: upstream.command,
+        args: [...upstream.args],
+        stderr: 'inherit',
+        restart: true,
+      });
   }
   if (upstream.kind === 'ws') {
     const { WebSocketClientTransport } = await import('@x/transport-ws');
@@ -101,7 +108,15 @@ export function prepareBridge(
   return async ({ terminal, signal }) => {
     const { createBridge } = await import('@x/bridge');
     const report = (error: Error): void => terminal.err(terminal.errStyle.dim(`bridge: ${error.message}`));
-    const bridge = createBridge({ upstream: await upstreamFactory(upstream), upstreamName, onerror: report });
+    const bridge = createBridge({
+      upstream: await upstreamFactory(upstream),
+      upstreamName,
+      onerror: report,
+      onupstreamreconnect: () =>
+        terminal.err(
+          terminal.errStyle.dim(`bridge: ${upstreamName} is back (restarted, re-initialized, re-subscribed)`),
+        ),
+    });
     const running = await front.start({
       // A session whose upstream cannot be reached is answered with -32000 and closed by the bridge.
       server: { connect: (transport) => bridge.connect(transport).catch(() => undefined) },
