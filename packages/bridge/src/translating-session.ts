@@ -9,6 +9,7 @@ import {
 } from '@x/protocol/core';
 import { Server, type ServerContext, type ServerSession } from '@x/server';
 import { peerLostError } from './bridge-errors.js';
+import { forwardedMeta } from './forwarded-meta.js';
 import { downstreamCapabilities, FORWARDED_METHODS } from './forwarded-methods.js';
 
 export interface TranslatingSessionOptions {
@@ -127,8 +128,10 @@ export class TranslatingSession {
     this.#active.push(ctx);
     this.#enter();
     try {
-      const { _meta: _dropped, ...rest } = params as { _meta?: unknown };
-      return await this.#client.request({ method, params: rest } as never, {
+      const { _meta: downstreamMeta, ...rest } = params as { _meta?: Record<string, unknown> };
+      const meta = forwardedMeta(downstreamMeta);
+      const upstreamParams = meta === undefined ? rest : { ...rest, _meta: meta };
+      return await this.#client.request({ method, params: upstreamParams } as never, {
         signal: ctx.signal,
         onprogress: (update) => void ctx.sendProgress(update).catch(() => undefined),
         resetTimeoutOnProgress: true,
