@@ -1,6 +1,12 @@
 // What the tests against the real everything-server share.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { Client } from '@x/client';
+import { type HttpServerHandle, startHttpServer } from '@x/test-kit';
+import { StdioClientTransport } from '@x/transport-stdio';
+import { createStreamableHttpHandler, StreamableHttpClientTransport } from '@x/transport-streamable-http';
+import { toNodeHandler } from '@x/transport-streamable-http/node';
+import { type Bridge, createBridge } from '../src/index.js';
 
 /** The official reference server's stdio entry (`@modelcontextprotocol/server-everything`). */
 export const EVERYTHING = join(
@@ -17,4 +23,75 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Steps a test file runs (last first) after each test: what a helper started is closed there. */
+export type Cleanup = Array<() => Promise<unknown>>;
+
+export interface BridgedEverything {
+  http: HttpServerHandle;
+  bridge: Bridge;
+  /** The upstream transports spawned so far, one per downstream session. */
+  upstreams: StdioClientTransport[];
+}
+
+/** server-everything (stdio, one process per session) bridged to Streamable HTTP on 127.0.0.1. */
+export async function startBridgedEverything(
+  cleanup: Cleanup,
+  options: { connectTimeoutMs?: number; shared?: boolean } = {},
+): Promise<BridgedEverything> {
+  const upstreams: StdioClientTransport[] = [];
+  const bridge = createBridge({
+    upstream: () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [EVERYTHING, 'stdio'],
+        stderr: 'ignore',
+      });
+      upstreams.push(transport);
+      return transport;
+    },
+    upstreamName: 'server-everything',
+    upstreamConnectTimeoutMs: options.connectTimeoutMs ?? 20_000,
+    shared: options.shared,
+  });
+  const handler = createStreamableHttpHandler({
+    onsession: (transport) => bridge.connect(transport).catch(() => undefined),
+  });
+  const http = await startHttpServer(toNodeHandler(handler));
+  cleanup.push(
+    () => http.close(),
+    () => bridge.close(),
+    async () => {
+      for (const upstream of upstreams) await upstream.close();
+    },
+  );
+  return { http, bridge, upstreams };
+}
+
+/** What a test client answers every elicitation with. */
+export type Elicited = Record<string, string | boolean>;
+
+/** An x-mcp client of the bridge at `url` (closed by `cleanup`); legacy unless `era` says otherwise. */
+export async function connectXClient(
+  cleanup: Cleanup,
+  url: string,
+  options: {
+    elicited?: Elicited | undefined;
+    timeoutMs?: number | undefined;
+    era?: 'legacy' | 'modern' | undefined;
+  } = {},
+): Promise<Client> {
+  const client = new Client(
+    { name: 'x-downstream', version: '1.0.0' },
+    {
+      protocolVersion: options.era ?? 'legacy',
+      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+    },
+  );
+  const { elicited } = options;
+  if (elicited !== undefined) client.setElicitationHandler(() => ({ action: 'accept', content: elicited }));
+  await client.connect(new StreamableHttpClientTransport(`${url}/mcp`));
+  cleanup.push(() => client.close());
+  return client;
 }
