@@ -131,7 +131,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'bridge',
     usage:
-      'bridge [--serve http|sse|ws|grpc|stdio] [--port <n>] [--host <address>] -- <command> [args…] | <url>',
+      'bridge [--serve http|sse|ws|grpc|stdio] [--shared] [--port <n>] [--host <address>] -- <command> [args…] | <url>',
     summary:
       'Put an MCP server on another transport and era: one upstream process (or connection) per downstream session',
     examples: [
@@ -287,6 +287,12 @@ export const OPTIONS: readonly OptionSpec[] = [
     value: '<name>',
     description:
       'what the bridge serves over: http (default, Streamable HTTP at /mcp), sse, ws, grpc or stdio',
+    commands: ['bridge'],
+  },
+  {
+    name: 'shared',
+    description:
+      'one upstream for every client instead of one each; 2026-07-28 (stateless) clients only, requests in turn',
     commands: ['bridge'],
   },
   {

@@ -76,6 +76,24 @@ describe('x-mcp bridge', { timeout: 60_000 }, () => {
     }
   });
 
+  it('--shared: 2026-07-28 clients share one upstream; a legacy client is refused naming --shared', async () => {
+    const url = await bridge('http', ['--shared', ...UPSTREAM]);
+    const calls = await Promise.all(
+      ['one', 'two'].map((word) =>
+        runCli(['call', 'echo', `message=shared ${word}`, '--protocol-version', '2026-07-28', url]),
+      ),
+    );
+    expect(calls.map((call) => call.code)).toEqual([0, 0]);
+    expect(calls[0]?.stdout).toContain('shared one');
+    expect(calls[1]?.stdout).toContain('shared two');
+    const legacy = await runCli(['tools', '--legacy', url]);
+    expect(legacy.code).not.toBe(0);
+    expect(legacy.stderr).toMatch(/shared by every client/);
+    const sse = await runCli(['bridge', '--serve', 'sse', '--shared', ...UPSTREAM]);
+    expect(sse.code).toBe(2);
+    expect(sse.stderr).toMatch(/--shared serves only 2026-07-28 \(stateless\) clients/);
+  });
+
   it('--serve stdio: a stdio host reaches the server through the bridge', async () => {
     const call = await runCli([
       'call',

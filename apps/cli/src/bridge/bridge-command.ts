@@ -77,7 +77,7 @@ async function upstreamFactory(upstream: Upstream): Promise<() => Transport> {
 }
 
 /**
- * `x-mcp bridge --serve <http|sse|ws|grpc|stdio> [--port N] [--host A] -- <command …|url>`: checks the
+ * `x-mcp bridge --serve <http|sse|ws|grpc|stdio> [--shared] [--port N] [--host A] -- <command …|url>`: checks the
  * command line; the returned step serves the bridge until Ctrl-C (or stdin EOF with `--serve stdio`).
  */
 export function prepareBridge(
@@ -100,6 +100,14 @@ export function prepareBridge(
       command: 'bridge',
     });
   }
+  const shared = args.flags.has('shared');
+  if (shared && (name === 'sse' || name === 'stdio')) {
+    const clients = name === 'sse' ? 'only 2024-11-05 clients' : 'one client';
+    throw new UsageError(
+      `--shared serves only 2026-07-28 (stateless) clients, and --serve ${name} has ${clients}: drop --shared`,
+      { command: 'bridge' },
+    );
+  }
   const port = readPort(args.values.get('port')?.at(-1));
   const host = args.values.get('host')?.at(-1) ?? '127.0.0.1';
   const upstream = readUpstream(args.serverCommand);
@@ -111,6 +119,7 @@ export function prepareBridge(
     const bridge = createBridge({
       upstream: await upstreamFactory(upstream),
       upstreamName,
+      shared,
       onerror: report,
       onupstreamreconnect: () =>
         terminal.err(
