@@ -6,7 +6,16 @@ import { StreamableHTTPClientTransport as SdkHttpTransport } from '@modelcontext
 import { Client } from '@x/client';
 import { McpError } from '@x/protocol/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { alive, type Cleanup, connectXClient, type Elicited, startBridgedEverything } from './helpers.js';
+import {
+  alive,
+  type Cleanup,
+  connectXClient,
+  type Elicited,
+  elicitedBy,
+  longCallInFlight,
+  namesOnlyClient,
+  startBridgedEverything,
+} from './helpers.js';
 
 const cleanup: Cleanup = [];
 afterEach(async () => {
@@ -84,34 +93,19 @@ describe('server-everything (stdio) bridged to Streamable HTTP', { timeout: 60_0
 
   it('asks each downstream client its own elicitation (the upstream asks during the call)', async () => {
     const { http } = await bridgeEverything();
-    const clients = await Promise.all(
-      Array.from({ length: 3 }, (_, i) =>
-        xClient(http.url, { name: `client-${i}`, check: true, email: `c${i}@example.com` }),
-      ),
-    );
+    const clients = await Promise.all(Array.from({ length: 3 }, (_, i) => xClient(http.url, elicitedBy(i))));
     const results = await Promise.all(
       clients.map((client) => client.callTool({ name: 'trigger-elicitation-request', arguments: {} })),
     );
     results.forEach((result, i) => {
-      const text = JSON.stringify(result.content);
-      expect(text).toContain(`client-${i}`);
-      expect(text).not.toMatch(new RegExp(`client-(?!${i}\\b)\\d`));
+      expect(namesOnlyClient(JSON.stringify(result.content), i)).toBe(true);
     });
   });
 
   it('fails the call in flight with a typed -32000 naming the upstream when the upstream is killed', async () => {
     const { http, upstreams } = await bridgeEverything();
     const client = await xClient(http.url);
-    let progressed!: () => void;
-    const firstProgress = new Promise<void>((resolve) => {
-      progressed = resolve;
-    });
-    const call = client.callTool(
-      { name: 'trigger-long-running-operation', arguments: { duration: 30, steps: 30 } },
-      { onprogress: () => progressed() },
-    );
-    call.catch(() => undefined);
-    await firstProgress;
+    const { call } = await longCallInFlight(client);
     const pid = upstreams[0]?.pid;
     expect(pid).toBeTypeOf('number');
     process.kill(pid as number, 'SIGKILL');

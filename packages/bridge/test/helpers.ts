@@ -95,3 +95,31 @@ export async function connectXClient(
   cleanup.push(() => client.close());
   return client;
 }
+
+/**
+ * Starts server-everything's `trigger-long-running-operation` (long enough never to finish in a test)
+ * and resolves once its first progress arrived: the call is then in flight upstream.
+ */
+export async function longCallInFlight(client: Client): Promise<{ call: Promise<unknown> }> {
+  let progressed!: () => void;
+  const firstProgress = new Promise<void>((resolve) => {
+    progressed = resolve;
+  });
+  const call = client.callTool(
+    { name: 'trigger-long-running-operation', arguments: { duration: 60, steps: 60 } },
+    { onprogress: () => progressed() },
+  );
+  call.catch(() => undefined);
+  await firstProgress;
+  return { call };
+}
+
+/** What client `i` answers server-everything's `trigger-elicitation-request` with. */
+export function elicitedBy(i: number): Elicited {
+  return { name: `client-${i}`, check: true, email: `c${i}@example.com` };
+}
+
+/** A result of client `i` names client `i` and no other client. */
+export function namesOnlyClient(text: string, i: number): boolean {
+  return text.includes(`client-${i}`) && !new RegExp(`client-(?!${i}\\b)\\d`).test(text);
+}

@@ -10,7 +10,7 @@ import { createStreamableHttpHandler, StreamableHttpClientTransport } from '@x/t
 import { toNodeHandler } from '@x/transport-streamable-http/node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBridge, type UpstreamReconnect } from '../src/index.js';
-import { alive, EVERYTHING } from './helpers.js';
+import { alive, EVERYTHING, longCallInFlight } from './helpers.js';
 
 const cleanup: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -55,16 +55,7 @@ describe('a stdio upstream that crashes mid-call', { timeout: 90_000 }, () => {
     expect(uri).toBeTypeOf('string');
     await client.subscribeResource({ uri });
 
-    let progressed!: () => void;
-    const firstProgress = new Promise<void>((resolve) => {
-      progressed = resolve;
-    });
-    const call = client.callTool(
-      { name: 'trigger-long-running-operation', arguments: { duration: 60, steps: 60 } },
-      { onprogress: () => progressed() },
-    );
-    call.catch(() => undefined);
-    await firstProgress;
+    const { call } = await longCallInFlight(client);
     const upstream = upstreams[0] as StdioClientTransport;
     const firstPid = upstream.pid as number;
     process.kill(firstPid, 'SIGKILL');
