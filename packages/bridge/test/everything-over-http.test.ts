@@ -5,10 +5,10 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client } from '@x/client';
 import { McpError } from '@x/protocol/core';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   alive,
-  type Cleanup,
+  cleanupAfterEach,
   connectXClient,
   type Elicited,
   elicitedBy,
@@ -17,10 +17,7 @@ import {
   startBridgedEverything,
 } from './helpers.js';
 
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
-});
+const cleanup = cleanupAfterEach();
 
 const bridgeEverything = () => startBridgedEverything(cleanup);
 const xClient = (url: string, elicited?: Elicited) => connectXClient(cleanup, url, { elicited });

@@ -1,20 +1,17 @@
 // 50 downstream clients on one bridge at once, each with its own server-everything process: each sees
 // only its own elicitation and its own logs, and once they disconnect no upstream process is left.
 import type { Client } from '@x/client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   alive,
-  type Cleanup,
+  cleanupAfterEach,
   connectXClient,
   elicitedBy,
   namesOnlyClient,
   startBridgedEverything,
 } from './helpers.js';
 
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
-});
+const cleanup = cleanupAfterEach();
 
 const CLIENTS = 50;
 const WAVE = 10;

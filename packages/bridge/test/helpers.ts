@@ -6,6 +6,7 @@ import { type HttpServerHandle, startHttpServer } from '@x/test-kit';
 import { StdioClientTransport } from '@x/transport-stdio';
 import { createStreamableHttpHandler, StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { toNodeHandler } from '@x/transport-streamable-http/node';
+import { afterEach } from 'vitest';
 import { type Bridge, createBridge } from '../src/index.js';
 
 /** The official reference server's stdio entry (`@modelcontextprotocol/server-everything`). */
@@ -27,6 +28,15 @@ export function alive(pid: number): boolean {
 
 /** Steps a test file runs (last first) after each test: what a helper started is closed there. */
 export type Cleanup = Array<() => Promise<unknown>>;
+
+/** The calling test file's cleanup steps, run last first after each of its tests. */
+export function cleanupAfterEach(): Cleanup {
+  const steps: Cleanup = [];
+  afterEach(async () => {
+    for (const step of steps.splice(0).reverse()) await step().catch(() => undefined);
+  });
+  return steps;
+}
 
 export interface BridgedEverything {
   http: HttpServerHandle;

@@ -1,19 +1,16 @@
 // `shared: true`: one server-everything process serves every 2026-07-28 (stateless) client of the
 // bridge; each client still gets only its own elicitation, and a legacy client is refused by name.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBridge } from '../src/index.js';
 import {
-  type Cleanup,
+  cleanupAfterEach,
   connectXClient,
   elicitedBy,
   namesOnlyClient,
   startBridgedEverything,
 } from './helpers.js';
 
-const cleanup: Cleanup = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
-});
+const cleanup = cleanupAfterEach();
 
 describe('a shared upstream', { timeout: 120_000 }, () => {
   it('serves several modern clients from one process, each seeing only its own elicitation', async () => {

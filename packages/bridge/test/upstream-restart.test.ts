@@ -8,14 +8,11 @@ import { startHttpServer } from '@x/test-kit';
 import { StdioClientTransport } from '@x/transport-stdio';
 import { createStreamableHttpHandler, StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { toNodeHandler } from '@x/transport-streamable-http/node';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createBridge, type UpstreamReconnect } from '../src/index.js';
-import { alive, EVERYTHING, longCallInFlight } from './helpers.js';
+import { alive, cleanupAfterEach, EVERYTHING, longCallInFlight } from './helpers.js';
 
-const cleanup: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
-});
+const cleanup = cleanupAfterEach();
 
 describe('a stdio upstream that crashes mid-call', { timeout: 90_000 }, () => {
   it('fails the call with -32000 naming the upstream, restarts it, re-subscribes and reports it', async () => {
