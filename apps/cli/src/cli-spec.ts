@@ -131,7 +131,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'bridge',
-    usage: 'bridge [--serve http|sse|ws|stdio] [--port <n>] [--host <address>] -- <command> [args…] | <url>',
+    usage:
+      'bridge [--serve http|sse|ws|grpc|stdio] [--shared] [--port <n>] [--host <address>] -- <command> [args…] | <url>',
     summary:
       'Put an MCP server on another transport and era: one upstream process (or connection) per downstream session',
     examples: [
@@ -285,7 +286,14 @@ export const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'serve',
     value: '<name>',
-    description: 'what the bridge serves over: http (default, Streamable HTTP at /mcp), sse, ws or stdio',
+    description:
+      'what the bridge serves over: http (default, Streamable HTTP at /mcp), sse, ws, grpc or stdio',
+    commands: ['bridge'],
+  },
+  {
+    name: 'shared',
+    description:
+      'one upstream for every client instead of one each; 2026-07-28 (stateless) clients only, requests in turn',
     commands: ['bridge'],
   },
   {

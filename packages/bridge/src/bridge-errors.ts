@@ -23,12 +23,15 @@ export interface BridgeErrorData {
  * // error.code === -32000, error.data.name === 'stdio: node server.js'
  * ```
  */
-export function peerLostError(side: 'upstream' | 'downstream', name: string): McpError {
+export function peerLostError(side: 'upstream' | 'downstream', name: string, cause?: Error): McpError {
   const data: BridgeErrorData = { bridge: true, side, name };
+  // The cause's first line says how it was lost (exit code or signal, whether it is being restarted).
+  const how = cause === undefined ? '' : `: ${cause.message.split('\n')[0]}`;
   return new McpError(
     ErrorCode.ConnectionClosed,
-    `Bridge: the ${side} "${name}" was lost before it answered`,
+    `Bridge: the ${side} "${name}" was lost before it answered${how}`,
     data,
+    cause === undefined ? undefined : { cause },
   );
 }
 

@@ -6,6 +6,8 @@ export interface UpstreamConnectOptions {
   readonly name: string;
   readonly timeoutMs: number;
   readonly clientInfo: Implementation;
+  /** An upstream that reconnects by itself (see `BridgeOptions.onupstreamreconnect`) is back. */
+  readonly onreconnect?: (() => void) | undefined;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function connectUpstream(options: UpstreamConnectOptions): Promise<
     });
   try {
     await Promise.race([opening.then((opened) => client.connect(opened)), timedOut]);
+    if (transport !== undefined) reportReconnects(transport, options.onreconnect);
     return client;
   } catch (error) {
     gaveUp = true;
@@ -63,4 +66,19 @@ export async function connectUpstream(options: UpstreamConnectOptions): Promise<
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Wraps the `onreconnect` the `Client` installed (re-initialize, then re-subscribe) so the bridge hears
+ * once the upstream's session is back: after the new handshake succeeded.
+ */
+function reportReconnects(transport: Transport, onreconnect: (() => void) | undefined): void {
+  const resync = transport.onreconnect;
+  if (resync === undefined || onreconnect === undefined) return;
+  transport.onreconnect = (() => {
+    const handshake: unknown = resync();
+    // A failed handshake is the Client's to report (its `onerror`); only a success is news here.
+    void Promise.resolve(handshake).then(onreconnect, () => undefined);
+    return handshake;
+  }) as () => void;
 }

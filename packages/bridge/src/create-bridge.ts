@@ -1,8 +1,9 @@
 import type { Implementation, Transport } from '@x/protocol/core';
 import { connectUpstream } from './connect-upstream.js';
-import { DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS } from './constants.js';
+import { DEFAULT_MAX_IN_FLIGHT_REQUESTS, DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS } from './constants.js';
 import { type Pipe, pipeTransports } from './pipe-transports.js';
 import { TranslatingSession } from './translating-session.js';
+import { UpstreamLink } from './upstream-link.js';
 
 /**
  * Options of `createBridge`.
@@ -36,15 +37,54 @@ export interface BridgeOptions {
    * `DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS` (30 s).
    */
   upstreamConnectTimeoutMs?: number | undefined;
-  /** Raw mode's bounds (see `pipeTransports`). */
+  /** Raw mode's bound (see `pipeTransports`). */
   maxQueuedMessages?: number | undefined;
+  /**
+   * Raw mode: see `pipeTransports`. With `shared`: requests waiting their turn for the shared upstream;
+   * past it a request is answered with -32000 naming this option. Default
+   * `DEFAULT_MAX_IN_FLIGHT_REQUESTS` (1 000).
+   */
   maxInFlightRequests?: number | undefined;
+  /**
+   * One upstream for every downstream session instead of one each (translate mode only): opened by the
+   * first session, kept, opened again once lost, closed by `bridge.close()`. Safe only for 2026-07-28
+   * (stateless) downstream clients, so a legacy `initialize` is refused with -32600 naming `shared`.
+   * Requests go upstream one at a time, so an elicitation, sampling or roots request (and a log) the
+   * upstream sends during one reaches the client that sent it and no other; the price is concurrency.
+   * Default false.
+   */
+  shared?: boolean | undefined;
   /** The `clientInfo` the bridge shows upstream. Default `{ name: 'x-mcp-bridge', version: '0.0.0' }`. */
   clientInfo?: Implementation | undefined;
   /** The `serverInfo` the bridge shows downstream (translate mode). Default: the upstream's. */
   serverInfo?: Implementation | undefined;
-  /** Faults that reach no request: failed sends, dropped notifications, upstreams that could not connect. */
+  /**
+   * Faults that reach no request: failed sends, dropped notifications, upstreams that could not connect,
+   * an upstream process that crashed (a `ServerExitError` from `@x/transport-stdio`).
+   */
   onerror?: ((error: Error) => void) | undefined;
+  /**
+   * An upstream that reconnects by itself is back, its session re-established: a stdio server
+   * restarted after a crash (`new StdioClientTransport({ …, restart: true })`), a WebSocket client with
+   * `reconnect`, a `FailoverTransport` that moved on. By then the upstream `Client` has re-initialized
+   * and re-subscribed to the resources this session's downstream subscribed to; the downstream session
+   * stays open (the request in flight when the upstream died got -32000 naming the upstream).
+   */
+  onupstreamreconnect?: ((event: UpstreamReconnect) => void) | undefined;
+}
+
+/**
+ * What `onupstreamreconnect` is told: which upstream came back, and for which downstream session.
+ *
+ * @example
+ * ```ts
+ * createBridge({ upstream, onupstreamreconnect: ({ upstreamName }) => console.error(`${upstreamName} restarted`) });
+ * ```
+ */
+export interface UpstreamReconnect {
+  readonly upstreamName: string;
+  /** The session whose upstream it is; undefined for a `shared` upstream (it serves every session). */
+  readonly session: BridgeSession | undefined;
 }
 
 /**
@@ -107,6 +147,10 @@ export function createBridge(options: BridgeOptions): Bridge {
   const timeoutMs = options.upstreamConnectTimeoutMs ?? DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS;
   if (!(timeoutMs > 0)) throw new RangeError('upstreamConnectTimeoutMs must be a positive number');
   const report = (error: Error): void => options.onerror?.(error);
+  const shared = options.shared === true;
+  if (shared && options.mode === 'raw') {
+    throw new RangeError('shared needs the translate mode: a raw pipe cannot tell whose messages are whose');
+  }
 
   const track = (session: BridgeSession): BridgeSession => {
     sessions.add(session);
@@ -125,21 +169,48 @@ export function createBridge(options: BridgeOptions): Bridge {
     return track({ closed: pipe.closed, close: () => pipe.close() });
   };
 
+  const clientInfo = options.clientInfo ?? { name: 'x-mcp-bridge', version: '0.0.0' };
+  const maxWaitingRequests = options.maxInFlightRequests ?? DEFAULT_MAX_IN_FLIGHT_REQUESTS;
+  const openLink = async (reconnected: () => void): Promise<UpstreamLink> => {
+    const client = await connectUpstream({
+      open: options.upstream,
+      name,
+      timeoutMs,
+      clientInfo,
+      onreconnect: reconnected,
+    });
+    return new UpstreamLink(client, { upstreamName: name, shared, maxWaitingRequests, report });
+  };
+
+  /** The one upstream of a shared bridge: opened by the first session, opened again once lost. */
+  let sharedLink: Promise<UpstreamLink> | undefined;
+  const linkShared = (): Promise<UpstreamLink> => {
+    if (sharedLink !== undefined) return sharedLink;
+    const opening = openLink(() => options.onupstreamreconnect?.({ upstreamName: name, session: undefined }));
+    sharedLink = opening;
+    const forget = (): void => {
+      if (sharedLink === opening) sharedLink = undefined;
+    };
+    opening.then((link) => link.lost.then(forget), forget);
+    return opening;
+  };
+
   const connectTranslating = async (downstream: Transport): Promise<BridgeSession> => {
-    let client: Awaited<ReturnType<typeof connectUpstream>>;
+    // Known once the session exists; a reconnect cannot come before the first handshake is done.
+    let session: TranslatingSession | undefined;
+    let link: UpstreamLink;
     try {
-      client = await connectUpstream({
-        open: options.upstream,
-        name,
-        timeoutMs,
-        clientInfo: options.clientInfo ?? { name: 'x-mcp-bridge', version: '0.0.0' },
-      });
+      link = shared
+        ? await linkShared()
+        : await openLink(() => {
+            if (session !== undefined) options.onupstreamreconnect?.({ upstreamName: name, session });
+          });
     } catch (error) {
       report(error as Error);
       await refuse(downstream, error as Error);
       throw error;
     }
-    const session = new TranslatingSession(client, name, options.serverInfo);
+    session = new TranslatingSession(link, { upstreamName: name, info: options.serverInfo });
     await session.serve(downstream);
     return track(session);
   };
@@ -147,6 +218,9 @@ export function createBridge(options: BridgeOptions): Bridge {
   const connect = options.mode === 'raw' ? connectRaw : connectTranslating;
   const close = async (): Promise<void> => {
     await Promise.allSettled([...sessions].map((session) => session.close()));
+    const link = sharedLink;
+    sharedLink = undefined;
+    await link?.then((opened) => opened.close()).catch(() => undefined);
   };
   return { connect, sessions, close, [Symbol.asyncDispose]: close };
 }

@@ -8,4 +8,4 @@ export {
   DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS,
 } from './constants.js';
 export { createBridge } from './create-bridge.js';
-export type { Bridge, BridgeOptions, BridgeSession } from './create-bridge.js';
+export type { Bridge, BridgeOptions, BridgeSession, UpstreamReconnect } from './create-bridge.js';

@@ -5,64 +5,22 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client } from '@x/client';
 import { McpError } from '@x/protocol/core';
-import { type HttpServerHandle, startHttpServer } from '@x/test-kit';
-import { StdioClientTransport } from '@x/transport-stdio';
-import { createStreamableHttpHandler } from '@x/transport-streamable-http';
-import { toNodeHandler } from '@x/transport-streamable-http/node';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Bridge, createBridge } from '../src/index.js';
-import { alive, EVERYTHING } from './helpers.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  alive,
+  cleanupAfterEach,
+  connectXClient,
+  type Elicited,
+  elicitedBy,
+  longCallInFlight,
+  namesOnlyClient,
+  startBridgedEverything,
+} from './helpers.js';
 
-interface Bridged {
-  http: HttpServerHandle;
-  bridge: Bridge;
-  /** The upstream transports spawned so far, one per downstream session. */
-  upstreams: StdioClientTransport[];
-}
+const cleanup = cleanupAfterEach();
 
-const cleanup: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
-});
-
-async function bridgeEverything(): Promise<Bridged> {
-  const upstreams: StdioClientTransport[] = [];
-  const bridge = createBridge({
-    upstream: () => {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [EVERYTHING, 'stdio'],
-        stderr: 'ignore',
-      });
-      upstreams.push(transport);
-      return transport;
-    },
-    upstreamName: 'server-everything',
-    upstreamConnectTimeoutMs: 20_000,
-  });
-  const handler = createStreamableHttpHandler({
-    onsession: (transport) => bridge.connect(transport).catch(() => undefined),
-  });
-  const http = await startHttpServer(toNodeHandler(handler));
-  cleanup.push(
-    () => http.close(),
-    () => bridge.close(),
-    async () => {
-      for (const upstream of upstreams) await upstream.close();
-    },
-  );
-  return { http, bridge, upstreams };
-}
-
-/** A legacy x-mcp client of the bridge; `elicited` is what it answers every elicitation with. */
-async function xClient(url: string, elicited?: Record<string, string | boolean>): Promise<Client> {
-  const client = new Client({ name: 'x-downstream', version: '1.0.0' }, { protocolVersion: 'legacy' });
-  if (elicited !== undefined) client.setElicitationHandler(() => ({ action: 'accept', content: elicited }));
-  const { StreamableHttpClientTransport } = await import('@x/transport-streamable-http');
-  await client.connect(new StreamableHttpClientTransport(`${url}/mcp`));
-  cleanup.push(() => client.close());
-  return client;
-}
+const bridgeEverything = () => startBridgedEverything(cleanup);
+const xClient = (url: string, elicited?: Elicited) => connectXClient(cleanup, url, { elicited });
 
 describe('server-everything (stdio) bridged to Streamable HTTP', { timeout: 60_000 }, () => {
   it('serves the x-mcp client: tools, prompts, resources, progress', async () => {
@@ -132,34 +90,19 @@ describe('server-everything (stdio) bridged to Streamable HTTP', { timeout: 60_0
 
   it('asks each downstream client its own elicitation (the upstream asks during the call)', async () => {
     const { http } = await bridgeEverything();
-    const clients = await Promise.all(
-      Array.from({ length: 3 }, (_, i) =>
-        xClient(http.url, { name: `client-${i}`, check: true, email: `c${i}@example.com` }),
-      ),
-    );
+    const clients = await Promise.all(Array.from({ length: 3 }, (_, i) => xClient(http.url, elicitedBy(i))));
     const results = await Promise.all(
       clients.map((client) => client.callTool({ name: 'trigger-elicitation-request', arguments: {} })),
     );
     results.forEach((result, i) => {
-      const text = JSON.stringify(result.content);
-      expect(text).toContain(`client-${i}`);
-      expect(text).not.toMatch(new RegExp(`client-(?!${i}\\b)\\d`));
+      expect(namesOnlyClient(JSON.stringify(result.content), i)).toBe(true);
     });
   });
 
   it('fails the call in flight with a typed -32000 naming the upstream when the upstream is killed', async () => {
     const { http, upstreams } = await bridgeEverything();
     const client = await xClient(http.url);
-    let progressed!: () => void;
-    const firstProgress = new Promise<void>((resolve) => {
-      progressed = resolve;
-    });
-    const call = client.callTool(
-      { name: 'trigger-long-running-operation', arguments: { duration: 30, steps: 30 } },
-      { onprogress: () => progressed() },
-    );
-    call.catch(() => undefined);
-    await firstProgress;
+    const { call } = await longCallInFlight(client);
     const pid = upstreams[0]?.pid;
     expect(pid).toBeTypeOf('number');
     process.kill(pid as number, 'SIGKILL');

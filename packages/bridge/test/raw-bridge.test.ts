@@ -4,7 +4,7 @@ import { InMemoryTransport } from '@x/protocol/core';
 import { StdioClientTransport } from '@x/transport-stdio';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Bridge, createBridge } from '../src/index.js';
-import { alive, EVERYTHING } from './helpers.js';
+import { alive, EVERYTHING, longCallInFlight } from './helpers.js';
 
 let bridge: Bridge | undefined;
 afterEach(async () => {
@@ -49,16 +49,7 @@ describe('createBridge({ mode: "raw" }) with a real stdio server', { timeout: 60
 
   it('answers the call in flight with -32000 naming the upstream when the process is killed', async () => {
     const { client, upstreams } = await rawSession();
-    let progressed!: () => void;
-    const firstProgress = new Promise<void>((resolve) => {
-      progressed = resolve;
-    });
-    const call = client.callTool(
-      { name: 'trigger-long-running-operation', arguments: { duration: 30, steps: 30 } },
-      { onprogress: () => progressed() },
-    );
-    call.catch(() => undefined);
-    await firstProgress;
+    const { call } = await longCallInFlight(client);
     process.kill(upstreams[0]?.pid as number, 'SIGKILL');
     await expect(call).rejects.toMatchObject({
       code: -32000,

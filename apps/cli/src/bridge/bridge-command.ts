@@ -5,11 +5,13 @@ import { ExitCode } from '../exit-codes.js';
 import type { Terminal } from '../output/terminal.js';
 import type { ListeningServer } from '../serve/listening-server.js';
 import { type ServeOptions, serveHttp, serveSse, serveStdio, serveWs } from '../serve/serve-transports.js';
+import { serveGrpc } from './grpc-front.js';
 
 const FRONTS = {
   http: { start: serveHttp, label: 'Streamable HTTP' },
   sse: { start: serveSse, label: 'legacy HTTP+SSE' },
   ws: { start: serveWs, label: 'WebSocket' },
+  grpc: { start: serveGrpc, label: 'gRPC' },
   stdio: { start: serveStdio, label: 'stdio' },
 } as const satisfies Record<string, { start: (o: ServeOptions) => Promise<ListeningServer>; label: string }>;
 
@@ -56,8 +58,15 @@ function readPort(raw: string | undefined): number {
 async function upstreamFactory(upstream: Upstream): Promise<() => Transport> {
   if (upstream.kind === 'stdio') {
     const { StdioClientTransport } = await import('@x/transport-stdio');
+    // A crashed upstream is restarted (STDIO_RESTART_DEFAULTS: 5 a minute, with backoff), its session
+    // re-initialized and re-subscribed by the bridge's upstream client; past the budget the session ends.
     return () =>
-      new StdioClientTransport({ command: upstream.command, args: [...upstream.args], stderr: 'inherit' });
+      new StdioClientTransport({
+        command: upstream.command,
+        args: [...upstream.args],
+        stderr: 'inherit',
+        restart: true,
+      });
   }
   if (upstream.kind === 'ws') {
     const { WebSocketClientTransport } = await import('@x/transport-ws');
@@ -68,7 +77,7 @@ async function upstreamFactory(upstream: Upstream): Promise<() => Transport> {
 }
 
 /**
- * `x-mcp bridge --serve <http|sse|ws|stdio> [--port N] [--host A] -- <command …|url>`: checks the
+ * `x-mcp bridge --serve <http|sse|ws|grpc|stdio> [--shared] [--port N] [--host A] -- <command …|url>`: checks the
  * command line; the returned step serves the bridge until Ctrl-C (or stdin EOF with `--serve stdio`).
  */
 export function prepareBridge(
@@ -81,15 +90,23 @@ export function prepareBridge(
   }
   const name = args.values.get('serve')?.at(-1) ?? 'http';
   if (!Object.hasOwn(FRONTS, name)) {
-    throw new UsageError(`unknown --serve ${name}; bridge serves http, sse, ws or stdio`, {
+    throw new UsageError(`unknown --serve ${name}; bridge serves http, sse, ws, grpc or stdio`, {
       command: 'bridge',
     });
   }
   const front = FRONTS[name as keyof typeof FRONTS];
   if (name === 'stdio' && (args.values.has('port') || args.values.has('host'))) {
-    throw new UsageError('--port and --host apply to http, sse and ws; stdio has no address', {
+    throw new UsageError('--port and --host apply to http, sse, ws and grpc; stdio has no address', {
       command: 'bridge',
     });
+  }
+  const shared = args.flags.has('shared');
+  if (shared && (name === 'sse' || name === 'stdio')) {
+    const clients = name === 'sse' ? 'only 2024-11-05 clients' : 'one client';
+    throw new UsageError(
+      `--shared serves only 2026-07-28 (stateless) clients, and --serve ${name} has ${clients}: drop --shared`,
+      { command: 'bridge' },
+    );
   }
   const port = readPort(args.values.get('port')?.at(-1));
   const host = args.values.get('host')?.at(-1) ?? '127.0.0.1';
@@ -99,7 +116,16 @@ export function prepareBridge(
   return async ({ terminal, signal }) => {
     const { createBridge } = await import('@x/bridge');
     const report = (error: Error): void => terminal.err(terminal.errStyle.dim(`bridge: ${error.message}`));
-    const bridge = createBridge({ upstream: await upstreamFactory(upstream), upstreamName, onerror: report });
+    const bridge = createBridge({
+      upstream: await upstreamFactory(upstream),
+      upstreamName,
+      shared,
+      onerror: report,
+      onupstreamreconnect: () =>
+        terminal.err(
+          terminal.errStyle.dim(`bridge: ${upstreamName} is back (restarted, re-initialized, re-subscribed)`),
+        ),
+    });
     const running = await front.start({
       // A session whose upstream cannot be reached is answered with -32000 and closed by the bridge.
       server: { connect: (transport) => bridge.connect(transport).catch(() => undefined) },

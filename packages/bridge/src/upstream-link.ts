@@ -1,0 +1,141 @@
+import type { Client } from '@x/client';
+import { ErrorCode, type LoggingLevel, McpError } from '@x/protocol/core';
+import type { ServerContext } from '@x/server';
+import { bridgeLimitError } from './bridge-errors.js';
+
+/** What a downstream session hears from its upstream outside any request it forwarded. */
+export interface UpstreamListener {
+  toolsListChanged(): void;
+  promptsListChanged(): void;
+  resourcesListChanged(): void;
+  resourceUpdated(uri: string): void;
+  /** A log that belongs to no forwarded request (a legacy downstream gets it as a session notification). */
+  log(params: { level: LoggingLevel; data: unknown; logger?: string | undefined }): void;
+  /** The upstream is gone for good (closed, or out of restarts). */
+  lost(): void;
+}
+
+export interface UpstreamLinkOptions {
+  readonly upstreamName: string;
+  /**
+   * Shared by several downstream sessions: requests go upstream one at a time, so whatever the
+   * upstream asks or logs meanwhile belongs to exactly one downstream request (a legacy upstream does
+   * not say which request it asks for). At most `maxWaitingRequests` wait their turn.
+   */
+  readonly shared: boolean;
+  readonly maxWaitingRequests: number;
+  /** The upstream's faults that reach no request (a stdio server's crash, a failed re-handshake). */
+  readonly report: (error: Error) => void;
+}
+
+/**
+ * An upstream `Client` and the downstream sessions it serves: it routes the upstream's input requests
+ * (elicitation, sampling, roots) and logs to the downstream request they belong to, and its
+ * list-changed and resource notifications to every session listening.
+ */
+export class UpstreamLink {
+  readonly client: Client;
+  readonly shared: boolean;
+  readonly #options: UpstreamLinkOptions;
+  /** Downstream requests being served upstream, newest last. */
+  readonly #active: ServerContext[] = [];
+  readonly #listeners = new Set<UpstreamListener>();
+  /** Settles when the request ahead in the shared queue is done. */
+  #turn: Promise<void> = Promise.resolve();
+  #waiting = 0;
+  /** Settles when the upstream is gone for good. */
+  readonly lost: Promise<void>;
+
+  constructor(client: Client, options: UpstreamLinkOptions) {
+    this.client = client;
+    this.shared = options.shared;
+    this.#options = options;
+    client.onerror = options.report;
+    let resolveLost!: () => void;
+    this.lost = new Promise<void>((resolve) => {
+      resolveLost = resolve;
+    });
+    client.onclose = () => {
+      resolveLost();
+      for (const listener of [...this.#listeners]) listener.lost();
+    };
+    this.#relay();
+  }
+
+  /** Closes the upstream `Client` (and so its transport: a spawned process is stopped). */
+  close(): Promise<void> {
+    return this.client.close();
+  }
+
+  listen(listener: UpstreamListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Runs `forward` with `ctx` as where upstream input requests and logs go (shared: in turn). */
+  async run<T>(ctx: ServerContext, forward: () => Promise<T>): Promise<T> {
+    if (!this.shared) return this.#within(ctx, forward);
+    const { maxWaitingRequests, upstreamName } = this.#options;
+    if (this.#waiting >= maxWaitingRequests) {
+      throw bridgeLimitError('upstream', upstreamName, 'maxInFlightRequests', maxWaitingRequests);
+    }
+    this.#waiting++;
+    const ahead = this.#turn;
+    let done!: () => void;
+    this.#turn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      await ahead;
+      ctx.signal.throwIfAborted();
+      return await this.#within(ctx, forward);
+    } finally {
+      this.#waiting--;
+      done();
+    }
+  }
+
+  async #within<T>(ctx: ServerContext, forward: () => Promise<T>): Promise<T> {
+    this.#active.push(ctx);
+    try {
+      return await forward();
+    } finally {
+      this.#active.splice(this.#active.indexOf(ctx), 1);
+    }
+  }
+
+  #relay(): void {
+    const client = this.client;
+    const each = (notify: (listener: UpstreamListener) => void): void => {
+      for (const listener of this.#listeners) notify(listener);
+    };
+    client.on('toolsListChanged', () => each((l) => l.toolsListChanged()));
+    client.on('promptsListChanged', () => each((l) => l.promptsListChanged()));
+    client.on('resourcesListChanged', () => each((l) => l.resourcesListChanged()));
+    client.on('resourceUpdated', ({ uri }) => each((l) => l.resourceUpdated(uri)));
+    client.on('log', (params) => {
+      const ctx = this.#active.at(-1);
+      if (ctx !== undefined) void ctx.log(params.level, params.data, params.logger).catch(() => undefined);
+      // Shared: a log outside every request belongs to no one client; it is not broadcast.
+      else if (!this.shared) each((l) => l.log(params));
+    });
+    client.setElicitationHandler((params) => this.#current('elicitation/create').elicit(params), {
+      form: true,
+      url: true,
+    });
+    client.setSamplingHandler((params) => this.#current('sampling/createMessage').sample(params));
+    client.setRootsHandler(() => this.#current('roots/list').listRoots());
+  }
+
+  /** The downstream request an upstream input request belongs to (the one in flight, newest first). */
+  #current(method: string): ServerContext {
+    const ctx = this.#active.at(-1);
+    if (ctx === undefined) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Bridge: ${method} arrived outside any downstream request; the bridge has no client to ask`,
+      );
+    }
+    return ctx;
+  }
+}
