@@ -8,6 +8,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALLOWANCES, CYCLE_ALLOWANCES } from './allowances.mjs';
+import { checkDefaultConstants, checkInlineDefaults } from './check-defaults.mjs';
 
 const IMPORT_PATTERNS = [
   /\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/g,
@@ -293,10 +294,18 @@ if (isMain) {
   const packagesDir = resolve(
     process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages'),
   );
-  const violations = [...checkPackages(packagesDir), ...checkCycles(packagesDir), ...checkCasts(packagesDir)];
+  const violations = [
+    ...checkPackages(packagesDir),
+    ...checkCycles(packagesDir),
+    ...checkCasts(packagesDir),
+    ...checkInlineDefaults(packagesDir),
+    ...checkDefaultConstants(packagesDir),
+  ];
   if (violations.length > 0) {
-    console.error(`repo check: ${violations.length} import violation(s):\n  ${violations.join('\n  ')}`);
+    console.error(`repo check: ${violations.length} violation(s):\n  ${violations.join('\n  ')}`);
     process.exit(1);
   }
-  console.log('repo check: package imports are within their allowances');
+  console.log(
+    'repo check: package imports are within their allowances; defaults are named constants, one value per name',
+  );
 }

@@ -31,7 +31,10 @@ export {
   jwtVerifier,
 } from './server/jwt-verifier.js';
 export type { JwtVerifierOptions } from './server/jwt-verifier.js';
-export { protectedResourceMetadataHandler } from './server/protected-resource-metadata.js';
+export {
+  DEFAULT_RESOURCE_METADATA_MAX_AGE_SEC,
+  protectedResourceMetadataHandler,
+} from './server/protected-resource-metadata.js';
 export type { ProtectedResourceMetadataOptions } from './server/protected-resource-metadata.js';
 export { resourceMetadataUrl } from './server/resource-metadata-url.js';
 export { DEFAULT_CLOCK_TOLERANCE_SEC } from './server/token-verifier.js';
@@ -41,7 +44,12 @@ export { DEFAULT_MAX_RESPONSE_BYTES } from './client/capped-fetch.js';
 export { parseBearerChallenge } from './client/bearer-challenge.js';
 export type { ParsedChallenge } from './client/bearer-challenge.js';
 export type { ClientPrivateKey } from './client/client-auth.js';
-export { httpAuthOptions, OAuthClientProvider } from './client/oauth-client-provider.js';
+export {
+  DEFAULT_MAX_STEP_UPS,
+  DEFAULT_REFRESH_SKEW_SEC,
+  httpAuthOptions,
+  OAuthClientProvider,
+} from './client/oauth-client-provider.js';
 export type { OAuthClientProviderOptions } from './client/oauth-client-provider.js';
 export { InMemoryTokenStore } from './client/token-store.js';
 export type { AuthState, StoredClient, StoredTokens, TokenStore } from './client/token-store.js';

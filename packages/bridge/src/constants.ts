@@ -1,10 +1,5 @@
-/**
- * Messages one direction of a pipe may hold while the receiving transport has not finished sending
- * them (a slow or not-yet-started peer). Past it a request is answered with an error naming
- * `maxQueuedMessages` and a notification is dropped (reported to `onerror`): a bridge never buffers
- * without bound.
- */
-export const DEFAULT_MAX_QUEUED_MESSAGES = 1_000;
+// Shared with Streamable HTTP's `maxQueuedMessages`: one name, one value (issue #36).
+export { DEFAULT_MAX_QUEUED_MESSAGES } from '@x/protocol/transport';
 
 /**
  * Requests one direction of a pipe may have forwarded and not yet seen answered. Past it a request is

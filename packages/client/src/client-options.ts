@@ -12,6 +12,40 @@ import type { RetryOptions } from './retry/retry-options.js';
 import type { JsonSchemaCompiler } from './tool-registry.js';
 
 /**
+ * How long the auto-mode `server/discover` probe waits before the server counts as legacy
+ * (`probeTimeout`): 10 s, long enough for a cold server to answer, short enough that a legacy server
+ * that never answers the unknown method does not stall `connect()` for the whole request timeout.
+ *
+ * @example
+ * ```ts
+ * const client = new Client(info, { probeTimeout: DEFAULT_PROBE_TIMEOUT_MS / 2 });
+ * ```
+ */
+export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * Pages the `iterate…()` and `list…All()` walkers follow before they stop with an error (`maxPages`): 100,
+ * far more than any honest list needs, a bound on a server whose cursors never end.
+ *
+ * @example
+ * ```ts
+ * const client = new Client(info, { maxPages: 10 * DEFAULT_MAX_PAGES });
+ * ```
+ */
+export const DEFAULT_MAX_PAGES = 100;
+
+/**
+ * Retries a 2026-07-28 request may take to satisfy `input_required` answers (`maxInputRounds`): 8, room
+ * for a tool that asks a few questions in turn, a bound on a server that keeps asking.
+ *
+ * @example
+ * ```ts
+ * const client = new Client(info, { maxInputRounds: 2 * DEFAULT_MAX_INPUT_ROUNDS });
+ * ```
+ */
+export const DEFAULT_MAX_INPUT_ROUNDS = 8;
+
+/**
  * Options of `new Client(info, options)`.
  *
  * @example
@@ -32,7 +66,7 @@ export interface ClientOptions {
   protocolVersion?: VersionSelection | undefined;
   /** Remembers each target's era across connects (keyed by `ConnectOptions.cacheKey`). Default: in memory. */
   eraCache?: EraCache | undefined;
-  /** How long the auto-mode `server/discover` probe waits before the server counts as legacy. Default 10 000 ms. */
+  /** How long the auto-mode `server/discover` probe waits before the server counts as legacy. Default {@link DEFAULT_PROBE_TIMEOUT_MS} (10 s). */
   probeTimeout?: number | undefined;
   /** Default idle timeout of requests in ms. Default 60 000. */
   timeout?: number | undefined;
@@ -49,9 +83,9 @@ export interface ClientOptions {
    * network transports (`Transport.network`), off on stdio. `false` turns it off, `true` on.
    */
   heartbeat?: boolean | HeartbeatOptions | undefined;
-  /** Page cap of the `iterate…()` walkers. Default 100. */
+  /** Page cap of the `iterate…()` walkers. Default {@link DEFAULT_MAX_PAGES} (100). */
   maxPages?: number | undefined;
-  /** Retries a 2026-07-28 request may take to satisfy `input_required` answers. Default 8. */
+  /** Retries a 2026-07-28 request may take to satisfy `input_required` answers. Default {@link DEFAULT_MAX_INPUT_ROUNDS} (8). */
   maxInputRounds?: number | undefined;
   /**
    * Re-fetch the full list when the server says it changed, and hand it to the `…ListChanged` listeners

@@ -46,7 +46,14 @@ import {
 } from './client-handlers.js';
 import { wireNotifications } from './client-notifications.js';
 import { heartbeatProbe } from './heartbeat-probe.js';
-import type { ClientOptions, ClientRequestOptions, ConnectOptions } from './client-options.js';
+import {
+  type ClientOptions,
+  type ClientRequestOptions,
+  type ConnectOptions,
+  DEFAULT_MAX_INPUT_ROUNDS,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_PROBE_TIMEOUT_MS,
+} from './client-options.js';
 import { Connector } from './connect/connector.js';
 import { InMemoryEraCache } from './connect/era-cache.js';
 import { loadDefaultJsonSchemaCompiler } from './default-json-schema-compiler.js';
@@ -120,7 +127,7 @@ export class Client {
       cache: this.#cache,
       caching: options.cache ?? true,
       tools: this.#tools,
-      maxPages: options.maxPages ?? 100,
+      maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
       warn: options.onwarning ?? ((message) => console.warn(`[@x/client] ${message}`)),
     });
     const refresh = options.autoRefresh;
@@ -143,8 +150,8 @@ export class Client {
         handlers: this.#handlers,
         clientInfo,
         selection: options.protocolVersion ?? 'auto',
-        maxInputRounds: options.maxInputRounds ?? 8,
-        probeTimeout: options.probeTimeout ?? 10_000,
+        maxInputRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+        probeTimeout: options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT_MS,
       },
       eraCache: options.eraCache ?? new InMemoryEraCache(),
       reset: () => {
@@ -157,7 +164,7 @@ export class Client {
       session: () => this.#live(),
       tools: this.#tools,
       listTools: () => this.#lists.all('tools/list'),
-      maxPages: options.maxPages ?? 100,
+      maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
     });
     this.#engine.retry = resolveRetry(options.retry);
     this.#engine.toolIsRepeatable = (name) => this.#tools.isRepeatable(name);

@@ -7,6 +7,11 @@ export type {
   SamplingHandler,
 } from './client-handlers.js';
 export type { InputContext } from './input-context.js';
+export {
+  DEFAULT_MAX_INPUT_ROUNDS,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_PROBE_TIMEOUT_MS,
+} from './client-options.js';
 export type { ClientOptions, ClientRequestOptions, ConnectOptions } from './client-options.js';
 export type { ClientTaskOptions } from './legacy/client-tasks.js';
 export type { TaskCallOptions, TaskRunOptions } from './legacy/task-requestor.js';

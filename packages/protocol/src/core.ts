@@ -101,7 +101,12 @@ export { reconnectDelay, resolveReconnect } from './transports/reconnect.js';
 export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/reconnect.js';
 
 // Ready interceptors (`use(...)` on Client, Server, Protocol)
-export { roundTripMetrics } from './interceptors/round-trip-metrics.js';
+export {
+  DEFAULT_METRICS_MAX_SAMPLES,
+  DEFAULT_METRICS_MIN_SAMPLES,
+  DEFAULT_METRICS_WINDOW_MS,
+  roundTripMetrics,
+} from './interceptors/round-trip-metrics.js';
 export type {
   RoundTripAlert,
   RoundTripMetrics,
@@ -163,6 +168,14 @@ export type { StandardSchemaV1 } from './validation/standard-schema.js';
 
 // Experimental tasks of 2025-11-25: the receiver machinery both sides share, and the requestor's poller
 export { InMemoryTaskStore } from './tasks/in-memory-task-store.js';
+export {
+  DEFAULT_MAX_TASK_TTL_MS,
+  DEFAULT_MAX_TASKS,
+  DEFAULT_MAX_TASKS_PER_OWNER,
+  DEFAULT_TASK_PAGE_SIZE,
+  DEFAULT_TASK_POLL_INTERVAL_MS,
+  DEFAULT_TASK_TTL_MS,
+} from './tasks/task-defaults.js';
 export { isTerminalTaskStatus } from './tasks/task-status.js';
 export type { StoredTask, TaskOutcome, TaskPage, TaskRequest, TaskStore } from './tasks/index.js';
 // Tasks on 2026-07-28: the `io.modelcontextprotocol/tasks` extension (SEP-2663)
@@ -176,6 +189,9 @@ export {
   boundSessionStore,
   boundSubscriptionFanOut,
   boundTaskStore,
+  DEFAULT_MAX_EVENTS,
+  DEFAULT_MAX_EVENTS_PER_STREAM,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   DEFAULT_STORE_TIMEOUT_MS,
   InMemoryEventStore,
   InMemoryMessageBus,

@@ -5,6 +5,8 @@
  */
 export {
   compileJsonSchema,
+  DEFAULT_MAX_SCHEMA_DEPTH,
+  DEFAULT_MAX_SCHEMA_ERRORS,
   JsonSchemaCompileError,
   toStandardSchema,
 } from './validation/json-schema/index.js';

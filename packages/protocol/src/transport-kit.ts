@@ -64,12 +64,19 @@ export type {
 } from './transports/json-line-decoder.js';
 // The shared limit defaults: one value per concept, on every transport (docs/transports.md "Limits").
 export {
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_MS,
+  DEFAULT_MAX_BUFFERED_BYTES,
   DEFAULT_MAX_CONNECTED_SESSIONS,
   DEFAULT_MAX_LINE_BYTES,
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_MAX_QUEUED_MESSAGES,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_STREAM_BUFFERED_BYTES,
+  DEFAULT_SEND_STALL_TIMEOUT_MS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  DEFAULT_SSE_KEEP_ALIVE_MS,
 } from './transports/limit-defaults.js';
 export { reconnectDelay, resolveReconnect } from './transports/reconnect.js';
 export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/reconnect.js';

@@ -13,7 +13,7 @@ export type {
   RedisSentinelClient,
   RedisStoreOptions,
 } from './redis-client.js';
-export { RedisEventStore } from './redis-event-store.js';
+export { DEFAULT_EVENT_STREAM_TTL_MS, RedisEventStore } from './redis-event-store.js';
 export type { RedisEventStoreOptions } from './redis-event-store.js';
 export { RedisMessageBus } from './redis-message-bus.js';
 export type { RedisMessageBusOptions } from './redis-message-bus.js';

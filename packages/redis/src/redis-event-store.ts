@@ -1,4 +1,9 @@
-import type { EventStore, JSONRPCMessage, MessageBus } from '@x/protocol';
+import {
+  DEFAULT_MAX_EVENTS_PER_STREAM,
+  type EventStore,
+  type JSONRPCMessage,
+  type MessageBus,
+} from '@x/protocol';
 import { defineScript } from 'redis';
 import {
   DEFAULT_PREFIX,
@@ -11,6 +16,17 @@ import {
 import { routeOn } from './redis-message-bus.js';
 
 /**
+ * How long a Redis event stream nobody writes to lives (`streamTtlMs`, its key's TTL, renewed per
+ * event): 1 hour, far past any reconnect a client makes, so abandoned streams leave Redis on their own.
+ *
+ * @example
+ * ```ts
+ * const eventStore = new RedisEventStore({ client, streamTtlMs: DEFAULT_EVENT_STREAM_TTL_MS / 4 });
+ * ```
+ */
+export const DEFAULT_EVENT_STREAM_TTL_MS = 60 * 60_000;
+
+/**
  * Options for {@link RedisEventStore}.
  *
  * @example
@@ -19,9 +35,9 @@ import { routeOn } from './redis-message-bus.js';
  * ```
  */
 export interface RedisEventStoreOptions extends RedisStoreOptions {
-  /** Events kept per stream (`XADD … MAXLEN =`); older ones are trimmed. Default 1 000. */
+  /** Events kept per stream (`XADD … MAXLEN =`); older ones are trimmed. Default `DEFAULT_MAX_EVENTS_PER_STREAM` (1 000). */
   maxEventsPerStream?: number | undefined;
-  /** A stream nobody wrote to for this long is deleted (its key's TTL, renewed per event). Default 1 h. */
+  /** A stream nobody wrote to for this long is deleted (its key's TTL, renewed per event). Default {@link DEFAULT_EVENT_STREAM_TTL_MS} (1 h). */
   streamTtlMs?: number | undefined;
 }
 
@@ -80,8 +96,8 @@ export class RedisEventStore implements EventStore {
   constructor(options: RedisEventStoreOptions) {
     this.#client = options.client;
     this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}events:`;
-    this.#max = options.maxEventsPerStream ?? 1_000;
-    this.#ttlMs = options.streamTtlMs ?? 60 * 60_000;
+    this.#max = options.maxEventsPerStream ?? DEFAULT_MAX_EVENTS_PER_STREAM;
+    this.#ttlMs = options.streamTtlMs ?? DEFAULT_EVENT_STREAM_TTL_MS;
     this.#scriptLimits = [String(this.#max), String(this.#ttlMs)];
   }
 

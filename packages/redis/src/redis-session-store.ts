@@ -1,4 +1,4 @@
-import type { SessionRecord, SessionStore } from '@x/protocol';
+import { DEFAULT_SESSION_IDLE_TIMEOUT_MS, type SessionRecord, type SessionStore } from '@x/protocol';
 import {
   DEFAULT_PREFIX,
   isKeySafe,
@@ -16,7 +16,7 @@ import {
  * ```
  */
 export interface RedisSessionStoreOptions extends RedisStoreOptions {
-  /** A session no process used for this long expires (its keys' TTL, renewed on use). Default 30 min. */
+  /** A session no process used for this long expires (its keys' TTL, renewed on use). Default `DEFAULT_SESSION_IDLE_TIMEOUT_MS` (30 min). */
   idleTimeoutMs?: number | undefined;
 }
 
@@ -47,7 +47,7 @@ export class RedisSessionStore implements SessionStore {
   constructor(options: RedisSessionStoreOptions) {
     this.#client = options.client;
     this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}session:`;
-    this.#ttlMs = options.idleTimeoutMs ?? 30 * 60_000;
+    this.#ttlMs = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
   }
 
   async create(sessionId: string, record: SessionRecord): Promise<void> {

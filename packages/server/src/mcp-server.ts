@@ -29,6 +29,17 @@ import type { CacheHint, ConnectOptions, ServerInfo, ServerOptions } from './ser
 import type { ServerSession } from './session/server-session.js';
 
 /**
+ * Coalescing window of `notifications/<list>/list_changed` (`listChangedDebounceMs`): 10 ms, so that
+ * registering many tools in one go sends one notification, not one per tool, with no delay a user sees.
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer(info, { listChangedDebounceMs: 10 * DEFAULT_LIST_CHANGED_DEBOUNCE_MS });
+ * ```
+ */
+export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 10;
+
+/**
  * Options of `McpServer`: those of `Server`, plus list behaviour.
  *
  * @example
@@ -43,7 +54,7 @@ import type { ServerSession } from './session/server-session.js';
 export interface McpServerOptions extends ServerOptions {
   /** Items per page of the four lists. Default: everything in one page. */
   pageSize?: number | undefined;
-  /** Coalescing window of `notifications/<list>/list_changed`, in ms. Default 10. */
+  /** Coalescing window of `notifications/<list>/list_changed`, in ms. Default {@link DEFAULT_LIST_CHANGED_DEBOUNCE_MS} (10). */
   listChangedDebounceMs?: number | undefined;
   /** 2026-07-28 cache hints of the lists. Default `{ ttlMs: 0, cacheScope: 'public' }` each. */
   cache?:
@@ -86,7 +97,10 @@ export class McpServer {
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     this.server = new Server(info, options);
     if (options.logging !== false) this.server.registerCapabilities({ logging: {} });
-    this.#notifier = new ListNotifier(options.listChangedDebounceMs ?? 10, (kind) => this.#broadcast(kind));
+    this.#notifier = new ListNotifier(
+      options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS,
+      (kind) => this.#broadcast(kind),
+    );
     const cache = options.cache ?? {};
     const pageSize = options.pageSize;
     this.#tools = new ToolRegistry({

@@ -64,32 +64,72 @@ export interface GrpcClientTransportOptions extends HttpClientAuthOptions {
   /**
    * Plaintext to a host that is not loopback (a service mesh that encrypts for you). Without it such a
    * target throws `InsecureTargetError`. Default false.
+   *
+   * @default false
    */
   allowInsecure?: boolean | undefined;
   /** Metadata on every stream (`mcp-client-info`, a tenant id …). */
   metadata?: Record<string, string> | undefined;
-  /** Deadline of each stream, in ms from its start: then `DEADLINE_EXCEEDED` ends it. Default none. */
+  /**
+   * Deadline of each stream, in ms from its start: then `DEADLINE_EXCEEDED` ends it. Default none.
+   *
+   * @default none
+   */
   deadlineMs?: number | undefined;
-  /** How long `start()` (and each reconnect) waits for the stream to be accepted. Default 10 s. */
+  /**
+   * How long `start()` (and each reconnect) waits for the stream to be accepted. Default 10 s.
+   *
+   * @default {@link DEFAULT_CONNECT_TIMEOUT_MS}
+   */
   connectTimeoutMs?: number | undefined;
-  /** HTTP/2 keepalive PING period; 0 disables. Default `DEFAULT_KEEP_ALIVE_MS` (30 s). */
+  /**
+   * HTTP/2 keepalive PING period; 0 disables. Default `DEFAULT_KEEP_ALIVE_MS` (30 s).
+   *
+   * @default {@link DEFAULT_KEEP_ALIVE_MS}
+   */
   keepAliveMs?: number | undefined;
-  /** How long a keepalive PING may go unanswered. Default 10 s. */
+  /**
+   * How long a keepalive PING may go unanswered. Default 10 s.
+   *
+   * @default {@link DEFAULT_KEEP_ALIVE_TIMEOUT_MS}
+   */
   keepAliveTimeoutMs?: number | undefined;
-  /** Largest message either way, in bytes. Default `DEFAULT_MAX_MESSAGE_BYTES` (4 MiB). */
+  /**
+   * Largest message either way, in bytes. Default `DEFAULT_MAX_MESSAGE_BYTES` (4 MiB).
+   *
+   * @default {@link DEFAULT_MAX_MESSAGE_BYTES}
+   */
   maxMessageBytes?: number | undefined;
-  /** JSON nested deeper than this is refused before it is parsed. Default 128. */
+  /**
+   * JSON nested deeper than this is refused before it is parsed. Default 128.
+   *
+   * @default {@link DEFAULT_MAX_NESTING_DEPTH}
+   */
   maxNestingDepth?: number | undefined;
-  /** Bytes handed to gRPC and not yet taken by the server. Default 8 MiB. */
+  /**
+   * Bytes handed to gRPC and not yet taken by the server. Default 8 MiB.
+   *
+   * @default {@link DEFAULT_MAX_BUFFERED_BYTES}
+   */
   maxBufferedBytes?: number | undefined;
-  /** Bytes of messages waiting behind them; past it the stream ends. Default 32 MiB. */
+  /**
+   * Bytes of messages waiting behind them; past it the stream ends. Default 32 MiB.
+   *
+   * @default {@link DEFAULT_MAX_QUEUED_BYTES}
+   */
   maxQueuedBytes?: number | undefined;
-  /** How long messages may wait without one leaving; then the stream ends. 0 disables. Default 30 s. */
+  /**
+   * How long messages may wait without one leaving; then the stream ends. 0 disables. Default 30 s.
+   *
+   * @default {@link DEFAULT_SEND_STALL_TIMEOUT_MS}
+   */
   sendStallTimeoutMs?: number | undefined;
   /**
    * Open a new stream when one is lost (not when the server ends it with OK or refuses it): requests in
    * flight fail with `TransportLostError`, then `onreconnect` runs (the Client's new handshake).
    * Default off; `true` takes {@link GRPC_RECONNECT_DEFAULTS}.
+   *
+   * @default false
    */
   reconnect?: boolean | ReconnectOptions | undefined;
   /** Further channel options (they win over the ones derived from the options above). */

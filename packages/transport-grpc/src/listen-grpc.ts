@@ -44,7 +44,11 @@ export interface GrpcServerTls {
 export interface GrpcListenOptions extends GrpcServiceOptions {
   /** Port; 0 picks a free one. */
   port: number;
-  /** Interface to bind. Default `'127.0.0.1'`: loopback unless you say otherwise. */
+  /**
+   * Interface to bind. Default `'127.0.0.1'`: loopback unless you say otherwise.
+   *
+   * @default '127.0.0.1'
+   */
   host?: string | undefined;
   /** TLS (and mTLS with `ca`); without it the server speaks plaintext HTTP/2. */
   tls?: GrpcServerTls | undefined;
@@ -53,16 +57,26 @@ export interface GrpcListenOptions extends GrpcServiceOptions {
   /**
    * HTTP/2 keepalive PINGs to each client connection this often; one unanswered within
    * `keepAliveTimeoutMs` drops the connection. 0 disables. Default `DEFAULT_KEEP_ALIVE_MS` (30 s).
+   *
+   * @default {@link DEFAULT_KEEP_ALIVE_MS}
    */
   keepAliveMs?: number | undefined;
-  /** How long a keepalive PING may go unanswered. Default `DEFAULT_KEEP_ALIVE_TIMEOUT_MS` (10 s). */
+  /**
+   * How long a keepalive PING may go unanswered. Default `DEFAULT_KEEP_ALIVE_TIMEOUT_MS` (10 s).
+   *
+   * @default {@link DEFAULT_KEEP_ALIVE_TIMEOUT_MS}
+   */
   keepAliveTimeoutMs?: number | undefined;
   /**
    * Also serve the native protobuf binding (`model_context_protocol.Mcp`, unary RPCs) of an MCP server:
    * `{ connect: (transport) => mcpServer.connect(transport) }`. Default: the tunnel only.
    */
   native?: NativeServiceOptions | undefined;
-  /** Adds `grpc.health.v1.Health`. Default true. */
+  /**
+   * Adds `grpc.health.v1.Health`. Default true.
+   *
+   * @default true
+   */
   health?: boolean | undefined;
   /** Further `grpc.Server` options (they win over the ones this function derives). */
   serverOptions?: ChannelOptions | undefined;

@@ -76,28 +76,50 @@ export interface GrpcServiceOptions {
    * request is answered with an error naming `maxMessageBytes`); sending one fails with
    * `MessageTooLargeError`. `listenGrpc` sets gRPC's own receive limit just above it. Default
    * `DEFAULT_MAX_MESSAGE_BYTES` (4 MiB).
+   *
+   * @default {@link DEFAULT_MAX_MESSAGE_BYTES}
    */
   maxMessageBytes?: number | undefined;
-  /** JSON nested deeper than this is answered with -32700 before it is parsed. Default 128. */
+  /**
+   * JSON nested deeper than this is answered with -32700 before it is parsed. Default 128.
+   *
+   * @default {@link DEFAULT_MAX_NESTING_DEPTH}
+   */
   maxNestingDepth?: number | undefined;
   /**
    * Open sessions at most; past it a stream is refused with `RESOURCE_EXHAUSTED` naming `maxSessions`.
    * Default `DEFAULT_MAX_CONNECTED_SESSIONS` (1000), as for the WebSocket and SSE servers.
+   *
+   * @default {@link DEFAULT_MAX_CONNECTED_SESSIONS}
    */
   maxSessions?: number | undefined;
   /**
    * How fast one caller may open sessions: a token bucket per `callerKey`; past it a stream is refused
    * with `RESOURCE_EXHAUSTED` naming `sessionRateLimit` and a `retry-after` trailer (seconds). `false`
    * disables. Default 10/s, bursts of 50 (`DEFAULT_RATE_LIMIT`).
+   *
+   * @default {@link DEFAULT_RATE_LIMIT}
    */
   sessionRateLimit?: RateLimiterOptions | false | undefined;
   /** The rate-limit bucket of a caller. Default: its principal (`principalOf`), else its address. */
   callerKey?: ((caller: GrpcCallerInfo) => string) | undefined;
-  /** Bytes handed to gRPC and not yet taken by the peer, per stream. Default 8 MiB. */
+  /**
+   * Bytes handed to gRPC and not yet taken by the peer, per stream. Default 8 MiB.
+   *
+   * @default {@link DEFAULT_MAX_BUFFERED_BYTES}
+   */
   maxBufferedBytes?: number | undefined;
-  /** Bytes of messages waiting behind them, per stream; past it the stream ends. Default 32 MiB. */
+  /**
+   * Bytes of messages waiting behind them, per stream; past it the stream ends. Default 32 MiB.
+   *
+   * @default {@link DEFAULT_MAX_QUEUED_BYTES}
+   */
   maxQueuedBytes?: number | undefined;
-  /** How long messages may wait without one leaving; then the stream ends. 0 disables. Default 30 s. */
+  /**
+   * How long messages may wait without one leaving; then the stream ends. 0 disables. Default 30 s.
+   *
+   * @default {@link DEFAULT_SEND_STALL_TIMEOUT_MS}
+   */
   sendStallTimeoutMs?: number | undefined;
   /** Faults outside any one transport (a failing `onsession`, a failing `authenticate`). */
   onerror?: ((error: Error) => void) | undefined;
@@ -112,7 +134,11 @@ export interface GrpcServiceOptions {
  * ```
  */
 export interface DrainOptions {
-  /** How long requests in flight may take before their sessions end anyway. Default 10 s. */
+  /**
+   * How long requests in flight may take before their sessions end anyway. Default 30 s.
+   *
+   * @default {@link DEFAULT_DRAIN_TIMEOUT_MS}
+   */
   timeoutMs?: number | undefined;
 }
 

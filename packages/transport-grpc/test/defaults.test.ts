@@ -12,9 +12,12 @@ describe('limit defaults', () => {
   });
 
   it('name the rest once, with the values of the WebSocket transport where the option is the same', () => {
-    expect(grpc.DEFAULT_MAX_BUFFERED_BYTES).toBe(8 * 1024 * 1024);
-    expect(grpc.DEFAULT_SEND_STALL_TIMEOUT_MS).toBe(30_000);
-    expect(grpc.DEFAULT_KEEP_ALIVE_MS).toBe(30_000);
+    expect(grpc.DEFAULT_MAX_BUFFERED_BYTES).toBe(kit.DEFAULT_MAX_BUFFERED_BYTES);
+    expect(grpc.DEFAULT_SEND_STALL_TIMEOUT_MS).toBe(kit.DEFAULT_SEND_STALL_TIMEOUT_MS);
+    expect(grpc.DEFAULT_KEEP_ALIVE_MS).toBe(kit.DEFAULT_KEEP_ALIVE_MS);
+    // One drain default with Streamable HTTP's `drain()` (was 10 s here).
+    expect(grpc.DEFAULT_DRAIN_TIMEOUT_MS).toBe(kit.DEFAULT_DRAIN_TIMEOUT_MS);
+    expect(grpc.DEFAULT_DRAIN_TIMEOUT_MS).toBe(30_000);
   });
 
   it('refuses plaintext to a host that is not loopback unless allowInsecure', () => {

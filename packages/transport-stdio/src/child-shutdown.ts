@@ -15,9 +15,17 @@ import type { ChildProcess } from 'node:child_process';
  * ```
  */
 export interface ShutdownTimeouts {
-  /** After closing the server's stdin, how long to wait for it to exit before `SIGTERM`. Default 2000 ms. */
+  /**
+   * After closing the server's stdin, how long to wait for it to exit before `SIGTERM`. Default 2000 ms.
+   *
+   * @default {@link DEFAULT_STDIN_CLOSE_TIMEOUT_MS}
+   */
   stdinCloseTimeoutMs?: number | undefined;
-  /** After `SIGTERM`, how long to wait before `SIGKILL`. Default 2000 ms. */
+  /**
+   * After `SIGTERM`, how long to wait before `SIGKILL`. Default 2000 ms.
+   *
+   * @default {@link DEFAULT_SIGTERM_TIMEOUT_MS}
+   */
   sigtermTimeoutMs?: number | undefined;
 }
 

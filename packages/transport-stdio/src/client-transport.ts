@@ -78,13 +78,21 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
   /**
    * How many of the server's last stderr lines `ServerExitError` quotes when the server exits on its own.
    * Default `DEFAULT_STDERR_TAIL_LINES` (10); 0 keeps none. Not kept with `stderr: 'ignore'`.
+   *
+   * @default {@link DEFAULT_STDERR_TAIL_LINES}
    */
   stderrTailLines?: number | undefined;
-  /** Bytes of the server's stderr kept for those lines. Default `DEFAULT_STDERR_TAIL_BYTES` (4 KiB). */
+  /**
+   * Bytes of the server's stderr kept for those lines. Default `DEFAULT_STDERR_TAIL_BYTES` (4 KiB).
+   *
+   * @default {@link DEFAULT_STDERR_TAIL_BYTES}
+   */
   stderrTailBytes?: number | undefined;
   /**
    * Longest line accepted from the server; longer ones are dropped and reported (-32600 naming
    * `maxMessageBytes`). Default `DEFAULT_MAX_LINE_BYTES` (8 MiB).
+   *
+   * @default {@link DEFAULT_MAX_LINE_BYTES}
    */
   maxMessageBytes?: number | undefined;
   /**
@@ -97,27 +105,43 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
   /**
    * Deepest JSON nesting accepted in a line from the server; deeper ones are dropped and reported
    * (-32700 naming `maxNestingDepth`) before `JSON.parse` builds them. Default 128.
+   *
+   * @default {@link DEFAULT_MAX_NESTING_DEPTH}
    */
   maxNestingDepth?: number | undefined;
-  /** Bytes queued for the server before `send()` waits for the pipe to drain. Default 4 MiB. */
+  /**
+   * Bytes queued for the server before `send()` waits for the pipe to drain. Default 8 MiB.
+   *
+   * @default {@link DEFAULT_MAX_BUFFERED_BYTES}
+   */
   maxBufferedBytes?: number | undefined;
   /**
    * Bytes that may wait beyond `maxBufferedBytes` for a server that does not read its stdin; past them
    * the server counts as not reading: `onerror` gets `PeerNotReadingError`, the transport closes (the
    * server is shut down) and pending requests fail at once. Default 32 MiB (`DEFAULT_MAX_QUEUED_BYTES`).
+   *
+   * @default {@link DEFAULT_MAX_QUEUED_BYTES}
    */
   maxQueuedBytes?: number | undefined;
   /**
    * How long sends may wait for the server's stdin with no message leaving before the server counts as
    * not reading (as above). 0 disables. Default 30 s (`DEFAULT_SEND_STALL_TIMEOUT_MS`).
+   *
+   * @default {@link DEFAULT_SEND_STALL_TIMEOUT_MS}
    */
   sendStallTimeoutMs?: number | undefined;
   /**
    * Signal sent to a still-running server when this process exits without closing the transport;
    * `false` disables the hook. Default `'SIGTERM'`.
+   *
+   * @default 'SIGTERM'
    */
   parentExitSignal?: NodeJS.Signals | false | undefined;
-  /** Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000. */
+  /**
+   * Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000.
+   *
+   * @default {@link DEFAULT_MAX_BATCH_SIZE}
+   */
   maxBatchSize?: number | undefined;
   /**
    * Restart the server when it crashes (exits with a non-zero code or is killed; an exit with code 0 is
@@ -130,6 +154,8 @@ export interface StdioClientTransportOptions extends ShutdownTimeouts {
    * the client's new handshake, is awaited before they go out) (the `Client` re-initializes, re-subscribes and re-sends
    * `subscriptions/listen`). One crash past `maxAttempts` within `windowMs` closes the transport with it.
    * Default: off.
+   *
+   * @default false
    */
   restart?: boolean | RestartOptions | undefined;
 }

@@ -2,48 +2,40 @@
 import { nextTick } from 'node:process';
 import type { Writable } from 'node:stream';
 import { ConnectionClosedError, SENT } from '@x/protocol/core';
-import { DEFAULT_MAX_QUEUED_BYTES } from '@x/protocol/http';
+import {
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_SEND_STALL_TIMEOUT_MS,
+} from '@x/protocol/transport';
 import { PeerNotReadingError } from './errors.js';
 
-/**
- * Default bound on bytes queued in memory before `send()` starts waiting for the pipe to drain: 4 MiB,
- * smaller than an HTTP event stream's `DEFAULT_MAX_STREAM_BUFFERED_BYTES` because a send queue
- * (`maxQueuedBytes`, 32 MiB) stands behind it, so the two together give the same room.
- *
- * @example
- * ```ts
- * // Let a fast producer run further ahead of a slow server before `send()` waits.
- * const transport = new StdioClientTransport({
- *   command: 'node',
- *   args: ['server.js'],
- *   maxBufferedBytes: 4 * DEFAULT_MAX_BUFFERED_BYTES,
- * });
- * ```
- */
-export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-
-// Shared with the WebSocket transport (the same limit has the same default everywhere, issue #36).
-export { DEFAULT_MAX_QUEUED_BYTES } from '@x/protocol/http';
-
-/**
- * Default time writes may wait for the pipe to drain with no message leaving it: 30 s. Past it the
- * peer counts as not reading: the transport reports `PeerNotReadingError` naming `sendStallTimeoutMs`
- * and closes. Noticed within twice this time.
- *
- * @example
- * ```ts
- * const transport = new StdioServerTransport({ sendStallTimeoutMs: 10_000 });
- * ```
- */
-export const DEFAULT_SEND_STALL_TIMEOUT_MS = 30_000;
+// Shared with the WebSocket and gRPC transports: the same limit has the same default everywhere (issue
+// #36). `maxBufferedBytes` was 4 MiB here before; the send queue behind it is unchanged.
+export {
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_SEND_STALL_TIMEOUT_MS,
+} from '@x/protocol/transport';
 
 /** Bounds of a {@link LineWriter}, and what it calls when the peer stopped reading. */
 export interface LineWriterOptions {
-  /** Bytes queued before `write()` waits for the stream to drain. Default 4 MiB. */
+  /**
+   * Bytes queued before `write()` waits for the stream to drain. Default 8 MiB.
+   *
+   * @default {@link DEFAULT_MAX_BUFFERED_BYTES}
+   */
   maxBufferedBytes?: number | undefined;
-  /** Bytes that may wait beyond `maxBufferedBytes`; past them the peer is given up. Default 32 MiB. */
+  /**
+   * Bytes that may wait beyond `maxBufferedBytes`; past them the peer is given up. Default 32 MiB.
+   *
+   * @default {@link DEFAULT_MAX_QUEUED_BYTES}
+   */
   maxQueuedBytes?: number | undefined;
-  /** How long writes may wait with no line leaving; then the peer is given up. 0: never. Default 30 s. */
+  /**
+   * How long writes may wait with no line leaving; then the peer is given up. 0: never. Default 30 s.
+   *
+   * @default {@link DEFAULT_SEND_STALL_TIMEOUT_MS}
+   */
   sendStallTimeoutMs?: number | undefined;
   /**
    * The peer is not reading: the writer has failed (pending and later writes reject with `error`); the

@@ -28,13 +28,23 @@ import { LineWriter } from './line-writer.js';
  * ```
  */
 export interface StdioServerTransportOptions {
-  /** Where messages come from. Default `process.stdin`. */
+  /**
+   * Where messages come from. Default `process.stdin`.
+   *
+   * @default process.stdin
+   */
   stdin?: Readable | undefined;
-  /** Where messages go. Default `process.stdout`; nothing but messages is ever written to it. */
+  /**
+   * Where messages go. Default `process.stdout`; nothing but messages is ever written to it.
+   *
+   * @default process.stdout
+   */
   stdout?: Writable | undefined;
   /**
    * Longest line accepted from the client; longer ones are dropped and answered with -32600 (id null)
    * naming `maxMessageBytes`. Default `DEFAULT_MAX_LINE_BYTES` (8 MiB).
+   *
+   * @default {@link DEFAULT_MAX_LINE_BYTES}
    */
   maxMessageBytes?: number | undefined;
   /**
@@ -47,6 +57,8 @@ export interface StdioServerTransportOptions {
   /**
    * Deepest JSON nesting accepted in a line; deeper ones are refused with -32700 (id null) naming
    * `maxNestingDepth` before `JSON.parse` builds them. Default `DEFAULT_MAX_NESTING_DEPTH` (128).
+   *
+   * @default {@link DEFAULT_MAX_NESTING_DEPTH}
    */
   maxNestingDepth?: number | undefined;
   /**
@@ -55,17 +67,25 @@ export interface StdioServerTransportOptions {
    * messages; restored on close. Default: on when `stdout` is `process.stdout`. `false` opts out.
    */
   redirectConsole?: boolean | undefined;
-  /** Bytes queued for the client before `send()` waits for the pipe to drain. Default 4 MiB. */
+  /**
+   * Bytes queued for the client before `send()` waits for the pipe to drain. Default 8 MiB.
+   *
+   * @default {@link DEFAULT_MAX_BUFFERED_BYTES}
+   */
   maxBufferedBytes?: number | undefined;
   /**
    * Bytes that may wait beyond `maxBufferedBytes` for a client that does not drain its pipe; past them
    * the client counts as not reading: `onerror` gets `PeerNotReadingError` and the transport closes.
    * Default 32 MiB (`DEFAULT_MAX_QUEUED_BYTES`).
+   *
+   * @default {@link DEFAULT_MAX_QUEUED_BYTES}
    */
   maxQueuedBytes?: number | undefined;
   /**
    * How long sends may wait for the pipe with no message leaving it before the client counts as not
    * reading (`PeerNotReadingError`, then close). 0 disables. Default 30 s (`DEFAULT_SEND_STALL_TIMEOUT_MS`).
+   *
+   * @default {@link DEFAULT_SEND_STALL_TIMEOUT_MS}
    */
   sendStallTimeoutMs?: number | undefined;
   /**
@@ -78,6 +98,8 @@ export interface StdioServerTransportOptions {
    * Call `process.exit()` once the transport has closed (stdin EOF, `SIGTERM` or `close()`) and its
    * output is flushed. Only needed when something else (a timer, a socket) would keep the process alive.
    * Default `false`: on EOF the transport lets go of stdin and the process ends by itself when idle.
+   *
+   * @default false
    */
   exitOnClose?: boolean | undefined;
   /**
@@ -85,7 +107,11 @@ export interface StdioServerTransportOptions {
    * (After close, `process.stdin` is paused so the process can exit; any other input is drained unread.)
    */
   endOutputOnClose?: boolean | undefined;
-  /** Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000. */
+  /**
+   * Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000.
+   *
+   * @default {@link DEFAULT_MAX_BATCH_SIZE}
+   */
   maxBatchSize?: number | undefined;
 }
 

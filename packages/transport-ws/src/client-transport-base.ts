@@ -58,21 +58,37 @@ export type HandshakeAuthHooks = Pick<HttpClientAuthOptions, 'onUnauthorized' | 
  * ```
  */
 export interface WebSocketClientCommonOptions {
-  /** Largest incoming message in bytes; a bigger one closes the connection with 1009. Default 4 MiB. */
+  /**
+   * Largest incoming message in bytes; a bigger one closes the connection with 1009. Default 4 MiB.
+   *
+   * @default {@link DEFAULT_MAX_MESSAGE_BYTES}
+   */
   maxMessageBytes?: number | undefined;
-  /** Unsent bytes the socket may hold; further messages wait for it to drain. Default 8 MiB. */
+  /**
+   * Unsent bytes the socket may hold; further messages wait for it to drain. Default 8 MiB.
+   *
+   * @default {@link DEFAULT_MAX_BUFFERED_BYTES}
+   */
   maxBufferedBytes?: number | undefined;
   /**
    * Bytes of messages that may wait for the socket to drain; past it the server counts as not reading
    * and the connection closes with 1008 (`SendBufferFullError`). Default 32 MiB.
+   *
+   * @default {@link DEFAULT_MAX_QUEUED_BYTES}
    */
   maxQueuedBytes?: number | undefined;
   /**
    * How long messages may wait without one leaving the socket; past it the connection closes with 1008
    * (`SendStalledError`). 0 disables. Default 30 s.
+   *
+   * @default {@link DEFAULT_SEND_STALL_TIMEOUT_MS}
    */
   sendStallTimeoutMs?: number | undefined;
-  /** How long `close()` waits for the server's close frame. Default 2 s. */
+  /**
+   * How long `close()` waits for the server's close frame. Default 2 s.
+   *
+   * @default {@link DEFAULT_CLOSE_TIMEOUT_MS}
+   */
   closeTimeoutMs?: number | undefined;
   /**
    * Reconnect after an unexpected drop (`true` for the defaults). While reconnecting the transport stays
@@ -80,11 +96,21 @@ export interface WebSocketClientCommonOptions {
    * that were in flight are answered with a synthesized `ConnectionClosed` (-32000) error response; once
    * connected again `onreconnect` fires. `onclose` fires only when the attempts run out. Off by default;
    * `true` uses `WEBSOCKET_RECONNECT_DEFAULTS`.
+   *
+   * @default false
    */
   reconnect?: boolean | ReconnectOptions | undefined;
-  /** Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000. */
+  /**
+   * Most messages one 2025-03-26 batch from the server may hold; larger ones get -32600. Default 1000.
+   *
+   * @default {@link DEFAULT_MAX_BATCH_SIZE}
+   */
   maxBatchSize?: number | undefined;
-  /** JSON nested deeper than this is answered with -32700 (and `onerror`) before it is parsed. Default 128. */
+  /**
+   * JSON nested deeper than this is answered with -32700 (and `onerror`) before it is parsed. Default 128.
+   *
+   * @default {@link DEFAULT_MAX_NESTING_DEPTH}
+   */
   maxNestingDepth?: number | undefined;
 }
 

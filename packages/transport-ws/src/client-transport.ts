@@ -6,6 +6,7 @@ import { type WebSocketClientCommonOptions, WebSocketClientTransportBase } from 
 import {
   CloseCode,
   DEFAULT_CLOSE_TIMEOUT_MS,
+  DEFAULT_HANDSHAKE_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -35,11 +36,17 @@ import type { WireSocket, WireSocketEvents } from './wire-socket.js';
  * ```
  */
 export interface WebSocketClientTransportOptions extends WebSocketClientCommonOptions, HttpClientAuthOptions {
-  /** Ping period; a server silent for a whole period after a ping is dropped. 0 disables. Default 30 s. */
+  /**
+   * Ping period; a server silent for a whole period after a ping is dropped. 0 disables. Default 30 s.
+   *
+   * @default {@link DEFAULT_KEEP_ALIVE_MS}
+   */
   keepAliveMs?: number | undefined;
   /**
    * How long the opening handshake may take; past it `start()` rejects with a `WebSocketHandshakeError`
    * of status 0. Default 30 s (or `ws.handshakeTimeout`).
+   *
+   * @default {@link DEFAULT_HANDSHAKE_TIMEOUT_MS}
    */
   handshakeTimeoutMs?: number | undefined;
   /** Further `ws` client options (TLS, agent/proxy); the options above take precedence. */
@@ -94,7 +101,8 @@ async function openNodeSocket(
   const headers = options.getHeaders === undefined ? undefined : await upgradeHeaders(url, options);
   if (signal.aborted) throw new ConnectionClosedError('Transport closed while connecting');
   return new Promise((resolve, reject) => {
-    const handshakeTimeoutMs = options.handshakeTimeoutMs ?? options.ws?.handshakeTimeout ?? 30_000;
+    const handshakeTimeoutMs =
+      options.handshakeTimeoutMs ?? options.ws?.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
     const socket = new WebSocket(url, [MCP_SUBPROTOCOL], {
       ...options.ws,
       headers: headers ?? { ...options.ws?.headers, ...options.headers },

@@ -4,6 +4,7 @@ export { WEBSOCKET_RECONNECT_DEFAULTS } from './client-transport-base.js';
 export type { WebSocketClientCommonOptions } from './client-transport-base.js';
 export {
   CloseCode,
+  DEFAULT_HANDSHAKE_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
   DEFAULT_MAX_MESSAGE_BYTES,

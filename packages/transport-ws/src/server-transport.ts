@@ -51,25 +51,49 @@ export interface WebSocketServerTransportOptions {
   clientAddress?: string | undefined;
   /** Who the caller is (e.g. from `WebSocketListener`'s `authenticate`); every message carries it as `extra.authInfo`. */
   authInfo?: AuthInfo | undefined;
-  /** Keep-alive (ping) period; a peer silent for a whole period after a ping is dropped. 0 disables. Default 30 s. */
+  /**
+   * Keep-alive (ping) period; a peer silent for a whole period after a ping is dropped. 0 disables. Default 30 s.
+   *
+   * @default {@link DEFAULT_KEEP_ALIVE_MS}
+   */
   keepAliveMs?: number | undefined;
-  /** Unsent bytes the socket may hold; further messages wait for it to drain. Default 8 MiB. */
+  /**
+   * Unsent bytes the socket may hold; further messages wait for it to drain. Default 8 MiB.
+   *
+   * @default {@link DEFAULT_MAX_BUFFERED_BYTES}
+   */
   maxBufferedBytes?: number | undefined;
   /**
    * Bytes of messages that may wait for the socket to drain; past it the peer counts as not reading and
    * the connection closes with 1008 (`SendBufferFullError` via `onerror`). Default 32 MiB.
+   *
+   * @default {@link DEFAULT_MAX_QUEUED_BYTES}
    */
   maxQueuedBytes?: number | undefined;
   /**
    * How long messages may wait without one leaving the socket; past it the connection closes with 1008
    * (`SendStalledError` via `onerror`). 0 disables. Default 30 s.
+   *
+   * @default {@link DEFAULT_SEND_STALL_TIMEOUT_MS}
    */
   sendStallTimeoutMs?: number | undefined;
-  /** How long `close()` waits for the peer's close frame. Default 2 s. */
+  /**
+   * How long `close()` waits for the peer's close frame. Default 2 s.
+   *
+   * @default {@link DEFAULT_CLOSE_TIMEOUT_MS}
+   */
   closeTimeoutMs?: number | undefined;
-  /** Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000. */
+  /**
+   * Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000.
+   *
+   * @default {@link DEFAULT_MAX_BATCH_SIZE}
+   */
   maxBatchSize?: number | undefined;
-  /** JSON nested deeper than this is answered with -32700 before it is parsed. Default 128. */
+  /**
+   * JSON nested deeper than this is answered with -32700 before it is parsed. Default 128.
+   *
+   * @default {@link DEFAULT_MAX_NESTING_DEPTH}
+   */
   maxNestingDepth?: number | undefined;
 }
 

@@ -77,15 +77,27 @@ export interface WebSocketHandlerOptions {
    * `Origin` must be a loopback page (`http(s)://localhost|127.0.0.1|[::1]`, any port) or listed in
    * `allowedOrigins` (`'*'`: any); the `Host` must be a loopback name when the connection arrives on
    * loopback (or one of `allowedHosts` when given). `false` turns it off.
+   *
+   * @default true
    */
   dnsRebindingProtection?: DnsRebindingOptions | boolean | undefined;
-  /** Largest incoming message in bytes; a bigger one closes the connection with 1009. Default 4 MiB. */
+  /**
+   * Largest incoming message in bytes; a bigger one closes the connection with 1009. Default 4 MiB.
+   *
+   * @default {@link DEFAULT_MAX_MESSAGE_BYTES}
+   */
   maxMessageBytes?: number | undefined;
-  /** JSON nested deeper than this is answered with -32700 before it is parsed. Default 128. */
+  /**
+   * JSON nested deeper than this is answered with -32700 before it is parsed. Default 128.
+   *
+   * @default {@link DEFAULT_MAX_NESTING_DEPTH}
+   */
   maxNestingDepth?: number | undefined;
   /**
    * Open sessions (connections) at most; past it an upgrade is refused with 503 and `Retry-After` (no
    * connection is evicted). Default `DEFAULT_MAX_CONNECTED_SESSIONS` (1000).
+   *
+   * @default {@link DEFAULT_MAX_CONNECTED_SESSIONS}
    */
   maxSessions?: number | undefined;
   /**
@@ -93,6 +105,8 @@ export interface WebSocketHandlerOptions {
    * `principalOf` of the `authenticate` hook's `AuthInfo`, else its client address, see
    * `trustedProxies`); past it an upgrade is refused with 429 and `Retry-After`. `false` disables.
    * Default 10/s, bursts of 50 (`DEFAULT_RATE_LIMIT`).
+   *
+   * @default {@link DEFAULT_RATE_LIMIT}
    */
   sessionRateLimit?: RateLimiterOptions | false | undefined;
   /**
@@ -101,6 +115,8 @@ export interface WebSocketHandlerOptions {
    * `X-Forwarded-For`. Only when the socket's peer is one of them is that header read, right to left,
    * skipping listed hops; a malformed one counts as absent. The address found keys the rate limit of an
    * anonymous caller. Default: none (the socket's peer is the client; forwarding headers are ignored).
+   *
+   * @default none
    */
   trustedProxies?: TrustedProxiesOption | undefined;
   /**
@@ -112,15 +128,33 @@ export interface WebSocketHandlerOptions {
   /**
    * Keep-alive (ping) period per connection; a peer silent for a whole period after a ping is dropped.
    * 0 disables. Default 30 s.
+   *
+   * @default {@link DEFAULT_KEEP_ALIVE_MS}
    */
   keepAliveMs?: number | undefined;
-  /** Unsent bytes a connection's socket may hold; further messages wait for it to drain. Default 8 MiB. */
+  /**
+   * Unsent bytes a connection's socket may hold; further messages wait for it to drain. Default 8 MiB.
+   *
+   * @default {@link DEFAULT_MAX_BUFFERED_BYTES}
+   */
   maxBufferedBytes?: number | undefined;
-  /** Bytes of messages waiting per connection; past it the peer is dropped with 1008. Default 32 MiB. */
+  /**
+   * Bytes of messages waiting per connection; past it the peer is dropped with 1008. Default 32 MiB.
+   *
+   * @default {@link DEFAULT_MAX_QUEUED_BYTES}
+   */
   maxQueuedBytes?: number | undefined;
-  /** How long a connection's messages may wait without one leaving; then 1008. 0 disables. Default 30 s. */
+  /**
+   * How long a connection's messages may wait without one leaving; then 1008. 0 disables. Default 30 s.
+   *
+   * @default {@link DEFAULT_SEND_STALL_TIMEOUT_MS}
+   */
   sendStallTimeoutMs?: number | undefined;
-  /** Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000. */
+  /**
+   * Most messages one 2025-03-26 batch may hold; larger ones are refused with -32600. Default 1000.
+   *
+   * @default {@link DEFAULT_MAX_BATCH_SIZE}
+   */
   maxBatchSize?: number | undefined;
   /**
    * Authenticates the upgrade request before any WebSocket exists, the same hook as the Streamable HTTP
@@ -150,7 +184,11 @@ export interface WebSocketHandlerOptions {
 export interface WebSocketListenOptions extends Omit<WebSocketHandlerOptions, 'server'> {
   /** Port for the listener's own HTTP server; 0 picks a free one. */
   port: number;
-  /** Interface to bind. Default `'127.0.0.1'`: loopback unless you say otherwise. */
+  /**
+   * Interface to bind. Default `'127.0.0.1'`: loopback unless you say otherwise.
+   *
+   * @default '127.0.0.1'
+   */
   host?: string | undefined;
 }
 

@@ -22,6 +22,29 @@ import {
   type TokenStore,
 } from './token-store.js';
 
+/**
+ * Seconds before its expiry that an access token is refreshed (`refreshSkewSec`): 60, so a token
+ * does not expire between the check and the server reading it, even with some clock skew.
+ *
+ * @example
+ * ```ts
+ * const provider = new OAuthClientProvider({ ...options, refreshSkewSec: 2 * DEFAULT_REFRESH_SKEW_SEC });
+ * ```
+ */
+export const DEFAULT_REFRESH_SKEW_SEC = 60;
+
+/**
+ * Re-authorizations for wider scopes (403 `insufficient_scope`) in a row before giving up
+ * (`maxStepUps`): 2, enough for a server that asks for one scope, then one more, yet no loop with a
+ * server that keeps refusing.
+ *
+ * @example
+ * ```ts
+ * const provider = new OAuthClientProvider({ ...options, maxStepUps: DEFAULT_MAX_STEP_UPS + 1 });
+ * ```
+ */
+export const DEFAULT_MAX_STEP_UPS = 2;
+
 /** Options of `OAuthClientProvider`. */
 export interface OAuthClientProviderOptions {
   /** The MCP server URL (the protected resource). */
@@ -72,7 +95,7 @@ export interface OAuthClientProviderOptions {
    * another origin is refused (`discovery_failed`) before anything is fetched from it.
    */
   resourceMetadataOrigins?: readonly string[] | undefined;
-  /** Re-authorizations for wider scopes (403 `insufficient_scope`) before giving up. Default 2. */
+  /** Re-authorizations for wider scopes (403 `insufficient_scope`) before giving up. Default {@link DEFAULT_MAX_STEP_UPS} (2). */
   maxStepUps?: number | undefined;
   /**
    * DPoP-bound tokens (RFC 9449): `true` always, `'auto'` when the AS lists ES256 in
@@ -81,7 +104,7 @@ export interface OAuthClientProviderOptions {
    * server's `DPoP-Nonce` from every response (`onResponse`). Default false.
    */
   dpop?: boolean | 'auto' | undefined;
-  /** Refresh a token this many seconds before it expires. Default 60. */
+  /** Refresh a token this many seconds before it expires. Default {@link DEFAULT_REFRESH_SKEW_SEC} (60). */
   refreshSkewSec?: number | undefined;
 }
 
@@ -176,7 +199,7 @@ export class OAuthClientProvider {
     if (this.#inFlight !== undefined) await this.#inFlight.catch(() => {});
     let tokens = await this.tokens();
     if (tokens === undefined) return {};
-    const skew = this.#options.refreshSkewSec ?? 60;
+    const skew = this.#options.refreshSkewSec ?? DEFAULT_REFRESH_SKEW_SEC;
     if (
       tokens.expiresAt !== undefined &&
       tokens.expiresAt - skew <= Date.now() / 1000 &&
@@ -227,7 +250,7 @@ export class OAuthClientProvider {
   onForbidden(response: Response): Promise<boolean> {
     const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
     if (challenge?.error !== 'insufficient_scope') return Promise.resolve(false);
-    const max = this.#options.maxStepUps ?? 2;
+    const max = this.#options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
     if (this.#stepUps >= max)
       return Promise.reject(
         new AuthError(

@@ -1,4 +1,4 @@
 export { FileTokenStore } from './file-token-store.js';
 export type { FileTokenStoreOptions } from './file-token-store.js';
-export { startLoopbackRedirect } from './loopback-redirect.js';
+export { DEFAULT_LOOPBACK_REDIRECT_TIMEOUT_MS, startLoopbackRedirect } from './loopback-redirect.js';
 export type { LoopbackRedirect, LoopbackRedirectOptions } from './loopback-redirect.js';

@@ -2,6 +2,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AuthError } from '../auth-error.js';
 
+/**
+ * How long `startLoopbackRedirect` waits for the browser to come back (`timeoutMs`): 5 minutes, time for
+ * a user to sign in (and find a second factor) without leaving a port open for good.
+ *
+ * @example
+ * ```ts
+ * const redirect = await startLoopbackRedirect({ timeoutMs: 2 * DEFAULT_LOOPBACK_REDIRECT_TIMEOUT_MS });
+ * ```
+ */
+export const DEFAULT_LOOPBACK_REDIRECT_TIMEOUT_MS = 300_000;
+
 /** Options of `startLoopbackRedirect`. */
 export interface LoopbackRedirectOptions {
   /** Shows the authorization URL to the user: open a browser, print it. Required. */
@@ -10,7 +21,7 @@ export interface LoopbackRedirectOptions {
   port?: number | undefined;
   /** Path of the redirect URI. Default `/callback`. */
   path?: string | undefined;
-  /** How long to wait for the browser to come back. Default 300 000 ms (5 min). */
+  /** How long to wait for the browser to come back. Default {@link DEFAULT_LOOPBACK_REDIRECT_TIMEOUT_MS} (5 min). */
   timeoutMs?: number | undefined;
 }
 
@@ -38,7 +49,7 @@ const PAGE = '<!doctype html><meta charset="utf-8"><title>Signed in</title><p>Yo
  */
 export async function startLoopbackRedirect(options: LoopbackRedirectOptions): Promise<LoopbackRedirect> {
   const path = options.path ?? '/callback';
-  const timeoutMs = options.timeoutMs ?? 300_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LOOPBACK_REDIRECT_TIMEOUT_MS;
   const pending = new Map<string, (callback: string) => void>();
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');

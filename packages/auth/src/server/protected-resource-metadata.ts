@@ -1,3 +1,14 @@
+/**
+ * `Cache-Control` max-age of the Protected Resource Metadata document (`maxAgeSec`, RFC 9728): one
+ * hour. The document changes only when the deployment does, and clients fetch it on every 401 otherwise.
+ *
+ * @example
+ * ```ts
+ * const prm = protectedResourceMetadataHandler({ ...options, maxAgeSec: DEFAULT_RESOURCE_METADATA_MAX_AGE_SEC / 4 });
+ * ```
+ */
+export const DEFAULT_RESOURCE_METADATA_MAX_AGE_SEC = 3_600;
+
 /** Options of `protectedResourceMetadataHandler` (RFC 9728 §2 field names). */
 export interface ProtectedResourceMetadataOptions {
   /** This resource's identifier: the MCP endpoint URL clients connect to. */
@@ -12,7 +23,7 @@ export interface ProtectedResourceMetadataOptions {
   resourceDocumentation?: string | undefined;
   /** Extra members merged into the document (e.g. `dpop_signing_alg_values_supported`). */
   extra?: Record<string, unknown> | undefined;
-  /** `Cache-Control` max-age in seconds. Default 3600. */
+  /** `Cache-Control` max-age in seconds. Default {@link DEFAULT_RESOURCE_METADATA_MAX_AGE_SEC} (3600). */
   maxAgeSec?: number | undefined;
 }
 
@@ -47,7 +58,7 @@ export function protectedResourceMetadataHandler(
   const body = JSON.stringify(document);
   const headers = {
     'content-type': 'application/json',
-    'cache-control': `public, max-age=${options.maxAgeSec ?? 3600}`,
+    'cache-control': `public, max-age=${options.maxAgeSec ?? DEFAULT_RESOURCE_METADATA_MAX_AGE_SEC}`,
     'access-control-allow-origin': '*',
   };
   return (request) => {

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_TASK_POLL_INTERVAL_MS,
   type DetailedTask,
   ErrorCode,
   fromDetailedTask,
@@ -27,7 +28,7 @@ import { fulfil, type RoundTripContext } from './round-trip-context.js';
 export interface TaskFollowOptions {
   /** Every task state seen (the `CreateTaskResult`'s first). */
   onstatus?: ((task: Task) => void) | undefined;
-  /** Poll interval when the server suggests none. Default 1 000 ms. */
+  /** Poll interval when the server suggests none. Default `DEFAULT_TASK_POLL_INTERVAL_MS` (1 s). */
   defaultPollIntervalMs?: number | undefined;
   /** Answer with the task handle instead of following it (`callToolAsTask`). */
   keepTaskHandle?: boolean | undefined;
@@ -118,7 +119,10 @@ export async function followTask(
         default:
           break;
       }
-      await delay(current.pollIntervalMs ?? options?.defaultPollIntervalMs ?? 1_000, signal);
+      await delay(
+        current.pollIntervalMs ?? options?.defaultPollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS,
+        signal,
+      );
       current = await getDetailedTask(ctx, taskId, requestOptions);
     }
   } catch (error) {

@@ -1,4 +1,15 @@
 /**
+ * Longest a health `check` may take before it counts as unhealthy (`timeoutMs`): 5 s, under the 10 s
+ * probe timeout of common load balancers, so they see a 503 rather than a timeout of their own.
+ *
+ * @example
+ * ```ts
+ * const health = createHealthCheck({ check: () => db.ping(), timeoutMs: DEFAULT_HEALTH_CHECK_TIMEOUT_MS / 5 });
+ * ```
+ */
+export const DEFAULT_HEALTH_CHECK_TIMEOUT_MS = 5_000;
+
+/**
  * Options of {@link createHealthCheck}.
  *
  * @example
@@ -15,7 +26,7 @@ export interface HealthCheckOptions {
    * longer than `timeoutMs` counts as unhealthy.
    */
   check?: (() => boolean | HealthStatus | Promise<boolean | HealthStatus>) | undefined;
-  /** Longest a `check` may take, in ms. Default 5 000. */
+  /** Longest a `check` may take, in ms. Default {@link DEFAULT_HEALTH_CHECK_TIMEOUT_MS} (5 s). */
   timeoutMs?: number | undefined;
 }
 
@@ -51,7 +62,7 @@ export function createHealthCheck(
   options: HealthCheckOptions = {},
 ): (request: Request) => Promise<Response> | undefined {
   const path = options.path ?? '/healthz';
-  const timeoutMs = options.timeoutMs ?? 5_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_HEALTH_CHECK_TIMEOUT_MS;
   const check = options.check;
   return (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;

@@ -21,16 +21,23 @@ export {
 } from './read-bounded-body.js';
 export type { ChunkEventSource, ReadBoundedTextOptions } from './read-bounded-body.js';
 export {
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_MS,
+  DEFAULT_MAX_BUFFERED_BYTES,
   DEFAULT_MAX_CONNECTED_SESSIONS,
   DEFAULT_MAX_LINE_BYTES,
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_MAX_QUEUED_MESSAGES,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_STREAM_BUFFERED_BYTES,
+  DEFAULT_SEND_STALL_TIMEOUT_MS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  DEFAULT_SSE_KEEP_ALIVE_MS,
 } from '../transports/limit-defaults.js';
 export type { SessionContext } from './session-context.js';
 export { shouldFallBackToSse } from './should-fall-back-to-sse.js';
-export { createHealthCheck } from './health-check.js';
+export { createHealthCheck, DEFAULT_HEALTH_CHECK_TIMEOUT_MS } from './health-check.js';
 export type { HealthCheckOptions, HealthStatus } from './health-check.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, IdleWatchdog } from './idle-watchdog.js';
 export { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limiter.js';

@@ -36,6 +36,39 @@ export interface RoundTripStats {
 }
 
 /**
+ * How far back `roundTripMetrics` percentiles look (`windowMs`): 1 minute, long enough for a stable
+ * p95, short enough that an alert clears soon after the peer recovers.
+ *
+ * @example
+ * ```ts
+ * const metrics = roundTripMetrics({ thresholdMs: 500, windowMs: 5 * DEFAULT_METRICS_WINDOW_MS });
+ * ```
+ */
+export const DEFAULT_METRICS_WINDOW_MS = 60_000;
+
+/**
+ * Samples `roundTripMetrics` keeps per method, the oldest dropped first (`maxSamples`): 500, enough for
+ * a p95 of a busy method within a few kilobytes each.
+ *
+ * @example
+ * ```ts
+ * const metrics = roundTripMetrics({ thresholdMs: 500, maxSamples: 2 * DEFAULT_METRICS_MAX_SAMPLES });
+ * ```
+ */
+export const DEFAULT_METRICS_MAX_SAMPLES = 500;
+
+/**
+ * Samples a window needs before `roundTripMetrics` may alert (`minSamples`): 20, so that one slow call
+ * is not taken for a trend.
+ *
+ * @example
+ * ```ts
+ * const metrics = roundTripMetrics({ thresholdMs: 500, minSamples: DEFAULT_METRICS_MIN_SAMPLES / 2 });
+ * ```
+ */
+export const DEFAULT_METRICS_MIN_SAMPLES = 20;
+
+/**
  * Options of {@link roundTripMetrics}.
  *
  * @example
@@ -46,11 +79,11 @@ export interface RoundTripStats {
 export interface RoundTripMetricsOptions {
   /** The p95 bound in ms; crossing it either way calls `onAlert`. Default: no alerts. */
   thresholdMs?: number | undefined;
-  /** How far back the percentiles look, in ms. Default 60 000. */
+  /** How far back the percentiles look, in ms. Default {@link DEFAULT_METRICS_WINDOW_MS} (1 min). */
   windowMs?: number | undefined;
-  /** Most samples kept per method (the oldest go first). Default 500. */
+  /** Most samples kept per method (the oldest go first). Default {@link DEFAULT_METRICS_MAX_SAMPLES} (500). */
   maxSamples?: number | undefined;
-  /** Samples a window needs before it may alert (one slow call is not a trend). Default 20. */
+  /** Samples a window needs before it may alert (one slow call is not a trend). Default {@link DEFAULT_METRICS_MIN_SAMPLES} (20). */
   minSamples?: number | undefined;
   onAlert?: ((alert: RoundTripAlert) => void) | undefined;
   /** Every finished request: its method, round-trip time and whether the peer answered with an error. */
@@ -98,9 +131,9 @@ interface Window {
  * ```
  */
 export function roundTripMetrics(options: RoundTripMetricsOptions = {}): RoundTripMetrics {
-  const windowMs = options.windowMs ?? 60_000;
-  const maxSamples = options.maxSamples ?? 500;
-  const minSamples = options.minSamples ?? 20;
+  const windowMs = options.windowMs ?? DEFAULT_METRICS_WINDOW_MS;
+  const maxSamples = options.maxSamples ?? DEFAULT_METRICS_MAX_SAMPLES;
+  const minSamples = options.minSamples ?? DEFAULT_METRICS_MIN_SAMPLES;
   const threshold = options.thresholdMs;
   const now = options.now ?? (() => performance.now());
   // Keyed by method names from our own calls; a Map, so no name can reach a prototype.

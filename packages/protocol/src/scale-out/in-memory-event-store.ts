@@ -2,6 +2,28 @@ import type { JSONRPCMessage } from '../jsonrpc.js';
 import type { EventStore } from './event-store.js';
 
 /**
+ * Events an event store keeps per stream for replay, the oldest dropped first (`maxEventsPerStream`,
+ * in memory and on Redis): 1 000, more than a client misses in a reconnect of a few seconds.
+ *
+ * @example
+ * ```ts
+ * const eventStore = new InMemoryEventStore({ maxEventsPerStream: DEFAULT_MAX_EVENTS_PER_STREAM / 5 });
+ * ```
+ */
+export const DEFAULT_MAX_EVENTS_PER_STREAM = 1_000;
+
+/**
+ * Events an in-memory event store keeps in total, the least recently written streams dropped whole
+ * (`maxEvents`): 100 000, a bound on the memory of one process whatever the number of streams.
+ *
+ * @example
+ * ```ts
+ * const eventStore = new InMemoryEventStore({ maxEvents: DEFAULT_MAX_EVENTS / 5 });
+ * ```
+ */
+export const DEFAULT_MAX_EVENTS = 100_000;
+
+/**
  * Options for {@link InMemoryEventStore}.
  *
  * @example
@@ -10,9 +32,9 @@ import type { EventStore } from './event-store.js';
  * ```
  */
 export interface InMemoryEventStoreOptions {
-  /** Events kept per stream; older ones are dropped first. Default 1 000. */
+  /** Events kept per stream; older ones are dropped first. Default {@link DEFAULT_MAX_EVENTS_PER_STREAM} (1 000). */
   maxEventsPerStream?: number | undefined;
-  /** Events kept in total; the least recently written streams are dropped whole. Default 100 000. */
+  /** Events kept in total; the least recently written streams are dropped whole. Default {@link DEFAULT_MAX_EVENTS} (100 000). */
   maxEvents?: number | undefined;
 }
 
@@ -39,8 +61,8 @@ export class InMemoryEventStore implements EventStore {
   #maxTotal: number;
 
   constructor(options: InMemoryEventStoreOptions = {}) {
-    this.#maxPerStream = options.maxEventsPerStream ?? 1_000;
-    this.#maxTotal = options.maxEvents ?? 100_000;
+    this.#maxPerStream = options.maxEventsPerStream ?? DEFAULT_MAX_EVENTS_PER_STREAM;
+    this.#maxTotal = options.maxEvents ?? DEFAULT_MAX_EVENTS;
   }
 
   /** Events currently held, over all streams. */

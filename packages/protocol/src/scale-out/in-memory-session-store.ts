@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_SESSIONS } from '../transports/limit-defaults.js';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS } from '../transports/limit-defaults.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
 /**
@@ -10,7 +10,7 @@ import type { SessionRecord, SessionStore } from './session-store.js';
  * ```
  */
 export interface InMemorySessionStoreOptions {
-  /** A session untouched for this long is forgotten. Default 30 min (`sessionIdleTimeoutMs`'s default). */
+  /** A session untouched for this long is forgotten. Default 30 min (`DEFAULT_SESSION_IDLE_TIMEOUT_MS`). */
   idleTimeoutMs?: number | undefined;
   /** Sessions held at most; the least recently used goes first. Default 10 000 (`DEFAULT_MAX_SESSIONS`). */
   maxSessions?: number | undefined;
@@ -43,7 +43,7 @@ export class InMemorySessionStore implements SessionStore {
   readonly #now: () => number;
 
   constructor(options: InMemorySessionStoreOptions = {}) {
-    this.#idleMs = options.idleTimeoutMs ?? 30 * 60_000;
+    this.#idleMs = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
     this.#max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.#now = options.now ?? Date.now;
   }

@@ -1,3 +1,4 @@
+import { DEFAULT_TASK_POLL_INTERVAL_MS } from './task-defaults.js';
 import type { Task } from '../schemas/index.js';
 import { delay } from './task-receiver.js';
 import { isTerminalTaskStatus } from './task-status.js';
@@ -34,7 +35,7 @@ export interface PollTaskOptions {
   signal?: AbortSignal | undefined;
   /** Every state seen, the first one included. */
   onstatus?: ((task: Task) => void) | undefined;
-  /** Wait between polls when the receiver suggests no `pollInterval`. Default 1 000 ms. */
+  /** Wait between polls when the receiver suggests no `pollInterval`. Default {@link DEFAULT_TASK_POLL_INTERVAL_MS} (1 s). */
   defaultPollIntervalMs?: number | undefined;
 }
 
@@ -58,7 +59,10 @@ export async function pollTask<R>(peer: TaskPeer<R>, task: Task, options: PollTa
     if (isTerminalTaskStatus(current.status) || current.status === 'input_required') {
       return peer.getTaskResult(current.taskId, signal);
     }
-    await delay(current.pollInterval ?? options.defaultPollIntervalMs ?? 1_000, signal);
+    await delay(
+      current.pollInterval ?? options.defaultPollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS,
+      signal,
+    );
     current = await peer.getTask(current.taskId, signal);
   }
 }

@@ -1,3 +1,11 @@
+import {
+  DEFAULT_MAX_TASK_TTL_MS,
+  DEFAULT_MAX_TASKS,
+  DEFAULT_MAX_TASKS_PER_OWNER,
+  DEFAULT_TASK_PAGE_SIZE,
+  DEFAULT_TASK_POLL_INTERVAL_MS,
+  DEFAULT_TASK_TTL_MS,
+} from './task-defaults.js';
 import { ErrorCode, McpError } from '../errors.js';
 import type { RequestId } from '../jsonrpc.js';
 import { randomUuid } from '../random-uuid.js';
@@ -25,20 +33,20 @@ import type { StoredTask, TaskOutcome, TaskStore } from './task-store.js';
 export interface TaskReceiverOptions {
   /** Where tasks live. Default: a new `InMemoryTaskStore`. */
   store?: TaskStore | undefined;
-  /** `ttl` of a task whose requestor asked for none. Default 300 000 (5 min). */
+  /** `ttl` of a task whose requestor asked for none. Default {@link DEFAULT_TASK_TTL_MS} (5 min). */
   defaultTtlMs?: number | undefined;
-  /** Longest `ttl` granted; longer requests are capped. Default 3 600 000 (1 h). */
+  /** Longest `ttl` granted; longer requests are capped. Default {@link DEFAULT_MAX_TASK_TTL_MS} (1 h). */
   maxTtlMs?: number | undefined;
-  /** `pollInterval` suggested to requestors. Default 1 000. */
+  /** `pollInterval` suggested to requestors. Default {@link DEFAULT_TASK_POLL_INTERVAL_MS} (1 s). */
   pollIntervalMs?: number | undefined;
-  /** Tasks one requestor may have running (not yet terminal) at once. Default 32. */
+  /** Tasks one requestor may have running (not yet terminal) at once. Default {@link DEFAULT_MAX_TASKS_PER_OWNER} (32). */
   maxTasksPerOwner?: number | undefined;
-  /** Tasks per `tasks/list` page. Default 50. */
+  /** Tasks per `tasks/list` page. Default {@link DEFAULT_TASK_PAGE_SIZE} (50). */
   pageSize?: number | undefined;
   /**
    * Tasks this receiver holds at once, running or finished (until their `ttl`). At the limit a new
    * task first evicts the oldest finished one ("Receivers are not required to retain tasks
-   * indefinitely"); when all are running it is refused with -32600. Default 10 000.
+   * indefinitely"); when all are running it is refused with -32600. Default {@link DEFAULT_MAX_TASKS} (10 000).
    */
   maxTasks?: number | undefined;
   /** Clock, for tests. Default `Date.now`. */
@@ -133,12 +141,12 @@ export class TaskReceiver {
     this.#now = options.now ?? Date.now;
     this.#onerror = options.onerror;
     this.store = options.store ?? new InMemoryTaskStore({ now: this.#now });
-    this.defaultTtlMs = options.defaultTtlMs ?? 300_000;
-    this.maxTtlMs = options.maxTtlMs ?? 3_600_000;
-    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
-    this.maxTasksPerOwner = options.maxTasksPerOwner ?? 32;
-    this.pageSize = options.pageSize ?? 50;
-    this.maxTasks = options.maxTasks ?? 10_000;
+    this.defaultTtlMs = options.defaultTtlMs ?? DEFAULT_TASK_TTL_MS;
+    this.maxTtlMs = options.maxTtlMs ?? DEFAULT_MAX_TASK_TTL_MS;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS;
+    this.maxTasksPerOwner = options.maxTasksPerOwner ?? DEFAULT_MAX_TASKS_PER_OWNER;
+    this.pageSize = options.pageSize ?? DEFAULT_TASK_PAGE_SIZE;
+    this.maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
   }
 
   /** Tasks of `owner` still running in this process. */

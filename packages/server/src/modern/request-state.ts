@@ -3,6 +3,28 @@ import { decodeBase64Url, encodeBase64Url } from './base64url.js';
 import { canonicalJson } from './canonical-json.js';
 
 /**
+ * How long a sealed 2026-07-28 `requestState` stays valid (`requestState.ttlMs`): 10 minutes, time for a
+ * user to answer an elicitation, short enough that a leaked state soon stops working.
+ *
+ * @example
+ * ```ts
+ * new McpServer(info, { requestState: { key, ttlMs: DEFAULT_REQUEST_STATE_TTL_MS / 2 } });
+ * ```
+ */
+export const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
+
+/**
+ * Largest encoded `requestState` a server accepts or produces (`requestState.maxBytes`): 64 KiB, room
+ * for the answers of several input rounds, yet small enough to travel in every retry of the request.
+ *
+ * @example
+ * ```ts
+ * new McpServer(info, { requestState: { key, maxBytes: 4 * DEFAULT_MAX_REQUEST_STATE_BYTES } });
+ * ```
+ */
+export const DEFAULT_MAX_REQUEST_STATE_BYTES = 64 * 1024;
+
+/**
  * Options of the `requestState` codec (spec 2026-07-28: basic/patterns/mrtr, "Server Requirements").
  *
  * @example
@@ -23,9 +45,9 @@ export interface RequestStateOptions {
    * `ttlMs` has passed (every state it sealed has expired by then). Default none.
    */
   previousKeys?: ReadonlyArray<string | Uint8Array> | undefined;
-  /** How long a state stays valid, in ms. Default 10 minutes. */
+  /** How long a state stays valid, in ms. Default {@link DEFAULT_REQUEST_STATE_TTL_MS} (10 minutes). */
   ttlMs?: number | undefined;
-  /** Largest encoded state accepted or produced, in bytes. Default 64 KiB. */
+  /** Largest encoded state accepted or produced, in bytes. Default {@link DEFAULT_MAX_REQUEST_STATE_BYTES} (64 KiB). */
   maxBytes?: number | undefined;
   /** Clock, for tests. Default `Date.now`. */
   now?: (() => number) | undefined;
@@ -106,8 +128,8 @@ export class RequestStateCodec {
   constructor(options: RequestStateOptions = {}) {
     this.#key = importKey(options.key ?? defaultKey());
     this.#previous = (options.previousKeys ?? []).map(importKey);
-    this.#ttlMs = options.ttlMs ?? 600_000;
-    this.#maxBytes = options.maxBytes ?? 65_536;
+    this.#ttlMs = options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
+    this.#maxBytes = options.maxBytes ?? DEFAULT_MAX_REQUEST_STATE_BYTES;
     this.#now = options.now ?? Date.now;
   }
 

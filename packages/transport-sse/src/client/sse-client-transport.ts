@@ -20,7 +20,7 @@ import { fetchersOf, loadDefaultFetchers } from './default-fetch.js';
 import type { Fetchers, OpenedStream } from './default-fetch.js';
 import { linkedSignal } from './linked-signal.js';
 import { DEFAULT_MAX_CONCURRENT_SENDS, SendLimiter } from './send-limiter.js';
-import type { SseClientTransportOptions } from './sse-client-options.js';
+import { DEFAULT_ENDPOINT_TIMEOUT_MS, type SseClientTransportOptions } from './sse-client-options.js';
 import { SseEndpointError } from './sse-endpoint-error.js';
 
 type State = 'new' | 'connecting' | 'open' | 'closed';
@@ -282,7 +282,7 @@ export class SseClientTransport implements Transport {
   }
 
   async #withTimeout(ready: Promise<void>): Promise<void> {
-    const ms = this.#options.endpointTimeoutMs ?? 30_000;
+    const ms = this.#options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(

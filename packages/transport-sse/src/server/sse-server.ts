@@ -11,6 +11,8 @@ import {
   type SessionContext,
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_STREAM_BUFFERED_BYTES,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  DEFAULT_SSE_KEEP_ALIVE_MS,
   defaultCallerKey,
   type DnsRebindingGuard,
   type DnsRebindingOptions,
@@ -33,18 +35,18 @@ import { SseServerTransport } from './sse-server-transport.js';
 import type { SseSessionHandle } from './sse-server-transport.js';
 
 /**
- * Default interval of keep-alive comments: under the 30–60 s idle timeouts common in proxies.
+ * Default interval of keep-alive comments (15 s).
+ *
+ * @deprecated Use `DEFAULT_SSE_KEEP_ALIVE_MS` (the same value, shared with Streamable HTTP): this name
+ * means the 30 s ping interval on the WebSocket and gRPC transports. This alias goes in the next minor
+ * version.
  *
  * @example
  * ```ts
- * // Behind a proxy that times out idle responses after 10 s, comment more often.
- * const sse = createSseHandler({
- *   onsession: (transport) => mcpServer.connect(transport),
- *   keepAliveMs: DEFAULT_KEEP_ALIVE_MS / 3,
- * });
+ * const sse = createSseHandler({ onsession, keepAliveMs: DEFAULT_SSE_KEEP_ALIVE_MS / 3 });
  * ```
  */
-export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+export const DEFAULT_KEEP_ALIVE_MS: number = DEFAULT_SSE_KEEP_ALIVE_MS;
 
 /**
  * Default cap on open sessions (event streams) of one SSE handler: each holds a connection and ~20 KB.
@@ -58,17 +60,6 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
  * ```
  */
 export const DEFAULT_MAX_SESSIONS: number = DEFAULT_MAX_CONNECTED_SESSIONS;
-
-/**
- * Default idle time after which a session with no request in flight is closed: 30 minutes without a
- * message either way (keep-alive comments do not count).
- *
- * @example
- * ```ts
- * const sse = createSseHandler({ onsession, sessionIdleTimeoutMs: DEFAULT_SESSION_IDLE_TIMEOUT_MS / 6 });
- * ```
- */
-export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 
 /**
  * Default cap on the bytes one event stream may hold unsent (32 MiB, as Streamable HTTP).
@@ -134,15 +125,23 @@ export interface SseHandlerOptions {
    * (`http(s)://localhost|127.0.0.1|[::1]`, any port) or one you list in `allowedOrigins`; the `Host`
    * must be a loopback name when the server listens on loopback (or `allowedHosts` when given). `false`
    * turns it off (a proxy in front checks).
+   *
+   * @default true
    */
   dnsRebindingProtection?: DnsRebindingOptions | boolean | undefined;
   /**
    * CORS for browser pages on other origins (`true`: any origin): answers `OPTIONS` preflights and adds
    * `Access-Control-Allow-Origin` to every response for an allowed origin. Off by default. Browsers
    * also need their origin in `dnsRebindingProtection.allowedOrigins` unless it is a loopback one.
+   *
+   * @default false
    */
   cors?: CorsOptions | boolean | undefined;
-  /** Largest POST body, in bytes (413 above it). Default 4 MiB (`DEFAULT_MAX_MESSAGE_BYTES`). */
+  /**
+   * Largest POST body, in bytes (413 above it). Default 4 MiB (`DEFAULT_MAX_MESSAGE_BYTES`).
+   *
+   * @default {@link DEFAULT_MAX_MESSAGE_BYTES}
+   */
   maxMessageBytes?: number | undefined;
   /**
    * Largest POST body, in bytes.
@@ -151,22 +150,32 @@ export interface SseHandlerOptions {
    * wins when both are given. This alias goes in the next minor version.
    */
   maxBodyBytes?: number | undefined;
-  /** JSON nested deeper than this in a POST body is refused with -32700 before parsing. Default 128. */
+  /**
+   * JSON nested deeper than this in a POST body is refused with -32700 before parsing. Default 128.
+   *
+   * @default {@link DEFAULT_MAX_NESTING_DEPTH}
+   */
   maxNestingDepth?: number | undefined;
   /**
    * Open sessions at most. A session is its event stream, so none is evicted: past the cap a new GET
    * gets 503 with `Retry-After` until one ends. Default `DEFAULT_MAX_CONNECTED_SESSIONS` (1000).
+   *
+   * @default {@link DEFAULT_MAX_CONNECTED_SESSIONS}
    */
   maxSessions?: number | undefined;
   /**
    * A session that carried no message either way for this long, with no request of the client
    * unanswered, is closed (its stream ends). 0 disables. Default 30 min.
+   *
+   * @default {@link DEFAULT_SESSION_IDLE_TIMEOUT_MS}
    */
   sessionIdleTimeoutMs?: number | undefined;
   /**
    * How fast one caller may open sessions: a token bucket per `callerKey` (by default its principal, see
    * `sessionPrincipal`, else its client address, see `trustedProxies`); past it a GET gets 429 with
    * `Retry-After`. `false` disables. Default 10/s, bursts of 50 (`DEFAULT_RATE_LIMIT`).
+   *
+   * @default {@link DEFAULT_RATE_LIMIT}
    */
   sessionRateLimit?: RateLimiterOptions | false | undefined;
   /**
@@ -175,6 +184,8 @@ export interface SseHandlerOptions {
    * `X-Forwarded-For`. Only when the socket's peer is one of them is that header read, right to left,
    * skipping listed hops; a malformed one counts as absent. The address found keys the rate limit of an
    * anonymous caller. Default: none (the socket's peer is the client; forwarding headers are ignored).
+   *
+   * @default none
    */
   trustedProxies?: TrustedProxiesOption | undefined;
   /**
@@ -194,13 +205,21 @@ export interface SseHandlerOptions {
   /**
    * Unsent bytes one event stream may hold: a send that finds more ends the session (the client is not
    * reading) and reports it via the transport's `onerror`. Default 32 MiB (`DEFAULT_MAX_STREAM_BUFFERED_BYTES`).
+   *
+   * @default {@link DEFAULT_MAX_STREAM_BUFFERED_BYTES}
    */
   maxBufferedBytes?: number | undefined;
-  /** Interval of keep-alive comments on each stream; 0 disables them. Default 15 s. */
+  /**
+   * Interval of keep-alive comments on each stream; 0 disables them. Default 15 s.
+   *
+   * @default {@link DEFAULT_SSE_KEEP_ALIVE_MS}
+   */
   keepAliveMs?: number | undefined;
   /**
    * Most messages one JSON-RPC batch may hold (2025-03-26 sessions only; larger ones get 400 with
    * -32600). Default 1000.
+   *
+   * @default {@link DEFAULT_MAX_BATCH_SIZE}
    */
   maxBatchSize?: number | undefined;
   /**
@@ -268,7 +287,7 @@ export class SseServer {
         ? undefined
         : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
     this.#maxBodyBytes = options.maxMessageBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.#keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+    this.#keepAliveMs = options.keepAliveMs ?? DEFAULT_SSE_KEEP_ALIVE_MS;
     this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_CONNECTED_SESSIONS;
     this.#idleTimeoutMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
     this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_STREAM_BUFFERED_BYTES;

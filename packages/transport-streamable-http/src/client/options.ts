@@ -48,11 +48,15 @@ export interface StreamableHttpClientTransportOptions extends HttpClientAuthOpti
    * Backoff for re-opening dropped SSE streams (resuming with `Last-Event-ID`); the server's `retry`
    * replaces `initialDelayMs` and is never undercut. Default `STREAMABLE_HTTP_RECONNECT_DEFAULTS`;
    * `false` never re-opens (a broken response stream then fails its request at once).
+   *
+   * @default {@link STREAMABLE_HTTP_RECONNECT_DEFAULTS}
    */
   reconnect?: boolean | ReconnectOptions | undefined;
   /**
    * On 404 for its session, start a new one by re-sending the remembered `initialize` and
    * `notifications/initialized`, then retry the request; the client layer never notices. Default true.
+   *
+   * @default true
    */
   reinitializeOnSessionLoss?: boolean | undefined;
   /**
@@ -64,26 +68,42 @@ export interface StreamableHttpClientTransportOptions extends HttpClientAuthOpti
    * stream, which 2026-07-28 cannot resume, fails its subscription (re-open it, or let a retry policy).
    * Default 45 000 (`DEFAULT_IDLE_TIMEOUT_MS`), armed at a stream's first keep-alive comment (a server
    * that sends none is never cut); set explicitly, armed as each stream opens. 0 turns it off.
+   *
+   * @default {@link DEFAULT_IDLE_TIMEOUT_MS}
    */
   idleTimeoutMs?: number | undefined;
-  /** Open the GET stream after `notifications/initialized` (405 is tolerated). Default true. */
+  /**
+   * Open the GET stream after `notifications/initialized` (405 is tolerated). Default true.
+   *
+   * @default true
+   */
   standaloneStream?: boolean | undefined;
-  /** Send DELETE for the session on `close()` (2025-11-25 "Session Management" 5). Default true. */
+  /**
+   * Send DELETE for the session on `close()` (2025-11-25 "Session Management" 5). Default true.
+   *
+   * @default true
+   */
   terminateSessionOnClose?: boolean | undefined;
   /**
    * Most messages one JSON-RPC batch from the server may hold (2025-03-26 sessions only; a larger one
    * is reported to `onerror` and dropped). Default 1000.
+   *
+   * @default {@link DEFAULT_MAX_BATCH_SIZE}
    */
   maxBatchSize?: number | undefined;
   /**
    * Largest reply the transport reads: a JSON body of more bytes, or an SSE event of more characters, is
    * dropped (the connection is cancelled) and its request fails with an error naming this option.
    * Default 4 MiB, like the server's `maxBodyBytes`.
+   *
+   * @default {@link DEFAULT_MAX_MESSAGE_BYTES}
    */
   maxMessageBytes?: number | undefined;
   /**
    * How deeply a reply's arrays and objects may nest; deeper JSON is refused with -32700 before it is
    * parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).
+   *
+   * @default {@link DEFAULT_MAX_NESTING_DEPTH}
    */
   maxNestingDepth?: number | undefined;
 }

@@ -60,6 +60,8 @@ export interface StreamableHttpHandlerOptions {
   /**
    * Legacy sessions (`Mcp-Session-Id`, GET stream, DELETE). `false` is stateless mode: a fresh transport
    * per POST, no GET stream. Default `true`. The modern era is always stateless.
+   *
+   * @default true
    */
   sessions?: boolean | undefined;
   /** Session id factory; ids must be visible ASCII (0x21–0x7E). Default: 128 random bits, base64url. */
@@ -67,18 +69,24 @@ export interface StreamableHttpHandlerOptions {
   /**
    * A session without any request for this long is closed (later requests get 404); one with a GET
    * stream open or a request in flight is never idle. Default 30 min (`DEFAULT_SESSION_IDLE_TIMEOUT_MS`).
+   *
+   * @default {@link DEFAULT_SESSION_IDLE_TIMEOUT_MS}
    */
   sessionIdleTimeoutMs?: number | undefined;
   /**
    * Live sessions at most. A new one evicts the least recently used idle session; when every session has
    * a stream open or a request in flight, `initialize` is refused with 503 and `Retry-After`.
    * Default 10 000.
+   *
+   * @default {@link DEFAULT_MAX_SESSIONS}
    */
   maxSessions?: number | undefined;
   /**
    * `subscriptions/listen` streams (2026-07-28) open at once in this process; past it the request gets
    * 503 with `Retry-After` and a JSON-RPC error naming this option (none is evicted: each is a client's
    * live stream). Default `DEFAULT_MAX_LISTEN_STREAMS` (10 000), as `maxSessions`.
+   *
+   * @default {@link DEFAULT_MAX_LISTEN_STREAMS}
    */
   maxListenStreams?: number | undefined;
   /**
@@ -86,6 +94,8 @@ export interface StreamableHttpHandlerOptions {
    * see `sessionPrincipal`, else its client address, see `trustedProxies`). Past it `initialize` gets 429
    * with `Retry-After`. `false` disables it. Default `DEFAULT_RATE_LIMIT` of `@x/protocol/http`: 10 per
    * second, bursts of 50, 10 000 callers tracked.
+   *
+   * @default {@link DEFAULT_RATE_LIMIT}
    */
   sessionRateLimit?: RateLimiterOptions | false | undefined;
   /**
@@ -94,6 +104,8 @@ export interface StreamableHttpHandlerOptions {
    * `X-Forwarded-For`. Only when the socket's peer is one of them is that header read, right to left,
    * skipping listed hops; a malformed one counts as absent. The address found keys the rate limit of an
    * anonymous caller. Default: none (the socket's peer is the client; forwarding headers are ignored).
+   *
+   * @default none
    */
   trustedProxies?: TrustedProxiesOption | undefined;
   /**
@@ -111,13 +123,29 @@ export interface StreamableHttpHandlerOptions {
    * opened without `AuthInfo` are anonymous and serve only anonymous requests.
    */
   sessionPrincipal?: ((auth: AuthInfo) => string | undefined) | undefined;
-  /** Answer requests with one `application/json` body instead of an SSE stream. Default `false`. */
+  /**
+   * Answer requests with one `application/json` body instead of an SSE stream. Default `false`.
+   *
+   * @default false
+   */
   enableJsonResponse?: boolean | undefined;
-  /** Makes legacy SSE streams resumable with `Last-Event-ID`. Default: none (not resumable). */
+  /**
+   * Makes legacy SSE streams resumable with `Last-Event-ID`. Default: none (not resumable).
+   *
+   * @default none
+   */
   eventStore?: EventStore | undefined;
-  /** `retry` (ms) sent with priming events and before a server-side stream close. Default 1 000 (`DEFAULT_RETRY_INTERVAL_MS`). */
+  /**
+   * `retry` (ms) sent with priming events and before a server-side stream close. Default 1 000 (`DEFAULT_RETRY_INTERVAL_MS`).
+   *
+   * @default {@link DEFAULT_RETRY_INTERVAL_MS}
+   */
   retryIntervalMs?: number | undefined;
-  /** Largest POST body in bytes (413 beyond). Default 4 MiB (`DEFAULT_MAX_MESSAGE_BYTES`). */
+  /**
+   * Largest POST body in bytes (413 beyond). Default 4 MiB (`DEFAULT_MAX_MESSAGE_BYTES`).
+   *
+   * @default {@link DEFAULT_MAX_MESSAGE_BYTES}
+   */
   maxMessageBytes?: number | undefined;
   /**
    * Largest POST body in bytes.
@@ -129,6 +157,8 @@ export interface StreamableHttpHandlerOptions {
   /**
    * Most messages in one 2025-03-26 JSON-RPC batch; a larger batch is refused whole with 400 and a
    * -32600 error naming `maxBatchSize`. Default 1000 (`DEFAULT_MAX_BATCH_SIZE`), as on SSE and WebSocket.
+   *
+   * @default {@link DEFAULT_MAX_BATCH_SIZE}
    */
   maxBatchSize?: number | undefined;
   /**
@@ -139,22 +169,32 @@ export interface StreamableHttpHandlerOptions {
   /**
    * How deeply a POST body's arrays and objects may nest; deeper bodies are refused with 400 (-32700)
    * before they are parsed. Default 128 (`DEFAULT_MAX_NESTING_DEPTH`).
+   *
+   * @default {@link DEFAULT_MAX_NESTING_DEPTH}
    */
   maxNestingDepth?: number | undefined;
   /**
    * Bytes an SSE response may hold unread by its client before the server drops that connection, so a
-   * client that stops reading cannot grow server memory. Default 32 MiB (`DEFAULT_MAX_BUFFERED_BYTES`):
+   * client that stops reading cannot grow server memory. Default 32 MiB (`DEFAULT_MAX_STREAM_BUFFERED_BYTES`):
    * a burst of large messages to a client that reads fits; the error of a dropped connection reaches
    * `onerror` and names this option.
+   *
+   * @default {@link DEFAULT_MAX_STREAM_BUFFERED_BYTES}
    */
   maxBufferedBytes?: number | undefined;
   /**
    * Host/Origin checks against DNS rebinding (403), the policy every x-mcp network server shares: a
    * present Origin must be on `allowedOrigins` (default: the loopback origins) on every bind address;
    * Host is checked on loopback, or everywhere once `allowedHosts` is given. `false` disables both.
+   *
+   * @default true
    */
   dnsRebindingProtection?: DnsRebindingOptions | boolean | undefined;
-  /** CORS for browser clients; `true` allows any origin. Default off. */
+  /**
+   * CORS for browser clients; `true` allows any origin. Default off.
+   *
+   * @default false
+   */
   cors?: CorsOptions | boolean | undefined;
   /** Authenticates each request before its body is read. */
   authenticate?: HttpAuthenticate | undefined;
@@ -166,6 +206,8 @@ export interface StreamableHttpHandlerOptions {
    * JSON-RPC error body (-32600, `data.error` `insufficient_scope`), so an OAuth client can step up
    * (spec basic/authorization "Runtime Insufficient Scope Errors"). Batches and requests without
    * `AuthInfo` pass through to the server's own check. Default: none.
+   *
+   * @default none
    */
   requiredScopes?:
     | ((request: { method: string; name?: string }) => readonly string[] | undefined)
@@ -173,9 +215,15 @@ export interface StreamableHttpHandlerOptions {
   /**
    * The `resource_metadata` URL (RFC 9728) in the `requiredScopes` 403 challenge; the same URL your
    * 401 challenges name (`resourceMetadataUrl(resource).href` of `@x/auth`). Default: omitted.
+   *
+   * @default none
    */
   resourceMetadataUrl?: string | undefined;
-  /** Keep-alive comment interval on long-lived streams (GET, `subscriptions/listen`). Default 15 s (`DEFAULT_SSE_KEEP_ALIVE_MS`); 0 off. */
+  /**
+   * Keep-alive comment interval on long-lived streams (GET, `subscriptions/listen`). Default 15 s (`DEFAULT_SSE_KEEP_ALIVE_MS`); 0 off.
+   *
+   * @default {@link DEFAULT_SSE_KEEP_ALIVE_MS}
+   */
   keepAliveMs?: number | undefined;
   /**
    * The `x-mcp-header` mirrors of a tool (see `paramHeadersOf`), used to validate `Mcp-Param-*` headers
@@ -191,6 +239,8 @@ export interface StreamableHttpHandlerOptions {
    * (404 when the store does not know it either, 503 when the store fails). Give the server
    * (`McpServer`'s `sessionStore` option) the same store and every process the same `eventStore`.
    * Default: none (sessions live in this process only).
+   *
+   * @default none
    */
   sessionStore?: SessionStore | undefined;
   /**
@@ -199,6 +249,8 @@ export interface StreamableHttpHandlerOptions {
    * published to the holder (change notifications excepted: the holder raises its own), and a client's
    * answer to a server→client request reaches the process that asked, wherever it was POSTed.
    * Server→client request ids then carry this process's `instanceId`. Default: none.
+   *
+   * @default none
    */
   messageBus?: MessageBus | undefined;
   /**
@@ -213,9 +265,15 @@ export interface StreamableHttpHandlerOptions {
    * `StoreTimeoutError`; a write that only makes a message resumable is skipped and reported. So a
    * store that stops answering (a frozen Redis, a client queueing commands while it reconnects) never
    * holds requests open. `Infinity` turns it off. Default 2 000 (`DEFAULT_STORE_TIMEOUT_MS`).
+   *
+   * @default {@link DEFAULT_STORE_TIMEOUT_MS}
    */
   storeTimeoutMs?: number | undefined;
-  /** Server-initiated messages held per session while no GET stream is open. Default 1 000 (`DEFAULT_MAX_QUEUED_MESSAGES`). */
+  /**
+   * Server-initiated messages held per session while no GET stream is open. Default 1 000 (`DEFAULT_MAX_QUEUED_MESSAGES`).
+   *
+   * @default {@link DEFAULT_MAX_QUEUED_MESSAGES}
+   */
   maxQueuedMessages?: number | undefined;
   /** Faults that have no HTTP response to go to (a failed event-store write, a throwing `onsession`). */
   onerror?: ((error: Error) => void) | undefined;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RequestId, Result, Task } from '@x/protocol/core';
+import { DEFAULT_TASK_POLL_INTERVAL_MS, type RequestId, type Result, type Task } from '@x/protocol/core';
 import { type CreateTaskOptions, isTerminal, type Request, type TaskStore } from './task-store.js';
 
 /** The key of a compat store's "tell me when this task settles" hook (not exported by any entry). */
@@ -45,7 +45,7 @@ export class InMemoryTaskStore implements TaskStore {
       ttl,
       createdAt,
       lastUpdatedAt: createdAt,
-      pollInterval: taskParams.pollInterval ?? 1000,
+      pollInterval: taskParams.pollInterval ?? DEFAULT_TASK_POLL_INTERVAL_MS,
     };
     this.#tasks.set(taskId, { task, request, requestId, sessionId });
     this.#expireLater(taskId, ttl);

@@ -1,4 +1,10 @@
-import type { CallToolResult, Result, Task, ToolExecution } from '@x/protocol/core';
+import {
+  type CallToolResult,
+  DEFAULT_TASK_POLL_INTERVAL_MS,
+  type Result,
+  type Task,
+  type ToolExecution,
+} from '@x/protocol/core';
 import type { RegisteredTool, SchemaInput, ServerContext } from '@x/server';
 import { type RequestHandlerExtra, toRequestExtra } from '../../shared/request-handler-extra.js';
 import { SETTLED } from './in-memory-task-store.js';
@@ -173,6 +179,9 @@ async function settled(
   while (!signal.aborted) {
     const task = await store.getTask(taskId, sessionId);
     if (task === null || isTerminal(task.status)) return;
-    await Promise.race([new Promise((resolve) => setTimeout(resolve, task.pollInterval ?? 1000)), aborted]);
+    await Promise.race([
+      new Promise((resolve) => setTimeout(resolve, task.pollInterval ?? DEFAULT_TASK_POLL_INTERVAL_MS)),
+      aborted,
+    ]);
   }
 }

@@ -15,6 +15,28 @@ import type {
 const VALID: JsonSchemaValidationResult = Object.freeze({ valid: true });
 
 /**
+ * Errors a JSON Schema validator collects before it stops (`maxErrors`): 20, enough to show a user
+ * everything wrong with a typical tool input, a bound on the work a hostile value can cause.
+ *
+ * @example
+ * ```ts
+ * const validate = compileJsonSchema(schema, { maxErrors: DEFAULT_MAX_SCHEMA_ERRORS / 4 });
+ * ```
+ */
+export const DEFAULT_MAX_SCHEMA_ERRORS = 20;
+
+/**
+ * Nesting of `$ref` evaluations while validating one value (`maxDepth`): 256. Recursive schemas recurse
+ * only through refs, so this bounds the stack and work a deeply nested value can cause.
+ *
+ * @example
+ * ```ts
+ * const validate = compileJsonSchema(schema, { maxDepth: DEFAULT_MAX_SCHEMA_DEPTH / 2 });
+ * ```
+ */
+export const DEFAULT_MAX_SCHEMA_DEPTH = 256;
+
+/**
  * Compiles a JSON Schema (2020-12, or draft-07 when `$schema` says so) into a reusable validator.
  * All refs are resolved and every keyword is turned into a closure up front, so `validate` never
  * re-reads the raw schema. Runs on any JS runtime: no `eval`, no `new Function`, no I/O.
@@ -62,8 +84,8 @@ function compile(schema: JsonSchema | boolean, options: CompileJsonSchemaOptions
   for (const definition of index.definitions) {
     compiler.compile(definition.schema, definition.parentBase, definition.schemaPath);
   }
-  const maxErrors = Math.max(1, options.maxErrors ?? 20);
-  const maxDepth = options.maxDepth ?? 256;
+  const maxErrors = Math.max(1, options.maxErrors ?? DEFAULT_MAX_SCHEMA_ERRORS);
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_SCHEMA_DEPTH;
   // A successful run leaves its state exactly as it found it (empty errors, balanced path stack
   // and counters), so the hot path reuses it instead of allocating one per call. Taking it out of
   // `spare` while in use keeps a re-entrant call (a getter on the value calling validate) safe.

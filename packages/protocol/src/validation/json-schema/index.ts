@@ -1,5 +1,9 @@
 export { JsonSchemaCompileError } from './compile-error.js';
-export { compileJsonSchema } from './compile-json-schema.js';
+export {
+  compileJsonSchema,
+  DEFAULT_MAX_SCHEMA_DEPTH,
+  DEFAULT_MAX_SCHEMA_ERRORS,
+} from './compile-json-schema.js';
 export { toStandardSchema } from './to-standard-schema.js';
 export type {
   CompileJsonSchemaOptions,

@@ -103,10 +103,10 @@ export interface CompileJsonSchemaOptions {
    * are always annotations.
    */
   readonly assertFormats?: boolean;
-  /** Stop collecting after this many errors (default 20). `1` means fail-fast. */
+  /** Stop collecting after this many errors (default `DEFAULT_MAX_SCHEMA_ERRORS`, 20). `1` means fail-fast. */
   readonly maxErrors?: number;
   /**
-   * Maximum nesting of `$ref` evaluations while validating one value (default 256). Recursive
+   * Maximum nesting of `$ref` evaluations while validating one value (default `DEFAULT_MAX_SCHEMA_DEPTH`, 256). Recursive
    * schemas only recurse through refs, so this bounds the work a deeply nested value can cause.
    */
   readonly maxDepth?: number;
