@@ -34,16 +34,8 @@ export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
  */
 export const DEFAULT_MAX_PAGES = 100;
 
-/**
- * Retries a 2026-07-28 request may take to satisfy `input_required` answers (`maxInputRounds`): 8, room
- * for a tool that asks a few questions in turn, a bound on a server that keeps asking.
- *
- * @example
- * ```ts
- * const client = new Client(info, { maxInputRounds: 2 * DEFAULT_MAX_INPUT_ROUNDS });
- * ```
- */
-export const DEFAULT_MAX_INPUT_ROUNDS = 8;
+/** Shared with the gRPC native binding: one value for one limit. */
+export { DEFAULT_MAX_INPUT_ROUNDS } from '@x/protocol/core';
 
 /**
  * Options of `new Client(info, options)`.

@@ -121,6 +121,7 @@ export type { TrafficLogEntry, TrafficLogOptions } from './interceptors/traffic-
 export {
   DEFAULT_HEARTBEAT,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_MAX_INPUT_ROUNDS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_UNCANCELLABLE_METHODS,
   HeartbeatTimeoutError,

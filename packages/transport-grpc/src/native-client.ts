@@ -13,6 +13,7 @@ import {
   type GrpcClientTransportOptions,
   parseTarget,
 } from './client-options.js';
+import { DEFAULT_MAX_INPUT_ROUNDS } from '@x/protocol/core';
 import { NativeCallError } from './errors.js';
 import { dependentResponseOf, inputRequestOf } from './native-dependent.js';
 import { NATIVE_PROTO_DIR, NATIVE_PROTO_LOAD_OPTIONS } from './native-proto.js';
@@ -20,8 +21,8 @@ import { toStruct } from './protobuf-struct.js';
 
 type Json = Record<string, unknown>;
 
-/** How many `dependent_requests` rounds one call may take before it fails. */
-export const DEFAULT_MAX_INPUT_ROUNDS = 10;
+/** How many `dependent_requests` rounds one call may take before it fails: the `Client`'s bound. */
+export { DEFAULT_MAX_INPUT_ROUNDS } from '@x/protocol/core';
 
 /** The `mcp-protocol-version` a {@link GrpcNativeClient} sends unless told otherwise. */
 export const DEFAULT_NATIVE_PROTOCOL_VERSION = '2025-06-18';

@@ -10,6 +10,18 @@
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
+ * Rounds one 2026-07-28 request may take to satisfy `input_required` answers (`maxInputRounds` of the
+ * `Client`, and of the gRPC native binding's `dependent_requests`): 8, room for a tool that asks a few
+ * questions in turn, a bound on a server that keeps asking. The error past it names the option.
+ *
+ * @example
+ * ```ts
+ * const client = new Client(info, { maxInputRounds: 2 * DEFAULT_MAX_INPUT_ROUNDS });
+ * ```
+ */
+export const DEFAULT_MAX_INPUT_ROUNDS = 8;
+
+/**
  * Hard limit of an outgoing request that progress notifications cannot extend (spec: basic/lifecycle,
  * "Timeouts": implementations SHOULD always enforce a maximum timeout). Ten minutes: long enough for a
  * slow tool that reports progress, short enough that a peer streaming progress forever cannot pin the
