@@ -72,4 +72,5 @@ export {
   DEFAULT_MAX_STREAM_BUFFERED_BYTES,
 } from './transports/limit-defaults.js';
 export { reconnectDelay, resolveReconnect } from './transports/reconnect.js';
+export { renamedOption } from './transports/renamed-option.js';
 export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/reconnect.js';
