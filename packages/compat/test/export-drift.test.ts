@@ -41,17 +41,8 @@ const NOT_PROVIDED: Record<string, readonly string[]> = {
   './client/index.js': ['getSupportedElicitationModes'],
   './types.js': [],
 
-  './server/mcp.js': [
-    'AnyToolHandler',
-    'BaseToolCallback',
-    'CompleteResourceTemplateCallback',
-    'McpServerOptions',
-    'PromptCallback',
-    'ReadResourceCallback',
-    'ReadResourceTemplateCallback',
-    'RegisteredResourceTemplate',
-    'ToolCallback',
-  ],
+  './server/mcp.js': [],
+
   './server/completable.js': [
     'CompletableDef',
     'CompletableMeta',
@@ -59,7 +50,7 @@ const NOT_PROVIDED: Record<string, readonly string[]> = {
     'McpZodTypeKind',
     'unwrapCompletable',
   ],
-  './server/streamableHttp.js': ['EventId', 'EventStore', 'StreamId'],
+  './server/streamableHttp.js': [],
   './client/streamableHttp.js': ['StartSSEOptions'],
   './client/sse.js': ['SseError'],
   './shared/transport.js': [
