@@ -76,6 +76,8 @@ export const ALLOWANCES = {
       '@x/transport-stdio',
       '@x/transport-streamable-http',
       '@x/transport-sse',
+      // The 1.x `types.js` names x-mcp has no schema for (JSON-RPC envelopes, unions) are built with zod.
+      'zod',
       // `server/express.js` (createMcpExpressApp) returns an Express app, as 1.x: an optional peer.
       'express',
       '@types/express',

@@ -79,4 +79,5 @@ export {
   DEFAULT_SSE_KEEP_ALIVE_MS,
 } from './transports/limit-defaults.js';
 export { reconnectDelay, resolveReconnect } from './transports/reconnect.js';
+export { renamedOption } from './transports/renamed-option.js';
 export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/reconnect.js';

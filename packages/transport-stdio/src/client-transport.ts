@@ -16,7 +16,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol/core';
-import { deliverMessage } from '@x/protocol/transport';
+import { deliverMessage, renamedOption } from '@x/protocol/transport';
 import { type ShutdownTimeouts, shutDownChild, terminateChild } from './child-shutdown.js';
 import { buildEnvironment } from './default-environment.js';
 import { ProcessSpawnError, ServerExitError } from './errors.js';
@@ -240,7 +240,7 @@ export class StdioClientTransport implements Transport {
         onbatch: (values) => this.#onBatch(values),
       },
       {
-        maxLineBytes: options.maxMessageBytes ?? options.maxLineBytes,
+        maxLineBytes: renamedOption(options, 'maxMessageBytes', 'maxLineBytes', 'StdioClientTransport'),
         maxNestingDepth: options.maxNestingDepth,
       },
     );

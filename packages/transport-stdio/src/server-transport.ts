@@ -13,7 +13,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@x/protocol/core';
-import { deliverMessage } from '@x/protocol/transport';
+import { deliverMessage, renamedOption } from '@x/protocol/transport';
 import { redirectConsoleToStderr, restoreConsole } from './console-redirect.js';
 import { LineWriter } from './line-writer.js';
 
@@ -181,7 +181,7 @@ export class StdioServerTransport implements Transport {
         onbatch: (values) => this.#onBatch(values),
       },
       {
-        maxLineBytes: options.maxMessageBytes ?? options.maxLineBytes,
+        maxLineBytes: renamedOption(options, 'maxMessageBytes', 'maxLineBytes', 'StdioServerTransport'),
         maxNestingDepth: options.maxNestingDepth,
       },
     );

@@ -5,3 +5,14 @@ export { ResourceTemplate } from './compat-resource-template.js';
 export type { ListResourcesCallback } from './compat-resource-template.js';
 export type { RegisteredPrompt, RegisteredResource, RegisteredTool, ResourceMetadata } from '@x/server';
 export type { RequestHandlerExtra } from '../shared/request-handler-extra.js';
+export type {
+  AnyToolHandler,
+  BaseToolCallback,
+  CompleteResourceTemplateCallback,
+  McpServerOptions,
+  PromptCallback,
+  ReadResourceCallback,
+  ReadResourceTemplateCallback,
+  RegisteredResourceTemplate,
+  ToolCallback,
+} from './callback-types.js';

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError, parseMessageOrBatch } from '@x/protocol/core';
-import { randomUuid } from '@x/protocol/transport';
+import { randomUuid, renamedOption } from '@x/protocol/transport';
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo } from '@x/protocol/core';
 import {
   type CallerKey,
@@ -286,7 +286,9 @@ export class SseServer {
       protection === false
         ? undefined
         : createDnsRebindingGuard(typeof protection === 'object' ? protection : {});
-    this.#maxBodyBytes = options.maxMessageBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#maxBodyBytes =
+      renamedOption(options, 'maxMessageBytes', 'maxBodyBytes', 'createSseHandler') ??
+      DEFAULT_MAX_MESSAGE_BYTES;
     this.#keepAliveMs = options.keepAliveMs ?? DEFAULT_SSE_KEEP_ALIVE_MS;
     this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_CONNECTED_SESSIONS;
     this.#idleTimeoutMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;

@@ -26,7 +26,7 @@ import {
   type SessionContext,
   TrustedProxies,
 } from '@x/protocol/http';
-import { InFlightSet } from '@x/protocol/transport';
+import { InFlightSet, renamedOption } from '@x/protocol/transport';
 import { HEADER, JSON_MEDIA_TYPE, SSE_MEDIA_TYPE } from '../shared/headers.js';
 import type { ParamHeader } from '../shared/param-headers.js';
 import { boundedStores } from './bounded-options.js';
@@ -174,7 +174,9 @@ export class StreamableHttpEndpoint implements EndpointState {
     this.maxListenStreams = options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS;
     this.paramHeaders = options.paramHeaders;
 
-    this.#maxMessageBytes = options.maxMessageBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#maxMessageBytes =
+      renamedOption(options, 'maxMessageBytes', 'maxBodyBytes', 'createStreamableHttpHandler') ??
+      DEFAULT_MAX_MESSAGE_BYTES;
     this.#path = options.path;
     this.#cors = streamableHttpCors(options.cors);
     const protection = options.dnsRebindingProtection;

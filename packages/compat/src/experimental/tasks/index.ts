@@ -26,6 +26,7 @@ export type {
 export {
   CancelTaskRequestSchema,
   CancelTaskResultSchema,
+  ClientTasksCapabilitySchema,
   CreateTaskResultSchema,
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
@@ -33,6 +34,8 @@ export {
   ListTasksRequestSchema,
   ListTasksResultSchema,
   RelatedTaskMetadataSchema,
+  ServerTasksCapabilitySchema,
+  TaskCreationParamsSchema,
   TaskSchema,
   TaskStatusNotificationParamsSchema,
   TaskStatusNotificationSchema,
@@ -47,6 +50,7 @@ export type {
   ListTasksResult,
   RelatedTaskMetadata,
   Task,
+  TaskCreationParams,
   TaskStatusNotification,
   TaskStatusNotificationParams,
 } from '../../types.js';
