@@ -6,6 +6,7 @@ export {
 } from './builtin-params.js';
 export type { CancelledParams, ProgressParams } from './builtin-params.js';
 export {
+  DEFAULT_MAX_INPUT_ROUNDS,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_UNCANCELLABLE_METHODS,
