@@ -87,12 +87,17 @@ describe('pnpm --dir apps/bench cluster', () => {
       [rows[1]?.local, 1],
       [forwarded, 1],
       [rows[3]?.forwarded, 2],
-      // Issue #41: on a 3-primary cluster too (one EVALSHA on the stream's primary: XADD, PEXPIRE, SPUBLISH).
-      [rows[4]?.local, 1],
-      [rows[4]?.forwarded, 1],
     ] as const) {
       expect(row?.roundTrips).toBeGreaterThan(trips - 0.5);
       expect(row?.roundTrips).toBeLessThan(trips + 0.5);
+    }
+    // Issue #41: on a 3-primary cluster too (one EVALSHA on the stream's primary: XADD, PEXPIRE, SPUBLISH).
+    // The cluster client's own PINGs and topology reads land in and out of the window and its baseline, so
+    // the average moves by half a trip either way (0.5 and 1.35 seen at 6 × 5 messages under load); the
+    // exact check on a cluster is the per-node count below (one primary). Two trips would still fail here.
+    for (const row of [rows[4]?.local, rows[4]?.forwarded]) {
+      expect(row?.roundTrips).toBeGreaterThan(0);
+      expect(row?.roundTrips).toBeLessThan(2);
     }
     // Issue #41: a forwarded message touches one primary of the three (per-node INFO commandstats);
     // off a cluster nothing is counted per node.

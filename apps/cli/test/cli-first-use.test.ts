@@ -249,7 +249,7 @@ describe('help texts', () => {
     expect(login.stdout).not.toMatch(/--transport/);
     const serveHelp = await runCli(['help', 'serve']);
     expect(serveHelp.stdout).toMatch(
-      /--transport <name> +what to serve over: http \(default\), sse, ws or stdio/,
+      /--transport <name> +what to serve over: http \(default\), sse, ws, grpc or stdio/,
     );
     const call = await runCli(['help', 'call']);
     expect(call.stdout).not.toMatch(/listen: one object per line/);
