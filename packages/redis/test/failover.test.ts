@@ -127,9 +127,14 @@ async function midTrafficFailover({ producer, holder, prefix, kill, describe }: 
     // In order, nothing twice.
     for (let i = 1; i < delivered.length; i++)
       expect(delivered[i] as number).toBeGreaterThan(delivered[i - 1] as number);
-    // Every event acknowledged after the holder was back is delivered.
-    const ackedAfter = acked.filter((a) => a.n >= resumedFrom).map((a) => a.n);
-    expect(delivered.filter((d) => d >= resumedFrom)).toEqual(ackedAfter);
+    // Every event acknowledged after the holder was back is delivered. The holder is back when it hears
+    // the first event published after the failover: the producer's writes may reach the promoted replica
+    // before the holder's subscription has moved there (those are the live losses bounded below, and
+    // they are in the store for a resuming client). From then on nothing is missed.
+    const holderBackFrom = delivered.find((d) => d >= resumedFrom) ?? resumedFrom;
+    const ackedAfter = acked.filter((a) => a.n >= holderBackFrom).map((a) => a.n);
+    expect(ackedAfter.length).toBeGreaterThanOrEqual(100);
+    expect(delivered.filter((d) => d >= holderBackFrom)).toEqual(ackedAfter);
 
     // The session written before the kill is served after it, from either process.
     expect(await sessionsSeenByHolder.get('s-1')).toMatchObject({ principal: 'alice' });
