@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client } from '@x/client';
 import { type HttpServerHandle, startHttpServer } from '@x/test-kit';
-import { StdioClientTransport } from '@x/transport-stdio';
+import { StdioClientTransport, type StdioClientTransportOptions } from '@x/transport-stdio';
 import { createStreamableHttpHandler, StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { toNodeHandler } from '@x/transport-streamable-http/node';
 import { afterEach } from 'vitest';
@@ -45,6 +45,26 @@ export interface BridgedEverything {
   upstreams: StdioClientTransport[];
 }
 
+/**
+ * A bridge's `upstream` factory: a new server-everything stdio process each call, every transport kept in
+ * `upstreams` (for pids and kills); `restart` is the stdio transport's option.
+ */
+export function everythingUpstream(
+  upstreams: StdioClientTransport[],
+  restart?: StdioClientTransportOptions['restart'],
+): () => StdioClientTransport {
+  return () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      stderr: 'ignore',
+      ...(restart === undefined ? {} : { restart }),
+    });
+    upstreams.push(transport);
+    return transport;
+  };
+}
+
 /** server-everything (stdio, one process per session) bridged to Streamable HTTP on 127.0.0.1. */
 export async function startBridgedEverything(
   cleanup: Cleanup,
@@ -52,15 +72,7 @@ export async function startBridgedEverything(
 ): Promise<BridgedEverything> {
   const upstreams: StdioClientTransport[] = [];
   const bridge = createBridge({
-    upstream: () => {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [EVERYTHING, 'stdio'],
-        stderr: 'ignore',
-      });
-      upstreams.push(transport);
-      return transport;
-    },
+    upstream: everythingUpstream(upstreams),
     upstreamName: 'server-everything',
     upstreamConnectTimeoutMs: options.connectTimeoutMs ?? 20_000,
     shared: options.shared,

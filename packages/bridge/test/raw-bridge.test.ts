@@ -1,10 +1,10 @@
 // Raw mode against a real process: the official everything-server over stdio, messages unchanged.
 import { Client } from '@x/client';
 import { InMemoryTransport } from '@x/protocol/core';
-import { StdioClientTransport } from '@x/transport-stdio';
+import type { StdioClientTransport } from '@x/transport-stdio';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Bridge, createBridge } from '../src/index.js';
-import { alive, EVERYTHING, longCallInFlight } from './helpers.js';
+import { alive, everythingUpstream, longCallInFlight } from './helpers.js';
 
 let bridge: Bridge | undefined;
 afterEach(async () => {
@@ -15,15 +15,7 @@ async function rawSession() {
   const upstreams: StdioClientTransport[] = [];
   bridge = createBridge({
     mode: 'raw',
-    upstream: () => {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [EVERYTHING, 'stdio'],
-        stderr: 'ignore',
-      });
-      upstreams.push(transport);
-      return transport;
-    },
+    upstream: everythingUpstream(upstreams),
     upstreamName: 'everything (raw)',
   });
   const [down, up] = InMemoryTransport.createLinkedPair();

@@ -5,12 +5,12 @@
 import { Client } from '@x/client';
 import { McpError } from '@x/protocol/core';
 import { startHttpServer } from '@x/test-kit';
-import { StdioClientTransport } from '@x/transport-stdio';
+import type { StdioClientTransport } from '@x/transport-stdio';
 import { createStreamableHttpHandler, StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { toNodeHandler } from '@x/transport-streamable-http/node';
 import { describe, expect, it, vi } from 'vitest';
 import { createBridge, type UpstreamReconnect } from '../src/index.js';
-import { alive, cleanupAfterEach, EVERYTHING, longCallInFlight } from './helpers.js';
+import { alive, cleanupAfterEach, everythingUpstream, longCallInFlight } from './helpers.js';
 
 const cleanup = cleanupAfterEach();
 
@@ -20,16 +20,7 @@ describe('a stdio upstream that crashes mid-call', { timeout: 90_000 }, () => {
     const reconnects: UpstreamReconnect[] = [];
     const faults: Error[] = [];
     const bridge = createBridge({
-      upstream: () => {
-        const transport = new StdioClientTransport({
-          command: process.execPath,
-          args: [EVERYTHING, 'stdio'],
-          stderr: 'ignore',
-          restart: { initialDelayMs: 50 },
-        });
-        upstreams.push(transport);
-        return transport;
-      },
+      upstream: everythingUpstream(upstreams, { initialDelayMs: 50 }),
       upstreamName: 'server-everything',
       upstreamConnectTimeoutMs: 30_000,
       onupstreamreconnect: (event) => reconnects.push(event),
