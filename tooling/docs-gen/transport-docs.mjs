@@ -299,7 +299,11 @@ function optionsOf(prog, entry, constants) {
     let typeText = typeNode
       ? typeNode.getText().replace(/\s+/g, ' ')
       : checker.typeToString(checker.getTypeOfSymbol(property));
-    typeText = typeText.replace(/\s*\|\s*undefined\b/g, '').replace(/^\((.*)\)$/, '$1');
+    // A union written over several lines starts with `|`; `| undefined` is optionality, said by the default.
+    typeText = typeText
+      .replace(/^\|\s*/, '')
+      .replace(/\s*\|\s*undefined\b/g, '')
+      .replace(/^\((.*)\)$/, '$1');
     const tag = defaultTag(declaration);
     let defaultText;
     let defaultValue;
