@@ -132,7 +132,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'bridge',
     usage:
-      'bridge [--serve http|sse|ws|grpc|stdio] [--shared] [--port <n>] [--host <address>] -- <command> [args…] | <url>',
+      'bridge [--serve http|sse|ws|grpc|stdio] [--shared] [--port <n>] [--host <address>] [--no-browser] [--client-id <id>] -- <command> [args…] | <url>',
     summary:
       'Put an MCP server on another transport and era: one upstream process (or connection) per downstream session',
     examples: [
@@ -195,7 +195,20 @@ export const OPTIONS: readonly OptionSpec[] = [
   {
     name: 'no-browser',
     description: 'on OAuth authorization, only print the URL (no browser is opened)',
-    commands: [...CLIENT_COMMANDS, 'login'],
+    commands: [...CLIENT_COMMANDS, 'login', 'bridge'],
+  },
+  {
+    name: 'client-id',
+    value: '<id>',
+    description:
+      'a remote upstream: sign in as this pre-registered OAuth client with the client_credentials grant (no browser); its secret from --client-secret-file or X_MCP_CLIENT_SECRET',
+    commands: ['bridge'],
+  },
+  {
+    name: 'client-secret-file',
+    value: '<path>',
+    description: "with --client-id: the client's secret, read from a file (surrounding white space ignored)",
+    commands: ['bridge'],
   },
   {
     name: 'env',

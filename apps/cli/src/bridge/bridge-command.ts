@@ -5,6 +5,7 @@ import { ExitCode } from '../exit-codes.js';
 import type { Terminal } from '../output/terminal.js';
 import type { ListeningServer } from '../serve/listening-server.js';
 import { type ServeOptions, serveHttp, serveSse, serveStdio, serveWs } from '../serve/serve-transports.js';
+import { readClientCredentials, type UnresolvedCredentials } from './client-credentials.js';
 import { serveGrpc } from './grpc-front.js';
 
 const FRONTS = {
@@ -54,26 +55,46 @@ function readPort(raw: string | undefined): number {
   return port;
 }
 
-/** A fresh upstream transport per call: one upstream connection (or process) per downstream session. */
-async function upstreamFactory(upstream: Upstream): Promise<() => Transport> {
+/** OAuth of an http(s) upstream: `--no-browser`, and `--client-id` with its secret (read at run time). */
+interface UpstreamAuth {
+  readonly noBrowser: boolean;
+  readonly credentials: UnresolvedCredentials | undefined;
+}
+
+/**
+ * A fresh upstream transport per call: one upstream connection (or process) per downstream session.
+ * `close` releases what the factory holds for every session (the OAuth loopback listener).
+ */
+async function upstreamFactory(
+  upstream: Upstream,
+  auth: UpstreamAuth,
+  terminal: Terminal,
+): Promise<{ open: () => Transport | Promise<Transport>; close: () => Promise<void> }> {
+  const none = (): Promise<void> => Promise.resolve();
   if (upstream.kind === 'stdio') {
     const { StdioClientTransport } = await import('@x/transport-stdio');
     // A crashed upstream is restarted (STDIO_RESTART_DEFAULTS: 5 a minute, with backoff), its session
     // re-initialized and re-subscribed by the bridge's upstream client; past the budget the session ends.
-    return () =>
+    const open = (): Transport =>
       new StdioClientTransport({
         command: upstream.command,
         args: [...upstream.args],
         stderr: 'inherit',
         restart: true,
       });
+    return { open, close: none };
   }
   if (upstream.kind === 'ws') {
     const { WebSocketClientTransport } = await import('@x/transport-ws');
-    return () => new WebSocketClientTransport(upstream.url);
+    return { open: () => new WebSocketClientTransport(upstream.url), close: none };
   }
-  const { StreamableHttpClientTransport } = await import('@x/transport-streamable-http');
-  return () => new StreamableHttpClientTransport(upstream.url);
+  const { remoteUpstream } = await import('./remote-upstream.js');
+  return remoteUpstream({
+    url: upstream.url,
+    terminal,
+    noBrowser: auth.noBrowser,
+    clientCredentials: auth.credentials?.resolve(terminal.io.env),
+  });
 }
 
 /**
@@ -111,14 +132,34 @@ export function prepareBridge(
   const port = readPort(args.values.get('port')?.at(-1));
   const host = args.values.get('host')?.at(-1) ?? '127.0.0.1';
   const upstream = readUpstream(args.serverCommand);
+  const auth: UpstreamAuth = {
+    noBrowser: args.flags.has('no-browser'),
+    credentials: readClientCredentials(args),
+  };
+  if (upstream.kind !== 'http' && (auth.credentials !== undefined || auth.noBrowser)) {
+    throw new UsageError(
+      '--client-id and --no-browser apply to an http(s) upstream (OAuth protects HTTP servers)',
+      {
+        command: 'bridge',
+      },
+    );
+  }
   const upstreamName =
     upstream.kind === 'stdio' ? [upstream.command, ...upstream.args].join(' ') : upstream.url.href;
   return async ({ terminal, signal }) => {
-    const { createBridge } = await import('@x/bridge');
+    const { createBridge, DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS } = await import('@x/bridge');
     const report = (error: Error): void => terminal.err(terminal.errStyle.dim(`bridge: ${error.message}`));
+    const factory = await upstreamFactory(upstream, auth, terminal);
     const bridge = createBridge({
-      upstream: await upstreamFactory(upstream),
+      upstream: factory.open,
       upstreamName,
+      // A remote upstream may first need a person at the consent page (the loopback listener waits
+      // DEFAULT_LOOPBACK_REDIRECT_TIMEOUT_MS for them); connecting starts after that.
+      upstreamConnectTimeoutMs:
+        upstream.kind === 'http'
+          ? DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS +
+            (await import('@x/auth/node')).DEFAULT_LOOPBACK_REDIRECT_TIMEOUT_MS
+          : DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS,
       shared,
       onerror: report,
       onupstreamreconnect: () =>
@@ -147,6 +188,7 @@ export function prepareBridge(
     await Promise.race([stopped, running.done]);
     await running.close();
     await bridge.close();
+    await factory.close();
     return ExitCode.Ok;
   };
 }

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Terminal } from '../output/terminal.js';
-import type { CliAuth, CliFetch } from './auth.js';
+import type { CliAuth, CliAuthOptions, CliFetch } from './auth.js';
 
 /** OAuth for one http(s) target, set up only when needed. */
 export interface LazyCliAuth {
@@ -25,11 +24,7 @@ export interface LazyCliAuth {
  * new StreamableHttpClientTransport(serverUrl, { fetch: auth.fetch });
  * ```
  */
-export function lazyCliAuth(options: {
-  serverUrl: URL;
-  terminal: Terminal;
-  noBrowser: boolean;
-}): LazyCliAuth {
+export function lazyCliAuth(options: CliAuthOptions): LazyCliAuth {
   let auth: Promise<CliAuth> | undefined;
   let started: CliAuth | undefined;
   let closed = false;
