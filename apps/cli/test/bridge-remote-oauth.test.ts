@@ -212,6 +212,42 @@ describe('bridge --serve stdio -- <protected url>', { timeout: 120_000 }, () => 
   });
 });
 
+describe('bridge --serve stdio: a registration the authorization server forgot', { timeout: 120_000 }, () => {
+  it('invalid_client on refresh (the AS was upgraded or reset): the registration is dropped, x-mcp registers again once', async () => {
+    const config = await configDir();
+    await using browser = await fakeBrowser();
+    const first = host(config, browser);
+    await consent(browser, 0);
+    await first.connected;
+    await first.client.close();
+    // What an upgraded AS that lost its registrations looks like from here: the stored client_id is
+    // unknown to it, so the refresh is refused with invalid_client.
+    const entries = JSON.parse(await readFile(tokenFile(config), 'utf8')) as Record<
+      string,
+      Entry & { client?: { clientId: string } }
+    >;
+    const stored = entries[url];
+    if (stored?.client === undefined || stored.tokens === undefined) throw new Error('nothing cached');
+    stored.client.clientId = 'forgotten-by-the-as';
+    stored.tokens.expiresAt = Math.floor(Date.now() / 1000) - 60;
+    await writeFile(tokenFile(config), JSON.stringify(entries), { mode: 0o600 });
+    const before = as.authorizations();
+    const bridge = host(config, browser);
+    // Without dropping it, the browser would land on the AS's error page for an unknown client.
+    const authorizationUrl = await consent(browser, 1);
+    expect(authorizationUrl.searchParams.get('client_id')).not.toBe('forgotten-by-the-as');
+    await bridge.connected;
+    try {
+      await bridge.client.callTool(TEXT);
+      expect(as.authorizations() - before).toBe(1);
+      const after = (JSON.parse(await readFile(tokenFile(config), 'utf8')) as typeof entries)[url];
+      expect(after?.client?.clientId).toBe(authorizationUrl.searchParams.get('client_id'));
+    } finally {
+      await bridge.client.close();
+    }
+  });
+});
+
 describe('bridge --serve stdio: client credentials, parallel sign-ins, stdin EOF', {
   timeout: 120_000,
 }, () => {

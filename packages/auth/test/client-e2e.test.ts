@@ -130,6 +130,27 @@ describe('OAuthClientProvider against oidc-provider and a bearerAuth-protected x
     expect(grants).toEqual(['authorization_code', 'refresh_token', 'refresh_token']);
   });
 
+  it('drops a registration the AS no longer knows (invalid_client on refresh) and registers again once', async () => {
+    const { server, grants, providerOptions } = await setup();
+    const store = new InMemoryTokenStore();
+    const provider = new OAuthClientProvider(providerOptions({ store }));
+    const client = await connect(server, httpAuthOptions(provider));
+    await whoami(client);
+    const first = (await store.get(server.url)) as NonNullable<Awaited<ReturnType<typeof store.get>>>;
+    // An AS upgraded or reset since: it refuses the refresh with invalid_client. Kept, the
+    // registration would send the user to the AS's error page for an unknown client.
+    await store.set(server.url, {
+      ...first,
+      client: { ...first.client!, clientId: 'forgotten-by-the-as' },
+      tokens: { ...first.tokens!, expiresAt: Math.floor(Date.now() / 1000) - 60 },
+    });
+    await whoami(client);
+    const after = (await store.get(server.url))!;
+    expect(after.client?.clientId).not.toBe('forgotten-by-the-as');
+    expect(after.client?.clientId).not.toBe(first.client?.clientId);
+    expect(grants).toEqual(['authorization_code', 'refresh_token', 'authorization_code']);
+  });
+
   it('shares one refresh among concurrent requests', async () => {
     const { server, grants, providerOptions } = await setup();
     const store = new InMemoryTokenStore();

@@ -566,12 +566,26 @@ export class OAuthClientProvider {
         tokens: tokensOf(result, state.tokens?.scope, refreshToken),
       });
       return true;
-    } catch {
-      // invalid_grant (expired or revoked): start over with a full authorization.
-      await this.#store.set(this.#key, { issuer: state.issuer, client: state.client });
+    } catch (error) {
+      // invalid_grant (expired or revoked): start over with a full authorization. invalid_client: the
+      // AS no longer knows the registration (deleted, or the AS reset or upgraded), so the authorization
+      // would send the user to an error page: forget it too, and that authorization registers anew.
+      const forgotten = this.#options.client === undefined && isInvalidClient(error);
+      await this.#store.set(
+        this.#key,
+        forgotten ? { issuer: state.issuer } : { issuer: state.issuer, client: state.client },
+      );
       return false;
     }
   }
+}
+
+/** An OAuth `invalid_client` answer (RFC 6749 §5.2), in the body or in a `WWW-Authenticate` challenge. */
+function isInvalidClient(error: unknown): boolean {
+  if (error instanceof oauth.ResponseBodyError) return error.error === 'invalid_client';
+  if (error instanceof oauth.WWWAuthenticateChallengeError)
+    return error.cause.some((challenge) => challenge.parameters.error === 'invalid_client');
+  return false;
 }
 
 /**
