@@ -50,11 +50,11 @@ type Browser = Awaited<ReturnType<typeof fakeBrowser>>;
 function host(
   config: string,
   browser: Browser,
-  extra: { args?: string[]; env?: Record<string, string> } = {},
+  extra: { args?: string[]; env?: Record<string, string>; target?: string } = {},
 ) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'bridge', '--serve', 'stdio', ...(extra.args ?? []), '--', url],
+    args: [BIN, 'bridge', '--serve', 'stdio', ...(extra.args ?? []), '--', extra.target ?? url],
     env: { ...browser.env, X_MCP_CONFIG_DIR: config, NO_COLOR: '1', ...extra.env },
     stderr: 'pipe',
   });
@@ -363,6 +363,26 @@ describe('bridge --serve stdio: client credentials, parallel sign-ins, stdin EOF
       expect(() => process.kill(child.pid as number, 0)).toThrow();
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('bridge --serve stdio -- <legacy HTTP+SSE url>', { timeout: 120_000 }, () => {
+  it('a protected 2024-11-05 server: Streamable HTTP is refused (4xx), the bridge moves to SSE, signs in, tools/call works', async () => {
+    const { url: sseUrl } = await serve('sse', ['--auth-issuer', as.issuer, '--auth-scope', 'mcp:tools']);
+    as.resources.push(sseUrl);
+    const config = await configDir();
+    await using browser = await fakeBrowser();
+    const bridge = host(config, browser, { target: sseUrl });
+    const authorizationUrl = await consent(browser, 0);
+    expect(authorizationUrl.searchParams.get('resource')).toBe(sseUrl);
+    await bridge.connected;
+    try {
+      const result = await bridge.client.callTool(TEXT);
+      expect(JSON.stringify(result.content)).toContain('text');
+      expect(bridge.stderr()).toMatch(/refused Streamable HTTP \(.*\); using legacy HTTP\+SSE/);
+    } finally {
+      await bridge.client.close();
     }
   });
 });

@@ -25,7 +25,8 @@ export interface RemoteUpstream {
  * stderr) when there are none or the refresh token is refused — once, never in a loop; or the
  * client_credentials grant with `--client-id`.
  *
- * The sign-in happens before the upstream `Client` connects (`signInFirst`): a person at the consent
+ * Streamable HTTP first, legacy HTTP+SSE when the server refuses it with 400/404/405
+ * (`SseFallbackTransport`). The sign-in happens before the upstream `Client` connects (`signInFirst`): a person at the consent
  * page takes longer than the client's era probe (10 s) and its request timeout (60 s).
  *
  * @example
@@ -35,9 +36,10 @@ export interface RemoteUpstream {
  * ```
  */
 export async function remoteUpstream(options: RemoteAuthOptions): Promise<RemoteUpstream> {
-  const [{ lazyCliAuth }, { StreamableHttpClientTransport }] = await Promise.all([
+  const [{ lazyCliAuth }, { StreamableHttpClientTransport }, { SseFallbackTransport }] = await Promise.all([
     import('../session/lazy-auth.js'),
     import('@x/transport-streamable-http'),
+    import('./sse-fallback-transport.js'),
   ]);
   const auth = lazyCliAuth({
     serverUrl: options.url,
@@ -49,7 +51,18 @@ export async function remoteUpstream(options: RemoteAuthOptions): Promise<Remote
   return {
     open: async () => {
       await signInFirst(options.url, auth);
-      return new StreamableHttpClientTransport(options.url, { fetch: auth.fetch });
+      return new SseFallbackTransport({
+        primary: new StreamableHttpClientTransport(options.url, { fetch: auth.fetch }),
+        // Loaded only when a server refuses Streamable HTTP.
+        fallback: async () => {
+          const { SseClientTransport } = await import('@x/transport-sse');
+          return new SseClientTransport(options.url, { fetch: auth.fetch });
+        },
+        onfallback: (reason) =>
+          options.terminal.warn(
+            `${options.url.href} refused Streamable HTTP (${reason.message.split('\n')[0]}); using legacy HTTP+SSE`,
+          ),
+      });
     },
     close: () => auth.close(),
   };
