@@ -388,6 +388,16 @@ describe('bridge --serve stdio -- <legacy HTTP+SSE url>', { timeout: 120_000 }, 
 });
 
 describe('bridge OAuth usage errors', { timeout: 60_000 }, () => {
+  it('help bridge lists the OAuth options of a remote upstream', async () => {
+    const help = await runCli(['help', 'bridge']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(
+      /--client-id <id> +a remote upstream: sign in as this pre-registered OAuth client/,
+    );
+    expect(help.stdout).toMatch(/--client-secret-file <path>/);
+    expect(help.stdout).toMatch(/--no-browser/);
+  });
+
   it('refuses --client-id on a stdio upstream, a secret file alone, a client ID with a space, and no secret', async () => {
     const stdio = await runCli(['bridge', '--serve', 'stdio', '--client-id', 'a', '--', 'node', 'server.js']);
     expect(stdio.code).toBe(2);
