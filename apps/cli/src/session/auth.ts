@@ -71,20 +71,11 @@ export async function startCliAuth(options: CliAuthOptions): Promise<CliAuth> {
   const { serverUrl } = options;
   const maxLogins = options.maxLogins ?? DEFAULT_MAX_LOGINS;
   const gate = { logins: 0, interacting: false, authorized: false };
-  const signIn =
-    options.clientCredentials === undefined ? await startSignIn(options, gate, maxLogins) : undefined;
-  const provider =
-    options.clientCredentials === undefined
-      ? (signIn as SignIn).provider
-      : // Kept in memory: a machine client gets a new token per run, and its tokens never mix with a
-        // person's cached for the same server.
-        new OAuthClientProvider({
-          serverUrl,
-          grant: 'client_credentials',
-          client: { ...options.clientCredentials },
-          clientMetadata: CLIENT_METADATA,
-          store: new InMemoryTokenStore(),
-        });
+  const credentials = options.clientCredentials;
+  const { provider, close } =
+    credentials === undefined
+      ? await startSignIn(options, gate, maxLogins)
+      : { provider: machineClient(serverUrl, credentials), close: () => Promise.resolve() };
   const fetchWithAuth = authFetch(provider);
   return {
     provider,
@@ -96,14 +87,29 @@ export async function startCliAuth(options: CliAuthOptions): Promise<CliAuth> {
         // The provider wraps what `authorize` threw (a redacted copy, by name): give the error itself.
         throw isRefusal(error) ? new SignInRefusedError(serverUrl, maxLogins) : error;
       }
-      // The server took the credentials: the next refusal may cost a sign-in again.
-      if (response.status !== 401 && new URL(url).origin === serverUrl.origin) gate.logins = 0;
+      // The server took the credentials (a 405 to a GET says nothing about them): the next refusal
+      // may cost a sign-in again.
+      if (response.ok && new URL(url).origin === serverUrl.origin) gate.logins = 0;
       return response;
     },
     interacting: () => gate.interacting,
     authorized: () => gate.authorized,
-    close: () => signIn?.close() ?? Promise.resolve(),
+    close,
   };
+}
+
+/**
+ * The client_credentials provider of `--client-id`. Its tokens are kept in memory: a machine client gets
+ * a new token per run, and they never mix with a person's cached for the same server.
+ */
+function machineClient(serverUrl: URL, credentials: ClientCredentials): OAuthClientProvider {
+  return new OAuthClientProvider({
+    serverUrl,
+    grant: 'client_credentials',
+    client: { ...credentials },
+    clientMetadata: CLIENT_METADATA,
+    store: new InMemoryTokenStore(),
+  });
 }
 
 interface SignIn {
