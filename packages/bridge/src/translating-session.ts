@@ -32,6 +32,8 @@ export class TranslatingSession {
   readonly #unlisten: () => void;
   #session: ServerSession | undefined;
   #upstreamLost = false;
+  /** A 2026-07-28 upstream's `subscriptions/listen` stream per URI the downstream subscribed to. */
+  readonly #upstreamListens = new Map<string, AbortController>();
   #ended: Promise<void> | undefined;
   readonly #closed: Promise<void>;
   #resolveClosed!: () => void;
@@ -86,6 +88,8 @@ export class TranslatingSession {
 
   close(): Promise<void> {
     this.#unlisten();
+    for (const listen of this.#upstreamListens.values()) listen.abort();
+    this.#upstreamListens.clear();
     // A shared upstream outlives its sessions: the bridge closes it.
     const upstream = this.#link.shared ? Promise.resolve() : this.#link.close();
     this.#ended ??= Promise.allSettled([this.#server.close(), upstream]).then(() => this.#resolveClosed());
@@ -117,9 +121,9 @@ export class TranslatingSession {
         const params = request.params as { uri?: unknown; level?: unknown } | undefined;
         const uri = params?.uri;
         if (subscribe && typeof uri === 'string' && request.method === 'resources/subscribe') {
-          await client.subscribeResource({ uri });
+          await this.#subscribeUpstream(uri);
         } else if (subscribe && typeof uri === 'string' && request.method === 'resources/unsubscribe') {
-          await client.unsubscribeResource({ uri });
+          await this.#unsubscribeUpstream(uri);
         } else if (
           upstreamLogs &&
           request.method === 'logging/setLevel' &&
@@ -130,6 +134,45 @@ export class TranslatingSession {
         return next(request);
       },
     });
+  }
+
+  /**
+   * Follows `uri` upstream: `resources/subscribe` on a legacy upstream; a 2026-07-28 upstream has no such
+   * method, so a `subscriptions/listen` stream for it (its updates reach the downstream through the
+   * `Client`'s `resourceUpdated` event, like a legacy upstream's).
+   */
+  async #subscribeUpstream(uri: string): Promise<void> {
+    const client = this.#link.client;
+    if (client.era !== 'modern') {
+      await client.subscribeResource({ uri });
+      return;
+    }
+    if (this.#upstreamListens.has(uri)) return;
+    const listen = new AbortController();
+    this.#upstreamListens.set(uri, listen);
+    const subscription = client.listen({ resourceSubscriptions: [uri] }, { signal: listen.signal });
+    // Drained so nothing queues up: the `resourceUpdated` event already carried each update.
+    const drain = async (): Promise<void> => {
+      for await (const update of subscription) void update;
+    };
+    void drain().catch(() => undefined);
+    try {
+      await subscription.acknowledged;
+    } catch (error) {
+      listen.abort();
+      this.#upstreamListens.delete(uri);
+      throw error;
+    }
+  }
+
+  async #unsubscribeUpstream(uri: string): Promise<void> {
+    const client = this.#link.client;
+    if (client.era !== 'modern') {
+      await client.unsubscribeResource({ uri });
+      return;
+    }
+    this.#upstreamListens.get(uri)?.abort();
+    this.#upstreamListens.delete(uri);
   }
 
   async #forward(method: string, params: Record<string, unknown>, ctx: ServerContext): Promise<object> {

@@ -239,7 +239,7 @@ export const FEATURE_CASES: readonly FeatureCase[] = [
     exercise:
       'the host subscribes to a resource (`resources/subscribe`, or `subscriptions/listen` with `resourceSubscriptions`); the upstream reports it updated',
     cells: {
-      'legacy-to-modern': '✗ -32601: resources/subscribe is not available on protocol 2026-07-28',
+      'legacy-to-modern': '✓ resources/subscribe → subscriptions/listen',
       'modern-to-2024': '✗ no update (subscriptions/listen → no upstream subscription)',
       'same-legacy': '✓ resources/subscribe → resources/subscribe',
       'same-modern': '✗ no update (subscriptions/listen → no upstream subscription)',
