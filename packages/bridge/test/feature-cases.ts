@@ -227,10 +227,10 @@ export const FEATURE_CASES: readonly FeatureCase[] = [
     exercise:
       'the host listens for tool list changes (session notification, or `subscriptions/listen`); a tool is added upstream',
     cells: {
-      'legacy-to-modern': '✗ not relayed (upstream: session notification)',
+      'legacy-to-modern': '✗ not relayed (no subscriptions/listen upstream)',
       'modern-to-2024': '✓ subscriptions/listen ⇐ session notification',
       'same-legacy': '✓ session notification ⇐ session notification',
-      'same-modern': '✗ not relayed (upstream: session notification)',
+      'same-modern': '✗ not relayed (no subscriptions/listen upstream)',
     },
   },
   {
