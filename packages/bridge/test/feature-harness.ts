@@ -32,6 +32,8 @@ export interface Harness {
   readonly runs: Map<string, number>;
   /** One entry per upstream `wait` call whose signal was aborted. */
   readonly cancelled: boolean[];
+  /** HTTP requests open on the upstream server now (a `subscriptions/listen` stream is one). */
+  openUpstreamRequests(): number;
 }
 
 /** Records what `inner` sends and hands on; the transport otherwise untouched. */
@@ -146,9 +148,15 @@ function upstreamServer(
 export async function startHarness(direction: Direction, cleanup: Cleanup): Promise<Harness> {
   const counters = { runs: new Map<string, number>(), cancelled: [] as boolean[] };
   const upstream = upstreamServer(direction, counters);
-  const upstreamHttp = await startHttpServer(
-    toNodeHandler(createStreamableHttpHandler({ onsession: (transport) => upstream.connect(transport) })),
+  const serveUpstream = toNodeHandler(
+    createStreamableHttpHandler({ onsession: (transport) => upstream.connect(transport) }),
   );
+  let openUpstream = 0;
+  const upstreamHttp = await startHttpServer((request, response) => {
+    openUpstream++;
+    response.once('close', () => openUpstream--);
+    return serveUpstream(request, response);
+  });
   cleanup.push(() => upstreamHttp.close());
   const up: WireLog = { out: [], in: [] };
   const bridge = createBridge({
@@ -181,7 +189,7 @@ export async function startHarness(direction: Direction, cleanup: Cleanup): Prom
   const down: WireLog = { out: [], in: [] };
   await client.connect(recorded(new StreamableHttpClientTransport(`${bridgeHttp.url}/mcp`), down));
   cleanup.push(() => client.close());
-  return { direction, client, upstream, down, up, ...counters };
+  return { direction, client, upstream, down, up, ...counters, openUpstreamRequests: () => openUpstream };
 }
 
 /** The methods of the requests and notifications in `messages`, in order. */
