@@ -11,6 +11,7 @@ import { peerLostError } from './bridge-errors.js';
 import { forwardedMeta } from './forwarded-meta.js';
 import { downstreamCapabilities, FORWARDED_METHODS } from './forwarded-methods.js';
 import type { UpstreamLink } from './upstream-link.js';
+import { followUpstream } from './upstream-listen.js';
 
 export interface TranslatingSessionOptions {
   readonly upstreamName: string;
@@ -34,6 +35,8 @@ export class TranslatingSession {
   #upstreamLost = false;
   /** A 2026-07-28 upstream's `subscriptions/listen` stream per URI the downstream subscribed to. */
   readonly #upstreamListens = new Map<string, AbortController>();
+  /** How many of a 2026-07-28 downstream's open `subscriptions/listen` streams watch each URI. */
+  readonly #watchers = new Map<string, number>();
   #ended: Promise<void> | undefined;
   readonly #closed: Promise<void>;
   #resolveClosed!: () => void;
@@ -120,6 +123,12 @@ export class TranslatingSession {
         if (this.#link.shared && request.method === 'initialize') throw sharedRefusal(this.#upstreamName);
         const params = request.params as { uri?: unknown; level?: unknown } | undefined;
         const uri = params?.uri;
+        if (request.method === 'subscriptions/listen') {
+          return this.#listenFor(request.params, subscribe, () => next(request));
+        }
+        // A legacy host hears list changes any time after `initialize`: a 2026-07-28 upstream sends
+        // them only on a stream, opened (and acknowledged) before the host's handshake completes.
+        if (request.method === 'initialize' && client.era === 'modern') await this.#link.followListChanges();
         if (subscribe && typeof uri === 'string' && request.method === 'resources/subscribe') {
           await this.#subscribeUpstream(uri);
         } else if (subscribe && typeof uri === 'string' && request.method === 'resources/unsubscribe') {
@@ -150,19 +159,74 @@ export class TranslatingSession {
     if (this.#upstreamListens.has(uri)) return;
     const listen = new AbortController();
     this.#upstreamListens.set(uri, listen);
-    const subscription = client.listen({ resourceSubscriptions: [uri] }, { signal: listen.signal });
-    // Drained so nothing queues up: the `resourceUpdated` event already carried each update.
-    const drain = async (): Promise<void> => {
-      for await (const update of subscription) void update;
-    };
-    void drain().catch(() => undefined);
     try {
-      await subscription.acknowledged;
+      await followUpstream(client, { resourceSubscriptions: [uri] }, listen.signal);
     } catch (error) {
       listen.abort();
       this.#upstreamListens.delete(uri);
       throw error;
     }
+  }
+
+  /**
+   * A 2026-07-28 downstream's `subscriptions/listen` (`serve` runs it: acknowledged, then open until the
+   * host cancels it). The upstream follows first, so a change has a source before the host hears the
+   * acknowledgement: the list changes (a 2026-07-28 upstream's stream, `UpstreamLink`), and with
+   * `subscribe` each URI in `resourceSubscriptions`, let go once the host's stream ended and no other of
+   * its streams watches the URI.
+   */
+  async #listenFor<R>(params: unknown, subscribe: boolean, serve: () => Promise<R>): Promise<R> {
+    const filter = (params as { notifications?: Record<string, unknown> } | undefined)?.notifications;
+    const lists = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'];
+    if (this.#link.client.era === 'modern' && lists.some((flag) => filter?.[flag] === true)) {
+      await this.#link.followListChanges();
+    }
+    const requested = subscribe ? filter?.['resourceSubscriptions'] : undefined;
+    const uris = Array.isArray(requested)
+      ? [...new Set(requested.filter((uri): uri is string => typeof uri === 'string'))]
+      : [];
+    const held: string[] = [];
+    const release = (): void => {
+      for (const uri of held) void this.#unwatch(uri).catch(() => undefined);
+    };
+    try {
+      for (const uri of uris) {
+        await this.#watch(uri);
+        held.push(uri);
+      }
+    } catch (error) {
+      release();
+      throw error;
+    }
+    try {
+      return await serve();
+    } finally {
+      release();
+    }
+  }
+
+  async #watch(uri: string): Promise<void> {
+    const watchers = this.#watchers.get(uri) ?? 0;
+    this.#watchers.set(uri, watchers + 1);
+    if (watchers > 0) return;
+    try {
+      await this.#subscribeUpstream(uri);
+    } catch (error) {
+      this.#forget(uri);
+      throw error;
+    }
+  }
+
+  async #unwatch(uri: string): Promise<void> {
+    if (this.#forget(uri) === 0) await this.#unsubscribeUpstream(uri);
+  }
+
+  /** One watcher of `uri` fewer; how many are left. */
+  #forget(uri: string): number {
+    const left = (this.#watchers.get(uri) ?? 1) - 1;
+    if (left > 0) this.#watchers.set(uri, left);
+    else this.#watchers.delete(uri);
+    return left;
   }
 
   async #unsubscribeUpstream(uri: string): Promise<void> {

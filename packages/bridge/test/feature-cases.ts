@@ -227,10 +227,10 @@ export const FEATURE_CASES: readonly FeatureCase[] = [
     exercise:
       'the host listens for tool list changes (session notification, or `subscriptions/listen`); a tool is added upstream',
     cells: {
-      'legacy-to-modern': '✗ not relayed (no subscriptions/listen upstream)',
+      'legacy-to-modern': '✓ session notification ⇐ subscriptions/listen',
       'modern-to-2024': '✓ subscriptions/listen ⇐ session notification',
       'same-legacy': '✓ session notification ⇐ session notification',
-      'same-modern': '✗ not relayed (no subscriptions/listen upstream)',
+      'same-modern': '✓ subscriptions/listen ⇐ subscriptions/listen',
     },
   },
   {
@@ -240,9 +240,9 @@ export const FEATURE_CASES: readonly FeatureCase[] = [
       'the host subscribes to a resource (`resources/subscribe`, or `subscriptions/listen` with `resourceSubscriptions`); the upstream reports it updated',
     cells: {
       'legacy-to-modern': '✓ resources/subscribe → subscriptions/listen',
-      'modern-to-2024': '✗ no update (subscriptions/listen → no upstream subscription)',
+      'modern-to-2024': '✓ subscriptions/listen → resources/subscribe',
       'same-legacy': '✓ resources/subscribe → resources/subscribe',
-      'same-modern': '✗ no update (subscriptions/listen → no upstream subscription)',
+      'same-modern': '✓ subscriptions/listen → subscriptions/listen',
     },
   },
   {

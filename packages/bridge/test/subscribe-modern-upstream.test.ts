@@ -16,16 +16,17 @@ describe('resources/subscribe to a 2026-07-28-only upstream', { timeout: 60_000 
     const uri = 'file:///readme';
     const updated: string[] = [];
     h.client.on('resourceUpdated', (params) => updated.push(params.uri));
-    // A 2026-07-28 upstream holds no request open between calls (no session, no GET stream).
-    await vi.waitFor(() => expect(h.openUpstreamRequests()).toBe(0), { timeout: 20_000 });
+    // A 2026-07-28 upstream holds no request open between calls (no session, no GET stream) but the
+    // bridge's one `subscriptions/listen` stream for list changes.
+    await vi.waitFor(() => expect(h.openUpstreamRequests()).toBe(1), { timeout: 20_000 });
     await h.client.subscribeResource({ uri });
     expect(methods(h.up.out)).toContain('subscriptions/listen');
     expect(methods(h.up.out)).not.toContain('resources/subscribe');
-    expect(h.openUpstreamRequests()).toBe(1);
+    expect(h.openUpstreamRequests()).toBe(2);
     h.upstream.sendResourceUpdated(uri);
     await vi.waitFor(() => expect(updated).toEqual([uri]), { timeout: 20_000 });
     await h.client.unsubscribeResource({ uri });
-    // The listen stream's HTTP request upstream ends.
-    await vi.waitFor(() => expect(h.openUpstreamRequests()).toBe(0), { timeout: 20_000 });
+    // The URI's listen stream upstream ends; the list-change stream stays.
+    await vi.waitFor(() => expect(h.openUpstreamRequests()).toBe(1), { timeout: 20_000 });
   });
 });
