@@ -12,6 +12,7 @@ import { forwardedMeta } from './forwarded-meta.js';
 import { downstreamCapabilities, FORWARDED_METHODS } from './forwarded-methods.js';
 import type { UpstreamLink } from './upstream-link.js';
 import { followUpstream } from './upstream-listen.js';
+import { FORWARDED_TASK_METHODS, forwardedTasks, forwardTask } from './task-forwarding.js';
 
 export interface TranslatingSessionOptions {
   readonly upstreamName: string;
@@ -114,6 +115,13 @@ export class TranslatingSession {
         this.#server.setRequestHandler(method, (params, ctx) => this.#forward(method, params, ctx));
       }
     }
+    // 2025-11-25 tasks cross unchanged between hops of that revision (`task-forwarding.ts`); the
+    // engine answers -32601 to a host of another revision before these handlers run.
+    if (forwardedTasks(client, '2025-11-25') !== undefined) {
+      for (const method of FORWARDED_TASK_METHODS) {
+        this.#server.setRequestHandler(method, (params, ctx) => this.#forward(method, params, ctx));
+      }
+    }
     const subscribe = capabilities.resources?.subscribe === true && !this.#link.shared;
     const upstreamLogs = capabilities.logging !== undefined && client.era === 'legacy' && !this.#link.shared;
     // `resources/(un)subscribe` and `logging/setLevel` are answered by the downstream `Server`; the
@@ -126,9 +134,7 @@ export class TranslatingSession {
         if (request.method === 'subscriptions/listen') {
           return this.#listenFor(request.params, subscribe, () => next(request));
         }
-        // A legacy host hears list changes any time after `initialize`: a 2026-07-28 upstream sends
-        // them only on a stream, opened (and acknowledged) before the host's handshake completes.
-        if (request.method === 'initialize' && client.era === 'modern') await this.#link.followListChanges();
+        if (request.method === 'initialize') return this.#initialize(() => next(request));
         if (subscribe && typeof uri === 'string' && request.method === 'resources/subscribe') {
           await this.#subscribeUpstream(uri);
         } else if (subscribe && typeof uri === 'string' && request.method === 'resources/unsubscribe') {
@@ -143,6 +149,22 @@ export class TranslatingSession {
         return next(request);
       },
     });
+  }
+
+  /**
+   * A legacy host's `initialize`. It hears list changes any time after: a 2026-07-28 upstream sends them
+   * only on a stream, opened (and acknowledged) before the handshake completes. Its `capabilities` gain
+   * the upstream's `tasks` when both hops speak 2025-11-25 (the `Server` declares `tasks` only for a
+   * task store of its own; the bridge's tasks are the upstream's).
+   */
+  async #initialize<R>(handshake: () => Promise<R>): Promise<R> {
+    const client = this.#link.client;
+    if (client.era === 'modern') await this.#link.followListChanges();
+    const result = await handshake();
+    const answer = result as { protocolVersion?: string; capabilities?: object } | undefined;
+    const tasks = forwardedTasks(client, answer?.protocolVersion);
+    if (tasks === undefined || answer === undefined) return result;
+    return { ...answer, capabilities: { ...answer.capabilities, tasks } } as R;
   }
 
   /**
@@ -245,12 +267,20 @@ export class TranslatingSession {
       const { _meta: downstreamMeta, ...rest } = params as { _meta?: Record<string, unknown> };
       const meta = forwardedMeta(downstreamMeta);
       const upstreamParams = meta === undefined ? rest : { ...rest, _meta: meta };
+      const client = this.#link.client;
+      const options = {
+        signal: ctx.signal,
+        onprogress: (update: Parameters<typeof ctx.sendProgress>[0]) =>
+          void ctx.sendProgress(update).catch(() => undefined),
+        resetTimeoutOnProgress: true,
+      };
+      const task =
+        (FORWARDED_TASK_METHODS.has(method) || (method === 'tools/call' && 'task' in rest)) &&
+        forwardedTasks(client, this.#session?.protocolVersion) !== undefined;
       return await this.#link.run(ctx, () =>
-        this.#link.client.request({ method, params: upstreamParams } as never, {
-          signal: ctx.signal,
-          onprogress: (update) => void ctx.sendProgress(update).catch(() => undefined),
-          resetTimeoutOnProgress: true,
-        }),
+        task
+          ? forwardTask(client, method, upstreamParams, options)
+          : client.request({ method, params: upstreamParams } as never, options),
       );
     } catch (error) {
       // A restarting upstream (stdio `restart`) fails what it owed with a `TransportLostError`, a

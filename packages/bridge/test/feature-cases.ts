@@ -253,7 +253,7 @@ export const FEATURE_CASES: readonly FeatureCase[] = [
     cells: {
       'legacy-to-modern': '✗ -32600: The server does not support task-augmented tools/call',
       'modern-to-2024': '✓ plain tools/call → plain tools/call',
-      'same-legacy': '✗ -32600: The server does not support task-augmented tools/call',
+      'same-legacy': '✓ tools/call + tasks/get, tasks/result → tools/call + tasks/get, tasks/result',
       'same-modern': '✓ plain tools/call → tools/call + tasks/get',
     },
   },

@@ -124,6 +124,18 @@ function upstreamServer(
     h.cancelled.push(ctx.signal.aborted);
     return { content: [] };
   });
+  // A task that runs until cancelled (tasks-same-era.test.ts cancels it in flight).
+  server.registerTool(
+    'wait-task',
+    { inputSchema: z.object({}), execution: { taskSupport: 'required' } },
+    async (_args, ctx) => {
+      await new Promise<void>((resolve) =>
+        ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      h.cancelled.push(ctx.signal.aborted);
+      return { content: [] };
+    },
+  );
   server.registerTool('slow', { inputSchema: z.object({}), execution: { taskSupport: 'optional' } }, () => ({
     content: [{ type: 'text', text: 'slow done' }],
   }));
