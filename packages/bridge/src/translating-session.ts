@@ -11,7 +11,7 @@ import { peerLostError } from './bridge-errors.js';
 import { forwardedMeta } from './forwarded-meta.js';
 import { downstreamCapabilities, FORWARDED_METHODS } from './forwarded-methods.js';
 import type { UpstreamLink } from './upstream-link.js';
-import { followUpstream } from './upstream-listen.js';
+import { UpstreamResources } from './upstream-resources.js';
 import { FORWARDED_TASK_METHODS, forwardedTasks, forwardTask } from './task-forwarding.js';
 
 export interface TranslatingSessionOptions {
@@ -34,10 +34,8 @@ export class TranslatingSession {
   readonly #unlisten: () => void;
   #session: ServerSession | undefined;
   #upstreamLost = false;
-  /** A 2026-07-28 upstream's `subscriptions/listen` stream per URI the downstream subscribed to. */
-  readonly #upstreamListens = new Map<string, AbortController>();
-  /** How many of a 2026-07-28 downstream's open `subscriptions/listen` streams watch each URI. */
-  readonly #watchers = new Map<string, number>();
+  /** What the upstream follows for this session's host: its subscribed URIs, its listen streams. */
+  readonly #resources: UpstreamResources;
   #ended: Promise<void> | undefined;
   readonly #closed: Promise<void>;
   #resolveClosed!: () => void;
@@ -51,6 +49,7 @@ export class TranslatingSession {
     const client = link.client;
     this.#link = link;
     this.#upstreamName = upstreamName;
+    this.#resources = new UpstreamResources(link);
     this.#closed = new Promise<void>((resolve) => {
       this.#resolveClosed = resolve;
     });
@@ -92,8 +91,7 @@ export class TranslatingSession {
 
   close(): Promise<void> {
     this.#unlisten();
-    for (const listen of this.#upstreamListens.values()) listen.abort();
-    this.#upstreamListens.clear();
+    this.#resources.close();
     // A shared upstream outlives its sessions: the bridge closes it.
     const upstream = this.#link.shared ? Promise.resolve() : this.#link.close();
     this.#ended ??= Promise.allSettled([this.#server.close(), upstream]).then(() => this.#resolveClosed());
@@ -132,13 +130,13 @@ export class TranslatingSession {
         const params = request.params as { uri?: unknown; level?: unknown } | undefined;
         const uri = params?.uri;
         if (request.method === 'subscriptions/listen') {
-          return this.#listenFor(request.params, subscribe, () => next(request));
+          return this.#resources.listen(request.params, subscribe, () => next(request));
         }
         if (request.method === 'initialize') return this.#initialize(() => next(request));
         if (subscribe && typeof uri === 'string' && request.method === 'resources/subscribe') {
-          await this.#subscribeUpstream(uri);
+          await this.#resources.subscribe(uri);
         } else if (subscribe && typeof uri === 'string' && request.method === 'resources/unsubscribe') {
-          await this.#unsubscribeUpstream(uri);
+          await this.#resources.unsubscribe(uri);
         } else if (
           upstreamLogs &&
           request.method === 'logging/setLevel' &&
@@ -165,100 +163,6 @@ export class TranslatingSession {
     const tasks = forwardedTasks(client, answer?.protocolVersion);
     if (tasks === undefined || answer === undefined) return result;
     return { ...answer, capabilities: { ...answer.capabilities, tasks } } as R;
-  }
-
-  /**
-   * Follows `uri` upstream: `resources/subscribe` on a legacy upstream; a 2026-07-28 upstream has no such
-   * method, so a `subscriptions/listen` stream for it (its updates reach the downstream through the
-   * `Client`'s `resourceUpdated` event, like a legacy upstream's).
-   */
-  async #subscribeUpstream(uri: string): Promise<void> {
-    const client = this.#link.client;
-    if (client.era !== 'modern') {
-      await client.subscribeResource({ uri });
-      return;
-    }
-    if (this.#upstreamListens.has(uri)) return;
-    const listen = new AbortController();
-    this.#upstreamListens.set(uri, listen);
-    try {
-      await followUpstream(client, { resourceSubscriptions: [uri] }, listen.signal);
-    } catch (error) {
-      listen.abort();
-      this.#upstreamListens.delete(uri);
-      throw error;
-    }
-  }
-
-  /**
-   * A 2026-07-28 downstream's `subscriptions/listen` (`serve` runs it: acknowledged, then open until the
-   * host cancels it). The upstream follows first, so a change has a source before the host hears the
-   * acknowledgement: the list changes (a 2026-07-28 upstream's stream, `UpstreamLink`), and with
-   * `subscribe` each URI in `resourceSubscriptions`, let go once the host's stream ended and no other of
-   * its streams watches the URI.
-   */
-  async #listenFor<R>(params: unknown, subscribe: boolean, serve: () => Promise<R>): Promise<R> {
-    const filter = (params as { notifications?: Record<string, unknown> } | undefined)?.notifications;
-    const lists = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'];
-    if (this.#link.client.era === 'modern' && lists.some((flag) => filter?.[flag] === true)) {
-      await this.#link.followListChanges();
-    }
-    const requested = subscribe ? filter?.['resourceSubscriptions'] : undefined;
-    const uris = Array.isArray(requested)
-      ? [...new Set(requested.filter((uri): uri is string => typeof uri === 'string'))]
-      : [];
-    const held: string[] = [];
-    const release = (): void => {
-      for (const uri of held) void this.#unwatch(uri).catch(() => undefined);
-    };
-    try {
-      for (const uri of uris) {
-        await this.#watch(uri);
-        held.push(uri);
-      }
-    } catch (error) {
-      release();
-      throw error;
-    }
-    try {
-      return await serve();
-    } finally {
-      release();
-    }
-  }
-
-  async #watch(uri: string): Promise<void> {
-    const watchers = this.#watchers.get(uri) ?? 0;
-    this.#watchers.set(uri, watchers + 1);
-    if (watchers > 0) return;
-    try {
-      await this.#subscribeUpstream(uri);
-    } catch (error) {
-      this.#forget(uri);
-      throw error;
-    }
-  }
-
-  async #unwatch(uri: string): Promise<void> {
-    if (this.#forget(uri) === 0) await this.#unsubscribeUpstream(uri);
-  }
-
-  /** One watcher of `uri` fewer; how many are left. */
-  #forget(uri: string): number {
-    const left = (this.#watchers.get(uri) ?? 1) - 1;
-    if (left > 0) this.#watchers.set(uri, left);
-    else this.#watchers.delete(uri);
-    return left;
-  }
-
-  async #unsubscribeUpstream(uri: string): Promise<void> {
-    const client = this.#link.client;
-    if (client.era !== 'modern') {
-      await client.unsubscribeResource({ uri });
-      return;
-    }
-    this.#upstreamListens.get(uri)?.abort();
-    this.#upstreamListens.delete(uri);
   }
 
   async #forward(method: string, params: Record<string, unknown>, ctx: ServerContext): Promise<object> {
