@@ -179,7 +179,13 @@ export function createBridge(options: BridgeOptions): Bridge {
       clientInfo,
       onreconnect: reconnected,
     });
-    return new UpstreamLink(client, { upstreamName: name, shared, maxWaitingRequests, report });
+    return new UpstreamLink(client, {
+      upstreamName: name,
+      shared,
+      maxWaitingRequests,
+      connectTimeoutMs: timeoutMs,
+      report,
+    });
   };
 
   /** The one upstream of a shared bridge: opened by the first session, opened again once lost. */

@@ -11,6 +11,8 @@ import { peerLostError } from './bridge-errors.js';
 import { forwardedMeta } from './forwarded-meta.js';
 import { downstreamCapabilities, FORWARDED_METHODS } from './forwarded-methods.js';
 import type { UpstreamLink } from './upstream-link.js';
+import { UpstreamResources } from './upstream-resources.js';
+import { FORWARDED_TASK_METHODS, forwardedTasks, forwardTask } from './task-forwarding.js';
 
 export interface TranslatingSessionOptions {
   readonly upstreamName: string;
@@ -32,6 +34,8 @@ export class TranslatingSession {
   readonly #unlisten: () => void;
   #session: ServerSession | undefined;
   #upstreamLost = false;
+  /** What the upstream follows for this session's host: its subscribed URIs, its listen streams. */
+  readonly #resources: UpstreamResources;
   #ended: Promise<void> | undefined;
   readonly #closed: Promise<void>;
   #resolveClosed!: () => void;
@@ -45,6 +49,7 @@ export class TranslatingSession {
     const client = link.client;
     this.#link = link;
     this.#upstreamName = upstreamName;
+    this.#resources = new UpstreamResources(link);
     this.#closed = new Promise<void>((resolve) => {
       this.#resolveClosed = resolve;
     });
@@ -86,6 +91,7 @@ export class TranslatingSession {
 
   close(): Promise<void> {
     this.#unlisten();
+    this.#resources.close();
     // A shared upstream outlives its sessions: the bridge closes it.
     const upstream = this.#link.shared ? Promise.resolve() : this.#link.close();
     this.#ended ??= Promise.allSettled([this.#server.close(), upstream]).then(() => this.#resolveClosed());
@@ -107,6 +113,13 @@ export class TranslatingSession {
         this.#server.setRequestHandler(method, (params, ctx) => this.#forward(method, params, ctx));
       }
     }
+    // 2025-11-25 tasks cross unchanged between hops of that revision (`task-forwarding.ts`); the
+    // engine answers -32601 to a host of another revision before these handlers run.
+    if (forwardedTasks(client, '2025-11-25') !== undefined) {
+      for (const method of FORWARDED_TASK_METHODS) {
+        this.#server.setRequestHandler(method, (params, ctx) => this.#forward(method, params, ctx));
+      }
+    }
     const subscribe = capabilities.resources?.subscribe === true && !this.#link.shared;
     const upstreamLogs = capabilities.logging !== undefined && client.era === 'legacy' && !this.#link.shared;
     // `resources/(un)subscribe` and `logging/setLevel` are answered by the downstream `Server`; the
@@ -116,10 +129,14 @@ export class TranslatingSession {
         if (this.#link.shared && request.method === 'initialize') throw sharedRefusal(this.#upstreamName);
         const params = request.params as { uri?: unknown; level?: unknown } | undefined;
         const uri = params?.uri;
+        if (request.method === 'subscriptions/listen') {
+          return this.#resources.listen(request.params, subscribe, () => next(request));
+        }
+        if (request.method === 'initialize') return this.#initialize(() => next(request));
         if (subscribe && typeof uri === 'string' && request.method === 'resources/subscribe') {
-          await client.subscribeResource({ uri });
+          await this.#resources.subscribe(uri);
         } else if (subscribe && typeof uri === 'string' && request.method === 'resources/unsubscribe') {
-          await client.unsubscribeResource({ uri });
+          await this.#resources.unsubscribe(uri);
         } else if (
           upstreamLogs &&
           request.method === 'logging/setLevel' &&
@@ -132,18 +149,42 @@ export class TranslatingSession {
     });
   }
 
+  /**
+   * A legacy host's `initialize`. It hears list changes any time after: a 2026-07-28 upstream sends them
+   * only on a stream, opened (and acknowledged) before the handshake completes. Its `capabilities` gain
+   * the upstream's `tasks` when both hops speak 2025-11-25 (the `Server` declares `tasks` only for a
+   * task store of its own; the bridge's tasks are the upstream's).
+   */
+  async #initialize<R>(handshake: () => Promise<R>): Promise<R> {
+    const client = this.#link.client;
+    if (client.era === 'modern') await this.#link.followListChanges();
+    const result = await handshake();
+    const answer = result as { protocolVersion?: string; capabilities?: object } | undefined;
+    const tasks = forwardedTasks(client, answer?.protocolVersion);
+    if (tasks === undefined || answer === undefined) return result;
+    return { ...answer, capabilities: { ...answer.capabilities, tasks } } as R;
+  }
+
   async #forward(method: string, params: Record<string, unknown>, ctx: ServerContext): Promise<object> {
     this.#enter();
     try {
       const { _meta: downstreamMeta, ...rest } = params as { _meta?: Record<string, unknown> };
       const meta = forwardedMeta(downstreamMeta);
       const upstreamParams = meta === undefined ? rest : { ...rest, _meta: meta };
+      const client = this.#link.client;
+      const options = {
+        signal: ctx.signal,
+        onprogress: (update: Parameters<typeof ctx.sendProgress>[0]) =>
+          void ctx.sendProgress(update).catch(() => undefined),
+        resetTimeoutOnProgress: true,
+      };
+      const task =
+        (FORWARDED_TASK_METHODS.has(method) || (method === 'tools/call' && 'task' in rest)) &&
+        forwardedTasks(client, this.#session?.protocolVersion) !== undefined;
       return await this.#link.run(ctx, () =>
-        this.#link.client.request({ method, params: upstreamParams } as never, {
-          signal: ctx.signal,
-          onprogress: (update) => void ctx.sendProgress(update).catch(() => undefined),
-          resetTimeoutOnProgress: true,
-        }),
+        task
+          ? forwardTask(client, method, upstreamParams, options)
+          : client.request({ method, params: upstreamParams } as never, options),
       );
     } catch (error) {
       // A restarting upstream (stdio `restart`) fails what it owed with a `TransportLostError`, a

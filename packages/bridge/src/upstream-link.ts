@@ -2,6 +2,7 @@ import type { Client } from '@x/client';
 import { ErrorCode, type LoggingLevel, McpError } from '@x/protocol/core';
 import type { ServerContext } from '@x/server';
 import { bridgeLimitError } from './bridge-errors.js';
+import { followUpstream, type ListenFilter } from './upstream-listen.js';
 
 /** What a downstream session hears from its upstream outside any request it forwarded. */
 export interface UpstreamListener {
@@ -24,6 +25,8 @@ export interface UpstreamLinkOptions {
    */
   readonly shared: boolean;
   readonly maxWaitingRequests: number;
+  /** How long a 2026-07-28 upstream may take to acknowledge the list-change stream (`upstreamConnectTimeoutMs`). */
+  readonly connectTimeoutMs: number;
   /** The upstream's faults that reach no request (a stdio server's crash, a failed re-handshake). */
   readonly report: (error: Error) => void;
 }
@@ -43,6 +46,9 @@ export class UpstreamLink {
   /** Settles when the request ahead in the shared queue is done. */
   #turn: Promise<void> = Promise.resolve();
   #waiting = 0;
+  /** Ends the 2026-07-28 upstream's `subscriptions/listen` stream for list changes. */
+  readonly #listChanges = new AbortController();
+  #following: Promise<void> | undefined;
   /** Settles when the upstream is gone for good. */
   readonly lost: Promise<void>;
 
@@ -64,7 +70,59 @@ export class UpstreamLink {
 
   /** Closes the upstream `Client` (and so its transport: a spawned process is stopped). */
   close(): Promise<void> {
+    this.#listChanges.abort();
     return this.client.close();
+  }
+
+  /**
+   * A 2026-07-28 upstream sends list changes only on a `subscriptions/listen` stream: one is opened for
+   * the lists it declares `listChanged` for, and its notifications reach every session listening like a
+   * legacy upstream's session notifications. Opened once, on the first call (a legacy host's
+   * `initialize`, a 2026-07-28 host's `subscriptions/listen`), and closed with the link. Resolves once
+   * acknowledged; a refusal, or no acknowledgement within `connectTimeoutMs`, is reported (`report`)
+   * and the sessions go on without.
+   */
+  followListChanges(): Promise<void> {
+    this.#following ??= this.#followListChanges();
+    return this.#following;
+  }
+
+  async #followListChanges(): Promise<void> {
+    const client = this.client;
+    if (client.era !== 'modern') return;
+    const capabilities = client.serverCapabilities ?? {};
+    const filter: ListenFilter = {};
+    if (capabilities.tools?.listChanged === true) filter.toolsListChanged = true;
+    if (capabilities.prompts?.listChanged === true) filter.promptsListChanged = true;
+    if (capabilities.resources?.listChanged === true) filter.resourcesListChanged = true;
+    if (Object.keys(filter).length === 0) return;
+    const { connectTimeoutMs, upstreamName } = this.#options;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(
+          new McpError(
+            ErrorCode.ConnectionClosed,
+            `Bridge: the upstream "${upstreamName}" did not acknowledge subscriptions/listen for list changes within ${connectTimeoutMs} ms (upstreamConnectTimeoutMs); list changes are not relayed`,
+            {
+              bridge: true,
+              side: 'upstream',
+              name: upstreamName,
+              option: 'upstreamConnectTimeoutMs',
+              limit: connectTimeoutMs,
+            },
+          ),
+        );
+      }, connectTimeoutMs);
+    });
+    try {
+      await Promise.race([followUpstream(client, filter, this.#listChanges.signal), timedOut]);
+    } catch (error) {
+      this.#listChanges.abort();
+      this.#options.report(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   listen(listener: UpstreamListener): () => void {
