@@ -21,8 +21,8 @@ export const OFFICIAL_EXAMPLES = join(
 );
 
 /**
- * A throwaway application folder whose `@modelcontextprotocol/sdk` is `@x/compat`, the way a package
- * manager lays out `"@modelcontextprotocol/sdk": "npm:@x/compat@…"`: a node_modules entry under the
+ * A throwaway application folder whose `@modelcontextprotocol/sdk` (and 2.x's `/server`, `/client`,
+ * `/node`) is `@x/compat`, the way a package manager lays out `"@modelcontextprotocol/sdk": "npm:@x/compat@…"`: a node_modules entry under the
  * official name pointing at this package (built: Node loads `dist/`). `zod` is the application's own.
  */
 export interface AliasedApp extends Disposable {
@@ -46,11 +46,20 @@ export function aliasedApp(): AliasedApp {
       name: 'aliased-app',
       private: true,
       type: 'module',
-      dependencies: { '@modelcontextprotocol/sdk': 'npm:@x/compat@0.0.0', zod: '^4.0.0' },
+      dependencies: {
+        '@modelcontextprotocol/sdk': 'npm:@x/compat@0.0.0',
+        '@modelcontextprotocol/server': 'npm:@x/compat@0.0.0',
+        '@modelcontextprotocol/client': 'npm:@x/compat@0.0.0',
+        '@modelcontextprotocol/node': 'npm:@x/compat@0.0.0',
+        zod: '^4.0.0',
+      },
     }),
   );
   mkdirSync(join(dir, 'node_modules', '@modelcontextprotocol'), { recursive: true });
-  symlinkSync(compatDir, join(dir, 'node_modules', '@modelcontextprotocol', 'sdk'), 'dir');
+  // 1.x's one package and 2.x's three all point at @x/compat (2.x's names are its main entry and `./stdio`).
+  for (const name of ['sdk', 'server', 'client', 'node']) {
+    symlinkSync(compatDir, join(dir, 'node_modules', '@modelcontextprotocol', name), 'dir');
+  }
   symlinkSync(realpathSync(join(compatDir, 'node_modules', 'zod')), join(dir, 'node_modules', 'zod'), 'dir');
   return {
     dir,
