@@ -44,13 +44,7 @@ const NOT_PROVIDED: Record<string, readonly string[]> = {
 
   './server/mcp.js': [],
 
-  './server/completable.js': [
-    'CompletableDef',
-    'CompletableMeta',
-    'CompletableSchema',
-    'McpZodTypeKind',
-    'unwrapCompletable',
-  ],
+  './server/completable.js': [],
   './server/streamableHttp.js': [],
   './client/streamableHttp.js': ['StartSSEOptions'],
   './client/sse.js': ['SseError'],
