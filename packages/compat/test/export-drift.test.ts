@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { V2_NOT_PROVIDED } from './helpers/v2-not-provided.js';
 
 const compatDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const officialDir = realpathSync(join(compatDir, 'node_modules', '@modelcontextprotocol', 'sdk'));
@@ -43,13 +44,7 @@ const NOT_PROVIDED: Record<string, readonly string[]> = {
 
   './server/mcp.js': [],
 
-  './server/completable.js': [
-    'CompletableDef',
-    'CompletableMeta',
-    'CompletableSchema',
-    'McpZodTypeKind',
-    'unwrapCompletable',
-  ],
+  './server/completable.js': [],
   './server/streamableHttp.js': [],
   './client/streamableHttp.js': ['StartSSEOptions'],
   './client/sse.js': ['SseError'],
@@ -74,13 +69,33 @@ const NOT_PROVIDED: Record<string, readonly string[]> = {
   './experimental/tasks': TASKS_NOT_PROVIDED,
   './experimental/index.js': TASKS_NOT_PROVIDED,
   './experimental/tasks/index.js': TASKS_NOT_PROVIDED,
+  ...V2_NOT_PROVIDED,
 };
 
-/** The official `.d.ts` of a subpath (`./server/mcp.js` → `dist/esm/server/mcp.d.ts`). */
-function officialTypes(subpath: string): string {
+/** The official 2.x packages' `.d.mts` (dev dependencies under their own names), by entry. */
+function v2Types(pkg: 'server' | 'client' | 'node', entry: 'index' | 'stdio'): string {
+  const dir = realpathSync(join(compatDir, 'node_modules', '@modelcontextprotocol', pkg));
+  return join(dir, 'dist', `${entry}.d.mts`);
+}
+
+/** 2.x entries: this package's `.` is the union of the three main entries, `./stdio` of the two stdio ones. */
+const V2_OFFICIAL: Record<string, () => string[]> = {
+  '.': () => [v2Types('server', 'index'), v2Types('client', 'index'), v2Types('node', 'index')],
+  './stdio': () => [v2Types('server', 'stdio'), v2Types('client', 'stdio')],
+  './v2/server': () => [v2Types('server', 'index')],
+  './v2/server/stdio': () => [v2Types('server', 'stdio')],
+  './v2/client': () => [v2Types('client', 'index')],
+  './v2/client/stdio': () => [v2Types('client', 'stdio')],
+  './v2/node': () => [v2Types('node', 'index')],
+};
+
+/** The official `.d.ts` files of a subpath (`./server/mcp.js` → 1.x `dist/esm/server/mcp.d.ts`). */
+function officialTypes(subpath: string): string[] {
+  const v2 = V2_OFFICIAL[subpath];
+  if (v2 !== undefined) return v2();
   const bare = subpath.replace(/^\.\//, '').replace(/\.js$/, '');
   const index = ['server', 'client', 'experimental', 'experimental/tasks'].includes(bare);
-  return join(officialDir, 'dist', 'esm', index ? `${bare}/index.d.ts` : `${bare}.d.ts`);
+  return [join(officialDir, 'dist', 'esm', index ? `${bare}/index.d.ts` : `${bare}.d.ts`)];
 }
 
 const paths = Object.entries(compatExports)
@@ -117,15 +132,20 @@ function exportedNames(files: readonly string[]): Map<string, Set<string>> {
 }
 
 describe('export drift against the installed official SDK', () => {
-  const names = exportedNames(paths.flatMap((path) => [path.official, path.compat]));
+  const names = exportedNames(paths.flatMap((path) => [...path.official, path.compat]));
+  const officialNames = (path: (typeof paths)[number]) =>
+    new Set(path.official.flatMap((file) => [...(names.get(file) ?? [])]));
 
   it('covers every path this package provides, each with an official counterpart', () => {
-    expect(paths.length).toBeGreaterThanOrEqual(20);
-    for (const path of paths) expect(names.get(path.official)?.size, path.subpath).toBeGreaterThan(0);
+    expect(paths.length).toBeGreaterThanOrEqual(27);
+    for (const path of paths) {
+      for (const file of path.official)
+        expect(names.get(file)?.size, `${path.subpath}: ${file}`).toBeGreaterThan(0);
+    }
   });
 
   it.each(paths)('$subpath exports every official name (or lists it as not provided)', (path) => {
-    const official = names.get(path.official) ?? new Set<string>();
+    const official = officialNames(path);
     const compat = names.get(path.compat) ?? new Set<string>();
     const listed = new Set(NOT_PROVIDED[path.subpath] ?? []);
     const missing = [...official].filter((name) => !compat.has(name) && !listed.has(name)).sort();

@@ -43,7 +43,7 @@ export interface ClientOptions {
 }
 
 /** The notifications a 1.x `setNotificationHandler` can take, and x-mcp's event for each. */
-const NOTIFICATION_EVENTS: Readonly<Record<string, ClientEventName>> = {
+export const NOTIFICATION_EVENTS: Readonly<Record<string, ClientEventName>> = {
   'notifications/message': 'log',
   'notifications/resources/updated': 'resourceUpdated',
   'notifications/tools/list_changed': 'toolsListChanged',
@@ -55,7 +55,7 @@ const NOTIFICATION_EVENTS: Readonly<Record<string, ClientEventName>> = {
 };
 
 /** Events whose payload is not the notification's params (the list_changed ones carry a list). */
-const WITHOUT_PARAMS = new Set<ClientEventName>([
+export const WITHOUT_PARAMS = new Set<ClientEventName>([
   'toolsListChanged',
   'promptsListChanged',
   'resourcesListChanged',

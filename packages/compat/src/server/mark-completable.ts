@@ -36,5 +36,37 @@ export function getCompleter(schema: unknown): CompleteCallback | undefined {
     : undefined;
 }
 
+/** What `completable` keeps on a schema (1.x `CompletableMeta`). */
+export interface CompletableMeta {
+  complete: CompleteCallback;
+}
+
+/** A schema marked by `completable` (1.x `CompletableSchema`). */
+export type CompletableSchema<S extends object = object> = S & { [COMPLETABLE]: CompletableMeta };
+
+/**
+ * The schema under a `completable` mark. 1.x marks the schema in place, as this package does, so this
+ * is the schema itself (its parsing is untouched by the mark).
+ *
+ * @example
+ * ```ts
+ * unwrapCompletable(completable(z.string(), () => [])).parse('x'); // 'x'
+ * ```
+ */
+export function unwrapCompletable<S extends object>(schema: S): S {
+  return schema;
+}
+
+/** 1.x's kind tag of a completable schema's definition. */
+export const McpZodTypeKind = { Completable: 'McpCompletable' } as const;
+export type McpZodTypeKind = (typeof McpZodTypeKind)[keyof typeof McpZodTypeKind];
+
+/** 1.x's description of a completable schema: the schema, its completer, its kind. */
+export interface CompletableDef<S extends object = object> {
+  type: S;
+  complete: CompleteCallback;
+  typeName: typeof McpZodTypeKind.Completable;
+}
+
 export { COMPLETABLE as COMPLETABLE_SYMBOL };
 export type { CompleteCallback };
