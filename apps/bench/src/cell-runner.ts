@@ -13,12 +13,22 @@ const READY_TIMEOUT_MS = 20_000;
 /** Runs one workload × transport × SDK in this (client) process against its own server process. */
 export async function runCell(spec: CellSpec): Promise<CellResult> {
   const adapter = await loadAdapter(spec.sdk);
-  const base = { transport: spec.transport, counts: spec.counts, handshakeFree: spec.sdk === 'x-mcp-modern' };
+  const base = {
+    transport: spec.transport,
+    sdk: spec.sdk,
+    counts: spec.counts,
+    handshakeFree: spec.sdk === 'x-mcp-modern',
+  };
   const cell = { workload: spec.workload, transport: spec.transport, sdk: spec.sdk };
 
   if (spec.transport === 'in-memory') {
     const pair = await adapter.inMemory();
-    const context: WorkloadContext = { ...base, connect: pair.connect, serverStats: async () => undefined };
+    const context: WorkloadContext = {
+      ...base,
+      connect: pair.connect,
+      target: undefined,
+      serverStats: async () => undefined,
+    };
     const metrics = await runWorkload(spec.workload, context);
     await pair.close();
     return { spec: cell, metrics };
@@ -35,8 +45,8 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
   try {
     let target: ServerTarget;
     if (transport === 'stdio') {
-      // The SDK's client spawns the server; W4 spawns many, none of which joins the side channel.
-      const controlPort = spec.workload === 'w4' ? 0 : control.port;
+      // The SDK's client spawns the server; W4 and W7 spawn many, none of which joins the side channel.
+      const controlPort = spec.workload === 'w4' || spec.workload === 'w7' ? 0 : control.port;
       target = { transport, command: commandFor(controlPort) };
     } else {
       const command = commandFor(control.port);
@@ -47,6 +57,7 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
     const context: WorkloadContext = {
       ...base,
       connect: () => adapter.connect(target),
+      target,
       serverStats: async (collect) => {
         await control.ready(READY_TIMEOUT_MS);
         return control.stats(collect);

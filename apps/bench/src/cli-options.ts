@@ -24,7 +24,7 @@ export interface CliOptions {
 }
 
 export const USAGE = `pnpm bench [--smoke] [--reps N] [--sdks raw,x-mcp,v1,v2,x-mcp-modern] [--transports ${TRANSPORTS.join(',')}]
-           [--workloads w1,w2,w3,w4,w5] [--out RESULTS.md] [--json results.json] [--no-extras]`;
+           [--workloads ${WORKLOADS.join(',')}] [--out RESULTS.md] [--json results.json] [--no-extras]`;
 
 export function parseCli(argv: readonly string[]): CliOptions {
   const { values } = parseArgs({

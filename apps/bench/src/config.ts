@@ -18,6 +18,8 @@ export const FULL_COUNTS: Counts = {
   w4StdioConnects: 10,
   w5Sessions: 200,
   w5CallsPerSession: 10,
+  w7Calls: 100,
+  w7Sessions: 5,
   coldStarts: 3,
 };
 
@@ -35,6 +37,8 @@ export const SMOKE_COUNTS: Counts = {
   w4StdioConnects: 2,
   w5Sessions: 4,
   w5CallsPerSession: 2,
+  w7Calls: 2,
+  w7Sessions: 1,
   coldStarts: 1,
 };
 

@@ -22,6 +22,8 @@ const PINNED_TRANSPORTS: readonly TransportName[] = ['stdio', 'ws'];
  */
 export function workloadApplies(workload: WorkloadName, transport: TransportName): boolean {
   if (pinningOf(workload) !== undefined) return PINNED_TRANSPORTS.includes(transport);
+  // W7 times separate client processes: an in-process pair has no process to start.
+  if (workload === 'w7') return transport !== 'in-memory';
   return workload !== 'w5' || SESSION_TRANSPORTS.includes(transport);
 }
 
@@ -44,5 +46,6 @@ export const METHOD_NOTES: readonly string[] = [
   'W1 warm / W2 warm: the W1 and W2 windows measured after 15,000 warm-up calls instead of 300 / 320, raw and x-mcp only. The gap between a row there and the same row in W1 / W2 is JIT warm-up (V8 compiling the hot paths of both processes while the window runs, on two cores), not steady-state cost.',
   "W1 split / W1 shared (stdio and WebSocket): the W1 window with the client and server processes pinned (`taskset`), each to a core of its own or both to one core. Unpinned, a sequential call there takes ~0.05 ms when the scheduler keeps the two processes on one core and ~0.1 ms when every call wakes the other core, and which one a run gets moves its W1 row by up to 2×, for raw and every SDK; pinned rows do not move with placement. Split shows the cross-core wake-ups every call pays on a host with more cores; shared adds up both processes' CPU time per call.",
   "Young gen (W2, W5): the memory V8 has committed to the server's young generation (its two semi-spaces) at the end of the window. V8 doubles the semi-spaces, up to 16 MiB each, whenever the bytes that survived scavenges since the last doubling exceed their size, counting from start-up, and keeps them; once used they are resident. Importing zod alone doubles them twice, so a server built on zod schemas runs with a larger young generation than the raw server, and its peak RSS follows.",
+  'W7 (short sessions): each session is a fresh client process (`dist/short-session.js`) that connects, makes the calls one after another and closes; wall time is from its spawn to its exit, as the cell process sees it. Over stdio the client spawns the server (so it is in the time); over the network transports the server is already running. First call is from the spawn to the first `tools/call` answer. The target is judged on wall time.',
   'Every client speaks the legacy era (`initialize` handshake, newest 2025 revision): the official clients default to it, x-mcp is pinned to it so all columns move the same messages.',
 ];

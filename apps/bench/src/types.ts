@@ -23,6 +23,7 @@ export type TransportName = (typeof TRANSPORTS)[number];
  * only, not in the targets): the same window, measured after the JIT has settled; then W1 with client
  * and server pinned to CPUs (`w1-split`: a core each, `w1-shared`: one core for both; stdio and
  * WebSocket, not in the targets), which the scheduler's placement cannot move from run to run.
+ * `w7` (issue #40): short sessions, each a fresh client process timed from spawn to exit.
  */
 export const WORKLOADS = [
   'w1',
@@ -34,6 +35,7 @@ export const WORKLOADS = [
   'w2-warm',
   'w1-split',
   'w1-shared',
+  'w7',
 ] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
 
@@ -62,6 +64,10 @@ export interface Counts {
   w4StdioConnects: number;
   w5Sessions: number;
   w5CallsPerSession: number;
+  /** W7: sequential calls each short-session client process makes. */
+  w7Calls: number;
+  /** W7: short-session client processes timed per cell (after one untimed, which warms the file cache). */
+  w7Sessions: number;
   coldStarts: number;
 }
 
@@ -93,6 +99,15 @@ export interface Metrics {
   rssPerSessionKiB?: number;
   /** Server heap growth per open session after `gc()`, KiB (less noisy than RSS). */
   heapPerSessionKiB?: number;
+  /**
+   * W7: wall time of a short-session client process, from its spawn to its exit (over stdio that
+   * includes spawning the server), ms; median of the cell's sessions.
+   */
+  sessionWallMs?: number;
+  /** W7: from the client process's spawn to the first `tools/call` answer it gets, ms. */
+  firstCallMs?: number;
+  /** W7: the client process's own CPU time (user + system), ms; the server's is not in it. */
+  clientCpuMs?: number;
 }
 export type MetricName = keyof Metrics;
 

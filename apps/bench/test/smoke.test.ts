@@ -24,7 +24,13 @@ const EXPECTED: Record<WorkloadName, MetricName[]> = {
   'w2-warm': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
   'w1-split': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
   'w1-shared': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
+  w7: ['sessionWallMs', 'firstCallMs', 'clientCpuMs'],
 };
+
+/** The transports of a workload in the in-memory + WebSocket smoke run. */
+function smokeTransports(workload: WorkloadName): string[] {
+  return workload === 'w5' || workload === 'w7' || workload.startsWith('w1-s') ? ['ws'] : ['in-memory', 'ws'];
+}
 
 // Not a timed test: it checks that the benchmark still runs end to end and reports every row. The
 // build step of `pnpm test` (turbo) produces dist/ first.
@@ -51,7 +57,7 @@ describe('pnpm bench --smoke', () => {
     const rows = results.cells.map((cell) => `${cell.workload} ${cell.transport} ${cell.sdk}`);
     // Every workload the benchmark defines must come back, for every transport it applies to.
     const expectedRows = WORKLOADS.flatMap((workload) =>
-      (workload === 'w5' || workload.startsWith('w1-s') ? ['ws'] : ['in-memory', 'ws']).flatMap((transport) =>
+      smokeTransports(workload).flatMap((transport) =>
         (workload.endsWith('-warm') ? ['raw', 'x-mcp'] : ['raw', 'x-mcp', 'v1', 'v2']).map(
           (sdk) => `${workload} ${transport} ${sdk}`,
         ),
@@ -90,12 +96,33 @@ describe('pnpm bench --smoke', () => {
       '## W2 warm',
       '## W1 split',
       '## W1 shared',
+      '## W7',
       '## Cold start',
       '## Install size',
     ]) {
       expect(markdown).toContain(heading);
     }
     expect(markdown).toContain('*x-mcp ÷ raw*');
+    expect(markdown).toContain('| W7 session wall time ≤ 1.3× raw |');
+  }, 420_000);
+
+  it('runs W7 over stdio: each short-session process spawns its server', async () => {
+    const json = join(dir, 'w7-stdio.json');
+    await run(
+      process.execPath,
+      [MAIN, '--smoke', '--transports', 'stdio', '--workloads', 'w7', '--no-extras', '--json', json],
+      { cwd: APP_DIR, timeout: 400_000 },
+    );
+    const results = JSON.parse(readFileSync(json, 'utf8')) as RunResults;
+    const rows = results.cells.map((cell) => `${cell.workload} ${cell.transport} ${cell.sdk}`);
+    expect(rows.sort()).toEqual(['raw', 'x-mcp', 'v1', 'v2'].map((sdk) => `w7 stdio ${sdk}`).sort());
+    for (const cell of results.cells) {
+      const label = `${cell.workload} ${cell.transport} ${cell.sdk}`;
+      expect(cell.note, label).toBeUndefined();
+      for (const metric of EXPECTED.w7) expect(cell.metrics[metric], `${label} ${metric}`).toBeGreaterThan(0);
+      // The first answer comes before the process ends.
+      expect(cell.metrics.firstCallMs, label).toBeLessThan(cell.metrics.sessionWallMs ?? 0);
+    }
   }, 420_000);
 
   it('runs the grpc column (x-mcp over the tunnel, raw: a bare grpc-js bidi stream) and says why v1/v2 have none', async () => {

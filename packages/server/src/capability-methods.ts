@@ -1,4 +1,4 @@
-import type { ServerCapabilities } from '@x/protocol';
+import type { ServerCapabilities } from '@x/protocol/core';
 
 /**
  * Which server capability a client request needs (spec: each feature page, "Capabilities"): a server

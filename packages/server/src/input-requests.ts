@@ -1,10 +1,9 @@
+import type { ClientCapabilities, ZodSchema } from '@x/protocol/core';
 import {
-  type ClientCapabilities,
-  CreateMessageResultSchema,
-  ElicitResultSchema,
-  ListRootsResultSchema,
-  type ZodSchema,
-} from '@x/protocol';
+  DeferredCreateMessageResultSchema,
+  DeferredElicitResultSchema,
+  DeferredListRootsResultSchema,
+} from '@x/protocol/internal';
 
 /**
  * The three things a server may ask the client for while handling a request — elicitation, sampling
@@ -16,6 +15,7 @@ export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roo
 export interface InputRequestSpec {
   readonly method: InputMethod;
   readonly params: Record<string, unknown>;
+  /** A deferred handle: read it with `fastAccepts`, then `schemaOrLoad` (see `@x/protocol/internal`). */
   readonly resultSchema: ZodSchema;
   /** The client capabilities this request needs, as a `ClientCapabilities` fragment (for -32021). */
   readonly required: ClientCapabilities;
@@ -58,7 +58,7 @@ export function elicitationSpec(params: Record<string, unknown>): InputRequestSp
   return {
     method: 'elicitation/create',
     params,
-    resultSchema: ElicitResultSchema,
+    resultSchema: DeferredElicitResultSchema,
     required: url ? { elicitation: { url: {} } } : { elicitation: {} },
   };
 }
@@ -68,7 +68,7 @@ export function samplingSpec(params: Record<string, unknown>): InputRequestSpec 
   return {
     method: 'sampling/createMessage',
     params,
-    resultSchema: CreateMessageResultSchema,
+    resultSchema: DeferredCreateMessageResultSchema,
     required: tools ? { sampling: { tools: {} } } : { sampling: {} },
   };
 }
@@ -77,7 +77,7 @@ export function rootsSpec(): InputRequestSpec {
   return {
     method: 'roots/list',
     params: {},
-    resultSchema: ListRootsResultSchema,
+    resultSchema: DeferredListRootsResultSchema,
     required: { roots: {} },
   };
 }

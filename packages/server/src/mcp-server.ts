@@ -1,9 +1,5 @@
-import {
-  type CompleteRequestParams,
-  CompleteRequestParamsSchema,
-  type Interceptor,
-  type Transport,
-} from '@x/protocol';
+import type { CompleteRequestParams, Interceptor, Transport } from '@x/protocol/core';
+import { DeferredCompleteRequestParamsSchema } from '@x/protocol/internal';
 import { complete } from './mcp/complete.js';
 import { type ListKind, ListNotifier } from './mcp/list-notifier.js';
 import {
@@ -316,7 +312,7 @@ export class McpServer {
       const registries = { prompts: this.#prompts, resources: this.#resources };
       this.server.setRequestHandler(
         'completion/complete',
-        CompleteRequestParamsSchema as unknown as ParamsSchema<CompleteRequestParams>,
+        DeferredCompleteRequestParamsSchema as unknown as ParamsSchema<CompleteRequestParams>,
         (params) => complete(params, registries),
       );
     });

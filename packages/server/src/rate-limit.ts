@@ -1,4 +1,4 @@
-import { type Interceptor, type JSONRPCRequest, McpError, type RequestContext } from '@x/protocol';
+import { type Interceptor, type JSONRPCRequest, McpError, type RequestContext } from '@x/protocol/core';
 import { defaultCallerKey, principalOf, RateLimiter, type RateLimiterOptions } from '@x/protocol/http';
 
 /**

@@ -18,7 +18,7 @@ import {
   type RequestContext,
   type RequestId,
   type RequestInfo,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import {
   elicitationSpec,
   hasCapabilities,

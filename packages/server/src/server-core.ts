@@ -9,8 +9,14 @@ import {
   type ProtocolOptions,
   type ResolvedHeartbeat,
   type ServerCapabilities,
-} from '@x/protocol';
-import { InterceptorChain, type ParamsParser, realSchema, resolveHeartbeat } from '@x/protocol/internal';
+} from '@x/protocol/core';
+import {
+  InterceptorChain,
+  isDeferredUnloaded,
+  type ParamsParser,
+  realSchema,
+  resolveHeartbeat,
+} from '@x/protocol/internal';
 import { capabilityOf, isMethodDeclared } from './capability-methods.js';
 import { RequestStateCodec } from './modern/request-state.js';
 import type { ServerContext } from './server-context.js';
@@ -207,8 +213,10 @@ export class ServerCore {
         `Cannot handle ${method}: the server does not declare the "${capabilityOf(method)}" capability`,
       );
     }
-    // A lazily built @x/protocol schema is resolved once here, not through its facade per request.
-    this.#handlers.set(method, { schema: realSchema(schema), handler, declared: true });
+    // A lazily built @x/protocol schema is resolved once here, not through its facade per request; a
+    // deferred one (zod loaded only for a value its check refuses) stays as it is: `parseParams` loads it.
+    const route = isDeferredUnloaded(schema) ? schema : realSchema(schema);
+    this.#handlers.set(method, { schema: route, handler, declared: true });
   }
 
   removeRequestHandler(method: string): boolean {
@@ -261,7 +269,9 @@ export class ServerCore {
         .adoptCancel(notice.taskId, notice.owner)
         .catch((error: unknown) => this.report(error));
     } else if (notice.kind === 'taskInput') {
-      this.tasks?.extension.receiveInput(notice.taskId, notice.inputResponses);
+      this.tasks?.extension
+        .receiveInput(notice.taskId, notice.inputResponses)
+        ?.catch((error: unknown) => this.report(error));
     } else {
       if (notice.kind === 'task') this.tasks?.extension.observe(notice.task);
       this.broadcast(notice);

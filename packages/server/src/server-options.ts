@@ -7,7 +7,7 @@ import type {
   ServerCapabilities,
   SessionStore,
   SubscriptionFanOut,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import type { RequestStateOptions } from './modern/request-state.js';
 import type { ServerTaskOptions } from './tasks/server-tasks.js';
 

@@ -1,4 +1,4 @@
-import type { ChangeNotice, Interceptor, ServerCapabilities, Transport, Unsubscribe } from '@x/protocol';
+import type { ChangeNotice, Interceptor, ServerCapabilities, Transport, Unsubscribe } from '@x/protocol/core';
 import { boundServerStores } from './bounded-server-stores.js';
 import {
   type ParamsSchema,

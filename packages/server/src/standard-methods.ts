@@ -1,4 +1,4 @@
-import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '@x/protocol';
+import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from '@x/protocol/core';
 import { revisionMethods } from '@x/protocol/internal';
 
 /**

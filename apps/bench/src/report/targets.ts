@@ -83,6 +83,14 @@ const TARGETS: Target[] = [
       ratio(l.get('w5', t, 'x-mcp', 'rssPerSessionKiB'), l.get('w5', t, 'raw', 'rssPerSessionKiB')),
   },
   {
+    // Issue #40: a short session (spawn, connect, 100 calls, close), judged on the whole process's wall time.
+    label: 'W7 session wall time ≤ 1.3× raw',
+    kind: 'max',
+    limit: 1.3,
+    applies: (t) => t !== 'in-memory',
+    value: (l, t) => ratio(l.get('w7', t, 'x-mcp', 'sessionWallMs'), l.get('w7', t, 'raw', 'sessionWallMs')),
+  },
+  {
     label: 'server peak RSS (W2) ≤ 1.3× raw',
     kind: 'max',
     limit: 1.3,

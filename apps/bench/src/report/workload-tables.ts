@@ -49,6 +49,14 @@ export const WORKLOAD_TABLES: Record<WorkloadName, { title: string; columns: Col
   'w2-warm': notTarget('W2 warm — the W2 window after a long warm-up'),
   'w1-split': notTarget('W1 split — W1 with client and server pinned to a core each'),
   'w1-shared': notTarget('W1 shared — W1 with client and server pinned to one core'),
+  w7: {
+    title: 'W7 — short sessions: a fresh client process connects, makes sequential `tools/call`, closes',
+    columns: [
+      { metric: 'sessionWallMs', label: 'session wall ms (spawn → exit) ↓' },
+      { metric: 'firstCallMs', label: 'first call ms (spawn → answer) ↓' },
+      { metric: 'clientCpuMs', label: 'client CPU ms ↓' },
+    ],
+  },
 };
 
 /**

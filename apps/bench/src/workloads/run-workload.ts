@@ -5,6 +5,7 @@ import { runW2 } from './w2-concurrent.js';
 import { runW3 } from './w3-large.js';
 import { runW4 } from './w4-connect.js';
 import { runW5 } from './w5-sessions.js';
+import { runW7 } from './w7-short-sessions.js';
 
 export function runWorkload(workload: WorkloadName, context: WorkloadContext): Promise<Metrics> {
   switch (workload) {
@@ -26,5 +27,7 @@ export function runWorkload(workload: WorkloadName, context: WorkloadContext): P
     case 'w1-shared':
       // The pinning is the processes' (see `pinningOf`); the window is W1's.
       return runW1(context);
+    case 'w7':
+      return runW7(context);
   }
 }

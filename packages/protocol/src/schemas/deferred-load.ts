@@ -7,18 +7,23 @@ import { CallToolResultSchema } from './tools.js';
 
 /**
  * The module `deferred.ts` loads with `import()` the first time a value fails a deferred schema's check:
- * the zod schemas behind the client's deferred handles. A bundler puts it (and zod) in a chunk of its
+ * the zod schemas behind the client's and the server's deferred handles (the server's: the params it
+ * reads, `initialize` among them, and the results of what it asks the client). A bundler puts it (and zod) in a chunk of its
  * own, which a browser fetches only if a server sends something unusual or malformed.
  */
 
-export { CompleteResultSchema } from './completion.js';
+export { CompleteRequestParamsSchema, CompleteResultSchema } from './completion.js';
 export {
   CancelledNotificationParamsSchema,
   ProgressNotificationParamsSchema,
 } from './notifications.js';
-export { ElicitationCompleteNotificationParamsSchema, ElicitRequestParamsSchema } from './elicitation.js';
+export {
+  ElicitationCompleteNotificationParamsSchema,
+  ElicitRequestParamsSchema,
+  ElicitResultSchema,
+} from './elicitation.js';
 export { NotificationParamsSchema, ResultSchema } from './common.js';
-export { DiscoverResultSchema, InitializeResultSchema } from './lifecycle.js';
+export { DiscoverResultSchema, InitializeRequestParamsSchema, InitializeResultSchema } from './lifecycle.js';
 export { LoggingMessageNotificationParamsSchema } from './logging.js';
 export { InputRequiredResultSchema } from './input-required.js';
 export { GetPromptResultSchema, ListPromptsResultSchema } from './prompts.js';
@@ -28,10 +33,11 @@ export {
   ReadResourceResultSchema,
   ResourceUpdatedNotificationParamsSchema,
 } from './resources.js';
-export { ListRootsRequestParamsSchema } from './roots.js';
-export { CreateMessageRequestParamsSchema } from './sampling.js';
+export { ListRootsRequestParamsSchema, ListRootsResultSchema } from './roots.js';
+export { CreateMessageRequestParamsSchema, CreateMessageResultSchema } from './sampling.js';
 export {
   SubscriptionsAcknowledgedNotificationParamsSchema,
+  SubscriptionsListenRequestParamsSchema,
   SubscriptionsListenResultSchema,
 } from './subscriptions.js';
 export {

@@ -5,7 +5,7 @@ import {
   LOGGING_LEVELS,
   type LoggingLevel,
   McpError,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { hasCapabilities, type InputOptions, type InputRequestSpec } from '../input-requests.js';
 import type { ServerCore } from '../server-core.js';
 import type { EraBinding, LogEntry, ServerContext } from '../server-context.js';

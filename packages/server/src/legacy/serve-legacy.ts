@@ -1,7 +1,6 @@
 import {
   ErrorCode,
   type InitializeRequestParams,
-  InitializeRequestParamsSchema,
   type InitializeResult,
   type JSONRPCRequest,
   LOGGING_LEVELS,
@@ -9,8 +8,14 @@ import {
   McpError,
   type ProtocolVersion,
   type RequestContext,
-} from '@x/protocol';
-import { methodsOf, negotiateLegacyVersion, parseParams } from '@x/protocol/internal';
+} from '@x/protocol/core';
+import {
+  DeferredInitializeRequestParamsSchema,
+  isThenable,
+  methodsOf,
+  negotiateLegacyVersion,
+  parseParams,
+} from '@x/protocol/internal';
 import type { ServerCore } from '../server-core.js';
 import { ServerContext } from '../server-context.js';
 import type { SessionState } from '../session/session-state.js';
@@ -33,12 +38,22 @@ export function initializeLegacy(
   if (session.legacy !== undefined && !session.legacyAssumed) {
     throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized');
   }
-  // The everyday params pass the schema's fast check: the zod schema is not built (see `parseParams`).
-  const params = parseParams(
-    InitializeRequestParamsSchema,
-    request.params,
-    'initialize',
-  ) as InitializeRequestParams;
+  // The everyday params pass the schema's fast check: zod and the schema are not even loaded (see
+  // `parseParams`); params the check refuses wait for the schema's verdict.
+  const parsed = parseParams(DeferredInitializeRequestParamsSchema, request.params, 'initialize');
+  if (isThenable(parsed)) {
+    return Promise.resolve(parsed).then((params) =>
+      beginLegacy(core, session, params as InitializeRequestParams),
+    );
+  }
+  return beginLegacy(core, session, parsed as InitializeRequestParams);
+}
+
+function beginLegacy(
+  core: ServerCore,
+  session: SessionState,
+  params: InitializeRequestParams,
+): InitializeResult | Promise<InitializeResult> {
   const version = negotiateLegacyVersion(params.protocolVersion, core.legacyVersions);
   session.beginLegacy(new LegacySessionState(core, version, params.capabilities, params.clientInfo));
   session.transport?.setProtocolVersion?.(version);

@@ -1,4 +1,4 @@
-import { type SessionStore, StoreFailedError, StoreTimeoutError } from '@x/protocol';
+import { type SessionStore, StoreFailedError, StoreTimeoutError } from '@x/protocol/core';
 import type { ServerCore } from '../server-core.js';
 import type { SessionState } from '../session/session-state.js';
 import { LegacySessionState } from './legacy-session-state.js';

@@ -1,4 +1,4 @@
-import { type CompleteRequestParams, type CompleteResult, ErrorCode, McpError } from '@x/protocol';
+import { type CompleteRequestParams, type CompleteResult, ErrorCode, McpError } from '@x/protocol/core';
 import { describeValue } from '../describe-value.js';
 import type { PromptRegistry } from './prompt-registry.js';
 import { type CompleteCallback, ownCompleter } from './resource-template.js';

@@ -1,4 +1,4 @@
-import { ErrorCode, type Era, McpError } from '@x/protocol';
+import { ErrorCode, type Era, McpError } from '@x/protocol/core';
 import type { CacheHint } from '../server-options.js';
 
 /**

@@ -5,7 +5,7 @@ import {
   McpError,
   type Prompt,
   type PromptArgument,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { describeValue, kindOf } from '../describe-value.js';
 import type { ServerContext } from '../server-context.js';
 import type { CacheHint } from '../server-options.js';

@@ -1,4 +1,4 @@
-import { insufficientScopeError, missingScopes } from '@x/protocol';
+import { insufficientScopeError, missingScopes } from '@x/protocol/core';
 import type { ServerContext } from '../server-context.js';
 
 // RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), so no spaces, quotes or backslashes.

@@ -7,7 +7,7 @@ import {
   type ReadResourceResult,
   type Resource,
   type ResourceTemplate as ResourceTemplateDefinition,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import type { ServerContext } from '../server-context.js';
 import type { CacheHint } from '../server-options.js';
 import type { UriTemplateVariables } from '../uri-template.js';

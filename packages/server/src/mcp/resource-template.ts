@@ -1,4 +1,4 @@
-import type { ListResourcesResult } from '@x/protocol';
+import type { ListResourcesResult } from '@x/protocol/core';
 import type { ServerContext } from '../server-context.js';
 import { UriTemplate } from '../uri-template.js';
 

@@ -1,4 +1,4 @@
-import type { CallToolResult, Icon, ToolAnnotations, ToolExecution } from '@x/protocol';
+import type { CallToolResult, Icon, ToolAnnotations, ToolExecution } from '@x/protocol/core';
 import type { ServerContext, TaskHandle } from '../server-context.js';
 import type { InferSchema, JsonSchemaObject, SchemaInput } from './schema-adapter.js';
 

@@ -1,4 +1,4 @@
-import { type CallToolResult, ErrorCode, McpError, type Tool, xMcpHeaderProblem } from '@x/protocol';
+import { type CallToolResult, ErrorCode, McpError, type Tool, xMcpHeaderProblem } from '@x/protocol/core';
 import { isThenable } from '@x/protocol/internal';
 import { InputRequiredSignal } from '../modern/input-round.js';
 import { isTaskHandle, type ServerContext, type TaskHandle } from '../server-context.js';

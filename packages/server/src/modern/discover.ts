@@ -1,4 +1,4 @@
-import { type DiscoverResult, type ServerCapabilities, TASKS_EXTENSION } from '@x/protocol';
+import { type DiscoverResult, type ServerCapabilities, TASKS_EXTENSION } from '@x/protocol/core';
 import type { ServerCore } from '../server-core.js';
 
 const cache = new WeakMap<ServerCapabilities, DiscoverResult>();

@@ -1,5 +1,5 @@
-import { ErrorCode, type InputRequests, McpError } from '@x/protocol';
-import { formatIssues } from '@x/protocol/internal';
+import { ErrorCode, type InputRequests, McpError } from '@x/protocol/core';
+import { fastAccepts, formatIssues, schemaOrLoad } from '@x/protocol/internal';
 import type { InputRequestSpec } from '../input-requests.js';
 
 /** Thrown by `ctx.elicit/sample/listRoots` on 2026-07-28 when the answer is not there yet: ends the round. */
@@ -57,19 +57,36 @@ export class InputRound {
     const response =
       this.#responses !== undefined && Object.hasOwn(this.#responses, id) ? this.#responses[id] : undefined;
     if (response !== undefined) {
-      const parsed = spec.resultSchema.safeParse(response);
-      if (!parsed.success) {
-        // spec mrtr "Error Handling": an input response that cannot be parsed is a protocol error.
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Invalid inputResponses["${id}"] for ${spec.method}: ${formatIssues(parsed.error)}`,
-        );
+      // Everyday answers pass the schema's fast check; only another one waits for the (deferred) schema.
+      if (fastAccepts(spec.resultSchema, response)) {
+        this.#answered[id] = response;
+        return response;
       }
-      this.#answered[id] = parsed.data;
-      return parsed.data;
+      const schema = schemaOrLoad(spec.resultSchema);
+      return schema instanceof Promise
+        ? schema.then((loaded) => this.#take(id, spec, loaded, response))
+        : this.#take(id, spec, schema, response);
     }
     this.#pending ??= {};
     this.#pending[id] = { method: spec.method, params: spec.params } as InputRequests[string];
     throw new InputRequiredSignal();
+  }
+
+  #take(
+    id: string,
+    spec: InputRequestSpec,
+    schema: InputRequestSpec['resultSchema'],
+    response: unknown,
+  ): unknown {
+    const parsed = schema.safeParse(response);
+    if (!parsed.success) {
+      // spec mrtr "Error Handling": an input response that cannot be parsed is a protocol error.
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid inputResponses["${id}"] for ${spec.method}: ${formatIssues(parsed.error)}`,
+      );
+    }
+    this.#answered[id] = parsed.data;
+    return parsed.data;
   }
 }

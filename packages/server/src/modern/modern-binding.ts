@@ -6,7 +6,7 @@ import {
   type LoggingLevel,
   McpError,
   MetaKey,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { hasCapabilities, type InputOptions, type InputRequestSpec } from '../input-requests.js';
 import type { ServerCore } from '../server-core.js';
 import type { EraBinding, LogEntry, ServerContext } from '../server-context.js';

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@x/protocol';
+import { ErrorCode, McpError } from '@x/protocol/core';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
 import { canonicalJson } from './canonical-json.js';
 

@@ -5,7 +5,7 @@ import {
   McpError,
   type RequestContext,
   ResultType,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { isThenable, methodsOf, parseParams } from '@x/protocol/internal';
 import { principalOf } from '@x/protocol/http';
 import type { ServerCore } from '../server-core.js';

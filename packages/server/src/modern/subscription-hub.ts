@@ -7,9 +7,12 @@ import {
   type RequestContext,
   type RequestId,
   type SubscriptionFilter,
-  SubscriptionsListenRequestParamsSchema,
-} from '@x/protocol';
-import { formatIssues } from '@x/protocol/internal';
+} from '@x/protocol/core';
+import {
+  DeferredSubscriptionsListenRequestParamsSchema,
+  formatIssues,
+  safeParseDeferred,
+} from '@x/protocol/internal';
 import type { ChangeEvent, ServerCore } from '../server-core.js';
 import { declaresTasks, missingTasksExtension, ownerOf } from '../tasks/extension-tasks.js';
 
@@ -60,7 +63,10 @@ export class SubscriptionHub {
     ctx: RequestContext,
     capabilities: ClientCapabilities = {},
   ): Promise<object> {
-    const parsed = SubscriptionsListenRequestParamsSchema.safeParse(request.params ?? {});
+    const parsed = await safeParseDeferred(
+      DeferredSubscriptionsListenRequestParamsSchema,
+      request.params ?? {},
+    );
     if (!parsed.success) {
       throw new McpError(
         ErrorCode.InvalidParams,

@@ -11,7 +11,7 @@ import {
   type SchemaOutput,
   type Transport,
   type ZodSchema,
-} from '@x/protocol';
+} from '@x/protocol/core';
 
 /**
  * What a legacy session (2024-11-05 … 2025-11-25) learned from `initialize` and later requests.

@@ -10,7 +10,7 @@ import {
   Protocol,
   type RequestContext,
   type Transport,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import { hasCapabilities } from '../input-requests.js';
 import { deliverLegacy } from '../legacy/deliver-legacy.js';
 import { adoptLegacySession } from '../legacy/shared-session.js';

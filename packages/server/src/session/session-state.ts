@@ -1,4 +1,4 @@
-import type { Transport } from '@x/protocol';
+import type { Transport } from '@x/protocol/core';
 import type { LegacySessionState } from '../legacy/legacy-session-state.js';
 import type { SubscriptionHub } from '../modern/subscription-hub.js';
 import type { ServerSession } from './server-session.js';

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type ProgressUpdate, type RequestContext } from '@x/protocol';
+import { ErrorCode, McpError, type ProgressUpdate, type RequestContext } from '@x/protocol/core';
 import type { TaskRun } from '@x/protocol/internal';
 import { TaskRequestBase } from './task-request-base.js';
 

@@ -13,7 +13,7 @@ import {
   TASKS_EXTENSION,
   type Task,
   toDetailedTask,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import type { TaskReceiver } from '@x/protocol/internal';
 import { ExtensionTaskRequest } from './extension-task-request.js';
 import { TaskInbox } from './task-inbox.js';
@@ -154,7 +154,7 @@ export class ExtensionTasks {
       const inbox = this.#inboxes.get(taskId);
       const inputResponses = responses as Record<string, unknown>;
       // Eventually consistent ack: a task running in another process gets the answers through the fan-out.
-      if (inbox !== undefined) inbox.answer(inputResponses);
+      if (inbox !== undefined) await inbox.answer(inputResponses);
       else this.#publish({ kind: 'taskInput', taskId, owner, inputResponses });
       return {};
     }
@@ -214,8 +214,8 @@ export class ExtensionTasks {
   }
 
   /** Answers to a task's input requests, from a `tasks/update` another process took; ignored unless it runs here. */
-  receiveInput(taskId: string, inputResponses: Record<string, unknown>): void {
-    this.#inboxes.get(taskId)?.answer(inputResponses);
+  receiveInput(taskId: string, inputResponses: Record<string, unknown>): Promise<void> | undefined {
+    return this.#inboxes.get(taskId)?.answer(inputResponses);
   }
 
   /** Keeps a running task's pending input requests in the store (when it can) for every process. */

@@ -1,5 +1,10 @@
-import { type CreateTaskResult, CreateTaskResultSchema, GetTaskResultSchema } from '@x/protocol';
-import { pollTask, type TaskPeer } from '@x/protocol/internal';
+import type { CreateTaskResult } from '@x/protocol/core';
+import {
+  DeferredCreateTaskResultSchema,
+  DeferredGetTaskResultSchema,
+  pollTask,
+  type TaskPeer,
+} from '@x/protocol/internal';
 import type { InputOptions, InputRequestSpec } from '../input-requests.js';
 import type { ServerContext } from '../server-context.js';
 import { TASKS_REVISION } from './server-tasks.js';
@@ -45,12 +50,12 @@ export async function inputAsTask(
   const task = options.task.ttl === undefined ? {} : { ttl: options.task.ttl };
   const created: CreateTaskResult = await request.sendRequest(
     { method: spec.method, params: { ...spec.params, task } },
-    CreateTaskResultSchema,
+    DeferredCreateTaskResultSchema,
     options.timeout === undefined ? undefined : { timeout: options.timeout },
   );
   const peer: TaskPeer<unknown> = {
     getTask: (taskId) =>
-      request.sendRequest({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema),
+      request.sendRequest({ method: 'tasks/get', params: { taskId } }, DeferredGetTaskResultSchema),
     // tasks/result blocks until the task ends: its ttl bounds it, not a request timeout.
     getTaskResult: (taskId) =>
       request.sendRequest({ method: 'tasks/result', params: { taskId } }, spec.resultSchema, {
@@ -65,7 +70,7 @@ export async function inputAsTask(
       const taskId = created.task.taskId;
       // Not through `request`: its signal is the one that just aborted.
       void ctx.session
-        .request({ method: 'tasks/cancel', params: { taskId } }, GetTaskResultSchema)
+        .request({ method: 'tasks/cancel', params: { taskId } }, DeferredGetTaskResultSchema)
         .catch(() => undefined);
     }
     throw error;

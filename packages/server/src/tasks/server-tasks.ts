@@ -5,7 +5,7 @@ import {
   McpError,
   type RequestContext,
   type ServerCapabilities,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import {
   randomUuid,
   type StartTaskOptions,

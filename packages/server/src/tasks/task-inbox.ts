@@ -1,5 +1,11 @@
-import { ErrorCode, type InputRequests, McpError } from '@x/protocol';
-import { formatIssues, type TaskRun } from '@x/protocol/internal';
+import { ErrorCode, type InputRequests, McpError } from '@x/protocol/core';
+import {
+  fastAccepts,
+  formatIssues,
+  isDeferredUnloaded,
+  schemaOrLoad,
+  type TaskRun,
+} from '@x/protocol/internal';
 import type { InputRequestSpec } from '../input-requests.js';
 
 interface Waiting {
@@ -79,12 +85,29 @@ export class TaskInbox {
    * inputResponses mapped to a key that is not currently outstanding"); -32602 when an answer to an
    * outstanding key does not parse (nothing is answered then).
    */
-  answer(responses: Record<string, unknown>): void {
+  answer(responses: Record<string, unknown>): Promise<void> {
+    // Everyday answers pass their schema's fast check; a schema that must judge one is loaded first.
+    const loads: Promise<unknown>[] = [];
+    for (const key of Object.keys(responses)) {
+      const schema = this.#waiting.get(key)?.spec.resultSchema;
+      if (schema !== undefined && isDeferredUnloaded(schema) && !fastAccepts(schema, responses[key])) {
+        loads.push(Promise.resolve(schemaOrLoad(schema)));
+      }
+    }
+    if (loads.length === 0) return Promise.resolve(this.#answerNow(responses));
+    return Promise.all(loads).then(() => this.#answerNow(responses));
+  }
+
+  #answerNow(responses: Record<string, unknown>): void {
     const parsed: [Waiting, unknown, string][] = [];
     for (const key of Object.keys(responses)) {
       const waiting = this.#waiting.get(key);
       if (waiting === undefined) continue;
-      const result = waiting.spec.resultSchema.safeParse(responses[key]);
+      const value = responses[key];
+      const schema = waiting.spec.resultSchema;
+      const result = fastAccepts(schema, value)
+        ? { success: true as const, data: value }
+        : schema.safeParse(value);
       if (!result.success) {
         throw new McpError(
           ErrorCode.InvalidParams,

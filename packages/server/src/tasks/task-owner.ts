@@ -1,4 +1,4 @@
-import type { AuthInfo } from '@x/protocol';
+import type { AuthInfo } from '@x/protocol/core';
 import { principalOf, subjectOf } from '@x/protocol/http';
 
 /**

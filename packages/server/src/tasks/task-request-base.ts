@@ -8,7 +8,7 @@ import type {
   RequestContext,
   RequestId,
   RequestInfo,
-} from '@x/protocol';
+} from '@x/protocol/core';
 import type { TaskRun } from '@x/protocol/internal';
 
 /**

@@ -1,4 +1,4 @@
-import type { OutgoingNotification, OutgoingRequest, ProgressUpdate, RequestContext } from '@x/protocol';
+import type { OutgoingNotification, OutgoingRequest, ProgressUpdate, RequestContext } from '@x/protocol/core';
 import { PROGRESS_NOTIFICATION, type TaskRun, withRelatedTask } from '@x/protocol/internal';
 import type { ServerSession } from '../session/server-session.js';
 import { TaskRequestBase } from './task-request-base.js';

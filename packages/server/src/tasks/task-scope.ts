@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type RequestContext } from '@x/protocol';
+import { ErrorCode, McpError, type RequestContext } from '@x/protocol/core';
 import type { TaskRun } from '@x/protocol/internal';
 import type { InputOptions, InputRequestSpec } from '../input-requests.js';
 

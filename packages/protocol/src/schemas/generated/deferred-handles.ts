@@ -6,23 +6,28 @@ import {
   isCallToolResult,
   isCancelTaskResult,
   isCancelledNotificationParams,
+  isCompleteRequestParams,
   isCompleteResult,
   isCreateMessageRequestParams,
+  isCreateMessageResult,
   isCreateTaskHandle,
   isCreateTaskResult,
   isDetailedTask,
   isDiscoverResult,
   isElicitRequestParams,
+  isElicitResult,
   isElicitationCompleteNotificationParams,
   isGetPromptResult,
   isGetTaskPayloadResult,
   isGetTaskResult,
+  isInitializeRequestParams,
   isInitializeResult,
   isInputRequiredResult,
   isListPromptsResult,
   isListResourceTemplatesResult,
   isListResourcesResult,
   isListRootsRequestParams,
+  isListRootsResult,
   isListTasksResult,
   isListToolsResult,
   isLoggingMessageNotificationParams,
@@ -32,6 +37,7 @@ import {
   isResourceUpdatedNotificationParams,
   isResult,
   isSubscriptionsAcknowledgedNotificationParams,
+  isSubscriptionsListenRequestParams,
   isSubscriptionsListenResult,
   isTaskStatusNotificationParams,
 } from './checks.js';
@@ -42,10 +48,14 @@ export const DeferredCallToolResultSchema = /* @__PURE__ */ deferredHandle('Call
 export const DeferredCancelTaskResultSchema = /* @__PURE__ */ deferredHandle('CancelTaskResultSchema', isCancelTaskResult);
 /** `CancelledNotificationParamsSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredCancelledNotificationParamsSchema = /* @__PURE__ */ deferredHandle('CancelledNotificationParamsSchema', isCancelledNotificationParams);
+/** `CompleteRequestParamsSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
+export const DeferredCompleteRequestParamsSchema = /* @__PURE__ */ deferredHandle('CompleteRequestParamsSchema', isCompleteRequestParams);
 /** `CompleteResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredCompleteResultSchema = /* @__PURE__ */ deferredHandle('CompleteResultSchema', isCompleteResult);
 /** `CreateMessageRequestParamsSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredCreateMessageRequestParamsSchema = /* @__PURE__ */ deferredHandle('CreateMessageRequestParamsSchema', isCreateMessageRequestParams);
+/** `CreateMessageResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
+export const DeferredCreateMessageResultSchema = /* @__PURE__ */ deferredHandle('CreateMessageResultSchema', isCreateMessageResult);
 /** `CreateTaskHandleSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredCreateTaskHandleSchema = /* @__PURE__ */ deferredHandle('CreateTaskHandleSchema', isCreateTaskHandle);
 /** `CreateTaskResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
@@ -56,6 +66,8 @@ export const DeferredDetailedTaskSchema = /* @__PURE__ */ deferredHandle('Detail
 export const DeferredDiscoverResultSchema = /* @__PURE__ */ deferredHandle('DiscoverResultSchema', isDiscoverResult);
 /** `ElicitRequestParamsSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredElicitRequestParamsSchema = /* @__PURE__ */ deferredHandle('ElicitRequestParamsSchema', isElicitRequestParams);
+/** `ElicitResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
+export const DeferredElicitResultSchema = /* @__PURE__ */ deferredHandle('ElicitResultSchema', isElicitResult);
 /** `ElicitationCompleteNotificationParamsSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredElicitationCompleteNotificationParamsSchema = /* @__PURE__ */ deferredHandle('ElicitationCompleteNotificationParamsSchema', isElicitationCompleteNotificationParams);
 /** `GetPromptResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
@@ -64,6 +76,8 @@ export const DeferredGetPromptResultSchema = /* @__PURE__ */ deferredHandle('Get
 export const DeferredGetTaskPayloadResultSchema = /* @__PURE__ */ deferredHandle('GetTaskPayloadResultSchema', isGetTaskPayloadResult);
 /** `GetTaskResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredGetTaskResultSchema = /* @__PURE__ */ deferredHandle('GetTaskResultSchema', isGetTaskResult);
+/** `InitializeRequestParamsSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
+export const DeferredInitializeRequestParamsSchema = /* @__PURE__ */ deferredHandle('InitializeRequestParamsSchema', isInitializeRequestParams);
 /** `InitializeResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredInitializeResultSchema = /* @__PURE__ */ deferredHandle('InitializeResultSchema', isInitializeResult);
 /** `InputRequiredResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
@@ -76,6 +90,8 @@ export const DeferredListResourceTemplatesResultSchema = /* @__PURE__ */ deferre
 export const DeferredListResourcesResultSchema = /* @__PURE__ */ deferredHandle('ListResourcesResultSchema', isListResourcesResult);
 /** `ListRootsRequestParamsSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredListRootsRequestParamsSchema = /* @__PURE__ */ deferredHandle('ListRootsRequestParamsSchema', isListRootsRequestParams);
+/** `ListRootsResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
+export const DeferredListRootsResultSchema = /* @__PURE__ */ deferredHandle('ListRootsResultSchema', isListRootsResult);
 /** `ListTasksResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredListTasksResultSchema = /* @__PURE__ */ deferredHandle('ListTasksResultSchema', isListTasksResult);
 /** `ListToolsResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
@@ -94,6 +110,8 @@ export const DeferredResourceUpdatedNotificationParamsSchema = /* @__PURE__ */ d
 export const DeferredResultSchema = /* @__PURE__ */ deferredHandle('ResultSchema', isResult);
 /** `SubscriptionsAcknowledgedNotificationParamsSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredSubscriptionsAcknowledgedNotificationParamsSchema = /* @__PURE__ */ deferredHandle('SubscriptionsAcknowledgedNotificationParamsSchema', isSubscriptionsAcknowledgedNotificationParams);
+/** `SubscriptionsListenRequestParamsSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
+export const DeferredSubscriptionsListenRequestParamsSchema = /* @__PURE__ */ deferredHandle('SubscriptionsListenRequestParamsSchema', isSubscriptionsListenRequestParams);
 /** `SubscriptionsListenResultSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
 export const DeferredSubscriptionsListenResultSchema = /* @__PURE__ */ deferredHandle('SubscriptionsListenResultSchema', isSubscriptionsListenResult);
 /** `TaskStatusNotificationParamsSchema` as a deferred handle: its check, and the zod schema only when a value fails it. */
