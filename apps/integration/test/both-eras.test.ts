@@ -122,9 +122,11 @@ describe('one server definition, both eras', () => {
       const tools = await client.listTools();
       expect(tools.tools.map((t) => t.name)).toEqual(['book']);
       const listRequest = sent.find((m) => 'method' in m && m.method === 'tools/list') as {
+        id: number;
         params?: Record<string, unknown>;
       };
-      expect(listRequest.params?.['_meta']).toBeUndefined();
+      // Only the progress token (asked by default, the request id), none of the modern envelope's keys.
+      expect(listRequest.params?.['_meta']).toEqual({ progressToken: listRequest.id });
     }
   });
 });

@@ -145,7 +145,7 @@ async function open(options: OpenOptions) {
 
 /** Connect, list, call, progress and an elicitation answered in the page: the same on every transport. */
 async function exercise(id: string) {
-  expect(await inPage('listTools', id)).toEqual(['echo', 'blob', 'progress', 'wait', 'ask']);
+  expect(await inPage('listTools', id)).toEqual(['echo', 'blob', 'progress', 'long', 'wait', 'ask']);
   expect(await inPage('call', id, 'echo', { text: 'from the page' })).toEqual({
     text: 'from the page',
     progress: [],

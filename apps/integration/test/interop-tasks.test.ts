@@ -92,7 +92,11 @@ describe('official v1 client → x-mcp server (tasks)', () => {
     const taskId = (messages[0]!['task'] as { taskId: string }).taskId;
     expect(result._meta[RELATED]).toEqual({ taskId });
     expect(asked).toEqual([
-      expect.objectContaining({ message: 'Seat for Porto?', _meta: { [RELATED]: { taskId } } }),
+      // The server's elicitation asks for progress too (resetTimeoutOnProgress is on).
+      expect.objectContaining({
+        message: 'Seat for Porto?',
+        _meta: { [RELATED]: { taskId }, progressToken: expect.any(Number) },
+      }),
     ]);
 
     expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'completed' });

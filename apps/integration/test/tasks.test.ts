@@ -119,7 +119,7 @@ describe('tasks end to end', () => {
     expect(seen).toContain('input_required');
     expect(progress).toEqual([1, 2]);
     const taskId = (result._meta?.[RELATED] as { taskId: string } | undefined)?.taskId;
-    expect(asked[0]?.['_meta']).toEqual({ [RELATED]: { taskId } });
+    expect(asked[0]?.['_meta']).toEqual({ [RELATED]: { taskId }, progressToken: expect.any(Number) });
 
     // The elicitation went out with the client's tasks/result request.
     const resultRequest = sent.find((m) => 'method' in m && m.method === 'tasks/result') as { id: RequestId };
@@ -158,7 +158,7 @@ describe('tasks end to end', () => {
       expect(seen).toContain('input_required');
       expect(asked).toHaveLength(1);
       const taskId = (result._meta?.[RELATED] as { taskId: string } | undefined)?.taskId;
-      expect(asked[0]?.['_meta']).toEqual({ [RELATED]: { taskId } });
+      expect(asked[0]?.['_meta']).toEqual({ [RELATED]: { taskId }, progressToken: expect.any(Number) });
 
       const resultRequest = sent.find((m) => 'method' in m && m.method === 'tasks/result') as {
         id: RequestId;

@@ -62,7 +62,13 @@ export interface ClientOptions {
   probeTimeout?: number | undefined;
   /** Default idle timeout of requests in ms. Default 60 000. */
   timeout?: number | undefined;
-  /** Whether progress restarts the idle timeout. Default true. */
+  /**
+   * Whether progress restarts the idle timeout. Default true. While on, every request with a finite
+   * timeout asks for progress (`_meta.progressToken`) even without an `onprogress` callback, so a
+   * server that reports keeps a long call alive up to `maxTotalTimeout`; `ping`, `initialize`,
+   * `server/discover`, `logging/setLevel` and task polls never ask (`PROGRESS_UNASKED_METHODS`). Off:
+   * only requests with `onprogress` carry a token.
+   */
   resetTimeoutOnProgress?: boolean | undefined;
   /** Hard maximum of a request in ms, progress or not. Default 600 000. */
   maxTotalTimeout?: number | undefined;

@@ -53,20 +53,29 @@ describe('legacy requests', () => {
     const generic = await client.request({ method: 'tools/call', params: { name: 'gen' } });
     expect(generic.content).toEqual([text('gen')]);
 
+    // Every request but ping and logging/setLevel asks for progress (its id as the token), so a server
+    // that reports keeps a long request alive although no onprogress was given.
+    const token = (id: number) => ({ _meta: { progressToken: id } });
     expect(wire.map((m) => ('method' in m ? [m.method, 'params' in m ? m.params : undefined] : m))).toEqual([
       ['ping', undefined],
-      ['completion/complete', { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } }],
+      [
+        'completion/complete',
+        { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' }, ...token(3) },
+      ],
       ['logging/setLevel', { level: 'warning' }],
-      ['prompts/list', undefined],
-      ['prompts/get', { name: 'p', arguments: { a: '1' } }],
-      ['resources/list', undefined],
-      ['resources/templates/list', undefined],
-      ['resources/read', { uri: 'a:1' }],
-      ['resources/subscribe', { uri: 'a:1' }],
-      ['resources/unsubscribe', { uri: 'a:1' }],
-      ['tools/list', undefined],
-      ['tools/call', { name: 'echo', arguments: { x: 1 } }],
-      ['tools/call', { name: 'gen' }],
+      ['prompts/list', token(5)],
+      ['prompts/get', { name: 'p', arguments: { a: '1' }, ...token(6) }],
+      ['resources/list', token(7)],
+      ['resources/templates/list', token(8)],
+      ['resources/read', { uri: 'a:1', ...token(9) }],
+      ['resources/subscribe', { uri: 'a:1', ...token(10) }],
+      ['resources/unsubscribe', { uri: 'a:1', ...token(11) }],
+      ['tools/list', token(12)],
+      ['tools/call', { name: 'echo', arguments: { x: 1 }, ...token(13) }],
+      ['tools/call', { name: 'gen', ...token(14) }],
+    ]);
+    expect(wire.flatMap((m) => ('id' in m && 'method' in m && m.method === 'ping' ? [m.id] : []))).toEqual([
+      2,
     ]);
     // Ids are fresh and no legacy request carries the modern envelope.
     expect(new Set(wire.map((m) => ('id' in m ? m.id : undefined))).size).toBe(wire.length);

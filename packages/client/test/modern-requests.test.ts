@@ -47,6 +47,8 @@ describe('modern era requests', () => {
     const [list, get] = [requests('tools/list')[0], requests('prompts/get')[0]];
     expect(meta(list)).toEqual({
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      // Asked although no onprogress was given: progress keeps a long request alive.
+      progressToken: list?.id,
       // The client follows task handles, so it declares the tasks extension (SEP-2663).
       'io.modelcontextprotocol/clientCapabilities': {
         sampling: {},
@@ -56,6 +58,7 @@ describe('modern era requests', () => {
     });
     expect(meta(get)).toEqual({
       ...meta(list),
+      progressToken: get?.id,
       'io.modelcontextprotocol/logLevel': 'debug',
       traceparent: '00-abc-def-01',
     });
@@ -122,14 +125,14 @@ describe('modern era requests', () => {
         roots: { roots: [{ uri: 'file:///src' }] },
       },
       requestState: STATE,
-      _meta: meta(calls[0]),
+      _meta: { ...meta(calls[0]), progressToken: calls[1]?.id },
     });
     // A round without inputRequests is retried at once, echoing only the new state.
     expect(calls[2]?.params).toEqual({
       name: 'deploy',
       arguments: { env: 'prod' },
       requestState: `${STATE}2`,
-      _meta: meta(calls[0]),
+      _meta: { ...meta(calls[0]), progressToken: calls[2]?.id },
     });
     expect(meta(calls[0])?.['io.modelcontextprotocol/clientCapabilities']).toEqual({
       elicitation: { form: {} },

@@ -212,7 +212,14 @@ describe('retry policy', () => {
     const calls = peer.requests('tools/call') as JSONRPCRequest[];
     expect(calls).toHaveLength(3);
     expect(calls[2]!.id).not.toBe(calls[1]!.id);
-    expect(calls[2]!.params).toEqual(calls[1]!.params);
+    // Byte for byte but the progress token, which is each attempt's own id.
+    const withToken = (call: JSONRPCRequest, id: unknown) => ({
+      ...call.params,
+      _meta: { ...(call.params?.['_meta'] as object), progressToken: id },
+    });
+    expect(calls[2]!.params).toEqual(withToken(calls[1]!, calls[2]!.id));
+    const meta = calls[2]!.params?.['_meta'] as Record<string, unknown> | undefined;
+    expect(meta?.['progressToken']).toBe(calls[2]!.id);
     expect(calls[2]!.params?.['requestState']).toBe(STATE);
     await client.close();
   });

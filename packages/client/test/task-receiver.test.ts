@@ -50,7 +50,7 @@ describe('client as task receiver', () => {
     const taskId = task['taskId'] as string;
     // The handler sees the plain request.
     await expect.poll(() => seen.length).toBe(1);
-    expect(seen[0]?.params).toEqual(SAMPLE);
+    expect(seen[0]?.params).toEqual({ ...SAMPLE, _meta: { progressToken: 1 } });
     expect(await ask('tasks/get', { taskId })).toEqual(task);
     expect(await ask('tasks/list', {})).toEqual({ tasks: [task] });
     release();

@@ -59,13 +59,20 @@ describe('client as task requestor', () => {
     const created = await client.callToolAsTask({ name: 'render', arguments: { scene: 1 } }, { ttl: 5_000 });
     expect(created).toEqual({ task: task('working') });
     expect(requests().map((r) => [r.method, r.params])).toEqual([
-      ['tools/list', undefined],
+      ['tools/list', { _meta: { progressToken: 2 } }],
       // "To create a task, requestors send a request with the task field included in the request params."
-      ['tools/call', { name: 'render', arguments: { scene: 1 }, task: { ttl: 5_000 } }],
+      [
+        'tools/call',
+        { name: 'render', arguments: { scene: 1 }, task: { ttl: 5_000 }, _meta: { progressToken: 3 } },
+      ],
     ]);
     // The second call knows the tool already, and without a ttl sends `task: {}`.
     await client.callToolAsTask({ name: 'render' });
-    expect(requests('tools/call')[1]?.params).toEqual({ name: 'render', task: {} });
+    expect(requests('tools/call')[1]?.params).toEqual({
+      name: 'render',
+      task: {},
+      _meta: { progressToken: 4 },
+    });
   });
 
   it('refuses tools whose taskSupport is absent or forbidden, and servers without the capability', async () => {
@@ -219,7 +226,7 @@ describe('callToolInTask', () => {
     expect(result.content).toEqual([text('answer: accept')]);
     // "When the requestor encounters the input_required status, it SHOULD preemptively call tasks/result."
     expect(methods(requests())).toEqual(['tools/list', 'tools/call', 'tasks/get', 'tasks/result']);
-    expect(asked?.['_meta']).toEqual({ [RELATED]: { taskId: 'task-1' } });
+    expect(asked?.['_meta']).toEqual({ [RELATED]: { taskId: 'task-1' }, progressToken: 1 });
   });
 
   it('aborting the signal stops polling and cancels the task', async () => {

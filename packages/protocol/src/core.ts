@@ -124,6 +124,7 @@ export {
   DEFAULT_MAX_INPUT_ROUNDS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_UNCANCELLABLE_METHODS,
+  PROGRESS_UNASKED_METHODS,
   HeartbeatTimeoutError,
   Protocol,
 } from './engine/index.js';

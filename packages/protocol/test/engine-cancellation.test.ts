@@ -19,8 +19,9 @@ describe('engine: cancelling outgoing requests', () => {
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
     await afterMicrotasks(20);
+    // Asked for progress although no callback was given (resetTimeoutOnProgress is on).
     expect(wire).toEqual([
-      { jsonrpc: '2.0', id: 1, method: 'slow' },
+      { jsonrpc: '2.0', id: 1, method: 'slow', params: { _meta: { progressToken: 1 } } },
       {
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
@@ -265,7 +266,12 @@ describe('engine: cancelled incoming requests', () => {
     await afterMicrotasks(20);
     const nestedRequest = serverSent[0]!;
     expect(nestedRequest).toEqual({
-      message: { jsonrpc: '2.0', id: 1, method: 'sampling/createMessage' },
+      message: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'sampling/createMessage',
+        params: { _meta: { progressToken: 1 } },
+      },
       options: expect.objectContaining({ relatedRequestId: 1 }),
     });
     controller.abort('stop');

@@ -45,7 +45,9 @@ describe('engine: capability assertions', () => {
     expect(engine.pendingRequestCount).toBe(0);
     void engine.request({ method: 'tools/list' }, Empty).catch(() => {});
     await afterMicrotasks(20);
-    expect(wire).toEqual([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }]);
+    expect(wire).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { progressToken: 1 } } },
+    ]);
     await engine.close();
   });
 
@@ -129,7 +131,12 @@ describe('engine: request context', () => {
         options: { relatedRequestId: 42 },
       },
       {
-        message: { jsonrpc: '2.0', id: 1, method: 'elicitation/create', params: { message: 'ok?' } },
+        message: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'elicitation/create',
+          params: { message: 'ok?', _meta: { progressToken: 1 } },
+        },
         options: expect.objectContaining({ relatedRequestId: 42 }),
       },
     ]);

@@ -116,9 +116,11 @@ describe('engine: close', () => {
     await engine.connect(a);
     void engine.request({ method: 'y' }, Empty).catch(() => {});
     await afterMicrotasks(20);
-    expect(wire).toEqual([{ jsonrpc: '2.0', id: 1, method: 'x' }]);
+    expect(wire).toEqual([{ jsonrpc: '2.0', id: 1, method: 'x', params: { _meta: { progressToken: 1 } } }]);
     // Ids keep counting across connections, so a late answer to an old request cannot be mistaken.
-    expect(received).toEqual([{ jsonrpc: '2.0', id: 2, method: 'y' }]);
+    expect(received).toEqual([
+      { jsonrpc: '2.0', id: 2, method: 'y', params: { _meta: { progressToken: 2 } } },
+    ]);
     await engine.close();
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ErrorCode, McpError } from '../src/errors.js';
 import type { JSONRPCRequest } from '../src/jsonrpc.js';
+import { Protocol } from '../src/engine/protocol.js';
 import { enginePair, engineWithRawPeer } from './engine-helpers.js';
 import { afterMicrotasks } from '@x/test-kit';
 
@@ -10,7 +11,8 @@ const Value = z.object({ value: z.number() });
 
 describe('engine: id correlation', () => {
   it('issues monotonically increasing ids per engine and omits absent params', async () => {
-    const { engine, wire } = await engineWithRawPeer();
+    // Without progress asked for (resetTimeoutOnProgress off), a request without params has none.
+    const { engine, wire } = await engineWithRawPeer(new Protocol({ resetTimeoutOnProgress: false }));
     void engine.request({ method: 'a' }, Empty).catch(() => {});
     void engine.request({ method: 'b', params: { x: 1 } }, Empty).catch(() => {});
     void engine.request({ method: 'c' }, Empty).catch(() => {});

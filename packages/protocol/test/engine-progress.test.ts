@@ -49,7 +49,7 @@ describe('engine: progress (outgoing requests)', () => {
   it('leaves params untouched (same object) when no progress is asked for', async () => {
     const { engine, sent } = await engineWithRawPeer();
     const params = { a: 1 };
-    void engine.request({ method: 'x', params }, Empty).catch(() => {});
+    void engine.request({ method: 'x', params }, Empty, { resetTimeoutOnProgress: false }).catch(() => {});
     expect((sent[0]!.message as JSONRPCRequest).params).toBe(params);
     await engine.close();
   });

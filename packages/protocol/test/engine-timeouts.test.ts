@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ConnectionClosedError, RequestTimeoutError } from '../src/errors.js';
-import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, Protocol } from '../src/engine/index.js';
+import {
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  PROGRESS_UNASKED_METHODS,
+  Protocol,
+} from '../src/engine/index.js';
 import { engineWithRawPeer } from './engine-helpers.js';
 import { afterMicrotasks, afterNextTick } from '@x/test-kit';
 
@@ -40,7 +45,7 @@ describe('engine: timeouts', () => {
     });
     await afterMicrotasks(20);
     expect(wire).toEqual([
-      { jsonrpc: '2.0', id: 1, method: 'slow' },
+      { jsonrpc: '2.0', id: 1, method: 'slow', params: { _meta: { progressToken: 1 } } },
       {
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
@@ -151,6 +156,63 @@ describe('engine: timeouts', () => {
     expect(settled).toBe(false); // 4.5 s total, well past the 1 s idle timeout
     await vi.advanceTimersByTimeAsync(999);
     expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await pending).toBeInstanceOf(RequestTimeoutError);
+  });
+
+  it('asks for progress without a callback, so a peer that reports keeps the request alive', async () => {
+    const { engine, inject, wire } = await engineWithRawPeer();
+    let settled = false;
+    const pending = engine
+      .request({ method: 'tools/call', params: { name: 'build' } }, Empty, { timeout: 1_000 })
+      .finally(() => {
+        settled = true;
+      })
+      .catch((e: unknown) => e);
+    await afterMicrotasks(5);
+    expect(wire[0]).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'build', _meta: { progressToken: 1 } },
+    });
+    for (let i = 1; i <= 5; i++) {
+      await vi.advanceTimersByTimeAsync(900);
+      await inject(progress(1, i));
+    }
+    expect(settled).toBe(false); // 4.5 s, no onprogress given
+    await inject({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(await pending).toEqual({});
+  });
+
+  it('asks no progress for ping, initialize and task polls, with resetTimeoutOnProgress off, nor without a timeout', async () => {
+    const { engine, wire } = await engineWithRawPeer();
+    for (const method of PROGRESS_UNASKED_METHODS) {
+      void engine.request({ method }, Empty).catch(() => {});
+    }
+    void engine.request({ method: 'tools/call' }, Empty, { resetTimeoutOnProgress: false }).catch(() => {});
+    void engine
+      .request({ method: 'tools/call' }, Empty, { timeout: Number.POSITIVE_INFINITY })
+      .catch(() => {});
+    // A token the caller set is kept as it is (a task's token outlives the request that carried it).
+    const own = { _meta: { progressToken: 'task-7' } };
+    void engine.request({ method: 'tools/call', params: own }, Empty).catch(() => {});
+    await afterMicrotasks(5);
+    const paramsOf = wire.map((m) => ('params' in m ? m.params : undefined));
+    expect(paramsOf).toEqual([...PROGRESS_UNASKED_METHODS.map(() => undefined), undefined, undefined, own]);
+    expect(PROGRESS_UNASKED_METHODS).toEqual(
+      expect.arrayContaining(['ping', 'initialize', 'server/discover']),
+    );
+    await engine.close();
+  });
+
+  it('a request that asked without a callback still times out when progress stops', async () => {
+    const { engine, inject } = await engineWithRawPeer();
+    const pending = engine.request({ method: 'long' }, Empty, { timeout: 1_000 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(900);
+    await inject(progress(1, 1));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(engine.pendingRequestCount).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(await pending).toBeInstanceOf(RequestTimeoutError);
   });

@@ -41,7 +41,8 @@ describe('elicitation inside a task', () => {
       mode: 'form',
       message: 'Which region?',
       requestedSchema: { type: 'object', properties: { region: { type: 'string' } } },
-      _meta: { [RELATED]: { taskId } },
+      // The server asks for progress too (resetTimeoutOnProgress is on): a slow client stays alive.
+      _meta: { [RELATED]: { taskId }, progressToken: expect.any(Number) },
     });
     expect(seen).toHaveLength(1);
     // Routed with the tasks/result request (its stream, on Streamable HTTP).

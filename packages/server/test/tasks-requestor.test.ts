@@ -68,6 +68,7 @@ describe('server as task requestor (ctx.sample with a task)', () => {
           maxTokens: 50,
           // "To create a task, requestors send a request with the task field included in the request params."
           task: { ttl: 5_000 },
+          _meta: { progressToken: 1 },
         },
       ],
       ['tasks/get', { taskId: 'client-task-1' }],

@@ -45,3 +45,24 @@ export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
  * ```
  */
 export const DEFAULT_UNCANCELLABLE_METHODS: readonly string[] = ['initialize'];
+
+/**
+ * Requests that never carry a progress token unless the caller passes `onprogress`: the handshake, the
+ * liveness check and those a peer answers from state it holds (log level, task status). Every other request with a finite timeout and
+ * `resetTimeoutOnProgress` on asks for progress even without a callback, so a peer that reports
+ * progress keeps a long request alive up to `maxTotalTimeout` (spec: basic/utilities/progress).
+ *
+ * @example
+ * ```ts
+ * if (!PROGRESS_UNASKED_METHODS.includes(request.method)) console.log('asks for progress by default');
+ * ```
+ */
+export const PROGRESS_UNASKED_METHODS: readonly string[] = [
+  'ping',
+  'initialize',
+  'server/discover',
+  'logging/setLevel',
+  'tasks/get',
+  'tasks/list',
+  'tasks/cancel',
+];

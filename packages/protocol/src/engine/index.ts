@@ -10,6 +10,7 @@ export {
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_UNCANCELLABLE_METHODS,
+  PROGRESS_UNASKED_METHODS,
 } from './defaults.js';
 export { formatIssues } from './format-issues.js';
 export { parseParams } from './handlers.js';

@@ -69,6 +69,8 @@ export class PendingRequest {
     // The request's own stream on a per-request-stream transport, closed when the request is given up.
     stream: CancelHandle | undefined,
     onAbort: (request: PendingRequest) => void,
+    // The request carries a progress token: without a callback, progress still moves its timeout.
+    asksProgress: boolean,
   ) {
     this.id = id;
     this.method = method;
@@ -81,14 +83,14 @@ export class PendingRequest {
     this.lastActivity = this.startedAt;
     if (options === undefined) {
       this.relatedRequestId = undefined;
-      this.onprogress = undefined;
+      this.onprogress = asksProgress ? keepAlive : undefined;
       this.signal = undefined;
       this.timeout = defaults.timeout;
       this.maxTotalTimeout = defaults.maxTotalTimeout;
       this.resetTimeoutOnProgress = defaults.resetTimeoutOnProgress;
     } else {
       this.relatedRequestId = options.relatedRequestId;
-      this.onprogress = options.onprogress;
+      this.onprogress = options.onprogress ?? (asksProgress ? keepAlive : undefined);
       this.signal = options.signal;
       this.timeout = options.timeout ?? defaults.timeout;
       this.maxTotalTimeout = options.maxTotalTimeout ?? defaults.maxTotalTimeout;
@@ -173,8 +175,18 @@ export class PendingRequests {
     schema: ZodSchema,
     options: RequestOptions | undefined,
     stream: CancelHandle | undefined,
+    asksProgress = options?.onprogress !== undefined,
   ): Promise<unknown> {
-    const request = new PendingRequest(id, method, schema, options, this.#defaults, stream, this.#abort);
+    const request = new PendingRequest(
+      id,
+      method,
+      schema,
+      options,
+      this.#defaults,
+      stream,
+      this.#abort,
+      asksProgress,
+    );
     const promise = new Promise((resolve, reject) => {
       request.resolve = resolve;
       request.reject = reject;
@@ -353,6 +365,9 @@ export class PendingRequests {
     this.#onGiveUp(request, reasonText(reason));
   };
 }
+
+/** The callback of a request that asked for progress only to stay alive (`PendingRequest.onprogress`). */
+function keepAlive(): void {}
 
 function unsettled(): void {}
 

@@ -29,6 +29,7 @@ import {
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_UNCANCELLABLE_METHODS,
+  PROGRESS_UNASKED_METHODS,
 } from './defaults.js';
 import {
   type NotificationHandlerEntry,
@@ -80,6 +81,7 @@ import type {
 
 /** Shared by every engine built without `uncancellableMethods` (one Set, not one per session). */
 const DEFAULT_UNCANCELLABLE: ReadonlySet<string> = new Set(DEFAULT_UNCANCELLABLE_METHODS);
+const PROGRESS_UNASKED: ReadonlySet<string> = new Set(PROGRESS_UNASKED_METHODS);
 
 /**
  * The request timeouts of an engine whose options set none. Not frozen: a frozen object has its own
@@ -356,14 +358,14 @@ export class Protocol implements RequestContextHost {
     options?.onrequestid?.(id);
     // A stream handle only where the transport has a stream per request to close.
     const stream = transport.hasPerRequestStream === true ? new CancelHandle() : undefined;
-    const onprogress = options?.onprogress;
     // The token is the id: unique among active requests, as the spec requires (basic/utilities/progress).
-    const params = onprogress === undefined ? request.params : withProgressToken(request.params, id);
+    const asksProgress = this.#asksProgress(request, options);
+    const params = asksProgress ? withProgressToken(request.params, id) : request.params;
     const message: JSONRPCRequest =
       params === undefined
         ? { jsonrpc: JSONRPC_VERSION, id, method: request.method }
         : { jsonrpc: JSONRPC_VERSION, id, method: request.method, params };
-    const result = pending.track(id, request.method, resultSchema, options, stream);
+    const result = pending.track(id, request.method, resultSchema, options, stream, asksProgress);
     try {
       const sent = transport.send(message, transportOptions(options, stream));
       if (sent !== SENT && isThenable(sent)) failOnRejection(sent, pending, id);
@@ -371,6 +373,23 @@ export class Protocol implements RequestContextHost {
       pending.fail(id, error);
     }
     return result as Promise<z.output<S>>;
+  }
+
+  /**
+   * Whether a request carries `_meta.progressToken`: always with `onprogress`; otherwise when progress
+   * would keep it alive (`resetTimeoutOnProgress` on, a finite timeout) and the method is not one
+   * answered at once (`PROGRESS_UNASKED_METHODS`) and the caller set no token of its own. Without the token a server cannot report, and a
+   * long tool that would report every second still fails at the timeout.
+   */
+  #asksProgress(request: OutgoingRequest, options: RequestOptions | undefined): boolean {
+    if (options?.onprogress !== undefined) return true;
+    const defaults = this.#defaults;
+    if (!(options?.resetTimeoutOnProgress ?? defaults.resetTimeoutOnProgress)) return false;
+    if ((options?.timeout ?? defaults.timeout) === Number.POSITIVE_INFINITY) return false;
+    if (PROGRESS_UNASKED.has(request.method)) return false;
+    // A token the caller set itself (a task's, kept across its polls) is the caller's to route.
+    const meta = request.params?.['_meta'];
+    return !(typeof meta === 'object' && meta !== null && 'progressToken' in meta);
   }
 
   /**

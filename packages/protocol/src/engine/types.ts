@@ -84,7 +84,11 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Idle timeout in ms; `Infinity` disables it. Default: `ProtocolOptions.timeout` (60 000). */
   timeout?: number | undefined;
-  /** Whether a progress notification restarts the idle timeout. Default: engine option (true). */
+  /**
+   * Whether a progress notification restarts the idle timeout. Default: engine option (true). While on
+   * (and the timeout finite), the request asks for progress even without `onprogress`, unless its method
+   * is in `PROGRESS_UNASKED_METHODS` or `params._meta` already has a token of the caller's.
+   */
   resetTimeoutOnProgress?: boolean | undefined;
   /** Hard limit in ms that progress cannot extend; `Infinity` disables it. Default: engine (600 000). */
   maxTotalTimeout?: number | undefined;

@@ -125,6 +125,8 @@ export interface StreamableHttpHandlerOptions {
   sessionPrincipal?: ((auth: AuthInfo) => string | undefined) | undefined;
   /**
    * Answer requests with one `application/json` body instead of an SSE stream. Default `false`.
+   * A JSON body carries no progress or log notifications before the answer, so a long tool cannot keep
+   * its call alive past the client's timeout: use SSE replies or a task for long tools.
    *
    * @default false
    */
