@@ -70,6 +70,18 @@ export class TranslatingSession {
           .notification({ method: 'notifications/message', params: { ...params } })
           .catch(() => undefined);
       },
+      taskStatus: (params) => {
+        // Only where this session forwards 2025-11-25 tasks: the host knows the upstream's task ids.
+        if (
+          this.#session === undefined ||
+          forwardedTasks(client, this.#session.protocolVersion) === undefined
+        ) {
+          return;
+        }
+        void this.#session
+          .notification({ method: 'notifications/tasks/status', params: { ...params } })
+          .catch(() => undefined);
+      },
       lost: () => this.#lose(),
     });
   }

@@ -1,5 +1,5 @@
 import type { Client } from '@x/client';
-import { ErrorCode, type LoggingLevel, McpError } from '@x/protocol/core';
+import { ErrorCode, type LoggingLevel, McpError, type TaskStatusNotificationParams } from '@x/protocol/core';
 import type { ServerContext } from '@x/server';
 import { bridgeLimitError } from './bridge-errors.js';
 import { followUpstream, type ListenFilter } from './upstream-listen.js';
@@ -12,6 +12,11 @@ export interface UpstreamListener {
   resourceUpdated(uri: string): void;
   /** A log that belongs to no forwarded request (a legacy downstream gets it as a session notification). */
   log(params: { level: LoggingLevel; data: unknown; logger?: string | undefined }): void;
+  /**
+   * A task of the upstream changed status (`notifications/tasks/status`, 2025-11-25): relayed where the
+   * bridge forwards that revision's tasks, so a host polling less often still hears of it.
+   */
+  taskStatus(params: TaskStatusNotificationParams): void;
   /** The upstream is gone for good (closed, or out of restarts). */
   lost(): void;
 }
@@ -171,6 +176,10 @@ export class UpstreamLink {
     client.on('promptsListChanged', () => each((l) => l.promptsListChanged()));
     client.on('resourcesListChanged', () => each((l) => l.resourcesListChanged()));
     client.on('resourceUpdated', ({ uri }) => each((l) => l.resourceUpdated(uri)));
+    // A shared upstream's tasks belong to one host each, and the notification does not say whose.
+    client.on('taskStatus', (params) => {
+      if (!this.shared) each((l) => l.taskStatus(params));
+    });
     client.on('log', (params) => {
       const ctx = this.#active.at(-1);
       if (ctx !== undefined) void ctx.log(params.level, params.data, params.logger).catch(() => undefined);

@@ -12,7 +12,7 @@ const SAME_LEGACY = DIRECTIONS.find((d) => d.id === 'same-legacy');
 const LEGACY_TO_MODERN = DIRECTIONS.find((d) => d.id === 'legacy-to-modern');
 
 describe('tasks between 2025-11-25 hops', { timeout: 60_000 }, () => {
-  it('declares the upstream tasks capability and forwards tools/call (task), tasks/list, tasks/get and tasks/cancel (tasks/result: the feature table)', async () => {
+  it('declares the upstream tasks capability, forwards tools/call (task), tasks/list, tasks/get and tasks/cancel (tasks/result: the feature table) and relays task status', async () => {
     if (SAME_LEGACY === undefined) throw new Error('no same-legacy direction');
     const h = await startHarness(SAME_LEGACY, cleanup);
     const handshake = h.up.in.find((m) => 'result' in m && 'capabilities' in (m.result as object)) as
@@ -20,6 +20,8 @@ describe('tasks between 2025-11-25 hops', { timeout: 60_000 }, () => {
       | undefined;
     expect(handshake?.result.capabilities.tasks).toBeDefined();
     expect(h.client.serverCapabilities?.tasks).toEqual(handshake?.result.capabilities.tasks);
+    const statuses: Array<{ taskId: string; status: string }> = [];
+    h.client.on('taskStatus', ({ taskId, status }) => statuses.push({ taskId, status }));
     const { task } = await h.client.callToolAsTask({ name: 'wait-task', arguments: {} }, { ttl: 60_000 });
     // The upstream's task id, unchanged: the bridge keeps no task of its own.
     const upstreamCreated = h.up.in.find(
@@ -31,6 +33,11 @@ describe('tasks between 2025-11-25 hops', { timeout: 60_000 }, () => {
     expect((await h.client.getTask(task.taskId)).status).toBe('working');
     expect((await h.client.cancelTask(task.taskId)).status).toBe('cancelled');
     await vi.waitFor(() => expect(h.cancelled).toEqual([true]), { timeout: 20_000 });
+    // The upstream's notifications/tasks/status reaches the host too (it may poll less often).
+    expect(methods(h.up.in)).toContain('notifications/tasks/status');
+    await vi.waitFor(() => expect(statuses).toContainEqual({ taskId: task.taskId, status: 'cancelled' }), {
+      timeout: 20_000,
+    });
     const up = methods(h.up.out);
     for (const method of ['tools/call', 'tasks/list', 'tasks/get', 'tasks/cancel'])
       expect(up).toContain(method);
