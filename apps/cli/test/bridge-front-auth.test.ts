@@ -2,7 +2,7 @@
 // network, issue #38), on each front that can check a bearer token: Streamable HTTP, legacy SSE,
 // WebSocket (the upgrade) and gRPC (the stream's metadata). The upstream is `x-mcp serve` over
 // Streamable HTTP; clients are the built CLI and, for gRPC, the x-mcp client library.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@x/client';
@@ -163,6 +163,31 @@ describe('bridge --auth-issuer (oidc-provider in-process)', { timeout: 120_000 }
     await listAndCall(url, []);
     const forged = await runCli(['tools', '--token', 'eyJhbGciOiJub25lIn0.e30.', url], { env });
     expect(forged.code).toBe(3);
+  });
+
+  it('--serve ws and grpc with --auth-audience: the same JWT opens them, a client without it is refused', async () => {
+    // The token login cached names the http front as its audience (RFC 8707): the other fronts take it
+    // when told that audience.
+    const [http] = as.resources;
+    const tokens = JSON.parse(await readFile(join(dir, 'config', 'tokens.json'), 'utf8')) as Record<
+      string,
+      { tokens?: { accessToken?: string } }
+    >;
+    const jwtFile = join(dir, 'jwt');
+    await writeFile(jwtFile, tokens[http as string]?.tokens?.accessToken ?? '', { mode: 0o600 });
+    for (const front of ['ws', 'grpc'] as const) {
+      const { url } = await bridge(front, [
+        '--auth-issuer',
+        as.issuer,
+        '--auth-audience',
+        http as string,
+        '--auth-scope',
+        'mcp:tools',
+      ]);
+      const anonymous = await runCli(['tools', url], { env });
+      expect(anonymous.code, front).toBe(3);
+      await listAndCall(url, ['--token-file', jwtFile]);
+    }
   });
 });
 
