@@ -1,6 +1,6 @@
 // `x-mcp serve --auth-token …` / `--auth-issuer …`: the example server as an OAuth protected resource
 // (MCP "Authorization"), built from @x/auth's resource-server pieces. Everything auth-related of `serve`
-// is here.
+// is here; `bridge` protects its fronts with the same pieces (`readFrontAuth`, `createServeAuth`).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthenticate } from '@x/protocol/http';
@@ -55,8 +55,8 @@ export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpe
 }
 
 /** Reads the `--auth-*` options of `serve` or `bridge`; undefined when none is given. */
-export function readFrontAuth(args: ParsedArgs, scope: FrontAuthScope): ServeAuthSpec | undefined {
-  const { command } = scope;
+export function readFrontAuth(args: ParsedArgs, where: FrontAuthScope): ServeAuthSpec | undefined {
+  const { command } = where;
   const one = (name: string): string | undefined => args.values.get(name)?.at(-1);
   const inline = one('auth-token');
   const secretFile = one('auth-token-file');
@@ -74,10 +74,10 @@ export function readFrontAuth(args: ParsedArgs, scope: FrontAuthScope): ServeAut
       throw new UsageError('--auth-audience and --auth-scope go with --auth-issuer', { command });
     return undefined;
   }
-  if (!scope.protectable.includes(scope.front)) {
-    const list = `${scope.protectable.slice(0, -1).join(', ')} and ${scope.protectable.at(-1)}`;
+  if (!where.protectable.includes(where.front)) {
+    const list = `${where.protectable.slice(0, -1).join(', ')} and ${where.protectable.at(-1)}`;
     throw new UsageError(
-      `--auth-token and --auth-issuer apply to ${scope.option} ${list}, not ${scope.front}${scope.why === undefined ? '' : ` (${scope.why})`}`,
+      `--auth-token and --auth-issuer apply to ${where.option} ${list}, not ${where.front}${where.why === undefined ? '' : ` (${where.why})`}`,
       { command },
     );
   }
