@@ -132,13 +132,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'bridge',
     usage:
-      'bridge [--serve http|sse|ws|grpc|stdio] [--shared] [--port <n>] [--host <address>] [--no-browser] [--client-id <id>] -- <command> [args…] | <url>',
+      'bridge [--serve http|sse|ws|grpc|stdio] [--shared] [--port <n>] [--host <address>] [--auth-token-file <path> | --auth-issuer <url> …] [--no-browser] [--client-id <id>] -- <command> [args…] | <url>',
     summary:
       'Put an MCP server on another transport and era: one upstream process (or connection) per downstream session',
     examples: [
       'x-mcp bridge --serve http --port 3000 -- npx @modelcontextprotocol/server-everything',
       'x-mcp bridge --serve stdio -- https://mcp.example.com/mcp',
       'x-mcp bridge --serve ws --port 0 -- http://127.0.0.1:3000/mcp',
+      'x-mcp bridge --serve grpc --auth-token-file ./secret -- http://127.0.0.1:3000/mcp   # then: x-mcp tools --token-file ./secret grpc://…',
     ],
     client: false,
   },
@@ -326,25 +327,37 @@ export const OPTIONS: readonly OptionSpec[] = [
     value: '<secret>',
     description:
       'http, sse: require "Authorization: Bearer <secret>" (401 with a challenge otherwise); visible in the process list, prefer --auth-token-file',
-    commands: ['serve'],
+    descriptions: {
+      bridge:
+        'http, sse, ws, grpc (not stdio: no front to protect): require "Authorization: Bearer <secret>" of every client (401, gRPC UNAUTHENTICATED otherwise); visible in the process list, prefer --auth-token-file',
+    },
+    commands: ['serve', 'bridge'],
   },
   {
     name: 'auth-token-file',
     value: '<path>',
     description: 'like --auth-token, the secret read from a file (surrounding white space ignored)',
-    commands: ['serve'],
+    commands: ['serve', 'bridge'],
   },
   {
     name: 'auth-issuer',
     value: '<url>',
     description: 'http, sse: require a JWT access token from this issuer, checked with its JWKS',
-    commands: ['serve'],
+    descriptions: {
+      bridge:
+        'http, sse, ws, grpc (not stdio): require a JWT access token from this issuer, checked with its JWKS',
+    },
+    commands: ['serve', 'bridge'],
   },
   {
     name: 'auth-audience',
     value: '<aud>',
     description: 'with --auth-issuer: the audience tokens must name (default: the server URL)',
-    commands: ['serve'],
+    descriptions: {
+      bridge:
+        'with --auth-issuer: the audience tokens must name (default: the front URL, http: form for ws; http://host:port/ for grpc)',
+    },
+    commands: ['serve', 'bridge'],
   },
   {
     name: 'auth-scope',
@@ -352,7 +365,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     repeatable: true,
     description:
       'with --auth-issuer: a scope every request needs, listed in the resource metadata (repeatable)',
-    commands: ['serve'],
+    commands: ['serve', 'bridge'],
   },
   { name: 'help', short: 'h', description: 'show help' },
   { name: 'version', short: 'V', description: 'print the x-mcp version' },

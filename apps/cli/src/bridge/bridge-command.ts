@@ -4,17 +4,22 @@ import { UsageError } from '../args/usage-error.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Terminal } from '../output/terminal.js';
 import type { ListeningServer } from '../serve/listening-server.js';
-import { type ServeOptions, serveHttp, serveSse, serveStdio, serveWs } from '../serve/serve-transports.js';
+import { readFrontAuth } from '../serve/serve-auth.js';
+import { type ServeOptions, serveHttp, serveSse, serveStdio } from '../serve/serve-transports.js';
 import { readClientCredentials, type UnresolvedCredentials } from './client-credentials.js';
 import { serveGrpc } from './grpc-front.js';
+import { serveWsFront } from './ws-front.js';
 
 const FRONTS = {
   http: { start: serveHttp, label: 'Streamable HTTP' },
   sse: { start: serveSse, label: 'legacy HTTP+SSE' },
-  ws: { start: serveWs, label: 'WebSocket' },
+  ws: { start: serveWsFront, label: 'WebSocket' },
   grpc: { start: serveGrpc, label: 'gRPC' },
   stdio: { start: serveStdio, label: 'stdio' },
 } as const satisfies Record<string, { start: (o: ServeOptions) => Promise<ListeningServer>; label: string }>;
+
+/** The fronts that check a bearer token (`--auth-*`): every network one. */
+const PROTECTABLE_FRONTS = ['http', 'sse', 'ws', 'grpc'] as const;
 
 /** The server being bridged: a command spawned per downstream session, or a URL connected per session. */
 type Upstream =
@@ -98,7 +103,7 @@ async function upstreamFactory(
 }
 
 /**
- * `x-mcp bridge --serve <http|sse|ws|grpc|stdio> [--shared] [--port N] [--host A] -- <command …|url>`: checks the
+ * `x-mcp bridge --serve <http|sse|ws|grpc|stdio> [--shared] [--port N] [--host A] [--auth-…] -- <command …|url>`: checks the
  * command line; the returned step serves the bridge until Ctrl-C (or stdin EOF with `--serve stdio`).
  */
 export function prepareBridge(
@@ -131,6 +136,14 @@ export function prepareBridge(
   }
   const port = readPort(args.values.get('port')?.at(-1));
   const host = args.values.get('host')?.at(-1) ?? '127.0.0.1';
+  // The front's own protection, independent of the upstream's (which OAuth or the process handles).
+  const frontAuth = readFrontAuth(args, {
+    command: 'bridge',
+    option: '--serve',
+    front: name,
+    protectable: PROTECTABLE_FRONTS,
+    why: 'stdio has no front to protect: its one client is the host that starts the bridge',
+  });
   const upstream = readUpstream(args.serverCommand);
   const auth: UpstreamAuth = {
     noBrowser: args.flags.has('no-browser'),
@@ -167,13 +180,30 @@ export function prepareBridge(
           terminal.errStyle.dim(`bridge: ${upstreamName} is back (restarted, re-initialized, re-subscribed)`),
         ),
     });
-    const running = await front.start({
-      // A session whose upstream cannot be reached is answered with -32000 and closed by the bridge.
-      server: { connect: (transport) => bridge.connect(transport).catch(() => undefined) },
-      host,
-      port,
-      onerror: report,
-    });
+    let protection: string | undefined;
+    const running = await front
+      .start({
+        // A session whose upstream cannot be reached is answered with -32000 and closed by the bridge.
+        server: { connect: (transport) => bridge.connect(transport).catch(() => undefined) },
+        host,
+        port,
+        onerror: report,
+        protect:
+          frontAuth === undefined
+            ? undefined
+            : async (url) => {
+                const { createServeAuth } = await import('../serve/serve-auth.js');
+                const auth = await createServeAuth(frontAuth, url, 'x-mcp bridge');
+                protection = auth.description;
+                return auth;
+              },
+      })
+      .catch(async (error: unknown) => {
+        // E.g. --auth-issuer without a key set to find: nothing may be left running.
+        await bridge.close();
+        await factory.close();
+        throw error;
+      });
     if (running.url !== undefined) {
       terminal.out(running.url);
       terminal.err(
@@ -181,6 +211,7 @@ export function prepareBridge(
           `Bridging ${upstreamName} to ${front.label} at ${running.url} (Ctrl-C to stop)`,
         ),
       );
+      if (protection !== undefined) terminal.err(terminal.errStyle.dim(protection));
     }
     const stopped = new Promise<void>((resolve) =>
       signal.addEventListener('abort', () => resolve(), { once: true }),

@@ -1,6 +1,6 @@
 // `x-mcp serve --auth-token …` / `--auth-issuer …`: the example server as an OAuth protected resource
 // (MCP "Authorization"), built from @x/auth's resource-server pieces. Everything auth-related of `serve`
-// is here.
+// is here; `bridge` protects its fronts with the same pieces (`readFrontAuth`, `createServeAuth`).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAuthenticate } from '@x/protocol/http';
@@ -32,47 +32,65 @@ export interface ServeAuth {
   readonly description: string;
 }
 
-/** Reads `--auth-token` / `--auth-issuer` / `--auth-audience`; undefined when none is given. */
+/** Where `--auth-*` are read: the command, its front option, the front chosen and those that take auth. */
+export interface FrontAuthScope {
+  readonly command: 'serve' | 'bridge';
+  /** The option naming the front: `--transport` (serve) or `--serve` (bridge). */
+  readonly option: string;
+  readonly front: string;
+  /** The fronts that can check a bearer token, in the order the usage error lists them. */
+  readonly protectable: readonly string[];
+  /** Appended to the usage error of a front that cannot take auth. */
+  readonly why?: string | undefined;
+}
+
+/** Reads `--auth-token` / `--auth-issuer` / `--auth-audience` of `serve`; undefined when none is given. */
 export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpec | undefined {
+  return readFrontAuth(args, {
+    command: 'serve',
+    option: '--transport',
+    front: transport,
+    protectable: ['http', 'sse'],
+  });
+}
+
+/** Reads the `--auth-*` options of `serve` or `bridge`; undefined when none is given. */
+export function readFrontAuth(args: ParsedArgs, where: FrontAuthScope): ServeAuthSpec | undefined {
+  const { command } = where;
   const one = (name: string): string | undefined => args.values.get(name)?.at(-1);
   const inline = one('auth-token');
   const secretFile = one('auth-token-file');
   if (inline !== undefined && secretFile !== undefined)
-    throw new UsageError('give either --auth-token or --auth-token-file, not both', { command: 'serve' });
+    throw new UsageError('give either --auth-token or --auth-token-file, not both', { command });
   // A file keeps the secret out of the process list, where every user of the machine can read it.
   const secret =
-    secretFile === undefined
-      ? inline
-      : readTokenFile(secretFile, { option: '--auth-token-file', command: 'serve' });
+    secretFile === undefined ? inline : readTokenFile(secretFile, { option: '--auth-token-file', command });
   const secretOption = secretFile === undefined ? '--auth-token' : '--auth-token-file';
   const issuer = one('auth-issuer');
   const audience = one('auth-audience');
   const scopes = args.values.get('auth-scope') ?? [];
   if (secret === undefined && issuer === undefined) {
     if (audience !== undefined || scopes.length > 0)
-      throw new UsageError('--auth-audience and --auth-scope go with --auth-issuer', { command: 'serve' });
+      throw new UsageError('--auth-audience and --auth-scope go with --auth-issuer', { command });
     return undefined;
   }
-  if (transport !== 'http' && transport !== 'sse') {
+  if (!where.protectable.includes(where.front)) {
+    const list = `${where.protectable.slice(0, -1).join(', ')} and ${where.protectable.at(-1)}`;
     throw new UsageError(
-      `--auth-token and --auth-issuer apply to --transport http and sse, not ${transport}`,
-      {
-        command: 'serve',
-      },
+      `--auth-token and --auth-issuer apply to ${where.option} ${list}, not ${where.front}${where.why === undefined ? '' : ` (${where.why})`}`,
+      { command },
     );
   }
   if (secret !== undefined && issuer !== undefined) {
-    throw new UsageError('give either --auth-token or --auth-issuer, not both', { command: 'serve' });
+    throw new UsageError('give either --auth-token or --auth-issuer, not both', { command });
   }
   if (secret !== undefined) {
     if (audience !== undefined || scopes.length > 0)
-      throw new UsageError('--auth-audience and --auth-scope go with --auth-issuer', { command: 'serve' });
+      throw new UsageError('--auth-audience and --auth-scope go with --auth-issuer', { command });
     if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(secret)) {
       throw new UsageError(
         `${secretOption} expects a bearer token (letters, digits, -._~+/ and trailing =)`,
-        {
-          command: 'serve',
-        },
+        { command },
       );
     }
     return { kind: 'token', secret };
@@ -82,16 +100,16 @@ export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpe
     url = new URL(issuer as string);
   } catch {
     throw new UsageError(`--auth-issuer expects the authorization server's URL, got '${issuer}'`, {
-      command: 'serve',
+      command,
     });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`--auth-issuer expects an http(s) URL, got '${issuer}'`, { command: 'serve' });
+    throw new UsageError(`--auth-issuer expects an http(s) URL, got '${issuer}'`, { command });
   }
   for (const scope of scopes) {
     // RFC 6749 §3.3 scope-token: printable ASCII without space, quote or backslash.
     if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
-      throw new UsageError(`--auth-scope expects one scope token, got '${scope}'`, { command: 'serve' });
+      throw new UsageError(`--auth-scope expects one scope token, got '${scope}'`, { command });
   }
   return {
     kind: 'issuer',
@@ -104,9 +122,14 @@ export function readServeAuth(args: ParsedArgs, transport: string): ServeAuthSpe
 /**
  * Builds the protection for the server at `resource` (its URL, known once it listens): a static
  * bearer secret checked in constant time, or JWT access tokens from the issuer, verified with the key
- * set its metadata names (audience = `--auth-audience`, else the server URL).
+ * set its metadata names (audience = `--auth-audience`, else the server URL). `name` is the command
+ * protected (`x-mcp serve`, `x-mcp bridge`), as the metadata's `resource_name` shows it.
  */
-export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promise<ServeAuth> {
+export async function createServeAuth(
+  spec: ServeAuthSpec,
+  resource: URL,
+  name = 'x-mcp serve',
+): Promise<ServeAuth> {
   const { AuthError, bearerAuth, discoverJwksUri, protectedResourceMetadataHandler, resourceMetadataUrl } =
     await import('@x/auth');
   const metadataPath = resourceMetadataUrl(resource).pathname;
@@ -125,7 +148,7 @@ export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promi
       verify: async (token) => {
         if (!timingSafeEqual(createHash('sha256').update(token).digest(), expected))
           throw new AuthError('invalid_token', 'the token is not the one this server was started with');
-        return { token, clientId: 'x-mcp-serve', scopes: [] };
+        return { token, clientId: name.replace(' ', '-'), scopes: [] };
       },
     });
     description = 'Protected: send "Authorization: Bearer <--auth-token>" (x-mcp … --token <secret>)';
@@ -148,7 +171,7 @@ export async function createServeAuth(spec: ServeAuthSpec, resource: URL): Promi
     resource,
     authorizationServers,
     scopesSupported,
-    resourceName: 'x-mcp serve',
+    resourceName: name,
   });
   const serveMetadata = (req: IncomingMessage, res: ServerResponse): void => {
     const answer = prm(new Request(new URL(metadataPath, resource), { method: req.method ?? 'GET' }));
