@@ -1,10 +1,7 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Client } from '@x/client';
 import type { StreamableHttpServerTransport } from '@x/transport-streamable-http';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
-import { createSseHandler, SseClientTransport, type SseServerTransport } from '@x/transport-sse';
-import { toNodeHandler } from '@x/transport-sse/node';
+import { SseClientTransport, type SseServerTransport } from '@x/transport-sse';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createE2eServer,
@@ -14,7 +11,7 @@ import {
   tapReceived,
   textOf,
 } from './fixtures/e2e-helpers.js';
-import { hostHttp } from './fixtures/e2e-http.js';
+import { hostHttp, hostSse } from './fixtures/e2e-http.js';
 import { waitFor } from '@x/test-kit';
 
 // Issue #35 finding 1, on every HTTP transport: the WebSocket lost answers in a burst of large results.
@@ -40,22 +37,8 @@ async function burst(client: Client): Promise<void> {
   expect(results.map((result) => textOf(result) === expected)).toEqual(results.map(() => true));
 }
 
-/** A legacy SSE handler on 127.0.0.1, closed after the test. */
-async function hostSse(onsession: (transport: SseServerTransport) => unknown): Promise<{ url: URL }> {
-  const sse = createSseHandler({ onsession });
-  const handle = toNodeHandler(sse);
-  const http = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  resources.track({
-    close: async () => {
-      await sse.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  });
-  const { port } = http.address() as AddressInfo;
-  return { url: new URL(`http://127.0.0.1:${port}/sse`) };
-}
+const hostSseTracked = async (onsession: (transport: SseServerTransport) => unknown) =>
+  resources.track(await hostSse(onsession));
 
 describe('a burst of large messages loses nothing (issue #35)', () => {
   it.each([
@@ -107,7 +90,7 @@ describe('a burst of large messages loses nothing (issue #35)', () => {
   it('legacy SSE: 24 server messages of 1 MiB sent in one turn all arrive', async () => {
     const server = createE2eServer();
     const sessions: SseServerTransport[] = [];
-    const { url } = await hostSse((transport) => {
+    const { url } = await hostSseTracked((transport) => {
       sessions.push(transport);
       return server.connect(transport);
     });
@@ -132,7 +115,7 @@ describe('a burst of large messages loses nothing (issue #35)', () => {
 
   it('legacy SSE: 24 concurrent 1 MiB results and a ping', async () => {
     const server = createE2eServer();
-    const { url } = await hostSse((transport) => server.connect(transport));
+    const { url } = await hostSseTracked((transport) => server.connect(transport));
     const client = resources.track(e2eClient({ protocolVersion: '2024-11-05' }));
     await client.connect(new SseClientTransport(url));
     await burst(client);

@@ -1,11 +1,8 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@x/client';
 import { InMemoryTransport, RequestTimeoutError, type Transport } from '@x/protocol';
-import { createSseHandler, SseClientTransport } from '@x/transport-sse';
-import { toNodeHandler } from '@x/transport-sse/node';
+import { SseClientTransport } from '@x/transport-sse';
 import { StdioClientTransport } from '@x/transport-stdio';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
 import { WebSocketClientTransport } from '@x/transport-ws';
@@ -13,7 +10,7 @@ import { listenWebSocket } from '@x/transport-ws/node';
 import { GrpcClientTransport, listenGrpc } from '@x/transport-grpc';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createE2eServer, e2eClient, Resources, textOf } from './fixtures/e2e-helpers.js';
-import { hostHttp } from './fixtures/e2e-http.js';
+import { hostHttp, hostSse } from './fixtures/e2e-http.js';
 
 // Issue #42, "Long calls stay alive by default": a tool that runs longer than the request timeout but
 // reports progress all along must succeed although the caller passed no `onprogress`. The spec allows
@@ -33,11 +30,12 @@ beforeAll(() => {
 });
 
 /**
- * The tool runs 3.5× the timeout and reports every quarter of it: without a progress token the call
- * fails at the timeout; with one, each report restarts the idle clock with 4× headroom for a busy machine.
+ * The tool runs 2.25× the timeout and reports every tenth of it: without a progress token the call
+ * fails at the timeout; with one, each report restarts the idle clock, with 10× headroom for a busy
+ * machine (a 4× margin failed once while another suite loaded both cores).
  */
-const TIMEOUT_MS = 2_000;
-const LONG = { ms: 7_000, every: 500 } as const;
+const TIMEOUT_MS = 4_000;
+const LONG = { ms: 9_000, every: 400 } as const;
 
 type Era = 'legacy' | 'modern';
 
@@ -65,19 +63,8 @@ function streamableHttp(enableJsonResponse: boolean): Connect {
 
 async function legacySse(): Promise<Transport> {
   const server = createE2eServer();
-  const sse = createSseHandler({ onsession: (transport) => server.connect(transport) });
-  const handle = toNodeHandler(sse);
-  const http = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  resources.track({
-    close: async () => {
-      await sse.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  });
-  const { port } = http.address() as AddressInfo;
-  return new SseClientTransport(new URL(`http://127.0.0.1:${port}/sse`));
+  const hosted = resources.track(await hostSse((transport) => server.connect(transport)));
+  return new SseClientTransport(hosted.url);
 }
 
 async function webSocket(): Promise<Transport> {
@@ -111,7 +98,9 @@ async function client(connect: Connect, era: Era, options: { resetTimeoutOnProgr
   return mcp;
 }
 
-describe('a long call that reports progress outlives the request timeout, without onprogress', () => {
+describe('a long call that reports progress outlives the request timeout, without onprogress', {
+  timeout: 90_000,
+}, () => {
   for (const { name, connect, eras } of TRANSPORTS) {
     it(`over ${name}, in the ${eras.join(' and the ')} era`, async () => {
       const clients = await Promise.all(eras.map((era) => client(connect, era)));
@@ -120,8 +109,11 @@ describe('a long call that reports progress outlives the request timeout, withou
         clients.map((mcp) => mcp.callTool({ name: 'long', arguments: LONG })),
       );
       for (const result of results) {
-        // At least ms/every reports, each one a restart of the 2 s idle clock.
-        expect(Number(textOf(result).replace('done:', ''))).toBeGreaterThanOrEqual(LONG.ms / LONG.every);
+        // The tool ran (and reported) past several timeouts' worth of time: one report per timeout at
+        // the least. Late timers on a busy machine make fewer reports, so no exact count is asserted.
+        expect(Number(textOf(result).replace('done:', ''))).toBeGreaterThanOrEqual(
+          Math.ceil(LONG.ms / TIMEOUT_MS),
+        );
       }
     });
   }
