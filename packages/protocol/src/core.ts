@@ -34,6 +34,15 @@ export {
   validateMessage,
 } from './jsonrpc.js';
 export { DEFAULT_MAX_NESTING_DEPTH, exceedsNestingDepth } from './json-depth.js';
+export {
+  BULK_METHODS,
+  defaultMessagePriority,
+  PRIORITY_META_KEY,
+  PRIORITY_RANK,
+  priorityFromMeta,
+  URGENT_METHODS,
+} from './message-priority.js';
+export type { MessagePriority } from './message-priority.js';
 export type {
   JSONRPCErrorObject,
   JSONRPCErrorResponse,

@@ -50,6 +50,15 @@ export { PRINCIPAL_SUBJECT_KEYS, principalOf, subjectOf } from './http/principal
 export { DEFAULT_RATE_LIMIT, RateLimiter } from './http/rate-limiter.js';
 export type { RateLimiterOptions } from './http/rate-limiter.js';
 export { randomUuid } from './random-uuid.js';
+export {
+  BULK_METHODS,
+  defaultMessagePriority,
+  PRIORITY_META_KEY,
+  PRIORITY_RANK,
+  priorityFromMeta,
+  URGENT_METHODS,
+} from './message-priority.js';
+export type { MessagePriority } from './message-priority.js';
 export { isThenable } from './thenable.js';
 export { deliverMessage } from './transports/deliver-message.js';
 export {

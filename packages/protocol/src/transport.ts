@@ -1,3 +1,4 @@
+import type { MessagePriority } from './message-priority.js';
 import type { JSONRPCMessage, RequestId } from './jsonrpc.js';
 
 /**
@@ -140,6 +141,12 @@ export interface TransportSendOptions {
   signal?: AbortSignal | undefined;
   /** Extra headers for transports that speak HTTP. */
   headers?: Record<string, string> | undefined;
+  /**
+   * The message's class, set by the engine (which knows the request an answer or a progress
+   * notification belongs to). A transport that queues messages sends urgent ones first; when absent it
+   * uses `defaultMessagePriority(message)`. See `MessagePriority`.
+   */
+  priority?: MessagePriority | undefined;
 }
 
 /**
