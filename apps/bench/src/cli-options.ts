@@ -21,10 +21,17 @@ export interface CliOptions {
   json: string | undefined;
   /** Cold start and install size. */
   extras: boolean;
+  /**
+   * A full run's JSON to re-measure cells of: the result is that run with every cell measured now in
+   * place of its own (e.g. after fixing a bench bug that failed a few cells), written where a full
+   * run writes; the report says which cells were re-measured, and when.
+   */
+  merge: string | undefined;
 }
 
 export const USAGE = `pnpm bench [--smoke] [--reps N] [--sdks raw,x-mcp,v1,v2,x-mcp-modern] [--transports ${TRANSPORTS.join(',')}]
-           [--workloads ${WORKLOADS.join(',')}] [--out RESULTS.md] [--json results.json] [--no-extras]`;
+           [--workloads ${WORKLOADS.join(',')}] [--out RESULTS.md] [--json results.json] [--no-extras]
+           [--merge results.json]`;
 
 export function parseCli(argv: readonly string[]): CliOptions {
   const { values } = parseArgs({
@@ -38,6 +45,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
       out: { type: 'string' },
       json: { type: 'string' },
       'no-extras': { type: 'boolean', default: false },
+      merge: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -54,6 +62,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     out: values.out,
     json: values.json,
     extras: !values['no-extras'],
+    merge: values.merge,
   };
 }
 

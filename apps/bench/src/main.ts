@@ -2,7 +2,7 @@
  * `pnpm bench` entry: runs the plan, writes RESULTS.md (full runs) and optional JSON, prints a summary.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseCli } from './cli-options.js';
@@ -11,7 +11,9 @@ import { installSize } from './install-size.js';
 import { type PlanResults, runPlan } from './orchestrate.js';
 import { renderMarkdown } from './report/markdown.js';
 import { targetTable } from './report/targets.js';
-import type { RunResults } from './results.js';
+import { GUIDE_ROWS } from './report/transport-guide.js';
+import { GUIDE_PATH, guideText, RESULTS_JSON_PATH } from './transport-guide.js';
+import { mergeRuns, type RunResults } from './results.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -31,9 +33,18 @@ const machine = {
 };
 
 const out = options.out ?? (options.smoke ? undefined : `${APP_DIR}RESULTS.md`);
+const base =
+  options.merge === undefined ? undefined : (JSON.parse(readFileSync(options.merge, 'utf8')) as RunResults);
+// A full run leaves its JSON beside RESULTS.md: docs/choosing-a-transport.md's table is made from it.
+const json = options.json ?? (options.smoke || options.out !== undefined ? undefined : RESULTS_JSON_PATH);
 const installSizes = options.extras ? measureInstallSizes() : {};
 
 function resultsOf(partial: PlanResults, completed: number): RunResults {
+  const own = ownResultsOf(partial, completed);
+  return base === undefined ? own : mergeRuns(base, own);
+}
+
+function ownResultsOf(partial: PlanResults, completed: number): RunResults {
   return {
     date: startedAt.toISOString(),
     machine: { ...machine, loadAverageEnd: loadavg() },
@@ -53,7 +64,7 @@ function resultsOf(partial: PlanResults, completed: number): RunResults {
 
 function write(results: RunResults): void {
   if (out !== undefined) writeFileSync(out, renderMarkdown(results));
-  if (options.json !== undefined) writeFileSync(options.json, `${JSON.stringify(results, null, 2)}\n`);
+  if (json !== undefined) writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
 }
 
 const final = await runPlan({
@@ -71,6 +82,15 @@ const final = await runPlan({
 });
 const results = resultsOf(final, repetitions);
 write(results);
+// The transport guide's table, when this run measured every row of it (both eras, every transport).
+if (
+  !options.smoke &&
+  json === RESULTS_JSON_PATH &&
+  GUIDE_ROWS.every((row) => results.sdks.includes(row.sdk) && results.transports.includes(row.transport))
+) {
+  writeFileSync(GUIDE_PATH, guideText(results));
+  console.error(`Updated ${GUIDE_PATH}`);
+}
 const verdicts = targetTable(results);
 console.log(verdicts.markdown);
 console.log(

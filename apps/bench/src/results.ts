@@ -33,6 +33,34 @@ export interface RunResults {
   coldStartMs: Partial<Record<SdkName, number>>;
   installSize: Partial<Record<SdkName, InstallSize>>;
   durationSec: number;
+  /** Cells measured again later by `pnpm bench --merge` (the rest are the run's own), with when. */
+  remeasured?: { date: string; loadAverage: number[]; cells: string[] } | undefined;
+}
+
+/**
+ * `base` with the cells of `later` in place of its own (same workload, transport and SDK): what
+ * `pnpm bench --merge` writes. The date, machine and counts stay `base`'s; `remeasured` lists the
+ * replaced cells and when they were measured.
+ */
+export function mergeRuns(base: RunResults, later: RunResults): RunResults {
+  const key = (cell: CellSummary): string => `${cell.workload}/${cell.transport}/${cell.sdk}`;
+  const replaced = new Set(later.cells.map(key));
+  const union = <T extends string>(all: readonly T[], more: readonly T[]): T[] => [
+    ...all,
+    ...more.filter((item) => !all.includes(item)),
+  ];
+  return {
+    ...base,
+    sdks: union(base.sdks, later.sdks),
+    transports: union(base.transports, later.transports),
+    workloads: union(base.workloads, later.workloads),
+    cells: [...base.cells.filter((cell) => !replaced.has(key(cell))), ...later.cells],
+    remeasured: {
+      date: later.date,
+      loadAverage: later.machine.loadAverage,
+      cells: [...(base.remeasured?.cells ?? []), ...replaced],
+    },
+  };
 }
 
 export interface CellSummary {

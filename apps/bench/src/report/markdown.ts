@@ -26,6 +26,9 @@ export function renderMarkdown(results: RunResults): string {
     results.repetitions < results.plannedRepetitions
       ? `\n> **Partial: ${results.repetitions} of ${results.plannedRepetitions} repetitions so far.**\n`
       : '',
+    results.remeasured === undefined
+      ? ''
+      : `\n> Re-measured on ${results.remeasured.date} (\`--merge\`, load average ${load(results.remeasured.loadAverage)} at start): ${results.remeasured.cells.join(', ')}. Every other cell is this run's.\n`,
     `x-mcp source: ${machine.source}.`,
     '',
     `Machine: Node ${machine.node}, ${machine.platform}, ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM; load average (1/5/15 min) ${load(machine.loadAverage)} at start, ${load(machine.loadAverageEnd)} at end — other work on the machine adds noise to every figure, which is why columns are interleaved and only ratios within one run are compared.`,
