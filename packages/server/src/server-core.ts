@@ -153,7 +153,14 @@ export class ServerCore {
     this.serverInfoMeta =
       options.serverInfoInResults === false ? undefined : { [MetaKey.ServerInfo]: infoOnly(info) };
     this.#capabilities = { ...options.capabilities };
-    this.engineOptions = { ...options.protocol, ping: false };
+    const engine = options.protocol;
+    this.engineOptions = {
+      ...engine,
+      ping: false,
+      priority: options.priority ?? engine?.priority,
+      maxConcurrentRequests: options.maxConcurrentRequests ?? engine?.maxConcurrentRequests,
+      maxQueuedRequests: options.maxQueuedRequests ?? engine?.maxQueuedRequests,
+    };
     this.heartbeat = resolveHeartbeat(options.heartbeat);
     this.tasks =
       options.tasks === undefined

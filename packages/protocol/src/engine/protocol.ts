@@ -17,6 +17,7 @@ import {
   type RequestId,
 } from '../jsonrpc.js';
 import { DeferredResultSchema } from '../schemas/deferred.js';
+import type { MessagePriority } from '../message-priority.js';
 import { isThenable } from '../thenable.js';
 import { type MessageExtraInfo, SENT, type Transport, type TransportSendOptions } from '../transport.js';
 import {
@@ -26,6 +27,8 @@ import {
   readProgressParams,
 } from './builtin-params.js';
 import {
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
+  DEFAULT_MAX_QUEUED_REQUESTS,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_UNCANCELLABLE_METHODS,
@@ -41,6 +44,8 @@ import {
   toEntry,
 } from './handlers.js';
 import { ActiveRequests } from './active-requests.js';
+import { InboundQueue } from './inbound-queue.js';
+import { OUTBOUND, type PriorityFunction, withPriorityMeta } from './priority-option.js';
 import {
   Heartbeat,
   type HeartbeatTimeoutError,
@@ -147,6 +152,12 @@ export class Protocol implements RequestContextHost {
   #heartbeat: Heartbeat | undefined;
   /** Why this side closed the connection (the heartbeat declared it dead), for the pending requests. */
   #closeReason: Error | undefined;
+  /** `ProtocolOptions.priority`; undefined (the default) costs one check per message. */
+  readonly #priority: PriorityFunction | undefined;
+  /** Only with a finite `maxConcurrentRequests`: without one, requests start as they arrive. */
+  readonly #queue: InboundQueue | undefined;
+  /** `#release` is starting queued requests: a nested call only frees its slot. */
+  #draining = false;
 
   constructor(options: ProtocolOptions = {}) {
     // Shared when nothing is overridden: a server builds one engine per session.
@@ -170,6 +181,8 @@ export class Protocol implements RequestContextHost {
       this.#requestHandlers = new Map([['ping', { schema: undefined, resolved: true, handler: pong }]]);
     }
     this.#heartbeatOption = resolveHeartbeat(options.heartbeat);
+    this.#priority = options.priority;
+    this.#queue = inboundQueue(options);
   }
 
   /**
@@ -211,7 +224,12 @@ export class Protocol implements RequestContextHost {
 
   /** Incoming requests whose handler is still running (and not cancelled). */
   get activeRequestCount(): number {
-    return this.#active.size;
+    return this.#active.size - (this.#queue?.size ?? 0);
+  }
+
+  /** Incoming requests waiting for a handler slot (`maxConcurrentRequests`); 0 without a limit. */
+  get queuedRequestCount(): number {
+    return this.#queue?.size ?? 0;
   }
 
   /** Attaches to a transport and starts it. One transport at a time; after `close()` it may reconnect. */
@@ -360,14 +378,18 @@ export class Protocol implements RequestContextHost {
     const stream = transport.hasPerRequestStream === true ? new CancelHandle() : undefined;
     // The token is the id: unique among active requests, as the spec requires (basic/utilities/progress).
     const asksProgress = this.#asksProgress(request, options);
-    const params = asksProgress ? withProgressToken(request.params, id) : request.params;
+    let params = asksProgress ? withProgressToken(request.params, id) : request.params;
+    const chosen = options?.priority;
+    if (chosen !== undefined) params = withPriorityMeta(params, chosen);
     const message: JSONRPCRequest =
       params === undefined
         ? { jsonrpc: JSONRPC_VERSION, id, method: request.method }
         : { jsonrpc: JSONRPC_VERSION, id, method: request.method, params };
+    // Without a choice the transport classes the message itself (`defaultMessagePriority`).
+    const priority = chosen ?? this.#priority?.(message, OUTBOUND);
     const result = pending.track(id, request.method, resultSchema, options, stream, asksProgress);
     try {
-      const sent = transport.send(message, transportOptions(options, stream));
+      const sent = transport.send(message, transportOptions(options, stream, priority));
       if (sent !== SENT && isThenable(sent)) failOnRejection(sent, pending, id);
     } catch (error) {
       pending.fail(id, error);
@@ -415,7 +437,11 @@ export class Protocol implements RequestContextHost {
         params === undefined
           ? { jsonrpc: JSONRPC_VERSION, method: notification.method }
           : { jsonrpc: JSONRPC_VERSION, method: notification.method, params };
-      return transport.send(message, options);
+      if (this.#priority === undefined || options?.priority !== undefined) {
+        return transport.send(message, options);
+      }
+      // A progress notification without a choice stays bulk (`defaultMessagePriority`).
+      return transport.send(message, withPriority(options, this.#priority(message, OUTBOUND)));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -608,11 +634,60 @@ export class Protocol implements RequestContextHost {
       this.#sendQuietly({ jsonrpc: JSONRPC_VERSION, id: request.id, error }, request.id);
       return;
     }
-    const ctx = new HandlerContext(this, request, extra, this.#transport?.sessionId);
+    const ctx = new HandlerContext(this, request, extra, this.#transport?.sessionId, this.#priority);
+    const queue = this.#queue;
+    if (queue !== undefined && !queue.tryStart(ctx.priority)) {
+      this.#enqueue(queue, ctx, request, target);
+      return;
+    }
     this.#active.begin(ctx);
+    this.#start(ctx, request, target);
+  }
+
+  #start(ctx: HandlerContext, request: JSONRPCRequest, target: RequestTarget): void {
     const response = runRequestHandler(request, ctx, target, this);
     if (response instanceof Promise) this.#answerLater(ctx, response);
     else this.#answer(ctx, response);
+  }
+
+  /**
+   * Every slot is taken: the request waits (it is active already, so a duplicate id or a cancellation
+   * finds it), or is refused at once when `maxQueuedRequests` wait already.
+   */
+  #enqueue(queue: InboundQueue, ctx: HandlerContext, request: JSONRPCRequest, target: RequestTarget): void {
+    if (queue.full) {
+      const limit = queue.maxQueued;
+      const error = new McpError(
+        ErrorCode.InvalidRequest,
+        `Too many requests waiting: maxQueuedRequests (${limit}) reached while maxConcurrentRequests (${queue.maxConcurrent}) handlers run; retry later`,
+        { maxQueuedRequests: limit },
+      );
+      this.#sendQuietly({ jsonrpc: JSONRPC_VERSION, id: request.id, error: error.toJSON() }, request.id);
+      return;
+    }
+    this.#active.begin(ctx);
+    queue.enqueue({ ctx, request, target }, ctx.priority);
+  }
+
+  /**
+   * A handler that held a slot returned: the slot goes to the next waiting request, normal before bulk,
+   * oldest first. A loop rather than recursion: handlers that answer at once free their slot inside it.
+   */
+  #release(queue: InboundQueue): void {
+    queue.finished();
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      for (let next = queue.next(); next !== undefined; next = queue.next()) {
+        // Aborted while waiting by other means than a cancellation (which removes it): it never runs.
+        if (next.ctx.aborted) {
+          this.#active.end(next.ctx);
+          queue.finished();
+        } else this.#start(next.ctx, next.request, next.target);
+      }
+    } finally {
+      this.#draining = false;
+    }
   }
 
   // The callbacks of the rare paths are made in methods of their own: a closure in the hot method itself
@@ -633,14 +708,22 @@ export class Protocol implements RequestContextHost {
   }
 
   #answer(ctx: HandlerContext, response: JSONRPCResponse): void {
+    this.#respond(ctx, response);
+    const queue = this.#queue;
+    if (queue !== undefined && ctx.priority !== 'urgent') this.#release(queue);
+  }
+
+  #respond(ctx: HandlerContext, response: JSONRPCResponse): void {
     // A cancelled request gets no response (spec: basic/utilities/cancellation); a closed one cannot.
     if (!this.#active.end(ctx)) return;
     const transport = this.#transport;
     if (transport === undefined) return;
     const id = ctx.requestId;
+    // An answer is in its request's class, an error answer urgent (issue #42).
+    const priority: MessagePriority = 'error' in response ? 'urgent' : ctx.priority;
     let sent: unknown;
     try {
-      sent = transport.send(response, { relatedRequestId: id });
+      sent = transport.send(response, { relatedRequestId: id, priority });
     } catch (error) {
       this.#onUnsent(transport, response, ctx.method, error);
       return;
@@ -710,7 +793,11 @@ export class Protocol implements RequestContextHost {
   #onCancelled(params: Record<string, unknown> | undefined): void {
     const cancelled = readCancelledParams(params);
     if (cancelled === undefined) return;
-    this.#active.cancel(cancelled.requestId, cancelled.reason, (method) => this.isCancellable(method));
+    const ctx = this.#active.cancel(cancelled.requestId, cancelled.reason, (method) =>
+      this.isCancellable(method),
+    );
+    // A waiting request leaves the queue unanswered: its handler never runs.
+    if (ctx !== undefined) this.#queue?.remove(ctx);
   }
 
   /** Sends a message nobody awaits (responses, cancellations); failures go to onerror. */
@@ -754,6 +841,8 @@ export class Protocol implements RequestContextHost {
     const error =
       (pending?.size ?? 0) + this.#active.size > 0 ? closedError(reason ?? transport.closeReason) : undefined;
     pending?.rejectAll(error);
+    // Waiting requests never run; running ones free their slots as their handlers return.
+    this.#queue?.clear();
     this.#active.abortAll(error);
     this.connectionClosed();
     try {
@@ -800,8 +889,9 @@ function pong(): HandlerResult {
 function transportOptions(
   options: RequestOptions | undefined,
   stream: CancelHandle | undefined,
+  priority: MessagePriority | undefined,
 ): TransportSendOptions | undefined {
-  if (options === undefined && stream === undefined) return undefined;
+  if (options === undefined && stream === undefined && priority === undefined) return undefined;
   const signal = options?.signal;
   if (stream === undefined) {
     return {
@@ -811,6 +901,7 @@ function transportOptions(
       headers: options?.headers,
       signal,
       requestSignal: signal,
+      priority,
     };
   }
   return {
@@ -819,12 +910,34 @@ function transportOptions(
     onresumptiontoken: options?.onresumptiontoken,
     headers: options?.headers,
     signal,
+    priority,
     // Made on first read: a transport that takes onRequestCancel never pays for an AbortController.
     get requestSignal() {
       return stream.signal;
     },
     onRequestCancel: (cancel: (reason: unknown) => void) => stream.onAbort(cancel),
   };
+}
+
+/** `options` with the `priority` option's choice, when it made one (a copy: the caller's stays as is). */
+function withPriority(
+  options: NotificationOptions | undefined,
+  priority: MessagePriority | undefined,
+): NotificationOptions | undefined {
+  return priority === undefined ? options : { ...options, priority };
+}
+
+/** The queue of an engine with a finite `maxConcurrentRequests`; the limits are checked here. */
+function inboundQueue(options: ProtocolOptions): InboundQueue | undefined {
+  const concurrent = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
+  const queued = options.maxQueuedRequests ?? DEFAULT_MAX_QUEUED_REQUESTS;
+  if (!(concurrent >= 1) || (Number.isFinite(concurrent) && !Number.isInteger(concurrent))) {
+    throw new RangeError(`maxConcurrentRequests must be a positive integer or Infinity, got ${concurrent}`);
+  }
+  if (!(queued >= 0) || (Number.isFinite(queued) && !Number.isInteger(queued))) {
+    throw new RangeError(`maxQueuedRequests must be a non-negative integer or Infinity, got ${queued}`);
+  }
+  return Number.isFinite(concurrent) ? new InboundQueue(concurrent, queued) : undefined;
 }
 
 /** The error pending requests get when the connection ends: the transport's reason when it gave one. */

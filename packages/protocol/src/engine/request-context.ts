@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { JSONRPCRequest, MetaObject, ProgressToken, RequestId } from '../jsonrpc.js';
+import type { MessagePriority } from '../message-priority.js';
 import type { AuthInfo, MessageExtraInfo, RequestInfo } from '../transport.js';
 import { PROGRESS_NOTIFICATION } from './builtin-params.js';
+import { inboundPriority, type PriorityFunction } from './priority-option.js';
 import type {
   NotificationOptions,
   OutgoingNotification,
@@ -84,6 +86,8 @@ export class HandlerContext implements RequestContext {
   readonly progressToken: ProgressToken | undefined;
   readonly sessionId: string | undefined;
   readonly extra: MessageExtraInfo | undefined;
+  /** The request's class (issue #42): where it waits for a slot, and its answer's class. */
+  readonly priority: MessagePriority;
   #controller: AbortController | undefined;
   #aborted = false;
   #linked = false;
@@ -97,15 +101,18 @@ export class HandlerContext implements RequestContext {
     request: JSONRPCRequest,
     extra: MessageExtraInfo | undefined,
     sessionId: string | undefined,
+    priority: PriorityFunction | undefined,
   ) {
     this.#host = host;
     this.requestId = request.id;
     this.method = request.method;
-    this._meta = readMeta(request.params);
-    const token = this._meta?.['progressToken'];
+    const meta = readMeta(request.params);
+    this._meta = meta;
+    const token = meta?.['progressToken'];
     this.progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
     this.sessionId = sessionId;
     this.extra = extra;
+    this.priority = inboundPriority(request, meta, priority);
   }
 
   /**
