@@ -16,6 +16,7 @@ import {
   type ParamsParser,
   realSchema,
   resolveHeartbeat,
+  resolveRequestLimits,
 } from '@x/protocol/internal';
 import { capabilityOf, isMethodDeclared } from './capability-methods.js';
 import { RequestStateCodec } from './modern/request-state.js';
@@ -161,6 +162,8 @@ export class ServerCore {
       maxConcurrentRequests: options.maxConcurrentRequests ?? engine?.maxConcurrentRequests,
       maxQueuedRequests: options.maxQueuedRequests ?? engine?.maxQueuedRequests,
     };
+    // Checked here, once: a bad limit fails `new Server()`, not each session's start.
+    resolveRequestLimits(this.engineOptions);
     this.heartbeat = resolveHeartbeat(options.heartbeat);
     this.tasks =
       options.tasks === undefined

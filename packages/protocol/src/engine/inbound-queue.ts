@@ -1,7 +1,47 @@
 import type { JSONRPCRequest } from '../jsonrpc.js';
 import type { MessagePriority } from '../message-priority.js';
+import { DEFAULT_MAX_CONCURRENT_REQUESTS, DEFAULT_MAX_QUEUED_REQUESTS } from './defaults.js';
 import type { RequestTarget } from './handlers.js';
 import type { HandlerContext } from './request-context.js';
+
+/** `maxConcurrentRequests` and `maxQueuedRequests` with their defaults filled in. */
+export interface RequestLimits {
+  readonly maxConcurrentRequests: number;
+  readonly maxQueuedRequests: number;
+}
+
+/**
+ * The inbound limits of engine options, defaults filled in; throws a `RangeError` naming the option for
+ * a value that is not a positive (`maxQueuedRequests`: non-negative) integer or `Infinity`. A server
+ * calls it once when it is built, so a bad value fails there rather than at each session's start.
+ *
+ * @example
+ * ```ts
+ * const { maxConcurrentRequests } = resolveRequestLimits({ maxConcurrentRequests: 8 });
+ * ```
+ */
+export function resolveRequestLimits(options: {
+  maxConcurrentRequests?: number | undefined;
+  maxQueuedRequests?: number | undefined;
+}): RequestLimits {
+  const maxConcurrentRequests = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
+  const maxQueuedRequests = options.maxQueuedRequests ?? DEFAULT_MAX_QUEUED_REQUESTS;
+  if (!isCount(maxConcurrentRequests) || maxConcurrentRequests < 1) {
+    throw new RangeError(
+      `maxConcurrentRequests must be a positive integer or Infinity, got ${maxConcurrentRequests}`,
+    );
+  }
+  if (!isCount(maxQueuedRequests)) {
+    throw new RangeError(
+      `maxQueuedRequests must be a non-negative integer or Infinity, got ${maxQueuedRequests}`,
+    );
+  }
+  return { maxConcurrentRequests, maxQueuedRequests };
+}
+
+function isCount(value: number): boolean {
+  return value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value >= 0);
+}
 
 /** A request waiting for a free slot: what the engine needs to start its handler later. */
 export interface QueuedRequest {

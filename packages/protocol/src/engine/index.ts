@@ -26,6 +26,8 @@ export {
 export type { HeartbeatOptions, ResolvedHeartbeat } from './heartbeat.js';
 export { InterceptorChain } from './interceptors.js';
 export type { Interceptor, OutgoingNotificationCall, OutgoingRequestCall } from './interceptors.js';
+export { resolveRequestLimits } from './inbound-queue.js';
+export type { RequestLimits } from './inbound-queue.js';
 export type { PriorityContext, PriorityFunction } from './priority-option.js';
 export type { RequestContext } from './request-context.js';
 export type {

@@ -27,8 +27,6 @@ import {
   readProgressParams,
 } from './builtin-params.js';
 import {
-  DEFAULT_MAX_CONCURRENT_REQUESTS,
-  DEFAULT_MAX_QUEUED_REQUESTS,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_UNCANCELLABLE_METHODS,
@@ -44,7 +42,7 @@ import {
   toEntry,
 } from './handlers.js';
 import { ActiveRequests } from './active-requests.js';
-import { InboundQueue } from './inbound-queue.js';
+import { InboundQueue, resolveRequestLimits } from './inbound-queue.js';
 import { OUTBOUND, type PriorityFunction, withPriorityMeta } from './priority-option.js';
 import {
   Heartbeat,
@@ -927,17 +925,12 @@ function withPriority(
   return priority === undefined ? options : { ...options, priority };
 }
 
-/** The queue of an engine with a finite `maxConcurrentRequests`; the limits are checked here. */
+/** The queue of an engine with a finite `maxConcurrentRequests`, else none. */
 function inboundQueue(options: ProtocolOptions): InboundQueue | undefined {
-  const concurrent = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
-  const queued = options.maxQueuedRequests ?? DEFAULT_MAX_QUEUED_REQUESTS;
-  if (!(concurrent >= 1) || (Number.isFinite(concurrent) && !Number.isInteger(concurrent))) {
-    throw new RangeError(`maxConcurrentRequests must be a positive integer or Infinity, got ${concurrent}`);
-  }
-  if (!(queued >= 0) || (Number.isFinite(queued) && !Number.isInteger(queued))) {
-    throw new RangeError(`maxQueuedRequests must be a non-negative integer or Infinity, got ${queued}`);
-  }
-  return Number.isFinite(concurrent) ? new InboundQueue(concurrent, queued) : undefined;
+  const { maxConcurrentRequests, maxQueuedRequests } = resolveRequestLimits(options);
+  return Number.isFinite(maxConcurrentRequests)
+    ? new InboundQueue(maxConcurrentRequests, maxQueuedRequests)
+    : undefined;
 }
 
 /** The error pending requests get when the connection ends: the transport's reason when it gave one. */
