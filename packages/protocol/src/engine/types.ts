@@ -195,7 +195,8 @@ export interface ProtocolOptions {
    * waiting request takes it out of the queue unanswered, and its handler never runs. A slot is freed
    * when a handler returns, cancelled or not. Default `DEFAULT_MAX_CONCURRENT_REQUESTS` (no limit):
    * long-lived requests (`subscriptions/listen`, `tasks/result`) hold a slot each, so pick a number
-   * that fits the handlers, or mark those urgent with `priority`.
+   * that fits the handlers, or mark those urgent with `priority`. Per engine, i.e. per connection: over
+   * Streamable HTTP a 2026-07-28 request or a stateless legacy POST has a connection of its own.
    */
   maxConcurrentRequests?: number | undefined;
   /**
