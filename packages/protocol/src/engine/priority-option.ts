@@ -45,8 +45,11 @@ export type PriorityFunction = (
 export const INBOUND: PriorityContext = { direction: 'inbound' };
 export const OUTBOUND: PriorityContext = { direction: 'outbound' };
 
-const URGENT: ReadonlySet<string> = new Set(URGENT_METHODS);
-const BULK: ReadonlySet<string> = new Set(BULK_METHODS);
+/** The class of each method that has a default other than normal: one lookup, inlinable. */
+export const METHOD_CLASS: ReadonlyMap<string, MessagePriority> = new Map<string, MessagePriority>([
+  ...BULK_METHODS.map((method) => [method, 'bulk'] as const),
+  ...URGENT_METHODS.map((method) => [method, 'urgent'] as const),
+]);
 
 /**
  * The class of an arriving request: the local `priority` option's choice, else the default. The
@@ -63,11 +66,11 @@ export function inboundPriority(
     const chosen = option(request, INBOUND);
     if (chosen !== undefined) return chosen;
   }
-  const method = request.method;
-  if (URGENT.has(method)) return 'urgent';
+  const byMethod = METHOD_CLASS.get(request.method);
+  if (byMethod === 'urgent') return byMethod;
   const asked = meta?.[PRIORITY_META_KEY];
   if (asked === 'bulk' || asked === 'normal') return asked;
-  return BULK.has(method) ? 'bulk' : 'normal';
+  return byMethod ?? 'normal';
 }
 
 /**

@@ -634,25 +634,28 @@ export class Protocol implements RequestContextHost {
     }
     const ctx = new HandlerContext(this, request, extra, this.#transport?.sessionId, this.#priority);
     const queue = this.#queue;
-    if (queue !== undefined && !queue.tryStart(ctx.priority)) {
-      this.#enqueue(queue, ctx, request, target);
+    if (queue !== undefined) {
+      this.#admit(queue, ctx, request, target);
       return;
     }
+    // Without a limit (the default) the path stays as short as it was before the queue existed.
     this.#active.begin(ctx);
-    this.#start(ctx, request, target);
-  }
-
-  #start(ctx: HandlerContext, request: JSONRPCRequest, target: RequestTarget): void {
     const response = runRequestHandler(request, ctx, target, this);
     if (response instanceof Promise) this.#answerLater(ctx, response);
     else this.#answer(ctx, response);
   }
 
   /**
-   * Every slot is taken: the request waits (it is active already, so a duplicate id or a cancellation
-   * finds it), or is refused at once when `maxQueuedRequests` wait already.
+   * With `maxConcurrentRequests`: an urgent request or one that finds a free slot starts; otherwise it
+   * waits (active already, so a duplicate id or a cancellation finds it), or is refused at once when
+   * `maxQueuedRequests` wait already.
    */
-  #enqueue(queue: InboundQueue, ctx: HandlerContext, request: JSONRPCRequest, target: RequestTarget): void {
+  #admit(queue: InboundQueue, ctx: HandlerContext, request: JSONRPCRequest, target: RequestTarget): void {
+    if (queue.tryStart(ctx.priority)) {
+      this.#active.begin(ctx);
+      this.#start(queue, ctx, request, target);
+      return;
+    }
     if (queue.full) {
       const limit = queue.maxQueued;
       const error = new McpError(
@@ -665,6 +668,22 @@ export class Protocol implements RequestContextHost {
     }
     this.#active.begin(ctx);
     queue.enqueue({ ctx, request, target }, ctx.priority);
+  }
+
+  /** Runs a handler of an engine with a queue: its answer frees its slot. */
+  #start(queue: InboundQueue, ctx: HandlerContext, request: JSONRPCRequest, target: RequestTarget): void {
+    const response = runRequestHandler(request, ctx, target, this);
+    if (response instanceof Promise) this.#answerQueuedLater(queue, ctx, response);
+    else this.#answerQueued(queue, ctx, response);
+  }
+
+  #answerQueuedLater(queue: InboundQueue, ctx: HandlerContext, response: Promise<JSONRPCResponse>): void {
+    response.then((settled) => this.#answerQueued(queue, ctx, settled));
+  }
+
+  #answerQueued(queue: InboundQueue, ctx: HandlerContext, response: JSONRPCResponse): void {
+    this.#answer(ctx, response);
+    if (ctx.priority !== 'urgent') this.#release(queue);
   }
 
   /**
@@ -681,7 +700,7 @@ export class Protocol implements RequestContextHost {
         if (next.ctx.aborted) {
           this.#active.end(next.ctx);
           queue.finished();
-        } else this.#start(next.ctx, next.request, next.target);
+        } else this.#start(queue, next.ctx, next.request, next.target);
       }
     } finally {
       this.#draining = false;
@@ -706,12 +725,6 @@ export class Protocol implements RequestContextHost {
   }
 
   #answer(ctx: HandlerContext, response: JSONRPCResponse): void {
-    this.#respond(ctx, response);
-    const queue = this.#queue;
-    if (queue !== undefined && ctx.priority !== 'urgent') this.#release(queue);
-  }
-
-  #respond(ctx: HandlerContext, response: JSONRPCResponse): void {
     // A cancelled request gets no response (spec: basic/utilities/cancellation); a closed one cannot.
     if (!this.#active.end(ctx)) return;
     const transport = this.#transport;

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { JSONRPCRequest, MetaObject, ProgressToken, RequestId } from '../jsonrpc.js';
-import type { MessagePriority } from '../message-priority.js';
+import { type MessagePriority, PRIORITY_META_KEY } from '../message-priority.js';
 import type { AuthInfo, MessageExtraInfo, RequestInfo } from '../transport.js';
 import { PROGRESS_NOTIFICATION } from './builtin-params.js';
-import { inboundPriority, type PriorityFunction } from './priority-option.js';
+import { inboundPriority, METHOD_CLASS, type PriorityFunction } from './priority-option.js';
 import type {
   NotificationOptions,
   OutgoingNotification,
@@ -112,7 +112,11 @@ export class HandlerContext implements RequestContext {
     this.progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
     this.sessionId = sessionId;
     this.extra = extra;
-    this.priority = inboundPriority(request, meta, priority);
+    // The default inline (no call on the everyday path): see `inboundPriority` for the rule.
+    this.priority =
+      priority === undefined && meta?.[PRIORITY_META_KEY] === undefined
+        ? (METHOD_CLASS.get(request.method) ?? 'normal')
+        : inboundPriority(request, meta, priority);
   }
 
   /**
