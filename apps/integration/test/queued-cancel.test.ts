@@ -4,6 +4,8 @@ import type { Client } from '@x/client';
 import type { Transport } from '@x/protocol';
 import { StdioClientTransport } from '@x/transport-stdio';
 import { StreamableHttpClientTransport } from '@x/transport-streamable-http';
+import { WebSocketClientTransport } from '@x/transport-ws';
+import { listenWebSocket } from '@x/transport-ws/node';
 import { waitFor } from '@x/test-kit';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { e2eClient, Resources, textOf } from './fixtures/e2e-helpers.js';
@@ -44,6 +46,21 @@ async function streamableHttp(): Promise<Transport> {
   return new StreamableHttpClientTransport(hosted.url);
 }
 
+async function webSocket(): Promise<Transport> {
+  const { server, watch } = createQueueServer();
+  const listener = resources.track(
+    await listenWebSocket({
+      port: 0,
+      onsession: async (transport) => {
+        await server.connect(transport);
+        watch(transport);
+      },
+    }),
+  );
+  if (listener.url === undefined) throw new Error('the WebSocket listener has no address');
+  return new WebSocketClientTransport(listener.url);
+}
+
 async function status(client: Client): Promise<QueueServerState> {
   return JSON.parse(textOf(await client.callTool({ name: 'status', arguments: {} }))) as QueueServerState;
 }
@@ -51,6 +68,7 @@ async function status(client: Client): Promise<QueueServerState> {
 const TRANSPORTS = [
   { name: 'stdio (a child process)', connect: stdio, eras: ['legacy', 'modern'] as const },
   { name: 'Streamable HTTP', connect: streamableHttp, eras: ['legacy'] as const },
+  { name: 'WebSocket', connect: webSocket, eras: ['legacy', 'modern'] as const },
 ];
 
 describe('a cancellation behind 100 queued requests stops its request before it starts', {
