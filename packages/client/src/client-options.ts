@@ -2,6 +2,7 @@ import type {
   ClientCapabilities,
   HeartbeatOptions,
   LoggingLevel,
+  PriorityFunction,
   RequestOptions,
   Transport,
 } from '@x/protocol/core';
@@ -81,6 +82,21 @@ export interface ClientOptions {
    * network transports (`Transport.network`), off on stdio. `false` turns it off, `true` on.
    */
   heartbeat?: boolean | HeartbeatOptions | undefined;
+  /**
+   * Moves messages between classes (`MessagePriority`: urgent, normal, bulk; issue #42): the class
+   * of each request and notification the client sends (transports send urgent ones first), and of the
+   * server's requests (sampling, elicitation, roots) it handles. Return undefined for the default. A
+   * single call can choose with its request option `priority`. See `ProtocolOptions.priority`.
+   */
+  priority?: PriorityFunction | undefined;
+  /**
+   * Handlers of the server's requests (sampling, elicitation, roots…) that run at once; more wait,
+   * normal before bulk. Default `DEFAULT_MAX_CONCURRENT_REQUESTS` (no limit). See
+   * `ProtocolOptions.maxConcurrentRequests`.
+   */
+  maxConcurrentRequests?: number | undefined;
+  /** Server requests that may wait for a slot. Default `DEFAULT_MAX_QUEUED_REQUESTS` (1 000). */
+  maxQueuedRequests?: number | undefined;
   /** Page cap of the `iterate…()` walkers. Default {@link DEFAULT_MAX_PAGES} (100). */
   maxPages?: number | undefined;
   /** Retries a 2026-07-28 request may take to satisfy `input_required` answers. Default {@link DEFAULT_MAX_INPUT_ROUNDS} (8). */

@@ -112,6 +112,9 @@ export class Client {
       resetTimeoutOnProgress: options.resetTimeoutOnProgress,
       maxTotalTimeout: options.maxTotalTimeout,
       heartbeat: options.heartbeat,
+      priority: options.priority,
+      maxConcurrentRequests: options.maxConcurrentRequests,
+      maxQueuedRequests: options.maxQueuedRequests,
     });
     this.#engine.heartbeatProbe = (timeoutMs) =>
       heartbeatProbe(this.#session, this.#engine.transport, timeoutMs);

@@ -129,6 +129,8 @@ export type { TrafficLogEntry, TrafficLogOptions } from './interceptors/traffic-
 // Protocol engine
 export {
   DEFAULT_HEARTBEAT,
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
+  DEFAULT_MAX_QUEUED_REQUESTS,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_MAX_INPUT_ROUNDS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -142,6 +144,8 @@ export type {
   Interceptor,
   OutgoingNotificationCall,
   OutgoingRequestCall,
+  PriorityContext,
+  PriorityFunction,
   ResolvedHeartbeat,
   FallbackNotificationHandler,
   FallbackRequestHandler,

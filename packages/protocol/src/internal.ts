@@ -16,6 +16,7 @@ export {
   readCancelledParams,
   readProgressParams,
   resolveHeartbeat,
+  resolveRequestLimits,
 } from './engine/index.js';
 export type { CancelledParams, ParamsParser, ProgressParams } from './engine/index.js';
 export { transportLossOf } from './errors.js';

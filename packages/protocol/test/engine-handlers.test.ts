@@ -445,7 +445,7 @@ describe('engine: handlers that answer synchronously', () => {
     // Deliver by hand (no microtask hop in between): the answer is on its way before this returns.
     transport.onmessage?.({ jsonrpc: '2.0', id: 7, method: 'now' });
     expect(sent.map((s) => s.message)).toEqual([{ jsonrpc: '2.0', id: 7, result: { at: 1 } }]);
-    expect(sent[0]?.options).toEqual({ relatedRequestId: 7 });
+    expect(sent[0]?.options).toEqual({ relatedRequestId: 7, priority: 'normal' });
   });
 
   it('keeps a notification a synchronous handler sent (unawaited) ahead of its response', async () => {

@@ -166,7 +166,10 @@ describe('engine: progress (inside handlers)', () => {
         },
         options: { relatedRequestId: 'r1' },
       },
-      { message: { jsonrpc: '2.0', id: 'r1', result: {} }, options: { relatedRequestId: 'r1' } },
+      {
+        message: { jsonrpc: '2.0', id: 'r1', result: {} },
+        options: { relatedRequestId: 'r1', priority: 'normal' },
+      },
     ]);
   });
 

@@ -16,6 +16,7 @@ import {
   type ParamsParser,
   realSchema,
   resolveHeartbeat,
+  resolveRequestLimits,
 } from '@x/protocol/internal';
 import { capabilityOf, isMethodDeclared } from './capability-methods.js';
 import { RequestStateCodec } from './modern/request-state.js';
@@ -153,7 +154,16 @@ export class ServerCore {
     this.serverInfoMeta =
       options.serverInfoInResults === false ? undefined : { [MetaKey.ServerInfo]: infoOnly(info) };
     this.#capabilities = { ...options.capabilities };
-    this.engineOptions = { ...options.protocol, ping: false };
+    const engine = options.protocol;
+    this.engineOptions = {
+      ...engine,
+      ping: false,
+      priority: options.priority ?? engine?.priority,
+      maxConcurrentRequests: options.maxConcurrentRequests ?? engine?.maxConcurrentRequests,
+      maxQueuedRequests: options.maxQueuedRequests ?? engine?.maxQueuedRequests,
+    };
+    // Checked here, once: a bad limit fails `new Server()`, not each session's start.
+    resolveRequestLimits(this.engineOptions);
     this.heartbeat = resolveHeartbeat(options.heartbeat);
     this.tasks =
       options.tasks === undefined

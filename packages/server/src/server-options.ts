@@ -3,6 +3,7 @@ import type {
   ClientCapabilities,
   HeartbeatOptions,
   Implementation,
+  PriorityFunction,
   ProtocolOptions,
   ServerCapabilities,
   SessionStore,
@@ -122,7 +123,32 @@ export interface ServerOptions {
    * `true` for `DEFAULT_HEARTBEAT`.
    */
   heartbeat?: boolean | HeartbeatOptions | undefined;
-  /** Engine options of every session (timeouts of server→client requests). */
+  /**
+   * Moves messages between classes (`MessagePriority`: urgent, normal, bulk; issue #42): where a
+   * client's request waits when `maxConcurrentRequests` handlers run, and the class its answer, and
+   * every notification and request of the server, is sent in. Return undefined for the default. A
+   * tool's name is in `params.name` of its `tools/call`:
+   * `(m) => (m.method === 'tools/call' && m.params?.['name'] === 'export' ? 'bulk' : undefined)`.
+   * See `ProtocolOptions.priority`.
+   */
+  priority?: PriorityFunction | undefined;
+  /**
+   * Handlers of normal and bulk requests one session runs at once; more wait in a queue, normal
+   * before bulk, oldest first. Urgent requests (`ping`, `initialize`, `tasks/cancel`, and what
+   * `priority` makes urgent) never wait; a cancelled waiting request is dropped before it runs.
+   * Default `DEFAULT_MAX_CONCURRENT_REQUESTS` (no limit: `subscriptions/listen` streams and other
+   * long-lived requests hold a slot each). See `ProtocolOptions.maxConcurrentRequests`.
+   */
+  maxConcurrentRequests?: number | undefined;
+  /**
+   * Requests one session may hold waiting; past it a request is answered -32600 naming this option.
+   * Default `DEFAULT_MAX_QUEUED_REQUESTS` (1 000).
+   */
+  maxQueuedRequests?: number | undefined;
+  /**
+   * Engine options of every session (timeouts of server→client requests). `priority`,
+   * `maxConcurrentRequests` and `maxQueuedRequests` given at the top level win over these.
+   */
   protocol?: Omit<ProtocolOptions, 'ping' | 'heartbeat'> | undefined;
   /**
    * Shared legacy session state, for several processes behind one endpoint (DESIGN §9): the handshake

@@ -3,7 +3,7 @@ import { InFlightMap } from '../in-flight-map.js';
 import type { HandlerContext } from './request-context.js';
 
 /**
- * The incoming half of the engine: the requests whose handlers are running, by id, so a
+ * The incoming half of the engine: the requests whose handlers are running or queued, by id, so a
  * `notifications/cancelled` or the connection's end can abort them (spec: basic/utilities/cancellation).
  */
 export class ActiveRequests {
@@ -33,15 +33,20 @@ export class ActiveRequests {
   }
 
   /**
-   * Aborts the handler of `requestId` when `isCancellable(method)` agrees. Unknown or finished ids are
-   * ignored: the cancellation raced the response, which the spec allows.
+   * Aborts the handler of `requestId` when `isCancellable(method)` agrees, and returns its context.
+   * Unknown or finished ids are ignored: the cancellation raced the response, which the spec allows.
    */
-  cancel(requestId: RequestId, reason: string | undefined, isCancellable: (method: string) => boolean): void {
+  cancel(
+    requestId: RequestId,
+    reason: string | undefined,
+    isCancellable: (method: string) => boolean,
+  ): HandlerContext | undefined {
     const ctx = this.#map.get(requestId);
-    if (ctx === undefined || !isCancellable(ctx.method)) return;
+    if (ctx === undefined || !isCancellable(ctx.method)) return undefined;
     this.#map.delete(requestId);
     // An AbortError like fetch's, so handlers can pass ctx.signal straight to web APIs.
     ctx.abort(new DOMException(reason ?? 'Request cancelled by the peer', 'AbortError'));
+    return ctx;
   }
 
   /** Aborts every running handler (the connection closed). */

@@ -66,3 +66,35 @@ export const PROGRESS_UNASKED_METHODS: readonly string[] = [
   'tasks/list',
   'tasks/cancel',
 ];
+
+/**
+ * Request handlers of normal and bulk requests one engine (one session) runs at once
+ * (`maxConcurrentRequests`): no limit, so the queue is off and costs nothing. Off rather than a
+ * generous number because a limit changes what a server does, and only its author knows whether
+ * that is safe: requests that stay open by design (a 2026-07-28 `subscriptions/listen` stream, a
+ * 2025-11-25 `tasks/result` waiting for its task, a tool that waits for another call of the same
+ * client) each hold a slot, so a default of 64 would stall a client holding 64 of them, and a
+ * per-session limit does not bound a server's work anyway (sessions do; see `DEFAULT_MAX_SESSIONS`).
+ * Turn it on with a number fitted to the handlers; urgent requests never count against it.
+ *
+ * @example
+ * ```ts
+ * // One slow export at a time per session; pings and cancellations still pass at once.
+ * const server = new McpServer(info, { maxConcurrentRequests: 1 });
+ * if (DEFAULT_MAX_CONCURRENT_REQUESTS === Number.POSITIVE_INFINITY) console.log('no limit by default');
+ * ```
+ */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = Number.POSITIVE_INFINITY;
+
+/**
+ * Requests that may wait for a handler slot once `maxConcurrentRequests` are running
+ * (`maxQueuedRequests`): 1 000, the bound the transports put on messages waiting for a peer
+ * (`DEFAULT_MAX_QUEUED_MESSAGES`): room for a burst, a bound on what a flooding peer makes a session
+ * hold. Past it a request is answered at once with -32600 naming the option.
+ *
+ * @example
+ * ```ts
+ * new Protocol({ maxConcurrentRequests: 4, maxQueuedRequests: DEFAULT_MAX_QUEUED_REQUESTS / 10 });
+ * ```
+ */
+export const DEFAULT_MAX_QUEUED_REQUESTS = 1_000;

@@ -6,7 +6,9 @@ export {
 } from './builtin-params.js';
 export type { CancelledParams, ProgressParams } from './builtin-params.js';
 export {
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
   DEFAULT_MAX_INPUT_ROUNDS,
+  DEFAULT_MAX_QUEUED_REQUESTS,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_UNCANCELLABLE_METHODS,
@@ -24,6 +26,9 @@ export {
 export type { HeartbeatOptions, ResolvedHeartbeat } from './heartbeat.js';
 export { InterceptorChain } from './interceptors.js';
 export type { Interceptor, OutgoingNotificationCall, OutgoingRequestCall } from './interceptors.js';
+export { resolveRequestLimits } from './inbound-queue.js';
+export type { RequestLimits } from './inbound-queue.js';
+export type { PriorityContext, PriorityFunction } from './priority-option.js';
 export type { RequestContext } from './request-context.js';
 export type {
   FallbackNotificationHandler,

@@ -17,6 +17,7 @@ import {
   type RequestId,
 } from '../jsonrpc.js';
 import { DeferredResultSchema } from '../schemas/deferred.js';
+import type { MessagePriority } from '../message-priority.js';
 import { isThenable } from '../thenable.js';
 import { type MessageExtraInfo, SENT, type Transport, type TransportSendOptions } from '../transport.js';
 import {
@@ -41,6 +42,8 @@ import {
   toEntry,
 } from './handlers.js';
 import { ActiveRequests } from './active-requests.js';
+import { InboundQueue, resolveRequestLimits } from './inbound-queue.js';
+import { OUTBOUND, type PriorityFunction, withPriorityMeta } from './priority-option.js';
 import {
   Heartbeat,
   type HeartbeatTimeoutError,
@@ -147,6 +150,12 @@ export class Protocol implements RequestContextHost {
   #heartbeat: Heartbeat | undefined;
   /** Why this side closed the connection (the heartbeat declared it dead), for the pending requests. */
   #closeReason: Error | undefined;
+  /** `ProtocolOptions.priority`; undefined (the default) costs one check per message. */
+  readonly #priority: PriorityFunction | undefined;
+  /** Only with a finite `maxConcurrentRequests`: without one, requests start as they arrive. */
+  readonly #queue: InboundQueue | undefined;
+  /** `#release` is starting queued requests: a nested call only frees its slot. */
+  #draining = false;
 
   constructor(options: ProtocolOptions = {}) {
     // Shared when nothing is overridden: a server builds one engine per session.
@@ -170,6 +179,8 @@ export class Protocol implements RequestContextHost {
       this.#requestHandlers = new Map([['ping', { schema: undefined, resolved: true, handler: pong }]]);
     }
     this.#heartbeatOption = resolveHeartbeat(options.heartbeat);
+    this.#priority = options.priority;
+    this.#queue = inboundQueue(options);
   }
 
   /**
@@ -211,7 +222,12 @@ export class Protocol implements RequestContextHost {
 
   /** Incoming requests whose handler is still running (and not cancelled). */
   get activeRequestCount(): number {
-    return this.#active.size;
+    return this.#active.size - (this.#queue?.size ?? 0);
+  }
+
+  /** Incoming requests waiting for a handler slot (`maxConcurrentRequests`); 0 without a limit. */
+  get queuedRequestCount(): number {
+    return this.#queue?.size ?? 0;
   }
 
   /** Attaches to a transport and starts it. One transport at a time; after `close()` it may reconnect. */
@@ -360,14 +376,18 @@ export class Protocol implements RequestContextHost {
     const stream = transport.hasPerRequestStream === true ? new CancelHandle() : undefined;
     // The token is the id: unique among active requests, as the spec requires (basic/utilities/progress).
     const asksProgress = this.#asksProgress(request, options);
-    const params = asksProgress ? withProgressToken(request.params, id) : request.params;
+    let params = asksProgress ? withProgressToken(request.params, id) : request.params;
+    const chosen = options?.priority;
+    if (chosen !== undefined) params = withPriorityMeta(params, chosen);
     const message: JSONRPCRequest =
       params === undefined
         ? { jsonrpc: JSONRPC_VERSION, id, method: request.method }
         : { jsonrpc: JSONRPC_VERSION, id, method: request.method, params };
+    // Without a choice the transport classes the message itself (`defaultMessagePriority`).
+    const priority = chosen ?? this.#priority?.(message, OUTBOUND);
     const result = pending.track(id, request.method, resultSchema, options, stream, asksProgress);
     try {
-      const sent = transport.send(message, transportOptions(options, stream));
+      const sent = transport.send(message, transportOptions(options, stream, priority));
       if (sent !== SENT && isThenable(sent)) failOnRejection(sent, pending, id);
     } catch (error) {
       pending.fail(id, error);
@@ -415,7 +435,11 @@ export class Protocol implements RequestContextHost {
         params === undefined
           ? { jsonrpc: JSONRPC_VERSION, method: notification.method }
           : { jsonrpc: JSONRPC_VERSION, method: notification.method, params };
-      return transport.send(message, options);
+      if (this.#priority === undefined || options?.priority !== undefined) {
+        return transport.send(message, options);
+      }
+      // A progress notification without a choice stays bulk (`defaultMessagePriority`).
+      return transport.send(message, withPriority(options, this.#priority(message, OUTBOUND)));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -608,11 +632,79 @@ export class Protocol implements RequestContextHost {
       this.#sendQuietly({ jsonrpc: JSONRPC_VERSION, id: request.id, error }, request.id);
       return;
     }
-    const ctx = new HandlerContext(this, request, extra, this.#transport?.sessionId);
+    const ctx = new HandlerContext(this, request, extra, this.#transport?.sessionId, this.#priority);
+    const queue = this.#queue;
+    if (queue !== undefined) {
+      this.#admit(queue, ctx, request, target);
+      return;
+    }
+    // Without a limit (the default) the path stays as short as it was before the queue existed.
     this.#active.begin(ctx);
     const response = runRequestHandler(request, ctx, target, this);
     if (response instanceof Promise) this.#answerLater(ctx, response);
     else this.#answer(ctx, response);
+  }
+
+  /**
+   * With `maxConcurrentRequests`: an urgent request or one that finds a free slot starts; otherwise it
+   * waits (active already, so a duplicate id or a cancellation finds it), or is refused at once when
+   * `maxQueuedRequests` wait already.
+   */
+  #admit(queue: InboundQueue, ctx: HandlerContext, request: JSONRPCRequest, target: RequestTarget): void {
+    if (queue.tryStart(ctx.priority)) {
+      this.#active.begin(ctx);
+      this.#start(queue, ctx, request, target);
+      return;
+    }
+    if (queue.full) {
+      const limit = queue.maxQueued;
+      const error = new McpError(
+        ErrorCode.InvalidRequest,
+        `Too many requests waiting: maxQueuedRequests (${limit}) reached while maxConcurrentRequests (${queue.maxConcurrent}) handlers run; retry later`,
+        { maxQueuedRequests: limit },
+      );
+      this.#sendQuietly({ jsonrpc: JSONRPC_VERSION, id: request.id, error: error.toJSON() }, request.id);
+      return;
+    }
+    this.#active.begin(ctx);
+    queue.enqueue({ ctx, request, target }, ctx.priority);
+  }
+
+  /** Runs a handler of an engine with a queue: its answer frees its slot. */
+  #start(queue: InboundQueue, ctx: HandlerContext, request: JSONRPCRequest, target: RequestTarget): void {
+    const response = runRequestHandler(request, ctx, target, this);
+    if (response instanceof Promise) this.#answerQueuedLater(queue, ctx, response);
+    else this.#answerQueued(queue, ctx, response);
+  }
+
+  #answerQueuedLater(queue: InboundQueue, ctx: HandlerContext, response: Promise<JSONRPCResponse>): void {
+    response.then((settled) => this.#answerQueued(queue, ctx, settled));
+  }
+
+  #answerQueued(queue: InboundQueue, ctx: HandlerContext, response: JSONRPCResponse): void {
+    this.#answer(ctx, response);
+    if (ctx.priority !== 'urgent') this.#release(queue);
+  }
+
+  /**
+   * A handler that held a slot returned: the slot goes to the next waiting request, normal before bulk,
+   * oldest first. A loop rather than recursion: handlers that answer at once free their slot inside it.
+   */
+  #release(queue: InboundQueue): void {
+    queue.finished();
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      for (let next = queue.next(); next !== undefined; next = queue.next()) {
+        // Aborted while waiting by other means than a cancellation (which removes it): it never runs.
+        if (next.ctx.aborted) {
+          this.#active.end(next.ctx);
+          queue.finished();
+        } else this.#start(queue, next.ctx, next.request, next.target);
+      }
+    } finally {
+      this.#draining = false;
+    }
   }
 
   // The callbacks of the rare paths are made in methods of their own: a closure in the hot method itself
@@ -638,9 +730,11 @@ export class Protocol implements RequestContextHost {
     const transport = this.#transport;
     if (transport === undefined) return;
     const id = ctx.requestId;
+    // An answer is in its request's class, an error answer urgent (issue #42).
+    const priority: MessagePriority = 'error' in response ? 'urgent' : ctx.priority;
     let sent: unknown;
     try {
-      sent = transport.send(response, { relatedRequestId: id });
+      sent = transport.send(response, { relatedRequestId: id, priority });
     } catch (error) {
       this.#onUnsent(transport, response, ctx.method, error);
       return;
@@ -710,7 +804,11 @@ export class Protocol implements RequestContextHost {
   #onCancelled(params: Record<string, unknown> | undefined): void {
     const cancelled = readCancelledParams(params);
     if (cancelled === undefined) return;
-    this.#active.cancel(cancelled.requestId, cancelled.reason, (method) => this.isCancellable(method));
+    const ctx = this.#active.cancel(cancelled.requestId, cancelled.reason, (method) =>
+      this.isCancellable(method),
+    );
+    // A waiting request leaves the queue unanswered: its handler never runs.
+    if (ctx !== undefined) this.#queue?.remove(ctx);
   }
 
   /** Sends a message nobody awaits (responses, cancellations); failures go to onerror. */
@@ -754,6 +852,8 @@ export class Protocol implements RequestContextHost {
     const error =
       (pending?.size ?? 0) + this.#active.size > 0 ? closedError(reason ?? transport.closeReason) : undefined;
     pending?.rejectAll(error);
+    // Waiting requests never run; running ones free their slots as their handlers return.
+    this.#queue?.clear();
     this.#active.abortAll(error);
     this.connectionClosed();
     try {
@@ -800,8 +900,9 @@ function pong(): HandlerResult {
 function transportOptions(
   options: RequestOptions | undefined,
   stream: CancelHandle | undefined,
+  priority: MessagePriority | undefined,
 ): TransportSendOptions | undefined {
-  if (options === undefined && stream === undefined) return undefined;
+  if (options === undefined && stream === undefined && priority === undefined) return undefined;
   const signal = options?.signal;
   if (stream === undefined) {
     return {
@@ -811,6 +912,7 @@ function transportOptions(
       headers: options?.headers,
       signal,
       requestSignal: signal,
+      priority,
     };
   }
   return {
@@ -819,12 +921,29 @@ function transportOptions(
     onresumptiontoken: options?.onresumptiontoken,
     headers: options?.headers,
     signal,
+    priority,
     // Made on first read: a transport that takes onRequestCancel never pays for an AbortController.
     get requestSignal() {
       return stream.signal;
     },
     onRequestCancel: (cancel: (reason: unknown) => void) => stream.onAbort(cancel),
   };
+}
+
+/** `options` with the `priority` option's choice, when it made one (a copy: the caller's stays as is). */
+function withPriority(
+  options: NotificationOptions | undefined,
+  priority: MessagePriority | undefined,
+): NotificationOptions | undefined {
+  return priority === undefined ? options : { ...options, priority };
+}
+
+/** The queue of an engine with a finite `maxConcurrentRequests`, else none. */
+function inboundQueue(options: ProtocolOptions): InboundQueue | undefined {
+  const { maxConcurrentRequests, maxQueuedRequests } = resolveRequestLimits(options);
+  return Number.isFinite(maxConcurrentRequests)
+    ? new InboundQueue(maxConcurrentRequests, maxQueuedRequests)
+    : undefined;
 }
 
 /** The error pending requests get when the connection ends: the transport's reason when it gave one. */

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { JSONRPCRequest, MetaObject, ProgressToken, RequestId } from '../jsonrpc.js';
+import { type MessagePriority, PRIORITY_META_KEY } from '../message-priority.js';
 import type { AuthInfo, MessageExtraInfo, RequestInfo } from '../transport.js';
 import { PROGRESS_NOTIFICATION } from './builtin-params.js';
+import { inboundPriority, METHOD_CLASS, type PriorityFunction } from './priority-option.js';
 import type {
   NotificationOptions,
   OutgoingNotification,
@@ -84,6 +86,8 @@ export class HandlerContext implements RequestContext {
   readonly progressToken: ProgressToken | undefined;
   readonly sessionId: string | undefined;
   readonly extra: MessageExtraInfo | undefined;
+  /** The request's class (issue #42): where it waits for a slot, and its answer's class. */
+  readonly priority: MessagePriority;
   #controller: AbortController | undefined;
   #aborted = false;
   #linked = false;
@@ -97,15 +101,22 @@ export class HandlerContext implements RequestContext {
     request: JSONRPCRequest,
     extra: MessageExtraInfo | undefined,
     sessionId: string | undefined,
+    priority: PriorityFunction | undefined,
   ) {
     this.#host = host;
     this.requestId = request.id;
     this.method = request.method;
-    this._meta = readMeta(request.params);
-    const token = this._meta?.['progressToken'];
+    const meta = readMeta(request.params);
+    this._meta = meta;
+    const token = meta?.['progressToken'];
     this.progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
     this.sessionId = sessionId;
     this.extra = extra;
+    // The default inline (no call on the everyday path): see `inboundPriority` for the rule.
+    this.priority =
+      priority === undefined && meta?.[PRIORITY_META_KEY] === undefined
+        ? (METHOD_CLASS.get(request.method) ?? 'normal')
+        : inboundPriority(request, meta, priority);
   }
 
   /**

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { RequestId } from '../jsonrpc.js';
+import type { MessagePriority } from '../message-priority.js';
 import type { HeartbeatOptions } from './heartbeat.js';
+import type { PriorityFunction } from './priority-option.js';
 
 /**
  * A request as the caller hands it to the engine: the engine adds `jsonrpc` and the id.
@@ -110,6 +112,13 @@ export interface RequestOptions {
   onresumptiontoken?: ((token: string) => void) | undefined;
   /** Passed to the transport: extra HTTP headers. */
   headers?: Record<string, string> | undefined;
+  /**
+   * This request's class (issue #42), over the `priority` option: the transport sends it in that class
+   * (`TransportSendOptions.priority`), and `params._meta[PRIORITY_META_KEY]` carries it to the peer,
+   * which queues the request and sends its answer in it (a peer does not let the key make a request
+   * `'urgent'`; `'bulk'` and `'normal'` are honoured).
+   */
+  priority?: MessagePriority | undefined;
 }
 
 /**
@@ -127,6 +136,8 @@ export interface RequestOptions {
 export interface NotificationOptions {
   /** The incoming request this notification belongs to, for multi-stream transports. */
   relatedRequestId?: RequestId | undefined;
+  /** This notification's class for the transport's send queue, over the `priority` option. */
+  priority?: MessagePriority | undefined;
 }
 
 /**
@@ -159,6 +170,40 @@ export interface ProtocolOptions {
    * transports).
    */
   heartbeat?: boolean | HeartbeatOptions | undefined;
+  /**
+   * Moves messages between classes (`MessagePriority`, issue #42); return undefined to keep the
+   * default. Inbound it decides where a request waits in the queue (`maxConcurrentRequests`) and the
+   * class of its answer; outbound, the class of each request and notification this side sends. The
+   * defaults: urgent for `URGENT_METHODS` (cancellation, ping, the handshake, `tasks/cancel`) and every
+   * error answer, bulk for `BULK_METHODS` (progress, logging, list changes), normal otherwise, and a
+   * `params._meta[PRIORITY_META_KEY]` the message carries (inbound only `'normal'` or `'bulk'`: a peer
+   * cannot lift `maxConcurrentRequests` by asking for `'urgent'`; this option can). An answer takes
+   * its request's class, an error answer is urgent. See docs/message-ordering.md.
+   *
+   * @example
+   * ```ts
+   * new Protocol({
+   *   priority: (m) => (m.method === 'tools/call' && m.params?.['name'] === 'export' ? 'bulk' : undefined),
+   * });
+   * ```
+   */
+  priority?: PriorityFunction | undefined;
+  /**
+   * Handlers of normal and bulk requests that run at once; more wait in a queue ordered by class
+   * (normal before bulk), then arrival. Urgent requests (`ping`, `initialize`, `tasks/cancel`, and
+   * what `priority` makes urgent) never wait and take no slot; a `notifications/cancelled` for a
+   * waiting request takes it out of the queue unanswered, and its handler never runs. A slot is freed
+   * when a handler returns, cancelled or not. Default `DEFAULT_MAX_CONCURRENT_REQUESTS` (no limit):
+   * long-lived requests (`subscriptions/listen`, `tasks/result`) hold a slot each, so pick a number
+   * that fits the handlers, or mark those urgent with `priority`. Per engine, i.e. per connection: over
+   * Streamable HTTP a 2026-07-28 request or a stateless legacy POST has a connection of its own.
+   */
+  maxConcurrentRequests?: number | undefined;
+  /**
+   * Requests that may wait for a slot (`maxConcurrentRequests`); past it a request is answered at once
+   * with -32600 naming this option. Default `DEFAULT_MAX_QUEUED_REQUESTS` (1 000).
+   */
+  maxQueuedRequests?: number | undefined;
 }
 
 /**
