@@ -1,7 +1,12 @@
 // Imported, not the globals: Node defines `Buffer` and `process` on globalThis as getters (a call per use).
 import { Buffer } from 'node:buffer';
 import { nextTick } from 'node:process';
-import { ConnectionClosedError, SENT } from '@x/protocol/core';
+import {
+  ConnectionClosedError,
+  type JSONRPCMessage,
+  SENT,
+  type TransportSendOptions,
+} from '@x/protocol/core';
 import type { RawData, WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
 import { SendBufferFullError, type SendStalledError } from './errors.js';
@@ -126,7 +131,11 @@ export class NodeWireSocket implements WireSocket {
     wire.#resolveClosed?.();
   };
 
-  send(text: string): Promise<void> {
+  send(
+    text: string,
+    message?: JSONRPCMessage | readonly JSONRPCMessage[],
+    options?: TransportSendOptions,
+  ): Promise<void> {
     if (this.#corked === undefined) {
       if (this.#inTurn) {
         this.#cork();
@@ -137,7 +146,7 @@ export class NodeWireSocket implements WireSocket {
         inTurn[turnCount++] = this;
       }
     }
-    return this.#queue.send(text);
+    return this.#queue.send(text, message, options);
   }
 
   /**
