@@ -66,6 +66,7 @@ export class NodeWireSocket implements WireSocket {
       maxQueuedBytes: options.maxQueuedBytes,
       sendStallTimeoutMs: options.sendStallTimeoutMs,
       onstall: NodeWireSocket.#onQueueStall,
+      onwritten: NodeWireSocket.#onQueueWritten,
     });
     this.#heartbeat =
       options.heartbeatIntervalMs > 0 ? new Heartbeat(options.heartbeatIntervalMs, socket) : undefined;
@@ -118,6 +119,16 @@ export class NodeWireSocket implements WireSocket {
         ? `Send queue over maxQueuedBytes (${error.limit})`
         : `Nothing sent for sendStallTimeoutMs (${error.timeoutMs})`;
     wire.close(CloseCode.PolicyViolation, reason).catch(() => {});
+  };
+
+  /**
+   * A frame that waited for the socket left it: the peer reads, so a busy connection is alive even while
+   * its pong waits behind megabytes of answers (issue #42: the heartbeat fails only a peer that stopped
+   * reading, not one that is slow to get through a flood).
+   */
+  static readonly #onQueueWritten = (socket: WebSocket): void => {
+    const wire = (socket as TaggedSocket)[WIRE];
+    if (wire !== undefined) wire.#heartbeat?.markAlive();
   };
 
   static readonly #onSocketClose = function (this: WebSocket, code: number, reason: Buffer): void {

@@ -31,6 +31,11 @@ export interface SendQueueOptions<S extends QueueSocket = QueueSocket> {
    * (so one shared function serves every connection, instead of a closure each).
    */
   onstall(socket: S, error: SendBufferFullError | SendStalledError): void;
+  /**
+   * A frame that had to wait left the socket: the peer is reading (slowly, maybe), which a liveness
+   * check may count as a sign of life. Called with the queue's socket, for the same reason as `onstall`.
+   */
+  onwritten?: ((socket: S) => void) | undefined;
 }
 
 /** `WebSocket.OPEN`. */
@@ -76,6 +81,7 @@ export class SendQueue<S extends QueueSocket = QueueSocket> {
   readonly #maxQueuedBytes: number;
   readonly #stallTimeoutMs: number;
   readonly #onstall: SendQueueOptions<S>['onstall'];
+  readonly #onwritten: SendQueueOptions<S>['onwritten'];
   /** Frames handed to the socket and awaiting their write callback, from `#head` on. */
   #pending: Array<PendingSend | undefined> = [];
   #head = 0;
@@ -94,6 +100,7 @@ export class SendQueue<S extends QueueSocket = QueueSocket> {
     this.#maxQueuedBytes = options.maxQueuedBytes;
     this.#stallTimeoutMs = options.sendStallTimeoutMs;
     this.#onstall = options.onstall;
+    this.#onwritten = options.onwritten;
   }
 
   /** Sends not yet written out (of those that had to wait). */
@@ -254,6 +261,7 @@ export class SendQueue<S extends QueueSocket = QueueSocket> {
     const entry = this.#pending[this.#head];
     if (entry === undefined) return;
     this.#written++;
+    this.#onwritten?.(this.#socket);
     this.#pending[this.#head] = undefined;
     this.#head++;
     this.#pump();
