@@ -34,6 +34,18 @@ describe('SendScheduler', () => {
     expect(queue.clear()).toEqual(['pong', 'result 8', 'progress 7', 'result 7']);
   });
 
+  it('peeks at what shift hands out next, leaving it queued', () => {
+    const queue = new SendScheduler<string>();
+    expect(queue.peek()).toBeUndefined();
+    queue.push('bulk', 1, 'bulk', undefined);
+    expect(queue.peek()).toBe('bulk');
+    queue.push('urgent', 1, 'urgent', undefined);
+    expect(queue.peek()).toBe('urgent');
+    expect(queue.size).toBe(2);
+    expect(queue.shift()).toBe('urgent');
+    expect(queue.peek()).toBe('bulk');
+  });
+
   it('lets an item go once its related items left the queue', () => {
     const queue = new SendScheduler<string>();
     queue.push('progress 7', 1, 'bulk', 7);

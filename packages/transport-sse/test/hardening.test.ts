@@ -288,15 +288,14 @@ describe('a client behind on its stream (issue #42)', () => {
     );
     sends.push(session.send({ jsonrpc: '2.0', id: 2, result: {} }, { relatedRequestId: 2 }));
     sends.push(session.send({ jsonrpc: '2.0', id: 'ping', result: {} }, { priority: 'urgent' }));
-    const reader = (response.body as ReadableStream<Uint8Array>)
-      .pipeThrough(new TextDecoderStream())
-      .getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
     const order: string[] = [];
     let text = '';
     while (!order.includes('1')) {
       const { value, done } = await reader.read();
       if (done) break;
-      text += value;
+      text += decoder.decode(value, { stream: true });
       for (let end = text.indexOf('\n\n'); end !== -1; end = text.indexOf('\n\n')) {
         const data = /^data: (.*)$/m.exec(text.slice(0, end))?.[1];
         text = text.slice(end + 2);

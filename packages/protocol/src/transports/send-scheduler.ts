@@ -158,6 +158,18 @@ export class SendScheduler<T> {
     return undefined;
   }
 
+  /** The item `shift` would hand out next, left in the queue; undefined when empty. */
+  peek(): T | undefined {
+    if (this.#size === 0) return undefined;
+    let rank = this.#onlyRank;
+    if (rank === MIXED) {
+      rank = 0;
+      while ((this.#lanes[rank] as Lane).head === (this.#lanes[rank] as Lane).slots.length) rank++;
+    }
+    const lane = this.#lanes[rank] as Lane;
+    return lane.slots[lane.head] as T;
+  }
+
   /** The next item to send (see the class notes), removed from the queue; undefined when empty. */
   shift(): T | undefined {
     if (this.#size === 0) return undefined;
