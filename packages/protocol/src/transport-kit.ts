@@ -89,12 +89,8 @@ export {
   DEFAULT_SSE_KEEP_ALIVE_MS,
 } from './transports/limit-defaults.js';
 export { reconnectDelay, resolveReconnect } from './transports/reconnect.js';
-export {
-  orderingKeyOf,
-  SendQueueFullError,
-  SendScheduler,
-  sendPriorityOf,
-} from './transports/send-scheduler.js';
+export { orderingKeyOf, sendPriorityOf } from './transports/send-order.js';
+export { SendQueueFullError, SendScheduler } from './transports/send-scheduler.js';
 export type { SendSchedulerOptions } from './transports/send-scheduler.js';
 export { renamedOption } from './transports/renamed-option.js';
 export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/reconnect.js';

@@ -1,6 +1,5 @@
-import type { JSONRPCMessage, RequestId } from '../jsonrpc.js';
-import { defaultMessagePriority, type MessagePriority, PRIORITY_RANK } from '../message-priority.js';
-import type { TransportSendOptions } from '../transport.js';
+import type { RequestId } from '../jsonrpc.js';
+import { type MessagePriority, PRIORITY_RANK } from '../message-priority.js';
 import { DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_QUEUED_MESSAGES } from './limit-defaults.js';
 
 /** Bounds of a {@link SendScheduler}. */
@@ -75,7 +74,7 @@ const MIXED = -2;
  * first (issue #42). The rule, exactly:
  *
  * - Each item has a class (`urgent`, `normal`, `bulk`) and an ordering key (the request it belongs to,
- *   see {@link orderingKeyOf}; `undefined`: none).
+ *   see `orderingKeyOf`; `undefined`: none).
  * - Its *effective* class is the least urgent of its own class and the effective classes of the items
  *   with the same key still waiting. So the items of one key keep the order they were pushed in.
  * - `shift` hands out the first-pushed item of the most urgent non-empty effective class: first in,
@@ -260,53 +259,4 @@ export class SendScheduler<T> {
     this.#onlyRank = left;
     this.#keys = undefined;
   }
-}
-
-/**
- * The ordering key of an outgoing message: what it must stay behind. `relatedRequestId` when the sender
- * named one (the engine does for answers and for a handler's notifications, progress among them);
- * otherwise an answer's or a request's own id, and a cancellation's `requestId` (so it never overtakes
- * the request it cancels). Other notifications have none. A batch (an array) has none: it is queued
- * as `bulk` (see {@link sendPriorityOf}), which nothing related follows.
- *
- * @example
- * ```ts
- * orderingKeyOf({ jsonrpc: '2.0', id: 3, result: {} }, undefined); // 3
- * ```
- */
-export function orderingKeyOf(
-  message: JSONRPCMessage | readonly JSONRPCMessage[],
-  options: TransportSendOptions | undefined,
-): RequestId | undefined {
-  const related = options?.relatedRequestId;
-  if (related !== undefined) return related;
-  if (Array.isArray(message)) return undefined;
-  const single = message as { id?: unknown; method?: unknown; params?: unknown };
-  const id = single.id;
-  if (typeof id === 'string' || typeof id === 'number') return id;
-  if (single.method === 'notifications/cancelled') {
-    const requestId = (single.params as { requestId?: unknown } | undefined)?.requestId;
-    if (typeof requestId === 'string' || typeof requestId === 'number') return requestId;
-  }
-  return undefined;
-}
-
-/**
- * The class an outgoing message is queued in: `options.priority` (set by the engine), else
- * {@link defaultMessagePriority}. A batch of answers (2025-03-26) is `bulk`: it has several keys and no
- * single one to stay behind, so it overtakes nothing.
- *
- * @example
- * ```ts
- * sendPriorityOf({ jsonrpc: '2.0', id: 1, method: 'ping' }, undefined); // 'urgent'
- * ```
- */
-export function sendPriorityOf(
-  message: JSONRPCMessage | readonly JSONRPCMessage[],
-  options: TransportSendOptions | undefined,
-): MessagePriority {
-  const chosen = options?.priority;
-  if (chosen !== undefined) return chosen;
-  if (Array.isArray(message)) return 'bulk';
-  return defaultMessagePriority(message as JSONRPCMessage);
 }
