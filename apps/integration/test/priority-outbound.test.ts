@@ -3,9 +3,12 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { JSONRPCMessage } from '@x/protocol';
+import { McpServer } from '@x/server';
 import { listenWebSocket } from '@x/transport-ws/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { z } from 'zod';
 import { Resources } from './fixtures/e2e-helpers.js';
 import { serveFlood } from './fixtures/flood-peer.mjs';
 
@@ -183,5 +186,110 @@ describe.each([
     expect(arrivals.progressBeforePong).toBe(PROGRESS);
     expect(arrivals.resultsBeforePong).toBe(results);
     expectOrdersKept(arrivals, results);
+  }, 120_000);
+});
+
+/**
+ * The same through the engine: an `McpServer` whose tool fires `PROGRESS` progress notifications (4 KiB
+ * each, so the socket's and the kernel's buffers cannot take them all) at a client that stopped
+ * reading; the engine answers the ping sent meanwhile. Progress is bulk and the ping's answer at least
+ * normal, so it leaves before the progress still queued: what came before it is only what the socket
+ * and the kernel had taken.
+ */
+describe('outbound priority through the engine (McpServer over 127.0.0.1 WebSocket, issue #42)', () => {
+  it('answers a ping before the progress notifications queued ahead of it; the call’s own order kept', async () => {
+    const server = new McpServer({ name: 'flood', version: '1.0.0' });
+    const padding = 'p'.repeat(4096);
+    server.registerTool(
+      'flood',
+      { inputSchema: z.object({ progress: z.number().int() }) },
+      async ({ progress }, ctx) => {
+        for (let n = 1; n <= progress; n++) {
+          ctx.sendProgress({ progress: n, total: progress, message: padding }).catch(() => {});
+        }
+        return { content: [{ type: 'text', text: 'done' }] };
+      },
+    );
+    let progressSent = 0;
+    let onSent: (() => void) | undefined;
+    let pongSent = false;
+    const listener = resources.track(
+      await listenWebSocket({
+        port: 0,
+        host: '127.0.0.1',
+        maxQueuedBytes: 256 * MiB,
+        sendStallTimeoutMs: 0,
+        onsession: (transport) => {
+          // Watches what the engine hands to the transport, to know when the flood and the pong are queued.
+          const send = transport.send.bind(transport);
+          transport.send = (message: JSONRPCMessage, options) => {
+            if ('method' in message && message.method === 'notifications/progress') progressSent++;
+            if ('id' in message && message.id === 'ping' && !('method' in message)) pongSent = true;
+            const sent = send(message, options);
+            onSent?.();
+            return sent;
+          };
+          return server.connect(transport);
+        },
+      }),
+    );
+    const sentUntil = (done: () => boolean): Promise<void> =>
+      new Promise((resolve) => {
+        onSent = () => {
+          if (done()) resolve();
+        };
+        onSent();
+      });
+    const socket = new WebSocket(listener.url as URL, 'mcp');
+    resources.track({ close: () => socket.terminate() });
+    await once(socket, 'open');
+    const tally = new Tally();
+    let initialized: (() => void) | undefined;
+    const done = new Promise<void>((resolve) => {
+      socket.on('message', (data) => {
+        const text = String(data);
+        if (initialized !== undefined) {
+          initialized();
+          initialized = undefined;
+          return;
+        }
+        if (tally.take(text)) resolve();
+      });
+    });
+    await new Promise<void>((resolve) => {
+      initialized = resolve;
+      socket.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'init',
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'raw', version: '1' },
+          },
+        }),
+      );
+    });
+    socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    socket.pause();
+    socket.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'flood',
+        method: 'tools/call',
+        params: { name: 'flood', arguments: { progress: PROGRESS }, _meta: { progressToken: 'flood' } },
+      }),
+    );
+    await sentUntil(() => progressSent === PROGRESS);
+    socket.send(PING);
+    await sentUntil(() => pongSent);
+    socket.resume();
+    await done;
+    const arrivals = tally.arrivals;
+    expect(arrivals.progressBeforePong).toBeLessThan(PROGRESS / 2);
+    expect(arrivals.progress).toHaveLength(PROGRESS);
+    expect(arrivals.progress.every((value, i) => value === i + 1)).toBe(true);
+    expect(arrivals.progressAfterItsResult).toBe(0);
   }, 120_000);
 });
