@@ -3,7 +3,8 @@
  * transport needs besides the `Transport` contract (which is in `@x/protocol/core`) and nothing else:
  * delivering a received message, in-flight tracking, the newline-delimited JSON decoder and encoder,
  * batch screening, the nesting-depth check, the shared reconnect/backoff policy, the rate limiter and
- * the principal model, the limit defaults and `TransportLostError`. Every first-party transport builds
+ * the principal model, the limit defaults, `TransportLostError`, and the send scheduler that lets urgent
+ * messages overtake queued bulk ones (`SendScheduler`, issue #42). Every first-party transport builds
  * on it; `@x/protocol/internal` is for the client and the server, not for transports.
  *
  * One rule decides what lives here and what in `@x/protocol/http`: what works on any carrier (a
@@ -88,5 +89,8 @@ export {
   DEFAULT_SSE_KEEP_ALIVE_MS,
 } from './transports/limit-defaults.js';
 export { reconnectDelay, resolveReconnect } from './transports/reconnect.js';
+export { orderingKeyOf, sendPriorityOf } from './transports/send-order.js';
+export { SendQueueFullError, SendScheduler } from './transports/send-scheduler.js';
+export type { SendSchedulerOptions } from './transports/send-scheduler.js';
 export { renamedOption } from './transports/renamed-option.js';
 export type { ReconnectOptions, ResolvedReconnectOptions } from './transports/reconnect.js';

@@ -6,7 +6,7 @@ import {
   type RequestId,
   type TransportSendOptions,
 } from '@x/protocol/core';
-import { MessageTooLargeError } from '@x/protocol/transport';
+import { MessageTooLargeError, orderingKeyOf, SendScheduler, sendPriorityOf } from '@x/protocol/transport';
 import { SendBufferFullError, SendStalledError } from './errors.js';
 import type { JsonRpcLine } from './proto-files.js';
 
@@ -52,7 +52,8 @@ const REQUEST_HEAD =
  * backpressure, decodes incoming frames into messages. Client and server transports each own one.
  *
  * Sending: at most `maxBufferedBytes` are handed to gRPC (written, not yet taken by HTTP/2 flow
- * control) at a time; further messages wait in order in a queue of at most `maxQueuedBytes`. A queue
+ * control) at a time; further messages wait in a queue of at most `maxQueuedBytes`, urgent first and
+ * never past a message of their own request (the kit's `SendScheduler`, issue #42). A queue
  * that overflows, or no write completing for `sendStallTimeoutMs`, means the peer stopped reading:
  * `sink.fail` ends the stream, so the requests pending on it fail at once rather than at their timeout.
  */
@@ -60,10 +61,10 @@ export class TunnelStream {
   readonly #stream: FrameChannel;
   readonly #limits: TunnelLimits;
   readonly #sink: TunnelSink;
-  readonly #queue: Pending[] = [];
+  /** Messages not yet handed to gRPC; made on first use. */
+  #queue: SendScheduler<Pending> | undefined;
   /** Handed to gRPC, write callback not yet called. */
   readonly #written = new Set<Pending>();
-  #queuedBytes = 0;
   #bufferedBytes = 0;
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
   #ended: Error | undefined;
@@ -96,18 +97,41 @@ export class TunnelStream {
       resumption_token: '',
     };
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ frame, bytes, resolve, reject });
-      this.#queuedBytes += bytes;
-      this.#pump();
-      if (this.#queuedBytes > this.#limits.maxQueuedBytes) {
-        this.#sink.fail(new SendBufferFullError(this.#limits.maxQueuedBytes));
+      const pending: Pending = { frame, bytes, resolve, reject };
+      const queue = this.#queue;
+      if ((queue === undefined || queue.size === 0) && this.#fits(bytes)) {
+        this.#write(pending);
+        return;
       }
+      this.#queue ??= new SendScheduler({
+        maxQueuedBytes: this.#limits.maxQueuedBytes,
+        // Bounded by bytes only: 10 000 small progress messages may wait.
+        maxQueuedMessages: Number.POSITIVE_INFINITY,
+      });
+      const refused = this.#queue.push(
+        pending,
+        bytes,
+        sendPriorityOf(message, options),
+        orderingKeyOf(message, options),
+      );
+      if (refused !== undefined) {
+        const error = new SendBufferFullError(this.#limits.maxQueuedBytes);
+        reject(error);
+        this.#sink.fail(error);
+        return;
+      }
+      this.#pump();
     });
+  }
+
+  /** One message always goes, however large: `maxBufferedBytes` bounds what waits behind it. */
+  #fits(bytes: number): boolean {
+    return this.#bufferedBytes === 0 || this.#bufferedBytes + bytes <= this.#limits.maxBufferedBytes;
   }
 
   /** Bytes handed to gRPC or waiting for it. */
   get pendingBytes(): number {
-    return this.#queuedBytes + this.#bufferedBytes;
+    return (this.#queue?.queuedBytes ?? 0) + this.#bufferedBytes;
   }
 
   /** Stops sending: every queued message fails with `reason`; later sends too. */
@@ -115,33 +139,36 @@ export class TunnelStream {
     if (this.#ended !== undefined) return;
     this.#ended = reason;
     this.#clearStall();
-    const queue = [...this.#written, ...this.#queue.splice(0)];
+    const queue = [...this.#written, ...(this.#queue?.clear() ?? [])];
     this.#written.clear();
-    this.#queuedBytes = 0;
     for (const pending of queue) pending.reject(reason);
   }
 
   #pump(): void {
-    while (this.#ended === undefined && this.#queue.length > 0) {
-      const next = this.#queue[0]!;
-      // One message always goes, however large: maxBufferedBytes bounds what waits behind it.
-      if (this.#bufferedBytes > 0 && this.#bufferedBytes + next.bytes > this.#limits.maxBufferedBytes) break;
-      this.#queue.shift();
-      this.#queuedBytes -= next.bytes;
-      this.#bufferedBytes += next.bytes;
-      this.#written.add(next);
-      this.#armStall();
-      this.#stream.write(next.frame, (error: Error | null | undefined) => {
-        this.#bufferedBytes -= next.bytes;
-        // After end() the promise was settled already (rejected with the reason).
-        if (!this.#written.delete(next)) return;
-        this.#clearStall();
-        if (this.#bufferedBytes > 0) this.#armStall();
-        if (error) next.reject(error);
-        else next.resolve();
-        this.#pump();
-      });
+    const queue = this.#queue;
+    if (queue === undefined) return;
+    while (this.#ended === undefined && queue.size > 0) {
+      const next = queue.peek() as Pending;
+      if (!this.#fits(next.bytes)) break;
+      queue.shift();
+      this.#write(next);
     }
+  }
+
+  #write(next: Pending): void {
+    this.#bufferedBytes += next.bytes;
+    this.#written.add(next);
+    this.#armStall();
+    this.#stream.write(next.frame, (error: Error | null | undefined) => {
+      this.#bufferedBytes -= next.bytes;
+      // After end() the promise was settled already (rejected with the reason).
+      if (!this.#written.delete(next)) return;
+      this.#clearStall();
+      if (this.#bufferedBytes > 0) this.#armStall();
+      if (error) next.reject(error);
+      else next.resolve();
+      this.#pump();
+    });
   }
 
   #armStall(): void {

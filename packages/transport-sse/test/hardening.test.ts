@@ -261,6 +261,56 @@ describe('a client that does not read its stream', () => {
   });
 });
 
+describe('a client behind on its stream (issue #42)', () => {
+  it('gets held events urgent first once it reads, each request’s events in order', async () => {
+    const sessions: SseServerTransport[] = [];
+    const sse = createSseHandler({
+      keepAliveMs: 0,
+      onsession: async (transport) => {
+        sessions.push(transport);
+        await transport.start();
+      },
+    });
+    addCleanup(() => sse.close());
+    const response = await sse(new Request('http://localhost/sse'));
+    const session = sessions[0] as SseServerTransport;
+    const sends: Promise<void>[] = [];
+    // Unread, the stream takes this one and is congested: the rest wait in the session.
+    sends.push(session.send({ jsonrpc: '2.0', id: 0, result: { text: 'z'.repeat(100 * 1024) } }));
+    for (let n = 1; n <= 200; n++) {
+      const params = { progressToken: 't', progress: n };
+      sends.push(
+        session.send({ jsonrpc: '2.0', method: 'notifications/progress', params }, { relatedRequestId: 1 }),
+      );
+    }
+    sends.push(
+      session.send({ jsonrpc: '2.0', id: 1, result: {} }, { relatedRequestId: 1, priority: 'urgent' }),
+    );
+    sends.push(session.send({ jsonrpc: '2.0', id: 2, result: {} }, { relatedRequestId: 2 }));
+    sends.push(session.send({ jsonrpc: '2.0', id: 'ping', result: {} }, { priority: 'urgent' }));
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    const order: string[] = [];
+    let text = '';
+    while (!order.includes('1')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      for (let end = text.indexOf('\n\n'); end !== -1; end = text.indexOf('\n\n')) {
+        const data = /^data: (.*)$/m.exec(text.slice(0, end))?.[1];
+        text = text.slice(end + 2);
+        if (data === undefined || !data.startsWith('{')) continue;
+        const message = JSON.parse(data) as { id?: unknown; params?: { progress: number } };
+        order.push(message.id === undefined ? `p${message.params?.progress}` : String(message.id));
+      }
+    }
+    await reader.cancel();
+    await Promise.allSettled(sends);
+    expect(order.slice(0, 3)).toEqual(['0', 'ping', '2']);
+    expect(order.slice(3)).toEqual([...Array.from({ length: 200 }, (_, i) => `p${i + 1}`), '1']);
+  });
+});
+
 describe('client event size', () => {
   it('ends the session on an event over maxMessageBytes (default 4 MiB), naming the option; 1 MiB passes', async () => {
     const harness = await startSseServer(addCleanup);

@@ -331,7 +331,7 @@ export class StdioClientTransport implements Transport {
     this.#state = 'open';
   }
 
-  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const held = this.#batches.take(message);
     if (held !== undefined) return held;
     if (this.#held !== undefined && this.#state !== 'open') {
@@ -341,7 +341,7 @@ export class StdioClientTransport implements Transport {
     if (this.#restart !== undefined && isJSONRPCRequest(message) && this.#state === 'open') {
       this.#restart.sent(message.id);
     }
-    return this.#writeLine(message);
+    return this.#writeLine(message, options);
   }
 
   /** The negotiated version: batches from the server are accepted only on 2025-03-26. */
@@ -349,7 +349,10 @@ export class StdioClientTransport implements Transport {
     this.#protocolVersion = version;
   }
 
-  #writeLine(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
+  #writeLine(
+    payload: JSONRPCMessage | readonly JSONRPCMessage[],
+    options?: TransportSendOptions,
+  ): Promise<void> {
     if (this.#state !== 'open' || this.#writer === undefined) {
       if (this.#state === 'restarting') {
         // Never sent, so not lost: a plain -32000 a retry policy repeats once the new process runs.
@@ -366,7 +369,7 @@ export class StdioClientTransport implements Transport {
       // Unencodable (a BigInt, a cycle): that message fails, the connection does not.
       return Promise.reject(error);
     }
-    return this.#writer.write(line);
+    return this.#writer.write(line, payload, options);
   }
 
   /** Shuts the server down (see the class notes) and resolves when it is gone. Idempotent. */

@@ -1,11 +1,19 @@
 // Imported, not the global: Node defines `process` on globalThis as a getter (a call per use).
 import { nextTick } from 'node:process';
 import type { Writable } from 'node:stream';
-import { ConnectionClosedError, SENT } from '@x/protocol/core';
+import {
+  ConnectionClosedError,
+  type JSONRPCMessage,
+  SENT,
+  type TransportSendOptions,
+} from '@x/protocol/core';
 import {
   DEFAULT_MAX_BUFFERED_BYTES,
   DEFAULT_MAX_QUEUED_BYTES,
   DEFAULT_SEND_STALL_TIMEOUT_MS,
+  orderingKeyOf,
+  SendScheduler,
+  sendPriorityOf,
 } from '@x/protocol/transport';
 import { PeerNotReadingError } from './errors.js';
 
@@ -46,13 +54,16 @@ export interface LineWriterOptions {
 
 /**
  * Writes lines to a stream with bounded buffering: a write resolves at once while the stream's queue is
- * under `maxBufferedBytes`, otherwise when the stream drains. Order is the order of `write()` calls,
- * since every line goes straight into the stream's own queue. Blocked writers share one promise (no
- * per-message closure on the hot path). Memory stays bounded for a peer that stops reading: past
- * `maxBufferedBytes + maxQueuedBytes` queued, or with writes waiting and no line leaving for
- * `sendStallTimeoutMs`, the writer fails with `PeerNotReadingError` and calls `onstall` (issue #35).
- * Only lines written while the stream is backed up carry a write callback (the stall check's sign of
- * progress), so the everyday path schedules nothing.
+ * under `maxBufferedBytes`, otherwise when the stream drains. While the stream is under the mark every
+ * line goes straight into its queue, in `write()` order. Once it is over the mark, further lines wait
+ * in a `SendScheduler` and go into the stream on 'drain' urgent first (issue #42): a `ping` or its
+ * answer overtakes queued results and progress, but never a line of its own request (see
+ * `docs/message-ordering.md`). Blocked writers share one promise (no per-message closure on the hot
+ * path). Memory stays bounded for a peer that stops reading: past `maxQueuedBytes` waiting in the
+ * scheduler, or with writes waiting and no line leaving for `sendStallTimeoutMs`, the writer fails with
+ * `PeerNotReadingError` and calls `onstall` (issue #35). Only lines written while the stream is backed
+ * up carry a write callback (the stall check's sign of progress), so the everyday path schedules
+ * nothing, and a line's class and key are read only when it has to wait.
  */
 export class LineWriter {
   readonly #stream: Writable;
@@ -73,6 +84,8 @@ export class LineWriter {
   #corked = false;
   /** A line was written in this turn (a microtask ends it). */
   #turnStarted = false;
+  /** Lines that found the stream over `maxBufferedBytes`, handed to it on 'drain', urgent first. */
+  readonly #waiting: SendScheduler<string>;
 
   constructor(stream: Writable, options: LineWriterOptions = {}) {
     this.#stream = stream;
@@ -84,13 +97,27 @@ export class LineWriter {
     this.#maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
     this.#stallTimeoutMs = options.sendStallTimeoutMs ?? DEFAULT_SEND_STALL_TIMEOUT_MS;
     this.#onstall = options.onstall;
+    this.#waiting = new SendScheduler({
+      maxQueuedBytes: this.#maxQueuedBytes,
+      // Bounded by bytes only, as before the scheduler: 10 000 small progress lines may wait.
+      maxQueuedMessages: Number.POSITIVE_INFINITY,
+    });
     stream.on('drain', this.#onDrain);
   }
 
-  write(line: string): Promise<void> {
+  /**
+   * Writes `line`, the encoding of `message`; `message` and `options` give its class and ordering key
+   * should it have to wait (without them it waits as a `normal` line of no request).
+   */
+  write(
+    line: string,
+    message?: JSONRPCMessage | readonly JSONRPCMessage[],
+    options?: TransportSendOptions,
+  ): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const stream = this.#stream;
     if (!stream.writable) return Promise.reject(new ConnectionClosedError('Output stream is closed'));
+    if (this.#drained !== undefined) return this.#hold(line, message, options);
     // The first line of a turn leaves at once, so the peer can start on it while this process goes
     // on; the rest of the turn (the answers to a chunk of requests, a burst of calls) is corked and
     // leaves in one write, instead of one system call each, at a `process.nextTick`: after the
@@ -107,9 +134,9 @@ export class LineWriter {
         void SENT.then(this.#endTurn);
       }
     }
-    // A line that backs the stream up (or joins a backed-up one) gets the shared write callback: its
-    // call is the stall check's sign that the peer still reads.
-    if (this.#drained !== undefined || stream.writableLength + line.length > this.#maxBufferedBytes) {
+    // A line that backs the stream up gets the shared write callback: its call is the stall check's
+    // sign that the peer still reads.
+    if (stream.writableLength + line.length > this.#maxBufferedBytes) {
       stream.write(line, this.#onFlushed);
     } else {
       stream.write(line);
@@ -128,13 +155,45 @@ export class LineWriter {
     return this.#waitForDrain();
   }
 
+  /** The stream is over the mark: `line` waits in the scheduler for a 'drain'. */
+  #hold(
+    line: string,
+    message: JSONRPCMessage | readonly JSONRPCMessage[] | undefined,
+    options: TransportSendOptions | undefined,
+  ): Promise<void> {
+    const refused =
+      message === undefined
+        ? this.#waiting.push(line, line.length, 'normal', undefined)
+        : this.#waiting.push(
+            line,
+            line.length,
+            sendPriorityOf(message, options),
+            orderingKeyOf(message, options),
+          );
+    if (refused !== undefined) {
+      const error = new PeerNotReadingError({
+        option: 'maxQueuedBytes',
+        limit: this.#maxQueuedBytes,
+        queuedBytes: this.#stream.writableLength + refused.wouldHold,
+      });
+      this.#stall(error);
+      return Promise.reject(error);
+    }
+    return this.#waitForDrain();
+  }
+
   /** Resolves when every byte written so far has been handed to the OS (or the stream failed). */
   flush(): Promise<void> {
     const stream = this.#stream;
     // A failed writer (a peer that stopped reading) will never see its bytes flushed.
-    if (stream.writableLength === 0 || !stream.writable || this.#failure !== undefined) {
-      return Promise.resolve();
+    if (!stream.writable || this.#failure !== undefined) return Promise.resolve();
+    if (this.#waiting.size > 0) {
+      return this.#waitForDrain().then(
+        () => this.flush(),
+        () => undefined,
+      );
     }
+    if (stream.writableLength === 0) return Promise.resolve();
     // Write callbacks run in order, so the callback of an empty write runs after every earlier write.
     return new Promise((resolve) => stream.write('', () => resolve()));
   }
@@ -145,6 +204,7 @@ export class LineWriter {
     this.#failure = error;
     this.#stopStallTimer();
     this.#stream.off('drain', this.#onDrain);
+    this.#waiting.clear();
     this.#rejectDrained?.(error);
     this.#clearWaiter();
   }
@@ -170,7 +230,7 @@ export class LineWriter {
         new PeerNotReadingError({
           option: 'sendStallTimeoutMs',
           limit: this.#stallTimeoutMs,
-          queuedBytes: this.#stream.writableLength,
+          queuedBytes: this.#stream.writableLength + this.#waiting.queuedBytes,
         }),
       );
       return;
@@ -211,7 +271,23 @@ export class LineWriter {
     this.#stream.uncork();
   };
 
+  /**
+   * Hands waiting lines to the stream, most urgent first, until it is over the mark again (its
+   * `write()` then returned false, so another 'drain' comes); writers are released once none wait.
+   */
   readonly #onDrain = (): void => {
+    const waiting = this.#waiting;
+    if (waiting.size > 0) {
+      const stream = this.#stream;
+      const max = this.#maxBufferedBytes;
+      // One write for the lot, not one system call per line.
+      stream.cork();
+      while (waiting.size > 0 && stream.writableLength <= max) {
+        stream.write(waiting.shift() as string, this.#onFlushed);
+      }
+      stream.uncork();
+      if (waiting.size > 0) return;
+    }
     this.#stopStallTimer();
     this.#resolveDrained?.();
     this.#clearWaiter();

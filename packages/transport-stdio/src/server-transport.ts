@@ -203,10 +203,10 @@ export class StdioServerTransport implements Transport {
     if (this.#stdin.readableEnded || this.#stdin.destroyed) queueMicrotask(this.#onEnd);
   }
 
-  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const held = this.#batches.take(message);
     if (held !== undefined) return held;
-    return this.#writeLine(message);
+    return this.#writeLine(message, options);
   }
 
   /** The negotiated version: batches are accepted only on 2025-03-26. */
@@ -214,7 +214,10 @@ export class StdioServerTransport implements Transport {
     this.#protocolVersion = version;
   }
 
-  #writeLine(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
+  #writeLine(
+    payload: JSONRPCMessage | readonly JSONRPCMessage[],
+    options?: TransportSendOptions,
+  ): Promise<void> {
     if (this.#state !== 'open') {
       return Promise.reject(new ConnectionClosedError('StdioServerTransport is not open'));
     }
@@ -225,7 +228,7 @@ export class StdioServerTransport implements Transport {
       // Unencodable (a BigInt, a cycle): that message fails, the connection does not.
       return Promise.reject(error);
     }
-    return this.#writer.write(line);
+    return this.#writer.write(line, payload, options);
   }
 
   /** Stops reading, writes out what is queued, then fires `onclose`. Idempotent. */

@@ -1,4 +1,5 @@
-import { ConnectionClosedError } from '@x/protocol/core';
+import { ConnectionClosedError, type JSONRPCMessage, type TransportSendOptions } from '@x/protocol/core';
+import { orderingKeyOf, SendScheduler, sendPriorityOf } from '@x/protocol/transport';
 import { CloseCode } from './constants.js';
 import { SendBufferFullError, SendStalledError } from './errors.js';
 import type { WireSocket, WireSocketEvents } from './wire-socket.js';
@@ -22,7 +23,6 @@ const DRAIN_POLL_MS = 10;
 
 interface WaitingSend {
   text: string;
-  bytes: number;
   resolve: () => void;
   reject: (error: Error) => void;
 }
@@ -30,7 +30,8 @@ interface WaitingSend {
 /**
  * The global `WebSocket` under the MCP framing rules. Browsers give no write callbacks, no drain event,
  * no pings and no payload cap, so: `send()` settles once the frame is handed to the socket; a frame that
- * finds `maxBufferedBytes` in it waits in order, handed over as a timer polling `bufferedAmount` (only
+ * finds `maxBufferedBytes` in it waits (urgent first, never past a frame of its own request: a
+ * `SendScheduler`, issue #42), handed over as a timer polling `bufferedAmount` (only
  * while something waits) sees the socket drain; liveness is left to the browser; `maxMessageBytes` is
  * enforced after a message arrived. A server that stops reading (`maxQueuedBytes`,
  * `sendStallTimeoutMs`) ends the connection as on Node, with 1000 where the browser forbids 1008.
@@ -42,10 +43,8 @@ export class BrowserWireSocket implements WireSocket {
   readonly #closed: Promise<void>;
   #done = false;
   #finish: (code: number, reason: string) => void = () => {};
-  /** Frames waiting for the socket to drain (`#head` onward); undefined while none wait. */
-  #waiting: WaitingSend[] | undefined;
-  #head = 0;
-  #queuedBytes = 0;
+  /** Frames waiting for the socket to drain; made on first use. */
+  #waiting: SendScheduler<WaitingSend> | undefined;
   #poll: ReturnType<typeof setTimeout> | undefined;
   /** `bufferedAmount` at the last poll that saw the socket drain, and when that was. */
   #lastBuffered = 0;
@@ -70,38 +69,49 @@ export class BrowserWireSocket implements WireSocket {
     socket.onclose = (event: CloseEvent) => this.#finish(event.code, event.reason);
   }
 
-  send(text: string): Promise<void> {
+  send(
+    text: string,
+    message?: JSONRPCMessage | readonly JSONRPCMessage[],
+    options?: TransportSendOptions,
+  ): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.#done || this.#socket.readyState !== 1) return Promise.reject(new ConnectionClosedError());
-    if (this.#waiting === undefined && this.#socket.bufferedAmount < this.#options.maxBufferedBytes) {
+    const idle = this.#waiting === undefined || this.#waiting.size === 0;
+    if (idle && this.#socket.bufferedAmount < this.#options.maxBufferedBytes) {
       this.#socket.send(text);
       return Promise.resolve();
     }
-    const bytes = utf8Length(text);
     const max = this.#options.maxQueuedBytes;
-    if (this.#queuedBytes + bytes > max) {
-      const error = new SendBufferFullError(max, this.#queuedBytes + bytes);
+    this.#waiting ??= new SendScheduler({
+      maxQueuedBytes: max,
+      // Bounded by bytes only: 10 000 small progress frames may wait.
+      maxQueuedMessages: Number.POSITIVE_INFINITY,
+    });
+    const waiting = this.#waiting;
+    const priority = message === undefined ? 'normal' : sendPriorityOf(message, options);
+    const key = message === undefined ? undefined : orderingKeyOf(message, options);
+    let refused: number | undefined;
+    const sent = new Promise<void>((resolve, reject) => {
+      refused = waiting.push({ text, resolve, reject }, utf8Length(text), priority, key)?.wouldHold;
+    });
+    if (refused !== undefined) {
+      const error = new SendBufferFullError(max, refused);
       this.#stall(error, `Send queue over maxQueuedBytes (${max})`);
       return Promise.reject(error);
     }
-    this.#queuedBytes += bytes;
-    if (this.#waiting === undefined) {
-      this.#waiting = [];
+    if (idle) {
       this.#lastBuffered = this.#socket.bufferedAmount;
       this.#lastProgressAt = Date.now();
       this.#poll = setTimeout(this.#pump, DRAIN_POLL_MS);
     }
-    const waiting = this.#waiting;
-    return new Promise<void>((resolve, reject) => {
-      waiting.push({ text, bytes, resolve, reject });
-    });
+    return sent;
   }
 
   /** Hands waiting frames to the socket while it has room; gives the peer up when nothing drains. */
   readonly #pump = (): void => {
     this.#poll = undefined;
     const waiting = this.#waiting;
-    if (waiting === undefined || this.#done) return;
+    if (waiting === undefined || waiting.size === 0 || this.#done) return;
     const socket = this.#socket;
     if (socket.readyState !== 1) {
       // Closing: a browser would discard these frames without a word.
@@ -112,20 +122,15 @@ export class BrowserWireSocket implements WireSocket {
     let buffered = socket.bufferedAmount;
     const now = Date.now();
     if (buffered < this.#lastBuffered) this.#lastProgressAt = now;
-    while (this.#head < waiting.length && buffered < max) {
-      const entry = waiting[this.#head++] as WaitingSend;
-      this.#queuedBytes -= entry.bytes;
+    while (waiting.size > 0 && buffered < max) {
+      const entry = waiting.shift() as WaitingSend;
       socket.send(entry.text);
       entry.resolve();
       buffered = socket.bufferedAmount;
       this.#lastProgressAt = now;
     }
     this.#lastBuffered = buffered;
-    if (this.#head === waiting.length) {
-      this.#waiting = undefined;
-      this.#head = 0;
-      return;
-    }
+    if (waiting.size === 0) return;
     const timeoutMs = this.#options.sendStallTimeoutMs;
     if (timeoutMs > 0 && now - this.#lastProgressAt >= timeoutMs) {
       this.#stall(
@@ -148,12 +153,8 @@ export class BrowserWireSocket implements WireSocket {
   #failWaiting(error: Error): void {
     if (this.#poll !== undefined) clearTimeout(this.#poll);
     this.#poll = undefined;
-    const waiting = this.#waiting;
-    const head = this.#head;
-    this.#waiting = undefined;
-    this.#head = 0;
-    this.#queuedBytes = 0;
-    if (waiting !== undefined) for (let i = head; i < waiting.length; i++) waiting[i]?.reject(error);
+    const waiting = this.#waiting?.clear();
+    if (waiting !== undefined) for (const entry of waiting) entry.reject(error);
   }
 
   close(code: number, reason: string): Promise<void> {

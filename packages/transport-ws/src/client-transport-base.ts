@@ -218,24 +218,24 @@ export class WebSocketClientTransportBase implements Transport {
     }
   }
 
-  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const held = this.#batches.take(message);
     if (held !== undefined) return held;
-    const sent = this.#write(message);
+    const sent = this.#write(message, options);
     const inFlight = this.#inFlight;
     if (inFlight === undefined || !isJSONRPCRequest(message)) return sent;
     inFlight.add(message.id);
     return forgetOnFailure(sent, inFlight, message.id);
   }
 
-  #write(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
+  #write(payload: JSONRPCMessage | readonly JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     const socket = this.#socket;
     if (this.#state !== 'open' || socket === undefined) {
       if (this.closeReason !== undefined) return Promise.reject(this.closeReason);
       const why = this.#state === 'reconnecting' ? 'WebSocket is reconnecting' : 'WebSocket is not open';
       return Promise.reject(new ConnectionClosedError(why));
     }
-    return sendMessage(socket, payload);
+    return sendMessage(socket, payload, options);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,12 @@
 // Imported, not the globals: Node defines `Buffer` and `process` on globalThis as getters (a call per use).
 import { Buffer } from 'node:buffer';
 import { nextTick } from 'node:process';
-import { ConnectionClosedError, SENT } from '@x/protocol/core';
+import {
+  ConnectionClosedError,
+  type JSONRPCMessage,
+  SENT,
+  type TransportSendOptions,
+} from '@x/protocol/core';
 import type { RawData, WebSocket } from 'ws';
 import { CloseCode } from './constants.js';
 import { SendBufferFullError, type SendStalledError } from './errors.js';
@@ -61,6 +66,7 @@ export class NodeWireSocket implements WireSocket {
       maxQueuedBytes: options.maxQueuedBytes,
       sendStallTimeoutMs: options.sendStallTimeoutMs,
       onstall: NodeWireSocket.#onQueueStall,
+      onwritten: NodeWireSocket.#onQueueWritten,
     });
     this.#heartbeat =
       options.heartbeatIntervalMs > 0 ? new Heartbeat(options.heartbeatIntervalMs, socket) : undefined;
@@ -115,6 +121,16 @@ export class NodeWireSocket implements WireSocket {
     wire.close(CloseCode.PolicyViolation, reason).catch(() => {});
   };
 
+  /**
+   * A frame that waited for the socket left it: the peer reads, so a busy connection is alive even while
+   * its pong waits behind megabytes of answers (issue #42: the heartbeat fails only a peer that stopped
+   * reading, not one that is slow to get through a flood).
+   */
+  static readonly #onQueueWritten = (socket: WebSocket): void => {
+    const wire = (socket as TaggedSocket)[WIRE];
+    if (wire !== undefined) wire.#heartbeat?.markAlive();
+  };
+
   static readonly #onSocketClose = function (this: WebSocket, code: number, reason: Buffer): void {
     const wire = (this as TaggedSocket)[WIRE];
     if (wire === undefined) return;
@@ -126,7 +142,11 @@ export class NodeWireSocket implements WireSocket {
     wire.#resolveClosed?.();
   };
 
-  send(text: string): Promise<void> {
+  send(
+    text: string,
+    message?: JSONRPCMessage | readonly JSONRPCMessage[],
+    options?: TransportSendOptions,
+  ): Promise<void> {
     if (this.#corked === undefined) {
       if (this.#inTurn) {
         this.#cork();
@@ -137,7 +157,7 @@ export class NodeWireSocket implements WireSocket {
         inTurn[turnCount++] = this;
       }
     }
-    return this.#queue.send(text);
+    return this.#queue.send(text, message, options);
   }
 
   /**

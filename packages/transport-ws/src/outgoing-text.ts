@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@x/protocol/core';
+import type { JSONRPCMessage, TransportSendOptions } from '@x/protocol/core';
 import type { WireSocket } from './wire-socket.js';
 
 /**
@@ -9,6 +9,7 @@ import type { WireSocket } from './wire-socket.js';
 export function sendMessage(
   wire: WireSocket,
   message: JSONRPCMessage | readonly JSONRPCMessage[],
+  options?: TransportSendOptions,
 ): Promise<void> {
   let text: string;
   try {
@@ -16,5 +17,5 @@ export function sendMessage(
   } catch (error) {
     return Promise.reject(error);
   }
-  return wire.send(text);
+  return wire.send(text, message, options);
 }

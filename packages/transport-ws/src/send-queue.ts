@@ -1,6 +1,12 @@
 // Imported, not the global: Node defines `Buffer` on globalThis as a getter (a call per use).
 import { Buffer } from 'node:buffer';
-import { ConnectionClosedError, SENT } from '@x/protocol/core';
+import {
+  ConnectionClosedError,
+  type JSONRPCMessage,
+  SENT,
+  type TransportSendOptions,
+} from '@x/protocol/core';
+import { orderingKeyOf, SendScheduler, sendPriorityOf } from '@x/protocol/transport';
 import { SendBufferFullError, SendStalledError } from './errors.js';
 
 /** The part of a `ws` socket the queue writes to. */
@@ -25,6 +31,11 @@ export interface SendQueueOptions<S extends QueueSocket = QueueSocket> {
    * (so one shared function serves every connection, instead of a closure each).
    */
   onstall(socket: S, error: SendBufferFullError | SendStalledError): void;
+  /**
+   * A frame that had to wait left the socket: the peer is reading (slowly, maybe), which a liveness
+   * check may count as a sign of life. Called with the queue's socket, for the same reason as `onstall`.
+   */
+  onwritten?: ((socket: S) => void) | undefined;
 }
 
 /** `WebSocket.OPEN`. */
@@ -33,8 +44,6 @@ const OPEN = 1;
 interface PendingSend {
   /** The frame while it waits in the queue; undefined once handed to the socket. */
   data: string | undefined;
-  /** UTF-8 bytes of `data` while it waits. */
-  bytes: number;
   resolve: () => void;
   reject: (error: Error) => void;
 }
@@ -55,8 +64,9 @@ export const EAGER_BUFFER_BYTES = 64 * 1024;
  * senders backpressure.
  *
  * A frame that finds the socket holding `maxBufferedBytes` or more is not refused (the engine does not
- * retry an answer, so a refusal loses it): it waits here, in order, and is handed to the socket as the
- * write callbacks of earlier frames show the socket draining. A burst of large answers thus leaves as
+ * retry an answer, so a refusal loses it): it waits here, in a `SendScheduler` (urgent first, never past
+ * a frame of its own request; issue #42), and is handed to the socket as the write callbacks of earlier
+ * frames show the socket draining. A burst of large answers thus leaves as
  * fast as the peer reads. Only a peer that really stops reading ends the connection, through `onstall`:
  * when the waiting frames would pass `maxQueuedBytes`, or when no frame leaves the socket for
  * `sendStallTimeoutMs`. Nothing is dropped silently: every waiting send rejects with that error.
@@ -71,13 +81,12 @@ export class SendQueue<S extends QueueSocket = QueueSocket> {
   readonly #maxQueuedBytes: number;
   readonly #stallTimeoutMs: number;
   readonly #onstall: SendQueueOptions<S>['onstall'];
-  /** Frames awaiting their write callback (`#head` to `#next`), then frames not yet written. */
+  readonly #onwritten: SendQueueOptions<S>['onwritten'];
+  /** Frames handed to the socket and awaiting their write callback, from `#head` on. */
   #pending: Array<PendingSend | undefined> = [];
   #head = 0;
-  /** Index of the first frame not yet handed to the socket. */
-  #next = 0;
-  /** UTF-8 bytes of the frames not yet handed to the socket. */
-  #queuedBytes = 0;
+  /** Frames not yet handed to the socket; made on first use (most connections never need it). */
+  #waiting: SendScheduler<PendingSend> | undefined;
   #failure: Error | undefined;
   /** Runs while frames await callbacks (the socket is backed up); see `#checkStall`. */
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
@@ -91,19 +100,28 @@ export class SendQueue<S extends QueueSocket = QueueSocket> {
     this.#maxQueuedBytes = options.maxQueuedBytes;
     this.#stallTimeoutMs = options.sendStallTimeoutMs;
     this.#onstall = options.onstall;
+    this.#onwritten = options.onwritten;
   }
 
   /** Sends not yet written out (of those that had to wait). */
   get size(): number {
-    return this.#pending.length - this.#head;
+    return this.#pending.length - this.#head + (this.#waiting?.size ?? 0);
   }
 
   /** UTF-8 bytes of the frames waiting for the socket to drain. */
   get queuedBytes(): number {
-    return this.#queuedBytes;
+    return this.#waiting?.queuedBytes ?? 0;
   }
 
-  send(data: string): Promise<void> {
+  /**
+   * Sends `data`, the encoding of `message`; `message` and `options` give its class and ordering key
+   * should it have to wait (without them it waits as a `normal` frame of no request).
+   */
+  send(
+    data: string,
+    message?: JSONRPCMessage | readonly JSONRPCMessage[],
+    options?: TransportSendOptions,
+  ): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const socket = this.#socket;
     // `ws` drops a frame sent while closing, telling only its callback: an eager frame has none.
@@ -122,10 +140,10 @@ export class SendQueue<S extends QueueSocket = QueueSocket> {
       // no callback would ever come to write it later.
       return this.#write(data);
     }
-    if (this.#next === this.#pending.length && buffered < this.#maxBufferedBytes) {
+    if ((this.#waiting === undefined || this.#waiting.size === 0) && buffered < this.#maxBufferedBytes) {
       return this.#write(data);
     }
-    return this.#enqueue(data);
+    return this.#enqueue(data, message, options);
   }
 
   /** Rejects every unsent message and refuses new ones. */
@@ -137,49 +155,60 @@ export class SendQueue<S extends QueueSocket = QueueSocket> {
     const head = this.#head;
     this.#pending = [];
     this.#head = 0;
-    this.#next = 0;
-    this.#queuedBytes = 0;
     for (let i = head; i < pending.length; i++) pending[i]?.reject(error);
+    const waiting = this.#waiting?.clear();
+    if (waiting !== undefined) for (const entry of waiting) entry.reject(error);
   }
 
   /** Hands `data` to the socket now; settles at its write callback. */
   #write(data: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.#pending.push({ data: undefined, bytes: 0, resolve, reject });
-      this.#next = this.#pending.length;
+      this.#pending.push({ data: undefined, resolve, reject });
       this.#startStallTimer();
       this.#socket.send(data, this.#onWritten);
     });
   }
 
   /** Holds `data` until the socket drains, or gives the peer up when the queue is full. */
-  #enqueue(data: string): Promise<void> {
+  #enqueue(
+    data: string,
+    message: JSONRPCMessage | readonly JSONRPCMessage[] | undefined,
+    options: TransportSendOptions | undefined,
+  ): Promise<void> {
     const bytes = Buffer.byteLength(data);
-    const max = this.#maxQueuedBytes;
-    if (this.#queuedBytes + bytes > max) {
-      const error = new SendBufferFullError(max, this.#queuedBytes + bytes);
-      this.#stall(error);
-      return Promise.reject(error);
-    }
-    this.#queuedBytes += bytes;
-    return new Promise<void>((resolve, reject) => {
-      this.#pending.push({ data, bytes, resolve, reject });
+    this.#waiting ??= new SendScheduler({
+      maxQueuedBytes: this.#maxQueuedBytes,
+      // Bounded by bytes only, as before the scheduler: 10 000 small progress frames may wait.
+      maxQueuedMessages: Number.POSITIVE_INFINITY,
     });
+    const waiting = this.#waiting;
+    const priority = message === undefined ? 'normal' : sendPriorityOf(message, options);
+    const key = message === undefined ? undefined : orderingKeyOf(message, options);
+    let refused: number | undefined;
+    const sent = new Promise<void>((resolve, reject) => {
+      refused = waiting.push({ data, resolve, reject }, bytes, priority, key)?.wouldHold;
+    });
+    if (refused === undefined) return sent;
+    const error = new SendBufferFullError(this.#maxQueuedBytes, refused);
+    this.#stall(error);
+    return Promise.reject(error);
   }
 
   /** Writes waiting frames while the socket has room; at least one when nothing else awaits a callback. */
   #pump(): void {
+    const waiting = this.#waiting;
+    if (waiting === undefined) return;
     const socket = this.#socket;
     const max = this.#maxBufferedBytes;
     while (
-      this.#next < this.#pending.length &&
-      (this.#next === this.#head || socket.bufferedAmount < max) &&
+      waiting.size > 0 &&
+      (this.#head === this.#pending.length || socket.bufferedAmount < max) &&
       this.#failure === undefined
     ) {
-      const entry = this.#pending[this.#next++] as PendingSend;
+      const entry = waiting.shift() as PendingSend;
       const data = entry.data as string;
       entry.data = undefined;
-      this.#queuedBytes -= entry.bytes;
+      this.#pending.push(entry);
       socket.send(data, this.#onWritten);
     }
   }
@@ -230,20 +259,19 @@ export class SendQueue<S extends QueueSocket = QueueSocket> {
       return;
     }
     const entry = this.#pending[this.#head];
-    if (entry === undefined || this.#head === this.#next) return;
+    if (entry === undefined) return;
     this.#written++;
+    this.#onwritten?.(this.#socket);
     this.#pending[this.#head] = undefined;
     this.#head++;
     this.#pump();
     if (this.#head === this.#pending.length) {
-      this.#pending = [];
-      this.#head = 0;
       // The stall timer is left to lapse (it finds nothing waiting): clearing and re-arming it per
       // frame would cost two timer operations on every large answer.
-      this.#next = 0;
+      this.#pending = [];
+      this.#head = 0;
     } else if (this.#head > 1024 && this.#head * 2 > this.#pending.length) {
       this.#pending = this.#pending.slice(this.#head);
-      this.#next -= this.#head;
       this.#head = 0;
     }
     entry.resolve();

@@ -180,15 +180,15 @@ export class WebSocketServerTransport implements Transport {
     this.#socket.resume();
   }
 
-  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const held = this.#batches?.take(message);
     if (held !== undefined) return held;
-    return this.#write(message);
+    return this.#write(message, options);
   }
 
-  #write(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
+  #write(payload: JSONRPCMessage | readonly JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     if (this.#closed) return Promise.reject(new ConnectionClosedError());
-    return sendMessage(this.#wire, payload);
+    return sendMessage(this.#wire, payload, options);
   }
 
   async close(): Promise<void> {

@@ -75,6 +75,56 @@ describe('liveness and backpressure', () => {
     expect(server.listener.sessions.size).toBe(0);
   });
 
+  it('server: a busy peer that reads a flood slowly and never pongs is not dropped while frames leave (issue #42)', async () => {
+    // No pong ever comes (autoPong off): only the frames leaving the queue show the peer alive. The
+    // client reads the first half of the flood slowly (a frame per `PACE_MS`, some 3 intervals in all),
+    // then the rest at full speed; a heartbeat that waited for pongs would drop it within 2 intervals.
+    const INTERVAL_MS = 200;
+    const PACE_MS = 20;
+    const FRAMES = 64;
+    const server = await startServer({
+      keepAliveMs: INTERVAL_MS,
+      echo: false,
+      maxBufferedBytes: 1024 * 1024,
+      maxQueuedBytes: 256 * 1024 * 1024,
+      sendStallTimeoutMs: 0,
+    });
+    const { socket, opened, closed } = rawClient(server.url, { autoPong: false });
+    await opened;
+    const serverSide = await server.next();
+    let pings = 0;
+    socket.on('ping', () => pings++);
+    let received = 0;
+    const all = new Promise<void>((resolve) => {
+      socket.on('message', () => {
+        received++;
+        if (received === FRAMES) resolve();
+        else if (received < FRAMES / 2) {
+          socket.pause();
+          setTimeout(() => socket.resume(), PACE_MS);
+        }
+      });
+    });
+    socket.pause();
+    const frame = 'x'.repeat(1024 * 1024);
+    const sends = Array.from({ length: FRAMES }, (_, i) =>
+      serverSide.send({ jsonrpc: '2.0', id: i, result: { frame } }).then(
+        () => true,
+        () => false,
+      ),
+    );
+    socket.resume();
+    await Promise.race([
+      all,
+      closed.then(({ code }) => {
+        throw new Error(`dropped (${code}) after ${received} of ${FRAMES} frames`);
+      }),
+    ]);
+    expect(await Promise.all(sends)).toEqual(sends.map(() => true));
+    // The heartbeat did run meanwhile: its pings came with the flood.
+    expect(pings).toBeGreaterThan(0);
+  }, 60_000);
+
   it('server: a peer that stops reading gets backpressure up to maxQueuedBytes, then 1008; every waiting send fails with SendBufferFullError (issue #35)', async () => {
     // No heartbeat: the queue bound alone must end the connection.
     const server = await startServer({

@@ -183,4 +183,27 @@ describe('SendQueue', () => {
     expect(await state(queue.send('late'))).toBe(`rejected: ${ConnectionClosedError.name}`);
     expect(socket.sent).toEqual([]);
   });
+
+  it('hands held frames to the socket urgent first, never past a frame of their own request (issue #42)', async () => {
+    const socket = new FakeSocket();
+    const { queue } = queueOf(socket, EAGER_BUFFER_BYTES);
+    socket.bufferedAmount = 2 * EAGER_BUFFER_BYTES; // full: everything below waits
+    const first = queue.send('first'); // nothing awaits a callback: written at once
+    const progress = (n: number) => ({
+      jsonrpc: '2.0' as const,
+      method: 'notifications/progress',
+      params: { progressToken: 't', progress: n },
+    });
+    const sends = [first];
+    for (let n = 0; n < 100; n++) sends.push(queue.send(`p${n}`, progress(n), { relatedRequestId: 1 }));
+    sends.push(queue.send('result 2', { jsonrpc: '2.0', id: 2, result: {} }));
+    sends.push(queue.send('result 1', { jsonrpc: '2.0', id: 1, result: {} }, { priority: 'urgent' }));
+    sends.push(queue.send('ping', { jsonrpc: '2.0', id: 9, method: 'ping' }));
+    expect(socket.sent).toEqual(['first']);
+    socket.bufferedAmount = 0;
+    while (socket.callbacks.length > 0) socket.complete(1);
+    await Promise.all(sends);
+    expect(socket.sent.slice(0, 3)).toEqual(['first', 'ping', 'result 2']);
+    expect(socket.sent.slice(3)).toEqual([...Array.from({ length: 100 }, (_, n) => `p${n}`), 'result 1']);
+  });
 });

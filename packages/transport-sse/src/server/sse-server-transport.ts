@@ -1,5 +1,11 @@
 import { BatchResponses, ConnectionClosedError, isJSONRPCRequest, readBatch, SENT } from '@x/protocol/core';
-import { deliverMessage, InFlightSet } from '@x/protocol/transport';
+import {
+  deliverMessage,
+  InFlightSet,
+  orderingKeyOf,
+  SendScheduler,
+  sendPriorityOf,
+} from '@x/protocol/transport';
 import type {
   RequestId,
   JSONRPCErrorResponse,
@@ -12,6 +18,13 @@ import { encodeSseComment, encodeSseEvent } from '@x/protocol/http';
 import type { SseSink } from './sse-sink.js';
 
 const KEEP_ALIVE = encodeSseComment('keep-alive');
+
+/** An event that found the stream congested, waiting to be written. */
+interface HeldEvent {
+  frame: string;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
 
 /** What the server needs to create a session; not public API. */
 export interface SseSessionInit {
@@ -73,6 +86,11 @@ export class SseServerTransport implements Transport {
   // POSTs that arrive before the MCP server called start() (onsession may connect asynchronously).
   #early: Array<{ message: JSONRPCMessage; extra: MessageExtraInfo }> = [];
   #drainWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  /**
+   * Events that found the stream congested, written when the client catches up, urgent first (issue
+   * #42). Made on first use: most sessions never fall behind.
+   */
+  #held: SendScheduler<HeldEvent> | undefined;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
   #onDispose: (sessionId: string) => void;
   #maxBatchSize: number | undefined;
@@ -125,11 +143,11 @@ export class SseServerTransport implements Transport {
    * Not `async`: an event the stream takes without backpressure settles with the shared `SENT` promise,
    * which the engine does not watch (no promise per message). Never throws: failures are rejections.
    */
-  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.#inFlight.size > 0 && !('method' in message)) this.#inFlight.delete(message.id as RequestId);
     const held = this.#batches?.take(message);
     if (held !== undefined) return held;
-    return this.#sendEvent(message);
+    return this.#sendEvent(message, options);
   }
 
   /** The negotiated version: batches are accepted only on 2025-03-26. */
@@ -137,11 +155,15 @@ export class SseServerTransport implements Transport {
     this.#protocolVersion = version;
   }
 
-  #sendEvent(payload: JSONRPCMessage | readonly JSONRPCMessage[]): Promise<void> {
+  #sendEvent(
+    payload: JSONRPCMessage | readonly JSONRPCMessage[],
+    options?: TransportSendOptions,
+  ): Promise<void> {
     try {
       if (this.#closed) throw new ConnectionClosedError('SSE session closed');
       this.#lastActive = Date.now();
-      const buffered = this.#sink.bufferedBytes;
+      const held = this.#held;
+      const buffered = this.#sink.bufferedBytes + (held === undefined ? 0 : held.queuedBytes);
       if (buffered >= this.#maxBufferedBytes) {
         // The client does not read its stream: waiting for it would buffer without end (the engine does
         // not wait for sends). The session ends; the client sees its stream close.
@@ -154,6 +176,9 @@ export class SseServerTransport implements Transport {
         throw error;
       }
       const frame = encodeSseEvent({ event: 'message', data: JSON.stringify(payload) });
+      if (this.#sink.congested || (held !== undefined && held.size > 0)) {
+        return this.#hold(frame, payload, options);
+      }
       if (!this.#write(frame)) throw new ConnectionClosedError('SSE session closed');
     } catch (error) {
       return Promise.reject(error);
@@ -178,6 +203,16 @@ export class SseServerTransport implements Transport {
       // The stream was errored or cancelled under us: the client is gone.
       this.#dispose(false);
       this.onerror?.(new ConnectionClosedError('SSE stream is no longer writable', { cause }));
+      return false;
+    }
+  }
+
+  /** Writes to a stream the session is ending gracefully; false when the stream is gone already. */
+  #writeQuietly(frame: string): boolean {
+    try {
+      this.#sink.write(frame);
+      return true;
+    } catch {
       return false;
     }
   }
@@ -227,7 +262,35 @@ export class SseServerTransport implements Transport {
     deliverMessage(this, message, extra);
   }
 
+  /** The client is behind: `frame` waits, by its class and request, for the stream to drain. */
+  #hold(
+    frame: string,
+    payload: JSONRPCMessage | readonly JSONRPCMessage[],
+    options: TransportSendOptions | undefined,
+  ): Promise<void> {
+    // Bounded by `maxBufferedBytes` (checked by the caller, held bytes included), not by count.
+    this.#held ??= new SendScheduler({
+      maxQueuedBytes: Number.POSITIVE_INFINITY,
+      maxQueuedMessages: Number.POSITIVE_INFINITY,
+    });
+    const held = this.#held;
+    const priority = sendPriorityOf(payload, options);
+    const key = orderingKeyOf(payload, options);
+    return new Promise<void>((resolve, reject) => {
+      held.push({ frame, resolve, reject }, frame.length, priority, key);
+    });
+  }
+
+  /** The client caught up: held events go out, most urgent first, until it falls behind again. */
   #releaseWaiters(): void {
+    const held = this.#held;
+    if (held !== undefined) {
+      while (held.size > 0 && !this.#closed && !this.#sink.congested) {
+        const event = held.shift() as HeldEvent;
+        if (this.#write(event.frame)) event.resolve();
+        else event.reject(new ConnectionClosedError('SSE session closed'));
+      }
+    }
     const waiters = this.#drainWaiters;
     if (waiters.length === 0) return;
     this.#drainWaiters = [];
@@ -251,6 +314,11 @@ export class SseServerTransport implements Transport {
     for (const waiter of waiters) {
       if (graceful) waiter.resolve();
       else waiter.reject(new ConnectionClosedError('SSE client disconnected'));
+    }
+    // Graceful: held events go into the stream in their order, to be read before its end.
+    for (const event of this.#held?.clear() ?? []) {
+      if (graceful && this.#writeQuietly(event.frame)) event.resolve();
+      else event.reject(new ConnectionClosedError('SSE client disconnected'));
     }
     // Graceful: queued events still reach the client before the end. Otherwise nobody will read them.
     if (graceful) this.#sink.end();
