@@ -25,8 +25,9 @@ export const PRIORITY_RANK: Readonly<Record<MessagePriority, number>> = { urgent
 
 /**
  * The `params._meta` key a request or notification may carry to name its own class (`"urgent"`,
- * `"normal"` or `"bulk"`); anything else there is ignored. A request's class is also its answer's and
- * its progress notifications' class on the side that handles it.
+ * `"normal"` or `"bulk"`); anything else there is ignored. A request's class is also its answer's class
+ * on the side that handles it (its progress stays bulk); a peer's key may lower its request to normal or
+ * bulk, never raise it to urgent (see `docs/message-ordering.md`).
  *
  * @example
  * ```ts
