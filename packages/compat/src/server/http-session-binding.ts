@@ -1,0 +1,139 @@
+import type { EventStore, JSONRPCMessage, TransportSendOptions } from '@x/protocol/core';
+import type { Server as XServer, ServerSession } from '@x/server';
+import {
+  createStreamableHttpHandler,
+  type StreamableHttpHandler,
+  type StreamableHttpServerTransport,
+} from '@x/transport-streamable-http';
+
+/**
+ * Options of the official 1.x Streamable HTTP server transports (`StreamableHTTPServerTransport` and
+ * `WebStandardStreamableHTTPServerTransport`). `allowedHosts`/`allowedOrigins` apply whether or not
+ * `enableDnsRebindingProtection` is set: x-mcp always guards a loopback server's `Host` and every
+ * `Origin` (its default).
+ *
+ * @example
+ * ```ts
+ * new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: true });
+ * ```
+ */
+export interface StreamableHTTPServerTransportOptions {
+  /** Makes session ids; `undefined` is stateless mode (every request stands alone). */
+  sessionIdGenerator: (() => string) | undefined;
+  onsessioninitialized?: ((sessionId: string) => void | Promise<void>) | undefined;
+  onsessionclosed?: ((sessionId: string) => void | Promise<void>) | undefined;
+  enableJsonResponse?: boolean | undefined;
+  eventStore?: EventStore | undefined;
+  allowedHosts?: string[] | undefined;
+  allowedOrigins?: string[] | undefined;
+  enableDnsRebindingProtection?: boolean | undefined;
+  /** Milliseconds a client waits before reconnecting a closed SSE stream (the `retry:` field). */
+  retryInterval?: number | undefined;
+  /** Milliseconds between keep-alive comments on a GET stream; below 1: none. Default 15 000. */
+  keepAliveMs?: number | undefined;
+  /** Largest POST body in bytes (a larger one is refused 413). Default 4 MiB. */
+  maxRequestBodySize?: number | undefined;
+}
+
+/** What a binding reports to the transport that holds it. */
+export interface HttpSessionEvents {
+  onerror(error: Error): void;
+  /** The session (or the stateless request) ended, or the transport was closed. Called once. */
+  onclose(): void;
+}
+
+/**
+ * The part both 1.x Streamable HTTP transports share: x-mcp's Web-standard handler built from 1.x
+ * options when a compat `Server` connects, and 1.x's rule of one session per transport instance (one
+ * request, stateless). The Node transport puts x-mcp's Node adapter in front of `handler`; the
+ * Web-standard one calls it with the `Request`.
+ */
+export class HttpSessionBinding {
+  readonly #options: StreamableHTTPServerTransportOptions;
+  readonly #events: HttpSessionEvents;
+  #handler: StreamableHttpHandler | undefined;
+  #inner: StreamableHttpServerTransport | undefined;
+  #closed = false;
+
+  constructor(options: StreamableHTTPServerTransportOptions, events: HttpSessionEvents) {
+    this.#options = options;
+    this.#events = events;
+  }
+
+  /** The session id, once the `initialize` request made one (stateful mode). */
+  get sessionId(): string | undefined {
+    return this.#inner?.sessionId;
+  }
+
+  /** x-mcp's handler, once a server is attached. */
+  get handler(): StreamableHttpHandler | undefined {
+    return this.#handler;
+  }
+
+  /** Builds x-mcp's handler, whose sessions `server` serves; reports the transport's own session. */
+  attach(server: XServer, onsession: (session: ServerSession) => void): StreamableHttpHandler {
+    const options = this.#options;
+    const stateful = options.sessionIdGenerator !== undefined;
+    this.#handler = createStreamableHttpHandler({
+      sessions: stateful,
+      ...(options.sessionIdGenerator === undefined ? {} : { sessionIdGenerator: options.sessionIdGenerator }),
+      enableJsonResponse: options.enableJsonResponse,
+      eventStore: options.eventStore,
+      retryIntervalMs: options.retryInterval,
+      ...(options.keepAliveMs === undefined
+        ? {}
+        : { keepAliveMs: options.keepAliveMs < 1 ? 0 : options.keepAliveMs }),
+      maxMessageBytes: options.maxRequestBodySize,
+      dnsRebindingProtection: {
+        ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+        ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+      },
+      onerror: (error) => this.#events.onerror(error),
+      onsession: async (inner) => {
+        if (inner.era !== 'legacy') {
+          // A 2026-07-28 request (an x-mcp client's `server/discover` probe): the 1.x server serves
+          // the initialize era only and refuses it, and the client falls back to `initialize`. It is
+          // not this transport's session.
+          await server.connect(inner);
+          return;
+        }
+        if (this.#inner !== undefined) {
+          // 1.x: one session per transport instance. A second `initialize` sent to it gets no session.
+          await inner.close();
+          return;
+        }
+        this.#inner = inner;
+        onsession(await server.connect(inner));
+        const sessionId = inner.sessionId;
+        const previous = inner.onclose;
+        inner.onclose = () => {
+          previous?.();
+          if (stateful && sessionId !== undefined) void options.onsessionclosed?.(sessionId);
+          this.#finish();
+        };
+        if (stateful && sessionId !== undefined) await options.onsessioninitialized?.(sessionId);
+      },
+    });
+    return this.#handler;
+  }
+
+  /** Sends a message on the session (for code that calls the 1.x transport's `send` directly). */
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.#inner === undefined) throw new Error('Not connected');
+    await this.#inner.send(message, options);
+  }
+
+  /** Closes the session (or the request, stateless) and the handler. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.#inner?.close();
+    await this.#handler?.close();
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#events.onclose();
+  }
+}
