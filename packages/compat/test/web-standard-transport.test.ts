@@ -109,4 +109,35 @@ describe('compat WebStandardStreamableHTTPServerTransport', () => {
       await client.close();
     }
   });
+
+  it('authInfo: what a middleware authenticated reaches the handlers as extra.authInfo', async () => {
+    // Stateless, as 1.x's pattern: a server and transport per request.
+    await using http = await startHttpServer(
+      nodeToFetch(async (request) => {
+        const server = new McpServer({ name: 'web', version: '1.0.0' });
+        server.registerTool('whoami', {}, (extra) => ({
+          content: [{ type: 'text', text: extra.authInfo?.clientId ?? 'anonymous' }],
+        }));
+        const transport = new WebStandardStreamableHTTPServerTransport();
+        await server.connect(transport);
+        return transport.handleRequest(request, {
+          authInfo:
+            request.headers.get('authorization') === 'Bearer good'
+              ? { token: 'good', clientId: 'client-b', scopes: [] }
+              : undefined,
+        });
+      }),
+    );
+    const whoami = async (headers: Record<string, string>) => {
+      const client = new Client({ name: 'x-mcp', version: '1.0.0' });
+      await client.connect(new StreamableHttpClientTransport(new URL(`${http.url}/mcp`), { headers }));
+      try {
+        return (await client.callTool({ name: 'whoami', arguments: {} })).content;
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await whoami({ authorization: 'Bearer good' })).toEqual([{ type: 'text', text: 'client-b' }]);
+    expect(await whoami({ 'x-compat-auth-ref': 'guessed' })).toEqual([{ type: 'text', text: 'anonymous' }]);
+  });
 });

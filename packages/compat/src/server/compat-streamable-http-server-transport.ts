@@ -1,9 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@x/protocol';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@x/protocol/core';
 import type { Server as XServer, ServerSession } from '@x/server';
 import { type NodeHandler, toNodeHandler } from '@x/transport-streamable-http/node';
 import { ATTACH } from '../shared/inner.js';
-import { HttpSessionBinding, type StreamableHTTPServerTransportOptions } from './http-session-binding.js';
+import {
+  AUTH_REF_HEADER,
+  HttpSessionBinding,
+  type StreamableHTTPServerTransportOptions,
+} from './http-session-binding.js';
 
 export type { StreamableHTTPServerTransportOptions } from './http-session-binding.js';
 
@@ -50,14 +55,23 @@ export class StreamableHTTPServerTransport implements Transport {
 
   /**
    * Serves one HTTP request (POST, GET or DELETE). `parsedBody` is the body a parser already read
-   * (Express `req.body`); without it the body is read from `req`.
+   * (Express `req.body`); without it the body is read from `req`. `req.auth`, set by an authentication
+   * middleware, reaches the handlers as `extra.authInfo` (as 1.x).
    */
-  async handleRequest(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> {
+  async handleRequest(
+    req: IncomingMessage & { auth?: AuthInfo | undefined },
+    res: ServerResponse,
+    parsedBody?: unknown,
+  ): Promise<void> {
     const node = this.#node;
     if (node === undefined)
       throw new Error('StreamableHTTPServerTransport: connect a server before handleRequest');
     if (parsedBody !== undefined) (req as IncomingMessage & { body?: unknown }).body = parsedBody;
-    await node(req, res);
+    await this.#binding.withAuth(req.auth, (ref) => {
+      delete req.headers[AUTH_REF_HEADER];
+      if (ref !== undefined) req.headers[AUTH_REF_HEADER] = ref;
+      return node(req, res);
+    });
   }
 
   /** Sends a message on the session (x-mcp's server sends through its own transport; this is for code that calls it directly). */

@@ -1,8 +1,13 @@
+import type { AuthInfo } from '@x/protocol';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@x/protocol/core';
 import type { Server as XServer, ServerSession } from '@x/server';
 import type { StreamableHttpHandler } from '@x/transport-streamable-http';
 import { ATTACH } from '../shared/inner.js';
-import { HttpSessionBinding, type StreamableHTTPServerTransportOptions } from './http-session-binding.js';
+import {
+  AUTH_REF_HEADER,
+  HttpSessionBinding,
+  type StreamableHTTPServerTransportOptions,
+} from './http-session-binding.js';
 
 /**
  * Options of the official 1.x `WebStandardStreamableHTTPServerTransport`: those of
@@ -14,6 +19,8 @@ export type WebStandardStreamableHTTPServerTransportOptions = Partial<Streamable
 export interface HandleRequestOptions {
   /** The body a middleware already parsed; the request's own body is then not read. */
   parsedBody?: unknown;
+  /** Who an authentication middleware found the request is from: the handlers' `extra.authInfo`. */
+  authInfo?: AuthInfo | undefined;
 }
 
 /**
@@ -64,9 +71,14 @@ export class WebStandardStreamableHTTPServerTransport implements Transport {
     const handler = this.#handler;
     if (handler === undefined)
       throw new Error('WebStandardStreamableHTTPServerTransport: connect a server before handleRequest');
-    if (options.parsedBody === undefined) return handler(request);
-    // The body was consumed by a middleware: the handler reads it again from a copy.
-    return handler(new Request(request, { body: JSON.stringify(options.parsedBody) }));
+    return this.#binding.withAuth(options.authInfo, (ref) => {
+      const headers = new Headers(request.headers);
+      headers.delete(AUTH_REF_HEADER);
+      if (ref !== undefined) headers.set(AUTH_REF_HEADER, ref);
+      // A body a middleware consumed is given again from `parsedBody`.
+      const body = options.parsedBody === undefined ? {} : { body: JSON.stringify(options.parsedBody) };
+      return handler(new Request(request, { headers, ...body }));
+    });
   }
 
   /** Sends a message on the session (for code that calls it directly). */

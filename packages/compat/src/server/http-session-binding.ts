@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthInfo } from '@x/protocol';
 import type { EventStore, JSONRPCMessage, TransportSendOptions } from '@x/protocol/core';
 import type { Server as XServer, ServerSession } from '@x/server';
 import {
@@ -35,6 +37,13 @@ export interface StreamableHTTPServerTransportOptions {
   maxRequestBodySize?: number | undefined;
 }
 
+/**
+ * The header that carries a request's key into x-mcp's `authenticate` hook, where the `AuthInfo` the
+ * application handed `handleRequest` (1.x: `req.auth`, `{ authInfo }`) is looked up. Its value is a
+ * fresh random key per request, set by this package only: a client's own is removed first.
+ */
+export const AUTH_REF_HEADER = 'x-compat-auth-ref';
+
 /** What a binding reports to the transport that holds it. */
 export interface HttpSessionEvents {
   onerror(error: Error): void;
@@ -54,6 +63,7 @@ export class HttpSessionBinding {
   #handler: StreamableHttpHandler | undefined;
   #inner: StreamableHttpServerTransport | undefined;
   #closed = false;
+  readonly #pendingAuth = new Map<string, AuthInfo>();
 
   constructor(options: StreamableHTTPServerTransportOptions, events: HttpSessionEvents) {
     this.#options = options;
@@ -89,6 +99,10 @@ export class HttpSessionBinding {
         ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
       },
       onerror: (error) => this.#events.onerror(error),
+      authenticate: (request) => {
+        const ref = request.headers.get(AUTH_REF_HEADER);
+        return ref === null ? undefined : this.#pendingAuth.get(ref);
+      },
       onsession: async (inner) => {
         if (inner.era !== 'legacy') {
           // A 2026-07-28 request (an x-mcp client's `server/discover` probe): the 1.x server serves
@@ -115,6 +129,25 @@ export class HttpSessionBinding {
       },
     });
     return this.#handler;
+  }
+
+  /**
+   * Runs one request with the `AuthInfo` the application authenticated it as (1.x hands it to the
+   * handlers as `extra.authInfo`): `mark` puts the request's key on its headers (and removes a client's
+   * own), x-mcp's `authenticate` hook finds the `AuthInfo` under it.
+   */
+  async withAuth<T>(
+    auth: AuthInfo | undefined,
+    mark: (ref: string | undefined) => T | Promise<T>,
+  ): Promise<T> {
+    if (auth === undefined) return mark(undefined);
+    const ref = randomUUID();
+    this.#pendingAuth.set(ref, auth);
+    try {
+      return await mark(ref);
+    } finally {
+      this.#pendingAuth.delete(ref);
+    }
   }
 
   /** Sends a message on the session (for code that calls the 1.x transport's `send` directly). */
