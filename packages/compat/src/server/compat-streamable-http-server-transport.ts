@@ -32,6 +32,7 @@ export class StreamableHTTPServerTransport implements Transport {
   onmessage?: ((message: JSONRPCMessage) => void) | undefined;
   readonly #binding: HttpSessionBinding;
   #node: NodeHandler | undefined;
+  #attached = false;
 
   constructor(options: StreamableHTTPServerTransportOptions = { sessionIdGenerator: undefined }) {
     this.#binding = new HttpSessionBinding(options, {
@@ -47,7 +48,8 @@ export class StreamableHTTPServerTransport implements Transport {
 
   /** Called by a compat `Server.connect`: builds x-mcp's handler, whose sessions that server serves. */
   async [ATTACH](server: XServer, onsession: (session: ServerSession) => void): Promise<void> {
-    this.#node = toNodeHandler(this.#binding.attach(server, onsession));
+    this.#binding.attach(server, onsession);
+    this.#attached = true;
   }
 
   /** Starting is done by `connect`. */
@@ -63,9 +65,10 @@ export class StreamableHTTPServerTransport implements Transport {
     res: ServerResponse,
     parsedBody?: unknown,
   ): Promise<void> {
-    const node = this.#node;
-    if (node === undefined)
+    if (!this.#attached)
       throw new Error('StreamableHTTPServerTransport: connect a server before handleRequest');
+    this.#node ??= toNodeHandler(this.#binding.handlerFor(req.auth));
+    const node = this.#node;
     if (parsedBody !== undefined) (req as IncomingMessage & { body?: unknown }).body = parsedBody;
     await this.#binding.withAuth(req.auth, (ref) => {
       delete req.headers[AUTH_REF_HEADER];

@@ -1,7 +1,6 @@
 import type { AuthInfo } from '@x/protocol';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@x/protocol/core';
 import type { Server as XServer, ServerSession } from '@x/server';
-import type { StreamableHttpHandler } from '@x/transport-streamable-http';
 import { ATTACH } from '../shared/inner.js';
 import {
   AUTH_REF_HEADER,
@@ -44,7 +43,7 @@ export class WebStandardStreamableHTTPServerTransport implements Transport {
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: ((message: JSONRPCMessage) => void) | undefined;
   readonly #binding: HttpSessionBinding;
-  #handler: StreamableHttpHandler | undefined;
+  #attached = false;
 
   constructor(options: WebStandardStreamableHTTPServerTransportOptions = {}) {
     this.#binding = new HttpSessionBinding(
@@ -60,7 +59,8 @@ export class WebStandardStreamableHTTPServerTransport implements Transport {
 
   /** Called by a compat `Server.connect`: builds x-mcp's handler, whose sessions that server serves. */
   async [ATTACH](server: XServer, onsession: (session: ServerSession) => void): Promise<void> {
-    this.#handler = this.#binding.attach(server, onsession);
+    this.#binding.attach(server, onsession);
+    this.#attached = true;
   }
 
   /** Starting is done by `connect`. */
@@ -68,9 +68,9 @@ export class WebStandardStreamableHTTPServerTransport implements Transport {
 
   /** Serves one HTTP request (POST, GET or DELETE) and resolves with its response (an SSE stream or JSON). */
   async handleRequest(request: Request, options: HandleRequestOptions = {}): Promise<Response> {
-    const handler = this.#handler;
-    if (handler === undefined)
+    if (!this.#attached)
       throw new Error('WebStandardStreamableHTTPServerTransport: connect a server before handleRequest');
+    const handler = this.#binding.handlerFor(options.authInfo);
     return this.#binding.withAuth(options.authInfo, (ref) => {
       const headers = new Headers(request.headers);
       headers.delete(AUTH_REF_HEADER);

@@ -53,9 +53,10 @@ export interface HttpSessionEvents {
 
 /**
  * The part both 1.x Streamable HTTP transports share: x-mcp's Web-standard handler built from 1.x
- * options when a compat `Server` connects, and 1.x's rule of one session per transport instance (one
- * request, stateless). The Node transport puts x-mcp's Node adapter in front of `handler`; the
- * Web-standard one calls it with the `Request`.
+ * options for the server a compat `Server` attaches, 1.x's rule of one session per transport instance
+ * (one request, stateless), and the `AuthInfo` an application hands over per request. The Node
+ * transport puts x-mcp's Node adapter in front of the handler; the Web-standard one calls it with the
+ * `Request`.
  */
 export class HttpSessionBinding {
   readonly #options: StreamableHTTPServerTransportOptions;
@@ -64,6 +65,7 @@ export class HttpSessionBinding {
   #inner: StreamableHttpServerTransport | undefined;
   #closed = false;
   readonly #pendingAuth = new Map<string, AuthInfo>();
+  #server: { server: XServer; onsession: (session: ServerSession) => void } | undefined;
 
   constructor(options: StreamableHTTPServerTransportOptions, events: HttpSessionEvents) {
     this.#options = options;
@@ -75,16 +77,37 @@ export class HttpSessionBinding {
     return this.#inner?.sessionId;
   }
 
-  /** x-mcp's handler, once a server is attached. */
-  get handler(): StreamableHttpHandler | undefined {
+  /** Called by a compat `Server.connect`: the server whose sessions the handler will serve. */
+  attach(server: XServer, onsession: (session: ServerSession) => void): void {
+    this.#server = { server, onsession };
+  }
+
+  /**
+   * x-mcp's handler, built at the first request: with an `authenticate` hook when that request came
+   * authenticated (`auth`), else without one (the hook makes x-mcp build a Web `Request` per request,
+   * which an unauthenticated server should not pay for). x-mcp binds a session to the principal that
+   * opened it, so an anonymous session never needs the hook later.
+   */
+  handlerFor(auth: AuthInfo | undefined): StreamableHttpHandler {
+    if (this.#handler !== undefined) return this.#handler;
+    const attached = this.#server;
+    if (attached === undefined) throw new Error('connect a server before handleRequest');
+    this.#handler = this.#create(attached.server, attached.onsession, auth !== undefined);
     return this.#handler;
   }
 
-  /** Builds x-mcp's handler, whose sessions `server` serves; reports the transport's own session. */
-  attach(server: XServer, onsession: (session: ServerSession) => void): StreamableHttpHandler {
+  #create(
+    server: XServer,
+    onsession: (session: ServerSession) => void,
+    authenticated: boolean,
+  ): StreamableHttpHandler {
     const options = this.#options;
     const stateful = options.sessionIdGenerator !== undefined;
-    this.#handler = createStreamableHttpHandler({
+    const authenticate = (request: Request) => {
+      const ref = request.headers.get(AUTH_REF_HEADER);
+      return ref === null ? undefined : this.#pendingAuth.get(ref);
+    };
+    return createStreamableHttpHandler({
       sessions: stateful,
       ...(options.sessionIdGenerator === undefined ? {} : { sessionIdGenerator: options.sessionIdGenerator }),
       enableJsonResponse: options.enableJsonResponse,
@@ -98,11 +121,8 @@ export class HttpSessionBinding {
         ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
         ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
       },
+      ...(authenticated ? { authenticate } : {}),
       onerror: (error) => this.#events.onerror(error),
-      authenticate: (request) => {
-        const ref = request.headers.get(AUTH_REF_HEADER);
-        return ref === null ? undefined : this.#pendingAuth.get(ref);
-      },
       onsession: async (inner) => {
         if (inner.era !== 'legacy') {
           // A 2026-07-28 request (an x-mcp client's `server/discover` probe): the 1.x server serves
@@ -128,7 +148,6 @@ export class HttpSessionBinding {
         if (stateful && sessionId !== undefined) await options.onsessioninitialized?.(sessionId);
       },
     });
-    return this.#handler;
   }
 
   /**
