@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { McpServer } from '../src/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '../src/server/webStandardStreamableHttp.js';
+import * as v2 from '../src/v2/server/index.js';
 
 type Fetch = (request: Request) => Promise<Response>;
 
@@ -139,5 +140,33 @@ describe('compat WebStandardStreamableHTTPServerTransport', () => {
     };
     expect(await whoami({ authorization: 'Bearer good' })).toEqual([{ type: 'text', text: 'client-b' }]);
     expect(await whoami({ 'x-compat-auth-ref': 'guessed' })).toEqual([{ type: 'text', text: 'anonymous' }]);
+  });
+
+  it('2.x: the same class from @modelcontextprotocol/server serves a 2.x McpServer per request', async () => {
+    expect(v2.WebStandardStreamableHTTPServerTransport).toBe(WebStandardStreamableHTTPServerTransport);
+    await using http = await startHttpServer(
+      nodeToFetch(async (request) => {
+        const server = new v2.McpServer({ name: 'v2-web', version: '1.0.0' });
+        server.registerTool(
+          'add',
+          { inputSchema: z.object({ a: z.number(), b: z.number() }) },
+          ({ a, b }) => ({
+            content: [{ type: 'text', text: String(a + b) }],
+          }),
+        );
+        const transport = new v2.WebStandardStreamableHTTPServerTransport();
+        await server.connect(transport);
+        return transport.handleRequest(request);
+      }),
+    );
+    const client = new OfficialClient({ name: 'official', version: '1.0.0' });
+    await client.connect(new OfficialTransport(new URL(`${http.url}/mcp`)));
+    try {
+      expect((await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).content).toEqual([
+        { type: 'text', text: '5' },
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 });
