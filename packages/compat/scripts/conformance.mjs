@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `pnpm --filter @x/compat conformance`: the official conformance suite (server, 2025-11-25
 // requirements, and the whole suite) against two programs written for the official SDK 1.x, the
-// conformance fixture (test/fixtures/official-conformance-server.mjs) and server-everything, each on
+// conformance fixture (test/fixtures/official-conformance-server.mjs, on Express with the Node
+// transport, and with `--web` on the Web-standard transport) and server-everything, each on
 // the genuine official SDK and aliased onto @x/compat (see lib/conformance-compare.mjs). Prints each
 // side's counts and time, and the scenarios whose outcome differs; exits 1 when one differs that
 // `KNOWN_DIFFERENCES` does not list, or when a listed one no longer differs. Needs @x/compat built.
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareConformance, KNOWN_DIFFERENCES } from './lib/conformance-compare.mjs';
 
-const runs = ['fixture', 'everything'].flatMap((server) => [
+const runs = ['fixture', 'fixture-web', 'everything'].flatMap((server) => [
   { server, name: `${server}-server-2025-11-25`, args: ['--requirements', '2025-11-25'] },
   { server, name: `${server}-server-all`, args: ['--suite', 'all'] },
 ]);

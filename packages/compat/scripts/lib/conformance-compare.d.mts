@@ -1,5 +1,5 @@
 // Types of conformance-compare.mjs, for the test that imports it.
-export type ServerProgram = 'fixture' | 'everything';
+export type ServerProgram = 'fixture' | 'fixture-web' | 'everything';
 export declare const KNOWN_DIFFERENCES: Readonly<Record<ServerProgram, Readonly<Record<string, string>>>>;
 export declare const SIDES: ReadonlyArray<{ name: 'genuine' | 'compat'; nodeArgs: string[] }>;
 export interface Side {

@@ -28,6 +28,7 @@ const TIMESTAMP = /-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
  */
 export const KNOWN_DIFFERENCES = {
   fixture: {},
+  'fixture-web': {},
   everything: {
     'dns-rebinding-protection': "x-mcp's Host/Origin guard is always on; 1.x's is off unless enabled",
     'sep-2164-resource-not-found': 'x-mcp answers an unknown resource with -32002',
@@ -52,6 +53,7 @@ export const SIDES = [
  */
 export const SERVERS = {
   fixture: { args: [FIXTURE], env: {} },
+  'fixture-web': { args: [FIXTURE, '--web'], env: {} },
   everything: {
     args: ['--import', MOVE_PORT, EVERYTHING, 'streamableHttp'],
     env: { X_COMPAT_MOVE_PORT: '3001' },
