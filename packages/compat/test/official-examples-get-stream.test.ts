@@ -126,7 +126,8 @@ describe.each(drivers)('official examples with a GET stream on @x/compat, driven
     const client = await driver.connect(server.url);
     try {
       const first = 'https://mcp-example.com/dynamic/example-resource';
-      expect(await client.listResourceUris()).toEqual([first]);
+      // More than one only if the machine took over 5 s from the start to here.
+      expect(await client.listResourceUris()).toContain(first);
       expect(await client.readText(first)).toMatchObject({ text: 'Initial content for example-resource' });
       await client.nextResourceListChange(); // the example adds one every 5 s
       const uris = await client.listResourceUris();
