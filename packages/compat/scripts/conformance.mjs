@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 // `pnpm --filter @x/compat conformance`: the official conformance suite (server, 2025-11-25
-// requirements, and the whole suite) against server-everything on the genuine official SDK and aliased
-// onto @x/compat (see lib/conformance-compare.mjs). Prints each side's counts and time, and the
-// scenarios whose outcome differs; exits 1 when one differs that `KNOWN_DIFFERENCES` does not list, or
-// when a listed one no longer differs. Needs @x/compat built.
+// requirements, and the whole suite) against two programs written for the official SDK 1.x, the
+// conformance fixture (test/fixtures/official-conformance-server.mjs, on Express with the Node
+// transport, and with `--web` on the Web-standard transport) and server-everything, each on
+// the genuine official SDK and aliased onto @x/compat (see lib/conformance-compare.mjs). Prints each
+// side's counts and time, and the scenarios whose outcome differs; exits 1 when one differs that
+// `KNOWN_DIFFERENCES` does not list, or when a listed one no longer differs. Needs @x/compat built.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareConformance, KNOWN_DIFFERENCES } from './lib/conformance-compare.mjs';
 
-const runs = [
-  { name: 'server-2025-11-25', args: ['--requirements', '2025-11-25'] },
-  { name: 'server-all', args: ['--suite', 'all'] },
-];
+const runs = ['fixture', 'fixture-web', 'everything'].flatMap((server) => [
+  { server, name: `${server}-server-2025-11-25`, args: ['--requirements', '2025-11-25'] },
+  { server, name: `${server}-server-all`, args: ['--suite', 'all'] },
+]);
 let failed = false;
 for (const run of runs) {
+  const known = KNOWN_DIFFERENCES[run.server];
   const { sides, differing } = await compareConformance({
+    server: run.server,
     args: run.args,
     outDir: join(tmpdir(), 'x-compat-conformance', run.name),
   });
@@ -26,14 +30,14 @@ for (const run of runs) {
   }
   for (const scenario of differing) {
     const on = (side) => (sides[side].outcomes.get(scenario) ? 'passes' : 'fails');
-    const known = KNOWN_DIFFERENCES[scenario];
+    const reason = known[scenario];
     console.log(
-      `  ${known === undefined ? '✗' : '≠'} ${scenario}: ${on('genuine')} on the genuine SDK, ${on('compat')} on @x/compat` +
-        (known === undefined ? ' (not a known difference)' : ` (known: ${known})`),
+      `  ${reason === undefined ? '✗' : '≠'} ${scenario}: ${on('genuine')} on the genuine SDK, ${on('compat')} on @x/compat` +
+        (reason === undefined ? ' (not a known difference)' : ` (known: ${reason})`),
     );
-    if (known === undefined) failed = true;
+    if (reason === undefined) failed = true;
   }
-  for (const scenario of Object.keys(KNOWN_DIFFERENCES)) {
+  for (const scenario of Object.keys(known)) {
     const ran = sides.genuine.outcomes.has(scenario);
     if (ran && !differing.includes(scenario)) {
       console.log(`  ✗ ${scenario}: listed as a known difference, but the outcomes are the same now`);

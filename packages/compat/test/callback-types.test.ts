@@ -3,7 +3,7 @@
 import { InMemoryEventStore as OfficialInMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { Client } from '@x/client';
 import { InMemoryTransport } from '@x/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
 import type { EventId, EventStore, StreamId } from '../src/server/streamableHttp.js';
 import {
@@ -73,5 +73,45 @@ describe('1.x callback types on the compat McpServer', () => {
     });
     expect(stream).toBe('s');
     expect(replayed).toEqual([]);
+  });
+
+  it('registerTool types an inline callback from its input schema, as 1.x (args and extra, or extra alone)', async () => {
+    const server = new McpServer({ name: 'inline', version: '1.0.0' });
+    server.registerTool(
+      'inline',
+      { inputSchema: { n: z.number(), tag: z.string() } },
+      async ({ n, tag }, extra) => {
+        // Type checks (the package typecheck runs over test/): without the generic signature these are `never`.
+        expectTypeOf(n).toEqualTypeOf<number>();
+        expectTypeOf(tag).toEqualTypeOf<string>();
+        expectTypeOf(extra.sendNotification).toBeFunction();
+        return { content: [{ type: 'text', text: `${tag}:${n * 2}:${typeof extra.requestId}` }] };
+      },
+    );
+    server.registerTool('inline-object', { inputSchema: z.object({ flag: z.boolean() }) }, ({ flag }) => {
+      expectTypeOf(flag).toEqualTypeOf<boolean>();
+      return { content: [{ type: 'text', text: String(!flag) }] };
+    });
+    server.registerTool('inline-bare', {}, (extra) => {
+      expectTypeOf(extra.signal).toEqualTypeOf<AbortSignal>();
+      return { content: [{ type: 'text', text: String(extra.signal.aborted) }] };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'c', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      expect((await client.callTool({ name: 'inline', arguments: { n: 21, tag: 't' } })).content).toEqual([
+        { type: 'text', text: 't:42:number' },
+      ]);
+      expect((await client.callTool({ name: 'inline-object', arguments: { flag: true } })).content).toEqual([
+        { type: 'text', text: 'false' },
+      ]);
+      expect((await client.callTool({ name: 'inline-bare', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'false' },
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 });

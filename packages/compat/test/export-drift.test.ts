@@ -69,6 +69,13 @@ const NOT_PROVIDED: Record<string, readonly string[]> = {
   './experimental/tasks': TASKS_NOT_PROVIDED,
   './experimental/index.js': TASKS_NOT_PROVIDED,
   './experimental/tasks/index.js': TASKS_NOT_PROVIDED,
+  './experimental/tasks/interfaces.js': [
+    'BaseToolCallback',
+    'CreateTaskRequestHandler',
+    'TaskRequestHandler',
+    'TaskToolExecution',
+  ],
+  './experimental/tasks/stores/in-memory.js': [],
   ...V2_NOT_PROVIDED,
 };
 

@@ -108,6 +108,31 @@ describe.each(drivers)('official Streamable HTTP examples on @x/compat, driven b
       await client.close();
     }
   });
+
+  it('server/honoWebStandardStreamableHttp.js: Hono with a WebStandardStreamableHTTPServerTransport per request', async () => {
+    using app = aliasedApp();
+    await using server = await startExampleServer(
+      app.addOfficialExample('server/honoWebStandardStreamableHttp.js'),
+      app.dir,
+    );
+    const client = await driver.connect(server.url);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['greet']);
+      expect((await client.callTool('greet', { name: 'Ada' })).content).toEqual([
+        { type: 'text', text: 'Hello, Ada! (from Hono + WebStandard transport)' },
+      ]);
+      expect((await client.callTool('greet', {})).isError).toBe(true);
+      // The example's own routes and middleware around the transport still answer.
+      const health = await fetch(new URL('/health', server.url), {
+        headers: { origin: 'http://example.test' },
+      });
+      expect(await health.json()).toEqual({ status: 'ok' });
+      expect(health.headers.get('access-control-allow-origin')).toBe('*');
+      expect(server.output()).toContain('Starting Hono MCP server on port 3000');
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe('client/multipleClientsParallel.js (official example client) aliased to @x/compat', () => {

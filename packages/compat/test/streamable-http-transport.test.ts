@@ -67,4 +67,44 @@ describe('compat StreamableHTTPServerTransport', () => {
     await client.close(); // DELETE ends the session
     await expect.poll(() => events).toEqual(['init session-1', 'closed session-1', 'onclose']);
   });
+
+  it('hands req.auth (set by an auth middleware) to the handlers as extra.authInfo; a client cannot forge it', async () => {
+    // Stateless, as 1.x's pattern: a server and transport per request.
+    http = createServer((req, res) => {
+      const server = new McpServer({ name: 'h', version: '1.0.0' });
+      server.registerTool('whoami', {}, (extra) => ({
+        content: [
+          {
+            type: 'text',
+            text:
+              extra.authInfo === undefined
+                ? 'anonymous'
+                : `${extra.authInfo.clientId} ${extra.authInfo.scopes.join(',')}`,
+          },
+        ],
+      }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      if (req.headers.authorization === 'Bearer good')
+        Object.assign(req, { auth: { token: 'good', clientId: 'client-a', scopes: ['read', 'write'] } });
+      void server.connect(transport).then(() => transport.handleRequest(req, res));
+    });
+    await new Promise<void>((resolve) => http?.listen(0, '127.0.0.1', resolve));
+    const address = http.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    const url = new URL(`http://127.0.0.1:${address.port}/mcp`);
+    const whoami = async (headers: Record<string, string>) => {
+      const client = new Client({ name: 'c', version: '1.0.0' });
+      await client.connect(new StreamableHttpClientTransport(url, { headers }));
+      try {
+        return (await client.callTool({ name: 'whoami', arguments: {} })).content;
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await whoami({ authorization: 'Bearer good' })).toEqual([
+      { type: 'text', text: 'client-a read,write' },
+    ]);
+    expect(await whoami({})).toEqual([{ type: 'text', text: 'anonymous' }]);
+    expect(await whoami({ 'x-compat-auth-ref': 'guessed' })).toEqual([{ type: 'text', text: 'anonymous' }]);
+  });
 });

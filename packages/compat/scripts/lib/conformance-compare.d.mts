@@ -1,5 +1,6 @@
 // Types of conformance-compare.mjs, for the test that imports it.
-export declare const KNOWN_DIFFERENCES: Readonly<Record<string, string>>;
+export type ServerProgram = 'fixture' | 'fixture-web' | 'everything';
+export declare const KNOWN_DIFFERENCES: Readonly<Record<ServerProgram, Readonly<Record<string, string>>>>;
 export declare const SIDES: ReadonlyArray<{ name: 'genuine' | 'compat'; nodeArgs: string[] }>;
 export interface Side {
   outcomes: Map<string, boolean>;
@@ -7,6 +8,7 @@ export interface Side {
   output: string;
 }
 export declare function compareConformance(options: {
+  server?: ServerProgram;
   args: string[];
   outDir: string;
 }): Promise<{ sides: { genuine: Side; compat: Side }; differing: string[] }>;

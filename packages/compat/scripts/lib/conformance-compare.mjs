@@ -1,7 +1,9 @@
-// The official conformance suite against one server program written for the official SDK 1.x
-// (`@modelcontextprotocol/server-everything`, pinned), run twice: on the genuine SDK, and with its SDK
-// imports aliased onto @x/compat. Each run gets its own server process on a free 127.0.0.1 port; the
-// outcome of every scenario (passed: no FAILURE check) is compared between the two.
+// The official conformance suite against one server program written for the official SDK 1.x, run
+// twice: on the genuine SDK, and with its SDK imports aliased onto @x/compat. Two programs: the
+// conformance fixture written for the 1.x API (`test/fixtures/official-conformance-server.mjs`, every
+// tool, resource and prompt the scenarios call) and `@modelcontextprotocol/server-everything` (pinned,
+// a published server that is not a fixture). Each run gets its own server process on a free 127.0.0.1
+// port; the outcome of every scenario (passed: no FAILURE check) is compared between the two.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -15,21 +17,28 @@ const CLI = join(pkg('@modelcontextprotocol/conformance'), 'dist', 'index.js');
 const CLI_SHIM = join(COMPAT, '..', '..', 'apps', 'conformance', 'shim', 'register.mjs');
 const ALIAS = join(COMPAT, 'test', 'fixtures', 'alias-official-sdk.mjs');
 const MOVE_PORT = join(COMPAT, 'test', 'fixtures', 'listen-on-free-port.mjs');
+const FIXTURE = join(COMPAT, 'test', 'fixtures', 'official-conformance-server.mjs');
 const TIMESTAMP = /-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 
 /**
- * Scenarios whose outcome differs on purpose: each passes on @x/compat and fails on the genuine SDK,
- * because x-mcp does more than 1.x there (see the README). Any other difference is a regression.
+ * Scenarios whose outcome differs on purpose, by server program: each passes on @x/compat and fails on
+ * the genuine SDK, because x-mcp does more than 1.x there (see the README). Any other difference is a
+ * regression. The fixture has none: it uses `createMcpExpressApp` (1.x's Host guard on) and answers a
+ * request without a session itself, so neither x-mcp extra is reached.
  */
 export const KNOWN_DIFFERENCES = {
-  'dns-rebinding-protection': "x-mcp's Host/Origin guard is always on; 1.x's is off unless enabled",
-  'sep-2164-resource-not-found': 'x-mcp answers an unknown resource with -32002',
-  'input-required-result-ignore-extra-params':
-    "x-mcp's answer to a 2026-07-28 request the 1.x server does not serve",
-  'input-required-result-missing-input-response':
-    "x-mcp's answer to a 2026-07-28 request the 1.x server does not serve",
-  'input-required-result-unsupported-methods':
-    "x-mcp's answer to a 2026-07-28 request the 1.x server does not serve",
+  fixture: {},
+  'fixture-web': {},
+  everything: {
+    'dns-rebinding-protection': "x-mcp's Host/Origin guard is always on; 1.x's is off unless enabled",
+    'sep-2164-resource-not-found': 'x-mcp answers an unknown resource with -32002',
+    'input-required-result-ignore-extra-params':
+      "x-mcp's answer to a 2026-07-28 request the 1.x server does not serve",
+    'input-required-result-missing-input-response':
+      "x-mcp's answer to a 2026-07-28 request the 1.x server does not serve",
+    'input-required-result-unsupported-methods':
+      "x-mcp's answer to a 2026-07-28 request the 1.x server does not serve",
+  },
 };
 
 /** The two servers under test: the same program, on the genuine SDK and aliased onto @x/compat. */
@@ -39,13 +48,27 @@ export const SIDES = [
 ];
 
 /**
- * Starts server-everything over Streamable HTTP (its port 3001 moved to a free one on 127.0.0.1) and
- * resolves once it listens. `stop()` ends it and waits for its exit.
+ * The server programs: each a command line after `node <side's args>`, and the environment it needs.
+ * server-everything listens on port 3001, moved to a free one on 127.0.0.1; the fixture picks its own.
  */
-export function startEverything(nodeArgs) {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', MOVE_PORT, EVERYTHING, 'streamableHttp'], {
+export const SERVERS = {
+  fixture: { args: [FIXTURE], env: {} },
+  'fixture-web': { args: [FIXTURE, '--web'], env: {} },
+  everything: {
+    args: ['--import', MOVE_PORT, EVERYTHING, 'streamableHttp'],
+    env: { X_COMPAT_MOVE_PORT: '3001' },
+  },
+};
+
+/**
+ * Starts a server program (`SERVERS`) over Streamable HTTP and resolves once it listens. `stop()` ends
+ * it and waits for its exit.
+ */
+export function startServer(server, nodeArgs) {
+  const { args, env } = SERVERS[server];
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, X_COMPAT_MOVE_PORT: '3001' },
+    env: { ...process.env, ...env },
   });
   let output = '';
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -62,7 +85,7 @@ export function startEverything(nodeArgs) {
     child.stdout.on('data', take);
     child.stderr.on('data', take);
     child.once('exit', (code) =>
-      reject(new Error(`server-everything exited (${code}) before listening:\n${output}`)),
+      reject(new Error(`${server} exited (${code}) before listening:\n${output}`)),
     );
   });
 }
@@ -113,10 +136,10 @@ function outcomes(outDir) {
 
 /**
  * Runs the suite (CLI arguments `args`, e.g. `['--requirements', '2025-11-25']` or `['--scenario',
- * 'ping']`) against both sides. Returns each side's outcomes and seconds, and the scenarios whose
- * outcome differs.
+ * 'ping']`) against both sides of one server program (`SERVERS`; default the fixture). Returns each
+ * side's outcomes and seconds, and the scenarios whose outcome differs.
  */
-export async function compareConformance({ args, outDir }) {
+export async function compareConformance({ server: program = 'fixture', args, outDir }) {
   rmSync(outDir, { recursive: true, force: true });
   // Both sides at once: each has its own server process, port and output folder.
   const runs = await Promise.all(
@@ -124,7 +147,7 @@ export async function compareConformance({ args, outDir }) {
       const started = Date.now();
       const dir = join(outDir, side.name);
       mkdirSync(dir, { recursive: true });
-      const server = await startEverything(side.nodeArgs);
+      const server = await startServer(program, side.nodeArgs);
       try {
         const { output } = await runCli(server.url, args, dir);
         const aliased = server.output().includes('X_COMPAT_ALIAS active');

@@ -11,7 +11,7 @@ import type { RequestHandlerExtra } from '../shared/request-handler-extra.js';
 import type { ServerOptions } from './compat-server.js';
 
 /** A zod raw shape, as `inputSchema: { a: z.number() }`. */
-type RawShape = Record<string, z.ZodType>;
+export type RawShape = Record<string, z.ZodType>;
 /** What a raw shape parses to. */
 type ShapeOutput<S extends RawShape> = z.output<z.ZodObject<S>>;
 

@@ -18,10 +18,12 @@ import {
   type ServerContext,
   type UriTemplateVariables,
 } from '@x/server';
+import type { z } from 'zod';
 import { ExperimentalMcpServerTasks } from '../experimental/tasks/mcp-server-tasks.js';
 import type { TaskStore } from '../experimental/tasks/task-store.js';
 import { INNER } from '../shared/inner.js';
 import { toRequestExtra } from '../shared/request-handler-extra.js';
+import type { RawShape, ToolCallback } from './callback-types.js';
 import type { ResourceTemplate } from './compat-resource-template.js';
 import { Server, type ServerOptions } from './compat-server.js';
 import { completersOf, isRawShape } from './schema-shapes.js';
@@ -31,7 +33,7 @@ import { toolErrorsAsResults } from './tool-errors-as-results.js';
  * A 1.x tool callback: `(args, extra)` with an input schema, `(extra)` without. `never[]` accepts any
  * parameter list (the arguments' types come from the user's zod schema); calls go through `invoke`.
  */
-type ToolCallback = (...args: never[]) => CallToolResult | Promise<CallToolResult>;
+type LooseToolCallback = (...args: never[]) => CallToolResult | Promise<CallToolResult>;
 /** A 1.x prompt callback: `(args, extra)` with an args schema, `(extra)` without. */
 type PromptCallback = (...args: never[]) => GetPromptResult | Promise<GetPromptResult>;
 /** A 1.x resource read callback: `(uri: URL, extra)` or, for a template, `(uri: URL, variables, extra)`. */
@@ -140,7 +142,13 @@ export class McpServer {
    * }));
    * ```
    */
-  registerTool(name: string, config: ToolConfig, callback: ToolCallback): RegisteredTool {
+  registerTool<Args extends undefined | RawShape | z.ZodType = undefined>(
+    name: string,
+    config: ToolConfig & { inputSchema?: Args },
+    callback: ToolCallback<Args>,
+  ): RegisteredTool;
+  registerTool(name: string, config: ToolConfig, callback: LooseToolCallback): RegisteredTool;
+  registerTool(name: string, config: ToolConfig, callback: LooseToolCallback): RegisteredTool {
     const inputSchema = isEmptyShape(config.inputSchema) ? EMPTY_OBJECT_SCHEMA : config.inputSchema;
     return this.#x.registerTool(
       name,
@@ -161,7 +169,7 @@ export class McpServer {
    * ```
    */
   tool(name: string, ...rest: unknown[]): RegisteredTool {
-    const callback = rest.pop() as ToolCallback;
+    const callback = rest.pop() as LooseToolCallback;
     const description = typeof rest[0] === 'string' ? (rest.shift() as string) : undefined;
     let inputSchema: SchemaInput | undefined;
     let annotations: ToolAnnotations | undefined;
@@ -273,7 +281,7 @@ export class McpServer {
 }
 
 /** The x-mcp handler of a 1.x tool callback: `(extra)` when the tool takes no arguments, as in 1.x. */
-function toolHandler(inputSchema: SchemaInput | undefined, callback: ToolCallback) {
+function toolHandler(inputSchema: SchemaInput | undefined, callback: LooseToolCallback) {
   return (args: unknown, ctx: ServerContext) =>
     inputSchema === undefined
       ? invoke(callback, toRequestExtra(ctx))

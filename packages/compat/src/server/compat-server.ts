@@ -98,6 +98,10 @@ export class Server {
         if (notification.method === 'notifications/initialized') this.oninitialized?.();
         return handled;
       },
+      incomingRequest: async (request, _ctx, next) => {
+        const result = await next(request);
+        return request.method === 'initialize' ? withDeclaredTasks(result, this.#x.capabilities) : result;
+      },
     });
   }
 
@@ -304,4 +308,20 @@ export class Server {
     if (this.#session === undefined) throw new McpError(ErrorCode.ConnectionClosed, 'Not connected');
     return this.#session;
   }
+}
+
+/** The one revision whose capabilities have `tasks` (spec 2025-11-25, basic/utilities/tasks). */
+const TASKS_PROTOCOL_VERSION = '2025-11-25';
+
+/**
+ * x-mcp declares the 2025-11-25 `tasks` capability only when its own task receiver is on; a 1.x
+ * application that declares `tasks` and answers `tasks/*` with its own handlers (the official
+ * `simpleTaskInteractive.js`) keeps its declaration, as on 1.x, so clients that check it (the x-mcp
+ * `Client`) send task-augmented calls.
+ */
+function withDeclaredTasks(result: object, declared: ServerCapabilities): object {
+  const initialized = result as { protocolVersion?: string; capabilities?: ServerCapabilities };
+  if (declared.tasks === undefined || initialized.protocolVersion !== TASKS_PROTOCOL_VERSION) return result;
+  if (initialized.capabilities === undefined || initialized.capabilities.tasks !== undefined) return result;
+  return { ...result, capabilities: { ...initialized.capabilities, tasks: declared.tasks } };
 }

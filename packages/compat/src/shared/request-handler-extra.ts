@@ -34,6 +34,13 @@ export interface RequestHandlerExtra {
   requestId: RequestId;
   taskId?: string | undefined;
   requestInfo?: RequestInfo | undefined;
+  /**
+   * Closes this request's SSE stream; the client resumes it with `Last-Event-ID` (SEP-1699). Present
+   * on Streamable HTTP with an `eventStore`, as 1.x.
+   */
+  closeSSEStream?: (() => void) | undefined;
+  /** Closes the session's standalone GET stream; the client reconnects it. Streamable HTTP only. */
+  closeStandaloneSSEStream?: (() => void) | undefined;
   sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
   sendRequest<S extends AnySchema>(
     request: { method: string; params?: Record<string, unknown> },
@@ -64,6 +71,8 @@ export function toRequestExtra(ctx: ServerContext): RequestHandlerExtra {
     requestId: ctx.requestId,
     taskId: ctx.taskId,
     requestInfo: ctx.requestInfo,
+    closeSSEStream: ctx.request.extra?.closeSSEStream,
+    closeStandaloneSSEStream: ctx.request.extra?.closeStandaloneSSEStream,
     sendNotification: (notification) => ctx.sendNotification(notification as OutgoingNotification),
     sendRequest: async (request, resultSchema, options) => {
       const params = (request.params ?? {}) as never;

@@ -64,6 +64,15 @@ export function aliasedApp(): AliasedApp {
     symlinkSync(compatDir, join(dir, 'node_modules', '@modelcontextprotocol', name), 'dir');
   }
   symlinkSync(realpathSync(join(compatDir, 'node_modules', 'zod')), join(dir, 'node_modules', 'zod'), 'dir');
+  // The examples' own third-party imports (Hono, cors), from the official SDK's dependencies.
+  const officialDeps = join(
+    realpathSync(join(compatDir, 'node_modules', '@modelcontextprotocol', 'sdk')),
+    '..',
+    '..',
+  );
+  mkdirSync(join(dir, 'node_modules', '@hono'));
+  for (const name of ['hono', '@hono/node-server', 'cors'])
+    symlinkSync(realpathSync(join(officialDeps, name)), join(dir, 'node_modules', name), 'dir');
   const flat = (relativePath: string) => relativePath.replaceAll('/', '-');
   const addOfficialExample = (relativePath: string): string => {
     const source = readFileSync(join(OFFICIAL_EXAMPLES, relativePath), 'utf8');

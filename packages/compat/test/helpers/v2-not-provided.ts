@@ -1,6 +1,6 @@
 // The names of the official 2.x packages this package does not provide (README, "Not provided"), for
-// test/export-drift.test.ts. Mostly: the OAuth helpers and middleware, the web-standard and per-request
-// transports and their routing predicates, the request-state codec, the `Protocol`/low-level `Server` of
+// test/export-drift.test.ts. Mostly: the OAuth helpers and middleware, the per-request transport and
+// the routing predicates, the request-state codec, the `Protocol`/low-level `Server` of
 // 2.x, the JSON Schema validators, 2.x's own helper types. Importing one fails with
 // `SyntaxError: The requested module '@modelcontextprotocol/server' does not provide an export named '…'`.
 
@@ -125,8 +125,6 @@ const SERVER_ONLY: readonly string[] = [
   'CompleteResourceTemplateCallback',
   'DEFAULT_MAX_REQUEST_BODY_SIZE',
   'ElicitInputParams',
-  'EventId',
-  'HandleRequestOptions',
   'HostHeaderValidationResult',
   'InMemoryServerEventBus',
   'InboundClassificationOutcome',
@@ -161,11 +159,8 @@ const SERVER_ONLY: readonly string[] = [
   'ServerNotifier',
   'ServerOptions',
   'ServerRequest',
-  'StreamId',
   'ToolCallback',
   'VerifyBearerTokenOptions',
-  'WebStandardStreamableHTTPServerTransport',
-  'WebStandardStreamableHTTPServerTransportOptions',
   'bearerAuthChallengeResponse',
   'buildOAuthProtectedResourceMetadata',
   'classifyInboundRequest',

@@ -16,4 +16,10 @@ export type {
 export { acceptedContent, inputRequired, inputResponse, isInputRequiredResult } from './input-required.js';
 export type { InputRequest, InputRequiredResult, InputResponseView } from './input-required.js';
 export { completable, isCompletable } from '../../server/mark-completable.js';
+export { WebStandardStreamableHTTPServerTransport } from '../../server/compat-web-standard-streamable-http-server-transport.js';
+export type {
+  HandleRequestOptions,
+  WebStandardStreamableHTTPServerTransportOptions,
+} from '../../server/compat-web-standard-streamable-http-server-transport.js';
+export type { EventId, StreamId } from '../../server/streamableHttp.js';
 export type { RegisteredPrompt, RegisteredResource, RegisteredTool, ResourceMetadata } from '@x/server';
