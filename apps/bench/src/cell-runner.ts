@@ -4,6 +4,7 @@ import type { ServerTarget } from './adapters/types.js';
 import { ControlServer } from './control/control-server.js';
 import { pinned, pinningOf } from './pinning.js';
 import { serverCommand } from './server-command.js';
+import { isW6 } from './support.js';
 import type { CellResult, CellSpec } from './types.js';
 import type { WorkloadContext } from './workloads/context.js';
 import { runWorkload } from './workloads/run-workload.js';
@@ -28,6 +29,7 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
       connect: pair.connect,
       target: undefined,
       serverStats: async () => undefined,
+      loopDelay: undefined,
     };
     const metrics = await runWorkload(spec.workload, context);
     await pair.close();
@@ -37,7 +39,9 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
   const transport = spec.transport;
   const pinning = pinningOf(spec.workload);
   const commandFor = (controlPort: number): { command: string; args: string[] } => {
-    const command = serverCommand({ sdk: spec.sdk, transport, controlPort });
+    // W6 holds many sessions open: the server raises its session limits to fit them.
+    const sessions = isW6(spec.workload) ? spec.counts.w6Sessions : undefined;
+    const command = serverCommand({ sdk: spec.sdk, transport, controlPort, sessions });
     return pinning === undefined ? command : pinned(command, pinning.server);
   };
   const control = await ControlServer.listen();
@@ -61,6 +65,10 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
       serverStats: async (collect) => {
         await control.ready(READY_TIMEOUT_MS);
         return control.stats(collect);
+      },
+      loopDelay: {
+        start: () => control.startLoopDelay(),
+        stop: () => control.stopLoopDelay(),
       },
     };
     return { spec: cell, metrics: await runWorkload(spec.workload, context) };

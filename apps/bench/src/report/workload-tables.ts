@@ -15,6 +15,19 @@ const CPU: Column = { metric: 'cpuPerCallUs', label: 'CPU µs/call ↓' };
 const PEAK: Column = { metric: 'serverPeakRssMiB', label: 'server peak RSS MiB ↓' };
 const YOUNG: Column = { metric: 'serverYoungGenMiB', label: 'server young gen MiB ↓' };
 
+/** W6: what holding the sessions costs the server, and what a call made meanwhile waits. */
+const W6_COLUMNS: Column[] = [
+  { metric: 'sessionsOpen', label: 'sessions open' },
+  { metric: 'sessionErrors', label: 'errors ↓' },
+  { metric: 'rssPerSessionKiB', label: 'server RSS KiB/session ↓' },
+  { metric: 'heapPerSessionKiB', label: 'server heap KiB/session ↓' },
+  { ...P50, label: 'probe p50 ms ↓' },
+  { ...P99, label: 'probe p99 ms ↓' },
+  { metric: 'loopStallMs', label: 'longest loop stall ms (connecting) ↓' },
+  { metric: 'openSeconds', label: 'all open after s ↓' },
+  PEAK,
+];
+
 /** A window measured for insight, not for a target: its throughput, latencies and CPU. */
 function notTarget(title: string): { title: string; columns: Column[] } {
   return { title: `${title} (not a target)`, columns: [THROUGHPUT, P50, P99, CPU] };
@@ -49,6 +62,11 @@ export const WORKLOAD_TABLES: Record<WorkloadName, { title: string; columns: Col
   'w2-warm': notTarget('W2 warm — the W2 window after a long warm-up'),
   'w1-split': notTarget('W1 split — W1 with client and server pinned to a core each'),
   'w1-shared': notTarget('W1 shared — W1 with client and server pinned to one core'),
+  w6: { title: 'W6 — many sessions held open on one server process', columns: W6_COLUMNS },
+  'w6-listen': {
+    title: 'W6 listen — many 2026-07-28 `subscriptions/listen` streams on one server process',
+    columns: W6_COLUMNS,
+  },
   w7: {
     title: 'W7 — short sessions: a fresh client process connects, makes sequential `tools/call`, closes',
     columns: [
