@@ -5,7 +5,7 @@ import { ControlServer } from './control/control-server.js';
 import { pinned, pinningOf } from './pinning.js';
 import { serverCommand } from './server-command.js';
 import { isW6 } from './support.js';
-import type { CellResult, CellSpec } from './types.js';
+import type { CellResult, CellSpec, Metrics } from './types.js';
 import type { WorkloadContext } from './workloads/context.js';
 import { runWorkload } from './workloads/run-workload.js';
 
@@ -21,11 +21,18 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
     handshakeFree: spec.sdk === 'x-mcp-modern',
   };
   const cell = { workload: spec.workload, transport: spec.transport, sdk: spec.sdk };
+  const warnings: string[] = [];
+  const warn = (text: string): void => {
+    warnings.push(text);
+  };
+  const resultOf = (metrics: Metrics): CellResult =>
+    warnings.length === 0 ? { spec: cell, metrics } : { spec: cell, metrics, warnings };
 
   if (spec.transport === 'in-memory') {
     const pair = await adapter.inMemory();
     const context: WorkloadContext = {
       ...base,
+      warn,
       connect: pair.connect,
       target: undefined,
       serverStats: async () => undefined,
@@ -33,7 +40,7 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
     };
     const metrics = await runWorkload(spec.workload, context);
     await pair.close();
-    return { spec: cell, metrics };
+    return resultOf(metrics);
   }
 
   const transport = spec.transport;
@@ -60,6 +67,7 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
     }
     const context: WorkloadContext = {
       ...base,
+      warn,
       connect: () => adapter.connect(target),
       target,
       serverStats: async (collect) => {
@@ -71,7 +79,7 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
         stop: () => control.stopLoopDelay(),
       },
     };
-    return { spec: cell, metrics: await runWorkload(spec.workload, context) };
+    return resultOf(await runWorkload(spec.workload, context));
   } finally {
     control.close();
     if (child !== undefined) await stopServer(child);

@@ -61,6 +61,7 @@ export async function runPlan(plan: Plan): Promise<PlanResults> {
           try {
             const result = await runCellProcess({ workload, transport, sdk, counts: plan.counts }, timeoutMs);
             book.add(workload, transport, sdk, result.metrics);
+            for (const warning of result.warnings ?? []) book.note(workload, transport, sdk, warning);
             const seconds = ((performance.now() - started) / 1000).toFixed(1);
             plan.log(`${tag} (${seconds} s): ${headline(result.metrics)}`);
           } catch (error) {

@@ -138,6 +138,8 @@ export type MetricName = keyof Metrics;
 export interface CellResult {
   spec: Omit<CellSpec, 'counts'>;
   metrics: Metrics;
+  /** What went wrong without failing the cell (e.g. W6 sessions that did not open); shown under its table. */
+  warnings?: string[];
 }
 
 /** A cell that cannot run for a stated reason (e.g. the SDK has no such transport). */

@@ -6,6 +6,14 @@ import { Lookup } from './lookup.js';
 interface Column {
   metric: MetricName;
   label: string;
+  /** A count: shown as a whole number. */
+  count?: boolean;
+}
+
+function formatCell(column: Column, value: number | undefined): string {
+  return column.count === true && value !== undefined
+    ? Math.round(value).toLocaleString('en-US')
+    : formatNumber(value);
 }
 
 const THROUGHPUT: Column = { metric: 'callsPerSec', label: 'calls/s ↑' };
@@ -17,8 +25,8 @@ const YOUNG: Column = { metric: 'serverYoungGenMiB', label: 'server young gen Mi
 
 /** W6: what holding the sessions costs the server, and what a call made meanwhile waits. */
 const W6_COLUMNS: Column[] = [
-  { metric: 'sessionsOpen', label: 'sessions open' },
-  { metric: 'sessionErrors', label: 'errors ↓' },
+  { metric: 'sessionsOpen', label: 'sessions open', count: true },
+  { metric: 'sessionErrors', label: 'errors ↓', count: true },
   { metric: 'rssPerSessionKiB', label: 'server RSS KiB/session ↓' },
   { metric: 'heapPerSessionKiB', label: 'server heap KiB/session ↓' },
   { ...P50, label: 'probe p50 ms ↓' },
@@ -85,6 +93,8 @@ export function workloadTable(results: RunResults, workload: WorkloadName): stri
   const lookup = new Lookup(results);
   const { columns } = WORKLOAD_TABLES[workload];
   const rows: string[][] = [];
+  // Cells with figures and a note (e.g. W6 sessions that did not open) get it under the table.
+  const warnings: string[] = [];
   for (const transport of results.transports) {
     if (!results.cells.some((cell) => cell.workload === workload && cell.transport === transport)) continue;
     let first = true;
@@ -104,7 +114,8 @@ export function workloadTable(results: RunResults, workload: WorkloadName): stri
         ]);
         continue;
       }
-      rows.push([label(), sdk, ...columns.map((column) => formatNumber(cell.metrics[column.metric]))]);
+      rows.push([label(), sdk, ...columns.map((column) => formatCell(column, cell.metrics[column.metric]))]);
+      if (cell.note !== undefined) warnings.push(`- ${transport} ${sdk}: ${cell.note}`);
     }
     if (!results.sdks.includes('x-mcp')) continue;
     // Ratios compare x-mcp with the reference and the official SDKs, not with its own modern-era column.
@@ -127,5 +138,6 @@ export function workloadTable(results: RunResults, workload: WorkloadName): stri
       ]);
     }
   }
-  return table(['transport', 'SDK', ...columns.map((column) => column.label)], rows);
+  const markdown = table(['transport', 'SDK', ...columns.map((column) => column.label)], rows);
+  return warnings.length === 0 ? markdown : `${markdown}\n\n${warnings.join('\n')}`;
 }

@@ -1,8 +1,9 @@
+import { W6_AGENT_OPTIONS } from './agent-options.js';
 import { Agent, request } from 'undici';
 import { INITIALIZE_PARAMS, LEGACY_VERSION } from '../payload.js';
 
-/** The load process's connection pool: no body timeout, since the streams it holds stay silent. */
-const agent = new Agent({ bodyTimeout: 0, headersTimeout: 0, keepAliveTimeout: 600_000 });
+/** The load process's connection pool for the raw streams. */
+const agent = new Agent(W6_AGENT_OPTIONS);
 
 const MODERN_VERSION = '2026-07-28';
 

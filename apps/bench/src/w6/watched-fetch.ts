@@ -1,10 +1,8 @@
+import { W6_AGENT_OPTIONS } from './agent-options.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 
-/**
- * The load process's connection pool for the SDK clients: no body timeout (undici's default, 5 min,
- * would cut a GET stream that a server keeps silent while the other sessions still connect).
- */
-const agent = new Agent({ bodyTimeout: 0, headersTimeout: 0, keepAliveTimeout: 600_000 });
+/** The load process's connection pool for the SDK clients. */
+const agent = new Agent(W6_AGENT_OPTIONS);
 
 /**
  * A `fetch` for one SDK client that resolves `streamOpened` when the server answers a GET with 200: the
