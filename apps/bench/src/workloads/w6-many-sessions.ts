@@ -35,7 +35,7 @@ export async function runW6(context: WorkloadContext, kind: W6Kind): Promise<Met
     const loop = await loopDelay.stop();
     const opened = reports.reduce((sum, report) => sum + report.opened, 0);
     const errors = reports.reduce((sum, report) => sum + report.errors, 0);
-    const samples = reports.flatMap((report) => report.samples);
+    const samples = [...new Set(reports.flatMap((report) => report.samples))];
     if (errors > 0) context.warn(`${errors} of ${w6Sessions} sessions did not open: ${samples.join(' | ')}`);
     if (opened === 0) throw new Error(`no W6 session opened: ${samples.join(' | ')}`);
 
