@@ -4,7 +4,8 @@ import type { ServerTarget } from './adapters/types.js';
 import { ControlServer } from './control/control-server.js';
 import { pinned, pinningOf } from './pinning.js';
 import { serverCommand } from './server-command.js';
-import type { CellResult, CellSpec } from './types.js';
+import { isW6 } from './support.js';
+import type { CellResult, CellSpec, Metrics } from './types.js';
 import type { WorkloadContext } from './workloads/context.js';
 import { runWorkload } from './workloads/run-workload.js';
 
@@ -20,24 +21,34 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
     handshakeFree: spec.sdk === 'x-mcp-modern',
   };
   const cell = { workload: spec.workload, transport: spec.transport, sdk: spec.sdk };
+  const warnings: string[] = [];
+  const warn = (text: string): void => {
+    warnings.push(text);
+  };
+  const resultOf = (metrics: Metrics): CellResult =>
+    warnings.length === 0 ? { spec: cell, metrics } : { spec: cell, metrics, warnings };
 
   if (spec.transport === 'in-memory') {
     const pair = await adapter.inMemory();
     const context: WorkloadContext = {
       ...base,
+      warn,
       connect: pair.connect,
       target: undefined,
       serverStats: async () => undefined,
+      loopDelay: undefined,
     };
     const metrics = await runWorkload(spec.workload, context);
     await pair.close();
-    return { spec: cell, metrics };
+    return resultOf(metrics);
   }
 
   const transport = spec.transport;
   const pinning = pinningOf(spec.workload);
   const commandFor = (controlPort: number): { command: string; args: string[] } => {
-    const command = serverCommand({ sdk: spec.sdk, transport, controlPort });
+    // W6 holds many sessions open: the server raises its session limits to fit them.
+    const sessions = isW6(spec.workload) ? spec.counts.w6Sessions : undefined;
+    const command = serverCommand({ sdk: spec.sdk, transport, controlPort, sessions });
     return pinning === undefined ? command : pinned(command, pinning.server);
   };
   const control = await ControlServer.listen();
@@ -56,14 +67,19 @@ export async function runCell(spec: CellSpec): Promise<CellResult> {
     }
     const context: WorkloadContext = {
       ...base,
+      warn,
       connect: () => adapter.connect(target),
       target,
       serverStats: async (collect) => {
         await control.ready(READY_TIMEOUT_MS);
         return control.stats(collect);
       },
+      loopDelay: {
+        start: () => control.startLoopDelay(),
+        stop: () => control.stopLoopDelay(),
+      },
     };
-    return { spec: cell, metrics: await runWorkload(spec.workload, context) };
+    return resultOf(await runWorkload(spec.workload, context));
   } finally {
     control.close();
     if (child !== undefined) await stopServer(child);

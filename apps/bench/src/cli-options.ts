@@ -11,6 +11,12 @@ import {
 
 export interface CliOptions {
   smoke: boolean;
+  /** Full counts, one repetition, W6 at `QUICK_W6_SESSIONS` sessions; writes no RESULTS.md unless `--out`. */
+  quick: boolean;
+  /** W6's sessions, overriding the mode's count. */
+  w6Sessions: number | undefined;
+  /** W6's load processes, overriding the mode's count. */
+  w6LoadProcesses: number | undefined;
   repetitions: number | undefined;
   sdks: SdkName[];
   transports: TransportName[];
@@ -29,7 +35,7 @@ export interface CliOptions {
   merge: string | undefined;
 }
 
-export const USAGE = `pnpm bench [--smoke] [--reps N] [--sdks raw,x-mcp,v1,v2,x-mcp-modern] [--transports ${TRANSPORTS.join(',')}]
+export const USAGE = `pnpm bench [--smoke | --quick] [--reps N] [--w6-sessions N] [--w6-load-processes N] [--sdks raw,x-mcp,v1,v2,x-mcp-modern] [--transports ${TRANSPORTS.join(',')}]
            [--workloads ${WORKLOADS.join(',')}] [--out RESULTS.md] [--json results.json] [--no-extras]
            [--merge results.json]`;
 
@@ -38,6 +44,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
     args: argv.filter((arg) => arg !== '--'),
     options: {
       smoke: { type: 'boolean', default: false },
+      quick: { type: 'boolean', default: false },
+      'w6-sessions': { type: 'string' },
+      'w6-load-processes': { type: 'string' },
       reps: { type: 'string' },
       sdks: { type: 'string' },
       transports: { type: 'string' },
@@ -55,6 +64,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
   }
   return {
     smoke: values.smoke,
+    quick: values.quick,
+    w6Sessions: positive(values['w6-sessions']),
+    w6LoadProcesses: positive(values['w6-load-processes']),
     repetitions: values.reps === undefined ? undefined : Number(values.reps),
     sdks: values.sdks === undefined ? [...DEFAULT_SDKS] : listOf(values.sdks, SDKS),
     transports: listOf(values.transports, TRANSPORTS),
@@ -64,6 +76,13 @@ export function parseCli(argv: readonly string[]): CliOptions {
     extras: !values['no-extras'],
     merge: values.merge,
   };
+}
+
+function positive(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`expected a positive integer, got "${value}"`);
+  return number;
 }
 
 function listOf<T extends string>(value: string | undefined, all: readonly T[]): T[] {

@@ -6,7 +6,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseCli } from './cli-options.js';
-import { FULL_COUNTS, FULL_REPETITIONS, SMOKE_COUNTS, SMOKE_REPETITIONS } from './config.js';
+import {
+  FULL_COUNTS,
+  FULL_REPETITIONS,
+  QUICK_W6_SESSIONS,
+  SMOKE_COUNTS,
+  SMOKE_REPETITIONS,
+} from './config.js';
 import { installSize } from './install-size.js';
 import { type PlanResults, runPlan } from './orchestrate.js';
 import { renderMarkdown } from './report/markdown.js';
@@ -18,8 +24,18 @@ import { mergeRuns, type RunResults } from './results.js';
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 const options = parseCli(process.argv.slice(2));
-const counts = options.smoke ? SMOKE_COUNTS : FULL_COUNTS;
-const repetitions = options.repetitions ?? (options.smoke ? SMOKE_REPETITIONS : FULL_REPETITIONS);
+const modeCounts = options.smoke
+  ? SMOKE_COUNTS
+  : options.quick
+    ? { ...FULL_COUNTS, w6Sessions: QUICK_W6_SESSIONS }
+    : FULL_COUNTS;
+const counts = {
+  ...modeCounts,
+  w6Sessions: options.w6Sessions ?? modeCounts.w6Sessions,
+  w6LoadProcesses: options.w6LoadProcesses ?? modeCounts.w6LoadProcesses,
+};
+const repetitions =
+  options.repetitions ?? (options.smoke || options.quick ? SMOKE_REPETITIONS : FULL_REPETITIONS);
 const startedAt = new Date();
 const started = performance.now();
 const machine = {
@@ -32,11 +48,12 @@ const machine = {
   source: sourceState(),
 };
 
-const out = options.out ?? (options.smoke ? undefined : `${APP_DIR}RESULTS.md`);
+const out = options.out ?? (options.smoke || options.quick ? undefined : `${APP_DIR}RESULTS.md`);
 const base =
   options.merge === undefined ? undefined : (JSON.parse(readFileSync(options.merge, 'utf8')) as RunResults);
 // A full run leaves its JSON beside RESULTS.md: docs/choosing-a-transport.md's table is made from it.
-const json = options.json ?? (options.smoke || options.out !== undefined ? undefined : RESULTS_JSON_PATH);
+const json =
+  options.json ?? (options.smoke || options.quick || options.out !== undefined ? undefined : RESULTS_JSON_PATH);
 const installSizes = options.extras ? measureInstallSizes() : {};
 
 function resultsOf(partial: PlanResults, completed: number): RunResults {
@@ -48,7 +65,7 @@ function ownResultsOf(partial: PlanResults, completed: number): RunResults {
   return {
     date: startedAt.toISOString(),
     machine: { ...machine, loadAverageEnd: loadavg() },
-    mode: options.smoke ? 'smoke' : 'full',
+    mode: options.smoke ? 'smoke' : options.quick ? 'quick' : 'full',
     args: process.argv.slice(2).filter((arg) => arg !== '--'),
     repetitions: completed,
     plannedRepetitions: repetitions,

@@ -1,10 +1,10 @@
-import { CELL_TIMEOUT_MS } from './config.js';
+import { CELL_TIMEOUT_MS, W6_CELL_TIMEOUT_MS } from './config.js';
 import { measureColdStart } from './cold-start.js';
 import { canPin, pinningOf } from './pinning.js';
 import { runCellProcess } from './run-cell-process.js';
 import { median } from './stats.js';
 import { SampleBook } from './results.js';
-import { sdkRuns, unsupportedReason, workloadApplies } from './support.js';
+import { isW6, sdkRuns, unsupportedReason, workloadApplies } from './support.js';
 import type { Counts, Metrics, SdkName, TransportName, WorkloadName } from './types.js';
 import type { CellSummary } from './results.js';
 
@@ -36,15 +36,19 @@ function rotated<T>(items: readonly T[], by: number): T[] {
 export async function runPlan(plan: Plan): Promise<PlanResults> {
   const book = new SampleBook();
   const cold = new Map<SdkName, number[]>();
-  const timeoutMs = plan.smoke ? CELL_TIMEOUT_MS.smoke : CELL_TIMEOUT_MS.full;
+  const timeouts = plan.smoke ? CELL_TIMEOUT_MS.smoke : CELL_TIMEOUT_MS.full;
+  const w6Timeout = plan.smoke ? W6_CELL_TIMEOUT_MS.smoke : W6_CELL_TIMEOUT_MS.full;
   for (let rep = 0; rep < plan.repetitions; rep++) {
     for (const workload of plan.workloads) {
+      // W6's cells (10,000 sessions each) run in the first `w6Repetitions` repetitions only.
+      if (isW6(workload) && rep >= plan.counts.w6Repetitions) continue;
+      const timeoutMs = isW6(workload) ? w6Timeout : timeouts;
       for (const transport of plan.transports) {
         if (!workloadApplies(workload, transport)) continue;
         for (const sdk of rotated(plan.sdks, rep)) {
           if (!sdkRuns(workload, sdk)) continue;
           const reason =
-            unsupportedReason(sdk, transport) ??
+            unsupportedReason(sdk, transport, workload) ??
             (pinningOf(workload) !== undefined && !canPin()
               ? 'pinning needs `taskset` and two CPUs'
               : undefined);
@@ -57,6 +61,7 @@ export async function runPlan(plan: Plan): Promise<PlanResults> {
           try {
             const result = await runCellProcess({ workload, transport, sdk, counts: plan.counts }, timeoutMs);
             book.add(workload, transport, sdk, result.metrics);
+            for (const warning of result.warnings ?? []) book.note(workload, transport, sdk, warning);
             const seconds = ((performance.now() - started) / 1000).toFixed(1);
             plan.log(`${tag} (${seconds} s): ${headline(result.metrics)}`);
           } catch (error) {

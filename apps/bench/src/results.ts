@@ -17,7 +17,8 @@ export interface RunResults {
     /** The x-mcp source measured: commit, plus a mark when packages/ had uncommitted changes. */
     source: string;
   };
-  mode: 'full' | 'smoke';
+  /** `quick`: full counts but one repetition and a smaller W6. */
+  mode: 'full' | 'quick' | 'smoke';
   /** The flags the run was started with (after `pnpm bench`). */
   args: string[];
   /** Repetitions completed (fewer than planned while a run is still going). */

@@ -23,7 +23,10 @@ export type TransportName = (typeof TRANSPORTS)[number];
  * only, not in the targets): the same window, measured after the JIT has settled; then W1 with client
  * and server pinned to CPUs (`w1-split`: a core each, `w1-shared`: one core for both; stdio and
  * WebSocket, not in the targets), which the scheduler's placement cannot move from run to run.
- * `w7` (issue #40): short sessions, each a fresh client process timed from spawn to exit.
+ * `w6` (issue #40): many sessions held open at once by client load in separate processes (WebSocket,
+ * Streamable HTTP with its GET stream, gRPC); `w6-listen` the same with 2026-07-28 `subscriptions/listen`
+ * streams over Streamable HTTP. `w7` (issue #40): short sessions, each a fresh client process timed
+ * from spawn to exit.
  */
 export const WORKLOADS = [
   'w1',
@@ -35,6 +38,8 @@ export const WORKLOADS = [
   'w2-warm',
   'w1-split',
   'w1-shared',
+  'w6',
+  'w6-listen',
   'w7',
 ] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
@@ -64,6 +69,14 @@ export interface Counts {
   w4StdioConnects: number;
   w5Sessions: number;
   w5CallsPerSession: number;
+  /** W6: sessions held open at once (over all load processes). */
+  w6Sessions: number;
+  /** W6: client load processes that open the sessions, each `w6Sessions / w6LoadProcesses`. */
+  w6LoadProcesses: number;
+  /** W6: sequential echo calls of the probe client while every session is open (p50 / p99 of these). */
+  w6ProbeCalls: number;
+  /** W6: repetitions that run W6 (its cells are long; later repetitions skip them). */
+  w6Repetitions: number;
   /** W7: sequential calls each short-session client process makes. */
   w7Calls: number;
   /** W7: short-session client processes timed per cell (after one untimed, which warms the file cache). */
@@ -99,6 +112,17 @@ export interface Metrics {
   rssPerSessionKiB?: number;
   /** Server heap growth per open session after `gc()`, KiB (less noisy than RSS). */
   heapPerSessionKiB?: number;
+  /** W6: sessions the load processes held open (should be `w6Sessions`). */
+  sessionsOpen?: number;
+  /** W6: sessions that failed to open (or whose stream never opened). */
+  sessionErrors?: number;
+  /** W6: seconds from starting the load processes until every session was open. */
+  openSeconds?: number;
+  /**
+   * W6: the server's longest event-loop stall while the sessions connected, ms: the largest delay
+   * `monitorEventLoopDelay` saw, less its sampling interval.
+   */
+  loopStallMs?: number;
   /**
    * W7: wall time of a short-session client process, from its spawn to its exit (over stdio that
    * includes spawning the server), ms; median of the cell's sessions.
@@ -114,6 +138,8 @@ export type MetricName = keyof Metrics;
 export interface CellResult {
   spec: Omit<CellSpec, 'counts'>;
   metrics: Metrics;
+  /** What went wrong without failing the cell (e.g. W6 sessions that did not open); shown under its table. */
+  warnings?: string[];
 }
 
 /** A cell that cannot run for a stated reason (e.g. the SDK has no such transport). */

@@ -24,8 +24,13 @@ const EXPECTED: Record<WorkloadName, MetricName[]> = {
   'w2-warm': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
   'w1-split': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
   'w1-shared': ['callsPerSec', 'p50Ms', 'p99Ms', 'cpuPerCallUs'],
+  w6: ['sessionsOpen', 'p50Ms', 'p99Ms', 'openSeconds', 'serverPeakRssMiB'],
+  'w6-listen': ['sessionsOpen', 'p50Ms', 'p99Ms', 'openSeconds', 'serverPeakRssMiB'],
   w7: ['sessionWallMs', 'firstCallMs', 'clientCpuMs'],
 };
+
+/** W6 has its own test (it spawns load processes); the in-memory + WebSocket run leaves it out. */
+const MAIN_RUN_WORKLOADS = WORKLOADS.filter((workload) => workload !== 'w6' && workload !== 'w6-listen');
 
 /** The transports of a workload in the in-memory + WebSocket smoke run. */
 function smokeTransports(workload: WorkloadName): string[] {
@@ -46,7 +51,18 @@ describe('pnpm bench --smoke', () => {
     const out = join(dir, 'RESULTS.md');
     await run(
       process.execPath,
-      [MAIN, '--smoke', '--transports', 'in-memory,ws', '--json', json, '--out', out],
+      [
+        MAIN,
+        '--smoke',
+        '--transports',
+        'in-memory,ws',
+        '--workloads',
+        MAIN_RUN_WORKLOADS.join(','),
+        '--json',
+        json,
+        '--out',
+        out,
+      ],
       {
         cwd: APP_DIR,
         timeout: 400_000,
@@ -56,7 +72,7 @@ describe('pnpm bench --smoke', () => {
 
     const rows = results.cells.map((cell) => `${cell.workload} ${cell.transport} ${cell.sdk}`);
     // Every workload the benchmark defines must come back, for every transport it applies to.
-    const expectedRows = WORKLOADS.flatMap((workload) =>
+    const expectedRows = MAIN_RUN_WORKLOADS.flatMap((workload) =>
       smokeTransports(workload).flatMap((transport) =>
         (workload.endsWith('-warm') ? ['raw', 'x-mcp'] : ['raw', 'x-mcp', 'v1', 'v2']).map(
           (sdk) => `${workload} ${transport} ${sdk}`,
@@ -104,6 +120,64 @@ describe('pnpm bench --smoke', () => {
     }
     expect(markdown).toContain('*x-mcp ÷ raw*');
     expect(markdown).toContain('| W7 session wall time ≤ 1.3× raw |');
+  }, 420_000);
+
+  it('runs W6: every session of every kind opens in the load processes, and the report has its rows', async () => {
+    const json = join(dir, 'w6.json');
+    const out = join(dir, 'w6.md');
+    await run(
+      process.execPath,
+      [
+        MAIN,
+        '--smoke',
+        '--transports',
+        'http-sse,ws,grpc',
+        '--workloads',
+        'w6,w6-listen',
+        '--no-extras',
+        '--json',
+        json,
+        '--out',
+        out,
+      ],
+      { cwd: APP_DIR, timeout: 400_000 },
+    );
+    const results = JSON.parse(readFileSync(json, 'utf8')) as RunResults;
+    const sdks = ['raw', 'x-mcp', 'v1', 'v2'];
+    const rows = results.cells.map((cell) => `${cell.workload} ${cell.transport} ${cell.sdk}`);
+    expect(rows.sort()).toEqual(
+      [
+        ...['http-sse', 'ws', 'grpc'].flatMap((transport) => sdks.map((sdk) => `w6 ${transport} ${sdk}`)),
+        ...sdks.map((sdk) => `w6-listen http-sse ${sdk}`),
+      ].sort(),
+    );
+    for (const cell of results.cells) {
+      const label = `${cell.workload} ${cell.transport} ${cell.sdk}`;
+      // The official SDKs ship no WebSocket or gRPC server and no 2026-07-28 era: the report says so.
+      if (
+        (cell.sdk === 'v1' || cell.sdk === 'v2') &&
+        (cell.workload === 'w6-listen' || cell.transport !== 'http-sse')
+      ) {
+        expect(cell.note, label).toMatch(/ships no|has no/);
+        continue;
+      }
+      expect(cell.note, label).toBeUndefined();
+      expect(cell.metrics.sessionsOpen, label).toBe(results.counts.w6Sessions);
+      expect(cell.metrics.sessionErrors, label).toBe(0);
+      for (const metric of EXPECTED[cell.workload])
+        expect(cell.metrics[metric], `${label} ${metric}`).toBeGreaterThan(0);
+      // Memory per session and the loop stall may read 0 at 20 sessions; they must be there.
+      for (const metric of ['rssPerSessionKiB', 'heapPerSessionKiB', 'loopStallMs'] as const)
+        expect(typeof cell.metrics[metric], `${label} ${metric}`).toBe('number');
+    }
+    const markdown = readFileSync(out, 'utf8');
+    expect(markdown).toContain('## W6 — many sessions');
+    expect(markdown).toContain('## W6 listen — ');
+    for (const label of ['W6', 'W6 listen']) {
+      expect(markdown).toContain(`| ${label} server RSS/session ≤ 1.2× raw |`);
+      expect(markdown).toContain(`| ${label} \`tools/call\` p99, all open, ≤ 2× raw |`);
+      expect(markdown).toContain(`| ${label} event-loop stall while all connect ≤ 50 ms |`);
+    }
   }, 420_000);
 
   it('runs W7 over stdio: each short-session process spawns its server', async () => {

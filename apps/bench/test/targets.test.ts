@@ -38,4 +38,26 @@ describe('target table', () => {
     expect(cellOf(markdown, 'W1 calls/s ≥ 2× best official')).toBe('✅ 2.05×');
     expect(met).toBe(2);
   });
+
+  it('judges W6 per kind: RSS and p99 as ratios to raw, the loop stall in ms against 50', () => {
+    const w6 = (sdk: SdkName, rssPerSessionKiB: number, p99Ms: number, loopStallMs: number): CellSummary => ({
+      workload: 'w6',
+      transport: 'stdio',
+      sdk,
+      metrics: { rssPerSessionKiB, p99Ms, loopStallMs },
+      samples: 1,
+    });
+    // The target table's column here is `stdio` (resultsWith); W6 rows apply to ws, http-sse and grpc only.
+    const { markdown } = targetTable(resultsWith([w6('raw', 10, 4, 30), w6('x-mcp', 11, 10, 42)]));
+    expect(cellOf(markdown, 'W6 server RSS/session ≤ 1.2× raw')).toBe('—');
+    const ws = {
+      cells: [w6('raw', 10, 4, 30), w6('x-mcp', 11, 10, 42)].map((cell) => ({ ...cell, transport: 'ws' })),
+      transports: ['ws'],
+      installSize: {},
+    } as unknown as RunResults;
+    const table = targetTable(ws).markdown;
+    expect(cellOf(table, 'W6 server RSS/session ≤ 1.2× raw')).toBe('✅ 1.10×');
+    expect(cellOf(table, 'W6 `tools/call` p99, all open, ≤ 2× raw')).toBe('❌ 2.50×');
+    expect(cellOf(table, 'W6 event-loop stall while all connect ≤ 50 ms')).toBe('✅ 42.0 ms');
+  });
 });

@@ -42,4 +42,16 @@ export interface SdkAdapter {
  * Starts the server for a socket transport, or runs the stdio server on this process's stdio. Kept apart
  * from the client side so a server process never loads client code.
  */
-export type ServeFn = (transport: Exclude<TransportName, 'in-memory'>) => Promise<ServerHandle>;
+export type ServeFn = (
+  transport: Exclude<TransportName, 'in-memory'>,
+  options?: ServeOptions,
+) => Promise<ServerHandle>;
+
+/** What a workload tells the server before it starts. */
+export interface ServeOptions {
+  /**
+   * Sessions the workload will hold open at once (W6). A server whose defaults would refuse that many
+   * (x-mcp: `maxSessions`, `maxListenStreams`, the per-caller session rate limit) raises them to fit.
+   */
+  sessions?: number | undefined;
+}

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { onJsonLines, writeJsonLine } from './line-socket.js';
+import { LoopDelayMonitor } from './loop-delay.js';
 import { readProcessStats } from './process-stats.js';
 
 /**
@@ -14,9 +15,17 @@ export async function connectControl(port: number): Promise<{ ready: (listenPort
   });
   socket.on('error', () => process.exit(0));
   socket.on('close', () => process.exit(0));
+  const loop = new LoopDelayMonitor();
   onJsonLines(socket, (message) => {
-    const collect = (message as { collect?: boolean }).collect === true;
-    writeJsonLine(socket, { type: 'stats', ...readProcessStats(collect) });
+    const typed = message as { type?: string; collect?: boolean };
+    if (typed.type === 'loop-start') {
+      loop.start();
+      writeJsonLine(socket, { type: 'loop' });
+    } else if (typed.type === 'loop-stop') {
+      writeJsonLine(socket, { type: 'loop', ...loop.stop() });
+    } else {
+      writeJsonLine(socket, { type: 'stats', ...readProcessStats(typed.collect === true) });
+    }
   });
   return {
     ready: (listenPort) =>

@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { onJsonLines, writeJsonLine } from './line-socket.js';
+import type { LoopDelay } from './loop-delay.js';
 import type { ProcessStats } from './process-stats.js';
 
 /** What a server process says once it listens. */
@@ -12,6 +13,10 @@ interface StatsMessage extends ProcessStats {
   type: 'stats';
 }
 
+interface LoopMessage extends Partial<LoopDelay> {
+  type: 'loop';
+}
+
 /**
  * The cell's end of the side channel: the server process connects here (port passed in its argv),
  * reports its listening port, and answers stats requests. When this closes, the server exits.
@@ -20,7 +25,8 @@ export class ControlServer {
   readonly #server: Server;
   #socket: Socket | undefined;
   #ready: Promise<ReadyMessage>;
-  #waiters: Array<(stats: ProcessStats) => void> = [];
+  /** Answers come in the order of the requests, whatever their kind. */
+  #waiters: Array<(answer: StatsMessage | LoopMessage) => void> = [];
 
   private constructor() {
     this.#server = createServer();
@@ -29,7 +35,7 @@ export class ControlServer {
         this.#socket = socket;
         socket.on('error', () => {});
         onJsonLines(socket, (message) => {
-          const typed = message as ReadyMessage | StatsMessage;
+          const typed = message as ReadyMessage | StatsMessage | LoopMessage;
           if (typed.type === 'ready') resolve(typed);
           else this.#waiters.shift()?.(typed);
         });
@@ -57,11 +63,26 @@ export class ControlServer {
 
   /** The server's stats; with `collect`, after full GCs (which then cost CPU: not inside a CPU window). */
   stats(collect: boolean): Promise<ProcessStats> {
+    return this.#ask({ type: 'stats', collect }) as Promise<StatsMessage>;
+  }
+
+  /** Switches the server's event-loop delay monitor on (W6, before its sessions connect). */
+  async startLoopDelay(): Promise<void> {
+    await this.#ask({ type: 'loop-start' });
+  }
+
+  /** Switches it off: what it saw since `startLoopDelay`. */
+  async stopLoopDelay(): Promise<LoopDelay> {
+    const { stallMs = 0, p99Ms = 0, samples = 0 } = (await this.#ask({ type: 'loop-stop' })) as LoopMessage;
+    return { stallMs, p99Ms, samples };
+  }
+
+  #ask(request: object): Promise<StatsMessage | LoopMessage> {
     const socket = this.#socket;
     if (socket === undefined) return Promise.reject(new Error('server process not connected'));
-    const answer = new Promise<ProcessStats>((resolve) => this.#waiters.push(resolve));
-    writeJsonLine(socket, { type: 'stats', collect });
-    return withTimeout(answer, 30_000, 'server process did not answer stats');
+    const answer = new Promise<StatsMessage | LoopMessage>((resolve) => this.#waiters.push(resolve));
+    writeJsonLine(socket, request);
+    return withTimeout(answer, 30_000, 'server process did not answer the side channel');
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 import type { RunResults } from '../results.js';
 import { SESSION_TRANSPORTS, type TransportName } from '../types.js';
-import { formatPercent, formatRatio, ratio, table } from './format.js';
+import { formatNumber, formatPercent, formatRatio, ratio, table } from './format.js';
 import { Lookup } from './lookup.js';
 
 interface Target {
@@ -13,7 +13,43 @@ interface Target {
   applies?: (transport: TransportName) => boolean;
   /** What a miss would have taken, in the reader's terms (shown beside ❌). */
   missNote?: (lookup: Lookup, transport: TransportName) => string | undefined;
+  /** How the value reads; default a ratio (`1.20×`). */
+  format?: (value: number) => string;
 }
+
+/** W6's three targets (issue #40 §4) for one of its workloads: `w6` per transport, `w6-listen` on HTTP. */
+function w6Targets(workload: 'w6' | 'w6-listen', label: string): Target[] {
+  const applies = (t: TransportName): boolean =>
+    workload === 'w6' ? t === 'ws' || t === 'http-sse' || t === 'grpc' : t === 'http-sse';
+  return [
+    {
+      label: `${label} server RSS/session ≤ 1.2× raw`,
+      kind: 'max',
+      limit: 1.2,
+      applies,
+      value: (l, t) =>
+        ratio(l.get(workload, t, 'x-mcp', 'rssPerSessionKiB'), l.get(workload, t, 'raw', 'rssPerSessionKiB')),
+    },
+    {
+      label: `${label} \`tools/call\` p99, all open, ≤ 2× raw`,
+      kind: 'max',
+      limit: 2,
+      applies,
+      value: (l, t) => ratio(l.get(workload, t, 'x-mcp', 'p99Ms'), l.get(workload, t, 'raw', 'p99Ms')),
+    },
+    {
+      label: `${label} event-loop stall while all connect ≤ 50 ms`,
+      kind: 'max',
+      limit: W6_MAX_STALL_MS,
+      applies,
+      value: (l, t) => l.get(workload, t, 'x-mcp', 'loopStallMs'),
+      format: (value) => `${formatNumber(value)} ms`,
+    },
+  ];
+}
+
+/** Issue #40 §4: no event-loop stall over 50 ms while the W6 sessions connect at once. */
+export const W6_MAX_STALL_MS = 50;
 
 /**
  * Beside a missed "2× best official" cell: the throughput, as a share of raw, that 2× the best
@@ -82,6 +118,8 @@ const TARGETS: Target[] = [
     value: (l, t) =>
       ratio(l.get('w5', t, 'x-mcp', 'rssPerSessionKiB'), l.get('w5', t, 'raw', 'rssPerSessionKiB')),
   },
+  ...w6Targets('w6', 'W6'),
+  ...w6Targets('w6-listen', 'W6 listen'),
   {
     // Issue #40: a short session (spawn, connect, 100 calls, close), judged on the whole process's wall time.
     label: 'W7 session wall time ≤ 1.3× raw',
@@ -119,9 +157,10 @@ export function targetTable(results: RunResults): TargetVerdicts {
       const pass = target.kind === 'min' ? value >= target.limit : value <= target.limit;
       if (pass) met++;
       else missed++;
-      if (pass) return `✅ ${formatRatio(value)}`;
+      const shown = target.format === undefined ? formatRatio(value) : target.format(value);
+      if (pass) return `✅ ${shown}`;
       const note = target.missNote?.(lookup, transport);
-      return note === undefined ? `❌ ${formatRatio(value)}` : `❌ ${formatRatio(value)} ${note}`;
+      return note === undefined ? `❌ ${shown}` : `❌ ${shown} ${note}`;
     }),
   ]);
   const install = installVerdict(results);

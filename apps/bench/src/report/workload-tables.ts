@@ -6,6 +6,14 @@ import { Lookup } from './lookup.js';
 interface Column {
   metric: MetricName;
   label: string;
+  /** A count: shown as a whole number. */
+  count?: boolean;
+}
+
+function formatCell(column: Column, value: number | undefined): string {
+  return column.count === true && value !== undefined
+    ? Math.round(value).toLocaleString('en-US')
+    : formatNumber(value);
 }
 
 const THROUGHPUT: Column = { metric: 'callsPerSec', label: 'calls/s ↑' };
@@ -14,6 +22,19 @@ const P99: Column = { metric: 'p99Ms', label: 'p99 ms ↓' };
 const CPU: Column = { metric: 'cpuPerCallUs', label: 'CPU µs/call ↓' };
 const PEAK: Column = { metric: 'serverPeakRssMiB', label: 'server peak RSS MiB ↓' };
 const YOUNG: Column = { metric: 'serverYoungGenMiB', label: 'server young gen MiB ↓' };
+
+/** W6: what holding the sessions costs the server, and what a call made meanwhile waits. */
+const W6_COLUMNS: Column[] = [
+  { metric: 'sessionsOpen', label: 'sessions open', count: true },
+  { metric: 'sessionErrors', label: 'errors ↓', count: true },
+  { metric: 'rssPerSessionKiB', label: 'server RSS KiB/session ↓' },
+  { metric: 'heapPerSessionKiB', label: 'server heap KiB/session ↓' },
+  { ...P50, label: 'probe p50 ms ↓' },
+  { ...P99, label: 'probe p99 ms ↓' },
+  { metric: 'loopStallMs', label: 'longest loop stall ms (connecting) ↓' },
+  { metric: 'openSeconds', label: 'all open after s ↓' },
+  PEAK,
+];
 
 /** A window measured for insight, not for a target: its throughput, latencies and CPU. */
 function notTarget(title: string): { title: string; columns: Column[] } {
@@ -49,6 +70,11 @@ export const WORKLOAD_TABLES: Record<WorkloadName, { title: string; columns: Col
   'w2-warm': notTarget('W2 warm — the W2 window after a long warm-up'),
   'w1-split': notTarget('W1 split — W1 with client and server pinned to a core each'),
   'w1-shared': notTarget('W1 shared — W1 with client and server pinned to one core'),
+  w6: { title: 'W6 — many sessions held open on one server process', columns: W6_COLUMNS },
+  'w6-listen': {
+    title: 'W6 listen — many 2026-07-28 `subscriptions/listen` streams on one server process',
+    columns: W6_COLUMNS,
+  },
   w7: {
     title: 'W7 — short sessions: a fresh client process connects, makes sequential `tools/call`, closes',
     columns: [
@@ -67,6 +93,8 @@ export function workloadTable(results: RunResults, workload: WorkloadName): stri
   const lookup = new Lookup(results);
   const { columns } = WORKLOAD_TABLES[workload];
   const rows: string[][] = [];
+  // Cells with figures and a note (e.g. W6 sessions that did not open) get it under the table.
+  const warnings: string[] = [];
   for (const transport of results.transports) {
     if (!results.cells.some((cell) => cell.workload === workload && cell.transport === transport)) continue;
     let first = true;
@@ -86,7 +114,8 @@ export function workloadTable(results: RunResults, workload: WorkloadName): stri
         ]);
         continue;
       }
-      rows.push([label(), sdk, ...columns.map((column) => formatNumber(cell.metrics[column.metric]))]);
+      rows.push([label(), sdk, ...columns.map((column) => formatCell(column, cell.metrics[column.metric]))]);
+      if (cell.note !== undefined) warnings.push(`- ${transport} ${sdk}: ${cell.note}`);
     }
     if (!results.sdks.includes('x-mcp')) continue;
     // Ratios compare x-mcp with the reference and the official SDKs, not with its own modern-era column.
@@ -109,5 +138,6 @@ export function workloadTable(results: RunResults, workload: WorkloadName): stri
       ]);
     }
   }
-  return table(['transport', 'SDK', ...columns.map((column) => column.label)], rows);
+  const markdown = table(['transport', 'SDK', ...columns.map((column) => column.label)], rows);
+  return warnings.length === 0 ? markdown : `${markdown}\n\n${warnings.join('\n')}`;
 }

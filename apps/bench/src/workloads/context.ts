@@ -1,4 +1,5 @@
 import type { BenchSession, ServerTarget } from '../adapters/types.js';
+import type { LoopDelay } from '../control/loop-delay.js';
 import type { ProcessStats } from '../control/process-stats.js';
 import type { Counts, SdkName, TransportName } from '../types.js';
 
@@ -14,4 +15,8 @@ export interface WorkloadContext {
   target: ServerTarget | undefined;
   /** Server process stats; undefined for in-memory (this process is the server). */
   serverStats(collect: boolean): Promise<ProcessStats | undefined>;
+  /** Records something that went wrong without failing the cell; the report shows it under the table. */
+  warn(text: string): void;
+  /** The server process's event-loop delay monitor (W6); undefined in-memory. */
+  loopDelay: { start(): Promise<void>; stop(): Promise<LoopDelay> } | undefined;
 }

@@ -5,6 +5,8 @@ import { runW2 } from './w2-concurrent.js';
 import { runW3 } from './w3-large.js';
 import { runW4 } from './w4-connect.js';
 import { runW5 } from './w5-sessions.js';
+import { runW6 } from './w6-many-sessions.js';
+import { w6KindOf } from '../w6/load-spec.js';
 import { runW7 } from './w7-short-sessions.js';
 
 export function runWorkload(workload: WorkloadName, context: WorkloadContext): Promise<Metrics> {
@@ -27,6 +29,9 @@ export function runWorkload(workload: WorkloadName, context: WorkloadContext): P
     case 'w1-shared':
       // The pinning is the processes' (see `pinningOf`); the window is W1's.
       return runW1(context);
+    case 'w6':
+    case 'w6-listen':
+      return runW6(context, w6KindOf(workload, context.transport));
     case 'w7':
       return runW7(context);
   }

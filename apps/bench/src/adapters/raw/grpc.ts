@@ -22,8 +22,18 @@ interface Frame {
 /** Same limit as x-mcp's gRPC server and client (4 MiB + frame overhead), so W3's 1 MiB fits both. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024 + 64 * 1024;
 
-/** The tunnel service from the `.proto` `@x/transport-grpc` ships: the same bytes on the wire as x-mcp. */
+let loaded: ServiceClientConstructor | undefined;
+
+/**
+ * The tunnel service from the `.proto` `@x/transport-grpc` ships: the same bytes on the wire as x-mcp.
+ * Loaded once per process (W6's load processes open thousands of streams).
+ */
 function tunnel(): ServiceClientConstructor {
+  loaded ??= loadTunnel();
+  return loaded;
+}
+
+function loadTunnel(): ServiceClientConstructor {
   const definition = loadSync(join(PROTO_DIR, 'mcp.transport.v1.proto'), { keepCase: true, defaults: true });
   const root = loadPackageDefinition(definition) as unknown as {
     mcp: { transport: { v1: { Mcp: ServiceClientConstructor } } };

@@ -8,11 +8,15 @@ import { listenLoopback } from './http-listen.js';
 interface RawSession {
   id: string;
   createdAt: number;
+  /** The session's GET stream, while one is open (W6 holds one per session). */
+  stream?: ServerResponse | undefined;
 }
 
 /**
  * Raw Streamable-HTTP-shaped server: POST a JSON-RPC message, get the reply as a JSON body or as a
- * one-event SSE body. Keeps a minimal session table so per-session memory has a baseline.
+ * one-event SSE body. Keeps a minimal session table so per-session memory has a baseline. A GET opens
+ * the session's event stream (held open, nothing sent on it); a 2026-07-28 `subscriptions/listen` POST
+ * needs no session and gets an SSE body that stays open after its acknowledgement (W6's two stream kinds).
  */
 export function serveRawStreamableHttp(mode: 'json' | 'sse'): Promise<ServerHandle> {
   const sessions = new Map<string, RawSession>();
@@ -30,7 +34,25 @@ export function serveRawStreamableHttp(mode: 'json' | 'sse'): Promise<ServerHand
       response.writeHead(200).end();
       return;
     }
-    const message = (await readJsonBody(request)) as { method?: string };
+    if (request.method === 'GET') {
+      const session = sessions.get(String(sessionHeader));
+      if (session === undefined) {
+        response.writeHead(404).end();
+        return;
+      }
+      session.stream = response;
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      response.flushHeaders();
+      request.on('close', () => {
+        if (session.stream === response) session.stream = undefined;
+      });
+      return;
+    }
+    const message = (await readJsonBody(request)) as { method?: string; id?: number | string };
+    if (message.method === 'subscriptions/listen') {
+      openListenStream(message, response);
+      return;
+    }
     const headers: Record<string, string> = {};
     if (message.method === 'initialize') {
       const session = { id: randomUUID(), createdAt: Date.now() };
@@ -53,4 +75,21 @@ export function serveRawStreamableHttp(mode: 'json' | 'sse'): Promise<ServerHand
   }
 
   return listenLoopback(server);
+}
+
+/** A `subscriptions/listen` stream: the acknowledgement first (as the spec requires), then nothing. */
+function openListenStream(
+  request: { id?: number | string; params?: { notifications?: unknown } },
+  response: ServerResponse,
+): void {
+  const acknowledged = {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: {
+      notifications: request.params?.notifications ?? {},
+      _meta: { 'io.modelcontextprotocol/subscriptionId': request.id },
+    },
+  };
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  response.write(`event: message\ndata: ${JSON.stringify(acknowledged)}\n\n`);
 }

@@ -7,9 +7,9 @@ import { createXServer } from './definition.js';
 
 export async function serve(): Promise<ServerHandle> {
   const server = createXServer();
-  // W4/W5 open hundreds of sessions from one client address: the per-caller limit would refuse them (429).
   const sse = createSseHandler({
     onsession: (transport) => server.connect(transport).then(() => {}),
+    // W4 and W5 open 200 sessions from one address, past the default per-caller rate limit (10/s, burst 50).
     sessionRateLimit: false,
   });
   const handle = toNodeHandler(sse);

@@ -1,14 +1,21 @@
 import { listenWebSocket } from '@x/transport-ws/node';
-import type { ServerHandle } from '../types.js';
+import type { ServeOptions, ServerHandle } from '../types.js';
 import { createXServer } from './definition.js';
+import { sessionLimit } from './session-limit.js';
 
-export async function serve(): Promise<ServerHandle> {
+/**
+ * The WebSocket listener with its defaults, except the per-caller session rate limit (10/s, burst 50):
+ * W4 opens 200 sessions one after another and W5 200 at once from one address, as on the other
+ * transports. W6 (thousands of sessions) raises `maxSessions` too.
+ */
+export async function serve(options: ServeOptions = {}): Promise<ServerHandle> {
   const server = createXServer();
+  const maxSessions = sessionLimit(options);
   const listener = await listenWebSocket({
     port: 0,
     onsession: (transport) => server.connect(transport).then(() => {}),
-    // W4/W5 open hundreds of connections from one client address: the per-caller limit would refuse them (429).
     sessionRateLimit: false,
+    maxSessions,
   });
   const url = listener.url;
   if (url === undefined) throw new Error('listener has no url');
