@@ -53,7 +53,8 @@ const base =
   options.merge === undefined ? undefined : (JSON.parse(readFileSync(options.merge, 'utf8')) as RunResults);
 // A full run leaves its JSON beside RESULTS.md: docs/choosing-a-transport.md's table is made from it.
 const json =
-  options.json ?? (options.smoke || options.quick || options.out !== undefined ? undefined : RESULTS_JSON_PATH);
+  options.json ??
+  (options.smoke || options.quick || options.out !== undefined ? undefined : RESULTS_JSON_PATH);
 const installSizes = options.extras ? measureInstallSizes() : {};
 
 function resultsOf(partial: PlanResults, completed: number): RunResults {
