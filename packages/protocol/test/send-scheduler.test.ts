@@ -14,6 +14,32 @@ describe('SendScheduler', () => {
     expect(queue.queuedBytes).toBe(0);
   });
 
+  it('pushMessage reads the class and ordering key from the message and its send options', () => {
+    const queue = new SendScheduler<string>();
+    queue.pushMessage(
+      'progress',
+      1,
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } },
+      { relatedRequestId: 7 },
+    );
+    queue.pushMessage('own frame', 1, undefined, undefined);
+    // Urgent, but of request 7: it stays behind that request's bulk progress.
+    queue.pushMessage(
+      'error of 7',
+      1,
+      { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'x' } },
+      undefined,
+    );
+    queue.pushMessage('ping', 1, { jsonrpc: '2.0', id: 8, method: 'ping' }, undefined);
+    queue.pushMessage(
+      'chosen',
+      1,
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } },
+      { priority: 'urgent' },
+    );
+    expect(queue.clear()).toEqual(['ping', 'chosen', 'own frame', 'progress', 'error of 7']);
+  });
+
   it('hands out urgent before normal before bulk, FIFO within each', () => {
     const queue = new SendScheduler<string>();
     queue.push('b1', 1, 'bulk', undefined);

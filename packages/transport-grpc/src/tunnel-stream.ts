@@ -6,7 +6,7 @@ import {
   type RequestId,
   type TransportSendOptions,
 } from '@x/protocol/core';
-import { MessageTooLargeError, orderingKeyOf, SendScheduler, sendPriorityOf } from '@x/protocol/transport';
+import { MessageTooLargeError, SendScheduler } from '@x/protocol/transport';
 import { SendBufferFullError, SendStalledError } from './errors.js';
 import type { JsonRpcLine } from './proto-files.js';
 
@@ -108,12 +108,7 @@ export class TunnelStream {
         // Bounded by bytes only: 10 000 small progress messages may wait.
         maxQueuedMessages: Number.POSITIVE_INFINITY,
       });
-      const refused = this.#queue.push(
-        pending,
-        bytes,
-        sendPriorityOf(message, options),
-        orderingKeyOf(message, options),
-      );
+      const refused = this.#queue.pushMessage(pending, bytes, message, options);
       if (refused !== undefined) {
         const error = new SendBufferFullError(this.#limits.maxQueuedBytes);
         reject(error);

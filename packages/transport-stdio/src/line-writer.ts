@@ -11,9 +11,7 @@ import {
   DEFAULT_MAX_BUFFERED_BYTES,
   DEFAULT_MAX_QUEUED_BYTES,
   DEFAULT_SEND_STALL_TIMEOUT_MS,
-  orderingKeyOf,
   SendScheduler,
-  sendPriorityOf,
 } from '@x/protocol/transport';
 import { PeerNotReadingError } from './errors.js';
 
@@ -161,15 +159,7 @@ export class LineWriter {
     message: JSONRPCMessage | readonly JSONRPCMessage[] | undefined,
     options: TransportSendOptions | undefined,
   ): Promise<void> {
-    const refused =
-      message === undefined
-        ? this.#waiting.push(line, line.length, 'normal', undefined)
-        : this.#waiting.push(
-            line,
-            line.length,
-            sendPriorityOf(message, options),
-            orderingKeyOf(message, options),
-          );
+    const refused = this.#waiting.pushMessage(line, line.length, message, options);
     if (refused !== undefined) {
       const error = new PeerNotReadingError({
         option: 'maxQueuedBytes',

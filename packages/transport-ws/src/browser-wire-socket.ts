@@ -1,5 +1,5 @@
 import { ConnectionClosedError, type JSONRPCMessage, type TransportSendOptions } from '@x/protocol/core';
-import { orderingKeyOf, SendScheduler, sendPriorityOf } from '@x/protocol/transport';
+import { SendScheduler } from '@x/protocol/transport';
 import { CloseCode } from './constants.js';
 import { SendBufferFullError, SendStalledError } from './errors.js';
 import type { WireSocket, WireSocketEvents } from './wire-socket.js';
@@ -88,11 +88,9 @@ export class BrowserWireSocket implements WireSocket {
       maxQueuedMessages: Number.POSITIVE_INFINITY,
     });
     const waiting = this.#waiting;
-    const priority = message === undefined ? 'normal' : sendPriorityOf(message, options);
-    const key = message === undefined ? undefined : orderingKeyOf(message, options);
     let refused: number | undefined;
     const sent = new Promise<void>((resolve, reject) => {
-      refused = waiting.push({ text, resolve, reject }, utf8Length(text), priority, key)?.wouldHold;
+      refused = waiting.pushMessage({ text, resolve, reject }, utf8Length(text), message, options)?.wouldHold;
     });
     if (refused !== undefined) {
       const error = new SendBufferFullError(max, refused);

@@ -6,7 +6,7 @@ import {
   SENT,
   type TransportSendOptions,
 } from '@x/protocol/core';
-import { orderingKeyOf, SendScheduler, sendPriorityOf } from '@x/protocol/transport';
+import { SendScheduler } from '@x/protocol/transport';
 import { SendBufferFullError, SendStalledError } from './errors.js';
 
 /** The part of a `ws` socket the queue writes to. */
@@ -182,11 +182,9 @@ export class SendQueue<S extends QueueSocket = QueueSocket> {
       maxQueuedMessages: Number.POSITIVE_INFINITY,
     });
     const waiting = this.#waiting;
-    const priority = message === undefined ? 'normal' : sendPriorityOf(message, options);
-    const key = message === undefined ? undefined : orderingKeyOf(message, options);
     let refused: number | undefined;
     const sent = new Promise<void>((resolve, reject) => {
-      refused = waiting.push({ data, resolve, reject }, bytes, priority, key)?.wouldHold;
+      refused = waiting.pushMessage({ data, resolve, reject }, bytes, message, options)?.wouldHold;
     });
     if (refused === undefined) return sent;
     const error = new SendBufferFullError(this.#maxQueuedBytes, refused);

@@ -1,5 +1,7 @@
-import type { RequestId } from '../jsonrpc.js';
+import type { JSONRPCMessage, RequestId } from '../jsonrpc.js';
 import { type MessagePriority, PRIORITY_RANK } from '../message-priority.js';
+import type { TransportSendOptions } from '../transport.js';
+import { orderingKeyOf, sendPriorityOf } from './send-order.js';
 import { DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_QUEUED_MESSAGES } from './limit-defaults.js';
 
 /** Bounds of a {@link SendScheduler}. */
@@ -122,6 +124,21 @@ export class SendScheduler<T> {
   /** Bytes of the items waiting, as their `push` counted them. */
   get queuedBytes(): number {
     return this.#bytes;
+  }
+
+  /**
+   * `push` of the frame of `message`: its class and ordering key read from the message and the engine's
+   * send options (`sendPriorityOf`, `orderingKeyOf`). A frame that carries no message (one the transport
+   * makes itself) is normal and related to nothing.
+   */
+  pushMessage(
+    item: T,
+    bytes: number,
+    message: JSONRPCMessage | readonly JSONRPCMessage[] | undefined,
+    options: TransportSendOptions | undefined,
+  ): SendQueueFullError | undefined {
+    if (message === undefined) return this.push(item, bytes, 'normal', undefined);
+    return this.push(item, bytes, sendPriorityOf(message, options), orderingKeyOf(message, options));
   }
 
   /**

@@ -1,11 +1,5 @@
 import { BatchResponses, ConnectionClosedError, isJSONRPCRequest, readBatch, SENT } from '@x/protocol/core';
-import {
-  deliverMessage,
-  InFlightSet,
-  orderingKeyOf,
-  SendScheduler,
-  sendPriorityOf,
-} from '@x/protocol/transport';
+import { deliverMessage, InFlightSet, SendScheduler } from '@x/protocol/transport';
 import type {
   RequestId,
   JSONRPCErrorResponse,
@@ -274,10 +268,8 @@ export class SseServerTransport implements Transport {
       maxQueuedMessages: Number.POSITIVE_INFINITY,
     });
     const held = this.#held;
-    const priority = sendPriorityOf(payload, options);
-    const key = orderingKeyOf(payload, options);
     return new Promise<void>((resolve, reject) => {
-      held.push({ frame, resolve, reject }, frame.length, priority, key);
+      held.pushMessage({ frame, resolve, reject }, frame.length, payload, options);
     });
   }
 
